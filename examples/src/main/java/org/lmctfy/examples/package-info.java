@@ -1,0 +1,2 @@
+/** Small programs that use lmctfy. */
+package org.lmctfy.examples;

@@ -1,0 +1,13 @@
+/** lmctfy for Java: the library. Exports the facade, the spec model and the CgroupFs SPI. */
+module org.lmctfy {
+  requires com.google.common;
+  requires com.fasterxml.jackson.databind;
+  requires org.slf4j;
+  requires com.sun.jna;
+
+  exports org.lmctfy;
+  exports org.lmctfy.spec;
+  exports org.lmctfy.cgroupfs;
+
+  opens org.lmctfy.spec to com.fasterxml.jackson.databind;
+}

@@ -1,0 +1,85 @@
+package org.lmctfy;
+
+import java.io.IOException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.internal.facade.ContainerApiImpl;
+import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.InitSpec;
+
+/**
+ * The entry point: creates, finds and destroys containers, each a set of cgroups (one per
+ * hierarchy the container occupies) with the same name.
+ *
+ * <p>Container names are lmctfy's: {@code "/"} is the root, {@code "/a/b"} is a child of {@code
+ * "/a"}; a relative name is resolved against the caller's own container.
+ *
+ * <p>Open one per process with {@link #open()} for the host, or {@link #open(CgroupFs)} over any
+ * backend (such as the {@code FakeCgroupFs} of {@code lmctfy-testing}); close it when done: that
+ * ends every notification and thread it started. Thread-safe.
+ *
+ * <pre>{@code
+ * try (ContainerApi api = ContainerApi.open()) {
+ *   Container job = api.create("/job", ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 }"));
+ *   ...
+ *   job.destroy();
+ * }
+ * }</pre>
+ *
+ * @since 0.1
+ */
+public interface ContainerApi extends AutoCloseable {
+
+  /**
+   * Opens the host's cgroups (found from {@code /proc/self/mountinfo} and {@code
+   * /proc/self/cgroup}).
+   *
+   * @throws LmctfyException UNAVAILABLE if no cgroup hierarchy can be found or read
+   */
+  static ContainerApi open() {
+    CgroupFs fs;
+    try {
+      fs = CgroupFs.host();
+    } catch (IOException e) {
+      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot open the host's cgroups: " + e.getMessage(), e);
+    }
+    return open(fs);
+  }
+
+  /** Opens containers over {@code fs}. */
+  static ContainerApi open(CgroupFs fs) {
+    return new ContainerApiImpl(fs);
+  }
+
+  /** The cgroup filesystem this API works on. */
+  CgroupFs cgroupFs();
+
+  /** Creates the container {@code name} with the resources of {@code spec}. */
+  Container create(String name, ContainerSpec spec);
+
+  /** The existing container {@code name}. NOT_FOUND if there is none. */
+  Container get(String name);
+
+  /** Whether the container {@code name} exists. */
+  boolean exists(String name);
+
+  /** Destroys the container {@code name}, its subcontainers and its processes. */
+  void destroy(String name);
+
+  /** The name of the container process {@code pid} is in ({@code 0}: this process). */
+  String detect(long pid);
+
+  /**
+   * Prepares the machine: mounts the v1 hierarchies {@code spec} asks for that are not mounted,
+   * and enables the v2 controllers it asks for in every {@code cgroup.subtree_control} from the
+   * unified root down to the container root. Idempotent; a failure half-way undoes what this call
+   * did before it throws.
+   */
+  void initMachine(InitSpec spec);
+
+  /** Finds containers left partial or unfinished under the root and removes them. */
+  CleanupReport cleanup();
+
+  /** Ends every notification registration and thread this API started. */
+  @Override
+  void close();
+}

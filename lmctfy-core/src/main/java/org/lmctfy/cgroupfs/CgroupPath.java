@@ -1,0 +1,141 @@
+package org.lmctfy.cgroupfs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A cgroup's path inside a hierarchy, relative to where the hierarchy is mounted: {@code "/"} for
+ * the mount's root, {@code "/a/b"} below it. Always absolute and clean: no empty, {@code "."} or
+ * {@code ".."} component, no NUL.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @since 0.1
+ */
+public final class CgroupPath implements Comparable<CgroupPath> {
+  private static final CgroupPath ROOT = new CgroupPath("/");
+
+  private final String value;
+
+  private CgroupPath(String value) {
+    this.value = value;
+  }
+
+  /** The root of a hierarchy's mount. */
+  public static CgroupPath root() {
+    return ROOT;
+  }
+
+  /**
+   * Parses an absolute, clean path.
+   *
+   * @throws IllegalArgumentException naming the value if it is not absolute and clean
+   */
+  public static CgroupPath of(String value) {
+    Objects.requireNonNull(value, "value");
+    if (value.equals("/")) {
+      return ROOT;
+    }
+    if (!value.startsWith("/") || value.endsWith("/") || value.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("not an absolute clean cgroup path: \"" + value + "\"");
+    }
+    for (String component : value.substring(1).split("/", -1)) {
+      checkComponent(component);
+    }
+    return new CgroupPath(value);
+  }
+
+  private static void checkComponent(String component) {
+    if (component.isEmpty() || component.equals(".") || component.equals("..")
+        || component.indexOf('/') >= 0 || component.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("not a cgroup name: \"" + component + "\"");
+    }
+  }
+
+  /** The child called {@code name}. */
+  public CgroupPath resolve(String name) {
+    checkComponent(name);
+    return new CgroupPath(isRoot() ? "/" + name : value + "/" + name);
+  }
+
+  /** This path below {@code base}: {@code /a} under {@code /scratch} is {@code /scratch/a}. */
+  public CgroupPath under(CgroupPath base) {
+    if (isRoot()) {
+      return base;
+    }
+    return base.isRoot() ? this : new CgroupPath(base.value + value);
+  }
+
+  /** This path relative to {@code ancestor}, which must be an ancestor or equal. */
+  public CgroupPath relativeTo(CgroupPath ancestor) {
+    if (!ancestor.isAncestorOrSelf(this)) {
+      throw new IllegalArgumentException(value + " is not below " + ancestor.value);
+    }
+    if (ancestor.isRoot()) {
+      return this;
+    }
+    return value.length() == ancestor.value.length() ? ROOT : new CgroupPath(value.substring(ancestor.value.length()));
+  }
+
+  /** Whether this is {@code other} or one of its ancestors. */
+  public boolean isAncestorOrSelf(CgroupPath other) {
+    return isRoot() || other.value.equals(value) || other.value.startsWith(value + "/");
+  }
+
+  /** The parent; the root's parent is the root. */
+  public CgroupPath parent() {
+    int slash = value.lastIndexOf('/');
+    return slash <= 0 ? ROOT : new CgroupPath(value.substring(0, slash));
+  }
+
+  /** The last component; {@code ""} for the root. */
+  public String name() {
+    return value.substring(value.lastIndexOf('/') + 1);
+  }
+
+  public boolean isRoot() {
+    return value.equals("/");
+  }
+
+  /** The number of components; 0 for the root. */
+  public int depth() {
+    return components().size();
+  }
+
+  /** The components from the top down. */
+  public List<String> components() {
+    List<String> out = new ArrayList<>();
+    if (!isRoot()) {
+      for (String c : value.substring(1).split("/")) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** The path as a string, {@code "/a/b"}. */
+  public String value() {
+    return value;
+  }
+
+  @Override
+  public int compareTo(CgroupPath o) {
+    return value.compareTo(o.value);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CgroupPath && ((CgroupPath) o).value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,57 @@
+package org.lmctfy.cgroupfs;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One mounted cgroup hierarchy.
+ *
+ * <ul>
+ *   <li>{@code name}: how {@code /proc/<pid>/cgroup} names it: a v1 mount's controllers joined with
+ *       commas ({@code "cpu,cpuacct"}, {@code "memory"}, {@code "name=systemd"}), or {@code ""}
+ *       for the v2 unified hierarchy.
+ *   <li>{@code controllers}: the resource controllers it carries (for v2, those listed in the
+ *       mount root's {@code cgroup.controllers}); empty for a named v1 hierarchy.
+ *   <li>{@code mountPoint}: where it is mounted ({@code /sys/fs/cgroup/memory}); for a fake, a
+ *       display path.
+ *   <li>{@code mountRoot}: the hierarchy path that is the mount's root, {@code "/"} on a host and
+ *       something like {@code "/docker/abc"} inside a container.
+ * </ul>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @since 0.1
+ */
+public record Hierarchy(
+    String name, CgroupVersion version, Set<String> controllers, String mountPoint, String mountRoot) {
+
+  public Hierarchy {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(version, "version");
+    controllers = Set.copyOf(controllers);
+    Objects.requireNonNull(mountPoint, "mountPoint");
+    Objects.requireNonNull(mountRoot, "mountRoot");
+  }
+
+  /** Whether this hierarchy carries {@code controller} ({@code "memory"}, {@code "cpu"}...). */
+  public boolean has(String controller) {
+    return controllers.contains(controller);
+  }
+
+  /** A short label for messages: {@code "memory"}, {@code "cpu,cpuacct"} or {@code "unified"}. */
+  public String label() {
+    return version == CgroupVersion.V2 ? "unified" : name;
+  }
+
+  /** The display path of a cgroup or of a file in it: {@code /sys/fs/cgroup/memory/a/memory.max}. */
+  public String display(CgroupPath path, String file) {
+    StringBuilder sb = new StringBuilder(mountPoint);
+    if (!path.isRoot()) {
+      sb.append(path.value());
+    }
+    if (file != null) {
+      sb.append('/').append(file);
+    }
+    return sb.toString();
+  }
+}

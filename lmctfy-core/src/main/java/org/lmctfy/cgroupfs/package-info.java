@@ -1,0 +1,5 @@
+/**
+ * The cgroup filesystem SPI: {@link org.lmctfy.cgroupfs.CgroupFs} and the types it speaks in. The
+ * library does all its I/O through it; tools may use it directly.
+ */
+package org.lmctfy.cgroupfs;

@@ -1,0 +1,2 @@
+/** Not API: the facade's implementation (ContainerApi, Container). */
+package org.lmctfy.internal.facade;

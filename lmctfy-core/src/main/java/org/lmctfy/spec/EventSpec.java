@@ -1,0 +1,4 @@
+package org.lmctfy.spec;
+
+/** Placeholder, replaced by the spec model. */
+public record EventSpec() {}
