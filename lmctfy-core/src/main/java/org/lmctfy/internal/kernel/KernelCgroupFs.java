@@ -1,13 +1,338 @@
 package org.lmctfy.internal.kernel;
 
+import com.sun.jna.LastErrorException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupFsException.Operation;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
 
-/** Placeholder for the kernel backend. */
-public final class KernelCgroupFs {
-  private KernelCgroupFs() {}
+/**
+ * The host's cgroup filesystem. Mutations and reads of interface files go through libc so that
+ * every failure keeps its errno; directory listings and metadata use NIO.
+ */
+public final class KernelCgroupFs implements CgroupFs {
+  private static final String MARKER_PREFIX = "user.lmctfy.";
+  private static final int READ_CHUNK = 8192;
 
+  private final List<Hierarchy> hierarchies;
+  private final Path proc;
+  /** For each mount point this backend mounted, the directories it made for it, top first. */
+  private final Map<String, List<Path>> madeForMount = new ConcurrentHashMap<>();
+
+  KernelCgroupFs(List<Hierarchy> hierarchies, Path proc) {
+    this.hierarchies = new CopyOnWriteArrayList<>(hierarchies);
+    this.proc = proc;
+  }
+
+  /** Discovers the hierarchies mounted in this process's mount namespace. */
   public static CgroupFs discover() throws IOException {
-    throw new IOException("kernel backend not built yet");
+    Path proc = Path.of("/proc");
+    String mountinfo = Files.readString(proc.resolve("self/mountinfo"));
+    String self = Files.readString(proc.resolve("self/cgroup"));
+    String cgroups = Files.readString(proc.resolve("cgroups"));
+    List<Hierarchy> found = Discovery.hierarchies(mountinfo, self, cgroups, KernelCgroupFs::controllersOf);
+    if (found.isEmpty()) {
+      throw new IOException("no cgroup hierarchy is mounted (read /proc/self/mountinfo)");
+    }
+    return new KernelCgroupFs(found, proc);
+  }
+
+  private static String controllersOf(String mountPoint) {
+    try {
+      return Files.readString(Path.of(mountPoint, "cgroup.controllers"));
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  @Override
+  public List<Hierarchy> hierarchies() {
+    return Collections.unmodifiableList(hierarchies);
+  }
+
+  @Override
+  public Set<String> unmountedControllers() throws IOException {
+    Set<String> out = Discovery.unboundControllers(readProc("cgroups"));
+    for (Hierarchy h : hierarchies) {
+      out.removeAll(h.controllers());
+    }
+    return out;
+  }
+
+  @Override
+  public boolean exists(Hierarchy h, CgroupPath path) {
+    return Files.isDirectory(dir(h, path), LinkOption.NOFOLLOW_LINKS);
+  }
+
+  @Override
+  public void makeCgroup(Hierarchy h, CgroupPath path) throws IOException {
+    String dir = h.display(path, null);
+    try {
+      Libc.mkdir(dir, 0755);
+    } catch (LastErrorException e) {
+      throw fail(Operation.MKDIR, dir, null, e);
+    }
+  }
+
+  @Override
+  public void removeCgroup(Hierarchy h, CgroupPath path) throws IOException {
+    String dir = h.display(path, null);
+    try {
+      Libc.rmdir(dir);
+    } catch (LastErrorException e) {
+      throw fail(Operation.RMDIR, dir, null, e);
+    }
+  }
+
+  @Override
+  public List<String> children(Hierarchy h, CgroupPath path) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir(h, path), Files::isDirectory)) {
+      for (Path p : entries) {
+        out.add(p.getFileName().toString());
+      }
+    } catch (NoSuchFileException e) {
+      throw new CgroupFsException(Operation.LIST, h.display(path, null), null, Errno.ENOENT);
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  @Override
+  public boolean hasFile(Hierarchy h, CgroupPath path, String file) {
+    return Files.isRegularFile(dir(h, path).resolve(file), LinkOption.NOFOLLOW_LINKS);
+  }
+
+  @Override
+  public String read(Hierarchy h, CgroupPath path, String file) throws IOException {
+    String name = h.display(path, file);
+    int fd = open(name, Libc.O_RDONLY, Operation.READ, null);
+    try {
+      byte[] chunk = new byte[READ_CHUNK];
+      long n = Libc.read(fd, chunk, chunk.length);
+      if (n <= 0) {
+        return "";
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream((int) n);
+      do {
+        out.write(chunk, 0, (int) n);
+      } while ((n = Libc.read(fd, chunk, chunk.length)) > 0);
+      return out.toString(StandardCharsets.UTF_8);
+    } catch (LastErrorException e) {
+      throw fail(Operation.READ, name, null, e);
+    } finally {
+      closeFd(fd, Operation.READ, name, null);
+    }
+  }
+
+  @Override
+  public void write(Hierarchy h, CgroupPath path, String file, String value) throws IOException {
+    String name = h.display(path, file);
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    int fd = open(name, Libc.O_WRONLY, Operation.WRITE, value);
+    try {
+      long n = Libc.write(fd, bytes, bytes.length);
+      if (n != bytes.length) {
+        throw new CgroupFsException(Operation.WRITE, name, value, Errno.EIO, "short write of " + n + " bytes");
+      }
+    } catch (LastErrorException e) {
+      throw fail(Operation.WRITE, name, value, e);
+    } finally {
+      closeFd(fd, Operation.WRITE, name, value);
+    }
+  }
+
+  private static void closeFd(int fd, Operation op, String name, String value) throws CgroupFsException {
+    try {
+      Libc.close(fd);
+    } catch (LastErrorException e) {
+      throw fail(op, name, value, e);
+    }
+  }
+
+  private static int open(String name, int flags, Operation op, String value) throws CgroupFsException {
+    try {
+      return Libc.open(name, flags | Libc.O_CLOEXEC);
+    } catch (LastErrorException e) {
+      throw fail(op, name, value, e);
+    }
+  }
+
+  @Override
+  public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException {
+    String dir = h.display(path, null);
+    byte[] value = new byte[4096];
+    try {
+      long n = Libc.getxattr(dir, MARKER_PREFIX + key, value, value.length);
+      return Optional.of(new String(value, 0, (int) n, StandardCharsets.UTF_8));
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.ENODATA.number()) {
+        return Optional.empty();
+      }
+      throw fail(Operation.GET_MARKER, dir, key, e);
+    }
+  }
+
+  @Override
+  public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
+    String dir = h.display(path, null);
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    try {
+      Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, 0);
+    } catch (LastErrorException e) {
+      throw fail(Operation.SET_MARKER, dir, key + "=" + value, e);
+    }
+  }
+
+  @Override
+  public void removeMarker(Hierarchy h, CgroupPath path, String key) throws IOException {
+    String dir = h.display(path, null);
+    try {
+      Libc.removexattr(dir, MARKER_PREFIX + key);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() != Errno.ENODATA.number()) {
+        throw fail(Operation.REMOVE_MARKER, dir, key, e);
+      }
+    }
+  }
+
+  @Override
+  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws IOException {
+    String name = h.display(path, file);
+    try {
+      Libc.chown(name, uid, gid);
+    } catch (LastErrorException e) {
+      throw fail(Operation.CHOWN, name, uid + ":" + gid, e);
+    }
+  }
+
+  @Override
+  public int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException {
+    Path p = file == null ? dir(h, path) : dir(h, path).resolve(file);
+    try {
+      return new int[] {
+        (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS),
+        (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS)
+      };
+    } catch (NoSuchFileException e) {
+      throw new CgroupFsException(Operation.STAT, p.toString(), null, Errno.ENOENT);
+    }
+  }
+
+  @Override
+  public Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws IOException {
+    String text;
+    try {
+      text = Files.readString(proc.resolve(pid + "/cgroup"));
+    } catch (NoSuchFileException e) {
+      throw new CgroupFsException(Operation.READ, proc.resolve(pid + "/cgroup").toString(), null, Errno.ESRCH);
+    }
+    Map<Hierarchy, CgroupPath> out = new LinkedHashMap<>();
+    for (Discovery.Membership m : Discovery.memberships(text)) {
+      for (Hierarchy h : hierarchies) {
+        boolean same = m.unified() ? h.version() == CgroupVersion.V2 : h.name().equals(m.hierarchyName());
+        if (!same) {
+          continue;
+        }
+        CgroupPath full = CgroupPath.of(m.path());
+        CgroupPath root = CgroupPath.of(h.mountRoot());
+        if (root.isAncestorOrSelf(full)) {
+          out.put(h, full.relativeTo(root));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Hierarchy mount(Set<String> controllers, String mountPoint) throws IOException {
+    List<Path> made = new ArrayList<>();
+    for (Path p = Path.of(mountPoint); p != null && !Files.exists(p); p = p.getParent()) {
+      made.add(0, p);
+    }
+    for (Path p : made) {
+      try {
+        Libc.mkdir(p.toString(), 0755);
+      } catch (LastErrorException e) {
+        removeDirs(made);
+        throw fail(Operation.MKDIR, p.toString(), null, e);
+      }
+    }
+    String data = String.join(",", new LinkedHashSet<>(controllers));
+    try {
+      Libc.mount("cgroup", mountPoint, "cgroup", 0, data);
+    } catch (LastErrorException e) {
+      removeDirs(made);
+      throw fail(Operation.MOUNT, mountPoint, data, e);
+    }
+    madeForMount.put(mountPoint, made);
+    Hierarchy h = new Hierarchy(data, CgroupVersion.V1, controllers, mountPoint, "/");
+    hierarchies.add(h);
+    return h;
+  }
+
+  @Override
+  public void unmount(Hierarchy h) throws IOException {
+    try {
+      Libc.umount2(h.mountPoint(), 0);
+    } catch (LastErrorException e) {
+      throw fail(Operation.UNMOUNT, h.mountPoint(), null, e);
+    }
+    hierarchies.remove(h);
+    List<Path> made = madeForMount.remove(h.mountPoint());
+    if (made != null) {
+      removeDirs(made);
+    }
+  }
+
+  /** Removes directories made for a mount point, deepest first; they are empty. */
+  private static void removeDirs(List<Path> made) throws CgroupFsException {
+    for (int i = made.size() - 1; i >= 0; i--) {
+      try {
+        Libc.rmdir(made.get(i).toString());
+      } catch (LastErrorException e) {
+        throw fail(Operation.RMDIR, made.get(i).toString(), null, e);
+      }
+    }
+  }
+
+  private String readProc(String name) throws IOException {
+    return Files.readString(proc.resolve(name));
+  }
+
+  private static Path dir(Hierarchy h, CgroupPath path) {
+    return Path.of(h.display(path, null));
+  }
+
+  private static CgroupFsException fail(Operation op, String file, String value, LastErrorException e) {
+    Errno errno = Errno.of(e.getErrorCode());
+    String detail = errno == Errno.UNKNOWN ? "errno " + e.getErrorCode() : null;
+    return new CgroupFsException(op, file, value, errno, detail);
+  }
+
+  @Override
+  public String toString() {
+    return "KernelCgroupFs" + hierarchies;
   }
 }

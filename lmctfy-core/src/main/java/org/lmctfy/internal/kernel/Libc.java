@@ -1,0 +1,48 @@
+package org.lmctfy.internal.kernel;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Native;
+import com.sun.jna.Platform;
+
+/**
+ * The few libc calls the kernel backend makes directly, because Java's NIO hides their errno (or
+ * has no API for them). JNA direct mapping; 64-bit Linux ({@code size_t} and {@code ssize_t} are
+ * Java {@code long}). Each call declares {@link LastErrorException}, which carries the errno.
+ */
+final class Libc {
+  static final int O_RDONLY = 0;
+  static final int O_WRONLY = 1;
+  static final int O_CLOEXEC = 0x80000;
+
+  static {
+    Native.register(Platform.C_LIBRARY_NAME);
+  }
+
+  private Libc() {}
+
+  static native int open(String path, int flags) throws LastErrorException;
+
+  static native long read(int fd, byte[] buffer, long count) throws LastErrorException;
+
+  static native long write(int fd, byte[] buffer, long count) throws LastErrorException;
+
+  static native int close(int fd) throws LastErrorException;
+
+  static native int mkdir(String path, int mode) throws LastErrorException;
+
+  static native int rmdir(String path) throws LastErrorException;
+
+  static native long getxattr(String path, String name, byte[] value, long size) throws LastErrorException;
+
+  static native int setxattr(String path, String name, byte[] value, long size, int flags)
+      throws LastErrorException;
+
+  static native int removexattr(String path, String name) throws LastErrorException;
+
+  static native int chown(String path, int uid, int gid) throws LastErrorException;
+
+  static native int mount(String source, String target, String fstype, long flags, String data)
+      throws LastErrorException;
+
+  static native int umount2(String target, int flags) throws LastErrorException;
+}
