@@ -1,0 +1,141 @@
+package org.lmctfy.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
+
+/**
+ * What the contract suites share: a backend, a scratch parent in every hierarchy for each case,
+ * processes the case started, and helpers that assert errnos. A backend's test subclasses each
+ * contract ({@link CgroupFsContract}, {@link CgroupV1ControllersContract}, {@link
+ * CgroupV2Contract}) and says how to open it and how to start a process.
+ */
+public abstract class CgroupFsContractSupport {
+  /** A pid no Linux process can have: above the kernel's largest {@code pid_max}. */
+  protected static final long NO_SUCH_PID = 99_999_999L;
+
+  protected CgroupFs fs;
+  protected ScratchCgroups scratch;
+  private final List<Long> started = new ArrayList<>();
+
+  /** The backend under test, fresh for each case (a shared one is fine for the kernel). */
+  protected abstract CgroupFs openCgroupFs() throws IOException;
+
+  /** Starts a process (outside the scratch cgroups) that runs until {@link #stopProcess}. */
+  protected abstract long startProcess() throws IOException;
+
+  /** Ends a process this test started and waits until it has left every cgroup. */
+  protected abstract void stopProcess(long pid) throws IOException;
+
+  @BeforeEach
+  final void openScratch() throws IOException {
+    fs = openCgroupFs();
+    scratch = ScratchCgroups.on(fs);
+  }
+
+  @AfterEach
+  final void closeScratch() throws IOException {
+    try {
+      for (long pid : started) {
+        stopProcess(pid);
+      }
+    } finally {
+      started.clear();
+      if (scratch != null) {
+        scratch.close();
+      }
+    }
+  }
+
+  /** A process for this case; it is stopped after the case. */
+  protected final long process() throws IOException {
+    long pid = startProcess();
+    started.add(pid);
+    return pid;
+  }
+
+  /** Stops a process of this case before the case ends. */
+  protected final void stop(long pid) throws IOException {
+    started.remove(pid);
+    stopProcess(pid);
+  }
+
+  /** The hierarchy carrying {@code controller}; the case is skipped where the layout has none. */
+  protected final Hierarchy hierarchy(String controller) {
+    Optional<Hierarchy> h = fs.hierarchy(controller);
+    assumeTrue(h.isPresent() && h.get().version() == CgroupVersion.V1,
+        "this layout has no v1 " + controller + " hierarchy");
+    return h.get();
+  }
+
+  /** The unified hierarchy; the case is skipped where the layout has none. */
+  protected final Hierarchy unified() {
+    Optional<Hierarchy> h = fs.hierarchies().stream().filter(x -> x.version() == CgroupVersion.V2).findFirst();
+    assumeTrue(h.isPresent(), "this layout has no cgroup2 hierarchy");
+    return h.get();
+  }
+
+  /** {@code name} below the scratch parent. */
+  protected final CgroupPath at(String name) {
+    CgroupPath p = scratch.path();
+    for (String c : name.split("/")) {
+      p = p.resolve(c);
+    }
+    return p;
+  }
+
+  /** Makes {@code name} (and its missing ancestors) below the scratch parent. */
+  protected final CgroupPath make(Hierarchy h, String name) throws IOException {
+    CgroupPath p = scratch.path();
+    for (String c : name.split("/")) {
+      p = p.resolve(c);
+      if (!fs.exists(h, p)) {
+        fs.makeCgroup(h, p);
+      }
+    }
+    return p;
+  }
+
+  /** The content of a file without its trailing newline. */
+  protected final String read(Hierarchy h, CgroupPath p, String file) throws IOException {
+    return fs.read(h, p, file).strip();
+  }
+
+  /** Asserts that {@code call} fails with {@code errno} and returns the failure. */
+  protected static CgroupFsException assertErrno(Errno errno, ThrowingCallable call) {
+    CgroupFsException e = catchThrowableOfType(CgroupFsException.class, call);
+    assertThat(e).as("expected a CgroupFsException with %s", errno).isNotNull();
+    assertThat(e.errno()).as("errno of: %s", e.getMessage()).isEqualTo(errno);
+    return e;
+  }
+
+  /** Asserts that writing {@code value} fails with {@code errno} and leaves the file as it was. */
+  protected final void assertWriteRefused(Errno errno, Hierarchy h, CgroupPath p, String file, String value)
+      throws IOException {
+    String before = fs.read(h, p, file);
+    CgroupFsException e = assertErrno(errno, () -> fs.write(h, p, file, value));
+    assertThat(e.file()).endsWith(file);
+    assertThat(e.value()).isEqualTo(value);
+    assertThat(fs.read(h, p, file)).as("%s after a refused write", file).isEqualTo(before);
+  }
+
+  /** Writes {@code value} and returns what the file then reads. */
+  protected final String writeAndRead(Hierarchy h, CgroupPath p, String file, String value) throws IOException {
+    fs.write(h, p, file, value);
+    return read(h, p, file);
+  }
+}

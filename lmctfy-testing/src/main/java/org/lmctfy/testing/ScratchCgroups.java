@@ -1,0 +1,181 @@
+package org.lmctfy.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+
+/**
+ * A scratch parent cgroup, {@code /lmctfy-test-<random>}, made in every hierarchy of a {@link
+ * CgroupFs} so that a test works only below it; {@link #close()} removes it and everything the test
+ * left below it, deepest first, in every hierarchy, and fails if anything stays.
+ *
+ * <p>{@link #onHost()} is the way to run a test on the real kernel: it needs root and mounted
+ * cgroups. Where the kernel is not usable, the test is skipped with the reason, except under
+ * {@code CI=true}, where it fails: on CI the kernel tests must run.
+ *
+ * <pre>{@code
+ * try (ScratchCgroups scratch = ScratchCgroups.onHost()) {
+ *   CgroupPath job = scratch.path().resolve("job");
+ *   scratch.fs().makeCgroup(memory, job);
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Processes a test moved into the scratch cgroups must be gone before {@code close()}.
+ */
+public final class ScratchCgroups implements AutoCloseable {
+  /** The prefix of every scratch cgroup; nothing else on a machine should carry it. */
+  public static final String PREFIX = "lmctfy-test-";
+
+  private final CgroupFs fs;
+  private final CgroupPath path;
+  private final List<Hierarchy> made = new ArrayList<>();
+
+  private ScratchCgroups(CgroupFs fs, CgroupPath path) {
+    this.fs = fs;
+    this.path = path;
+  }
+
+  /** Makes a scratch parent in every hierarchy of {@code fs}. */
+  public static ScratchCgroups on(CgroupFs fs) throws IOException {
+    Objects.requireNonNull(fs, "fs");
+    ScratchCgroups scratch =
+        new ScratchCgroups(fs, CgroupPath.root().resolve(PREFIX + UUID.randomUUID().toString().substring(0, 12)));
+    try {
+      for (Hierarchy h : fs.hierarchies()) {
+        fs.makeCgroup(h, scratch.path);
+        scratch.made.add(h);
+      }
+    } catch (IOException | RuntimeException e) {
+      try {
+        scratch.close();
+      } catch (IOException | RuntimeException | AssertionError cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+    return scratch;
+  }
+
+  /**
+   * Makes a scratch parent on the host's kernel, or skips the calling test (fails it under {@code
+   * CI=true}) when the kernel cannot be used here.
+   */
+  public static ScratchCgroups onHost() throws IOException {
+    return on(requireHost());
+  }
+
+  /**
+   * The host's cgroups, for a test; skips the calling test (fails it under {@code CI=true}) when
+   * they cannot be used here.
+   */
+  public static CgroupFs requireHost() throws IOException {
+    String reason = hostUnusableReason();
+    if (reason != null) {
+      if ("true".equals(System.getenv("CI"))) {
+        throw new AssertionError("kernel tests must run under CI=true, but " + reason);
+      }
+      org.junit.jupiter.api.Assumptions.abort("kernel test skipped: " + reason);
+    }
+    return CgroupFs.host();
+  }
+
+  /** Why the host's cgroups cannot be used for tests, or null if they can. */
+  public static String hostUnusableReason() {
+    try {
+      String status = Files.readString(Path.of("/proc/self/status"));
+      if (!status.lines().anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"))) {
+        return "not running as root (kernel tests create cgroups)";
+      }
+      if (CgroupFs.host().hierarchies().isEmpty()) {
+        return "no cgroup hierarchy is mounted";
+      }
+      return null;
+    } catch (IOException e) {
+      return "cannot read the host's cgroup mounts: " + e.getMessage();
+    }
+  }
+
+  /** The backend the scratch parent lives on. */
+  public CgroupFs fs() {
+    return fs;
+  }
+
+  /** The scratch parent's path, the same in every hierarchy. */
+  public CgroupPath path() {
+    return path;
+  }
+
+  /** The hierarchies the scratch parent was made in. */
+  public List<Hierarchy> hierarchies() {
+    return List.copyOf(made);
+  }
+
+  /**
+   * Removes the scratch parent and every cgroup below it, deepest first, in every hierarchy. Goes
+   * on past a failure and then throws one exception with every failure attached.
+   */
+  @Override
+  public void close() throws IOException {
+    IOException failure = null;
+    for (Hierarchy h : made) {
+      try {
+        removeTree(h, path);
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = new IOException("could not remove the scratch cgroups " + path + " (remove them by hand)");
+        }
+        failure.addSuppressed(e);
+      }
+    }
+    made.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private void removeTree(Hierarchy h, CgroupPath p) throws IOException {
+    if (!fs.exists(h, p)) {
+      return;
+    }
+    for (String child : fs.children(h, p)) {
+      removeTree(h, p.resolve(child));
+    }
+    IOException last = null;
+    for (int attempt = 0; attempt < 50; attempt++) {
+      try {
+        fs.removeCgroup(h, p);
+        return;
+      } catch (CgroupFsException e) {
+        last = e;
+        if (e.errno() != org.lmctfy.cgroupfs.Errno.EBUSY) {
+          throw e;
+        }
+        sleep(); // a killed process may still be leaving the cgroup
+      }
+    }
+    throw last;
+  }
+
+  private static void sleep() throws IOException {
+    try {
+      Thread.sleep(20);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while removing scratch cgroups", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ScratchCgroups" + path + " on " + fs;
+  }
+}
