@@ -2,6 +2,7 @@ package org.lmctfy;
 
 import java.io.IOException;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.facade.ContainerApiImpl;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.InitSpec;
@@ -45,10 +46,22 @@ public interface ContainerApi extends AutoCloseable {
     return open(fs);
   }
 
-  /** Opens containers over {@code fs}. */
+  /** Opens containers over {@code fs}, with the root container at each hierarchy's mount root. */
   static ContainerApi open(CgroupFs fs) {
-    return new ContainerApiImpl(fs);
+    return open(fs, CgroupPath.root());
   }
+
+  /**
+   * Opens containers over {@code fs} whose root container {@code "/"} is the cgroup {@code root}
+   * in every hierarchy: no container name resolves outside it. For tools that own one subtree of a
+   * machine, and for tests that work under a scratch parent.
+   */
+  static ContainerApi open(CgroupFs fs, CgroupPath root) {
+    return new ContainerApiImpl(fs, root);
+  }
+
+  /** The cgroup that is the root container {@code "/"} in every hierarchy. */
+  CgroupPath root();
 
   /** The cgroup filesystem this API works on. */
   CgroupFs cgroupFs();

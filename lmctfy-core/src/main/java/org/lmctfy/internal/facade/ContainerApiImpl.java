@@ -7,20 +7,28 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.InitSpec;
 
 /** The {@link ContainerApi} over one {@link CgroupFs}. */
 public final class ContainerApiImpl implements ContainerApi {
   private final CgroupFs fs;
+  private final CgroupPath root;
 
-  public ContainerApiImpl(CgroupFs fs) {
+  public ContainerApiImpl(CgroupFs fs, CgroupPath root) {
     this.fs = Objects.requireNonNull(fs, "fs");
+    this.root = Objects.requireNonNull(root, "root");
   }
 
   @Override
   public CgroupFs cgroupFs() {
     return fs;
+  }
+
+  @Override
+  public CgroupPath root() {
+    return root;
   }
 
   static LmctfyException unimplemented(String what) {
@@ -54,7 +62,7 @@ public final class ContainerApiImpl implements ContainerApi {
 
   @Override
   public void initMachine(InitSpec spec) {
-    throw unimplemented("initMachine");
+    new MachineInit(fs, root).run(Objects.requireNonNull(spec, "spec"));
   }
 
   @Override

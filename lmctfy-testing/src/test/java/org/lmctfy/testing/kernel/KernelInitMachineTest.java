@@ -1,0 +1,115 @@
+package org.lmctfy.testing.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.InitSpec;
+import org.lmctfy.spec.InitSpec.CgroupMount;
+import org.lmctfy.testing.ScratchCgroups;
+
+/**
+ * initMachine on this machine's kernel: mounts v1 controllers that no hierarchy carries (net_cls,
+ * perf_event here) below a scratch directory, and unmounts them afterwards.
+ */
+class KernelInitMachineTest {
+  private CgroupFs fs;
+  private Path base;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    fs = ScratchCgroups.requireHost();
+    // A hierarchy lives on briefly after its last unmount (the kernel frees it asynchronously).
+    for (int i = 0; i < 100 && !fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")); i++) {
+      sleepBriefly();
+    }
+    assumeTrue(fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")),
+        "needs net_cls and perf_event unmounted, as on this project's machines");
+    base = Path.of("/tmp", ScratchCgroups.PREFIX + "mnt-" + UUID.randomUUID().toString().substring(0, 8));
+  }
+
+  @AfterEach
+  void unmountWhatTheTestMounted() throws IOException {
+    if (base == null) {
+      return;
+    }
+    for (Hierarchy h : fs.hierarchies()) {
+      if (h.mountPoint().startsWith(base.toString())) {
+        fs.unmount(h);
+      }
+    }
+    assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(base.toString());
+    assertThat(base).doesNotExist();
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static InitSpec mount(String path, String... controllers) {
+    return new InitSpec(List.of(new CgroupMount(path, Set.of(controllers))), Set.of());
+  }
+
+  @Test
+  void mountsAMissingHierarchyAndASecondCallChangesNothing() throws IOException {
+    String mountPoint = base.resolve("net_cls").toString();
+    ContainerApi api = ContainerApi.open(fs);
+    api.initMachine(mount(mountPoint, "net_cls"));
+    assertThat(fs.hierarchy("net_cls")).map(Hierarchy::mountPoint).contains(mountPoint);
+    assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).contains(mountPoint + " ");
+    assertThat(Path.of(mountPoint, "net_cls.classid")).exists();
+
+    api.initMachine(mount(mountPoint, "net_cls"));
+    assertThat(fs.hierarchies().stream().filter(h -> h.has("net_cls"))).hasSize(1);
+  }
+
+  @Test
+  void aMountThatFailsHalfWayUndoesTheMountsBeforeIt() throws IOException {
+    String first = base.resolve("net_cls").toString();
+    InitSpec spec = new InitSpec(List.of(
+        new CgroupMount(first, Set.of("net_cls")),
+        new CgroupMount("/proc/version/perf_event", Set.of("perf_event"))), Set.of());
+
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
+
+    assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+    assertThat(e.errno()).contains(Errno.ENOTDIR);
+    assertThat(e.getMessage()).contains("/proc/version/perf_event");
+    assertThat(fs.hierarchy("net_cls")).isEmpty();
+    assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(first);
+    assertThat(Path.of(first)).doesNotExist();
+  }
+
+  @Test
+  void aControllerMountedElsewhereIsInvalidAndNothingChanges() throws IOException {
+    String mountPoint = base.resolve("memory").toString();
+    InitSpec spec = new InitSpec(List.of(new CgroupMount(base.resolve("net_cls").toString(), Set.of("net_cls")),
+        new CgroupMount(mountPoint, Set.of("memory"))), Set.of());
+
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
+
+    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(e.getMessage()).contains("memory", fs.hierarchy("memory").orElseThrow().mountPoint());
+    assertThat(fs.hierarchy("net_cls")).isEmpty();
+    assertThat(base).doesNotExist();
+  }
+}
