@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -33,10 +32,8 @@ public final class CpuMaskDeserializer extends StdDeserializer<String> {
     if (!node.isObject()) {
       throw Checks.invalid(FIELD, node, "must be a CPU list such as \"0-3,6\" or { data: ... }");
     }
-    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
     List<BigInteger> words = new ArrayList<>();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> field = fields.next();
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
       if (!field.getKey().equals("data")) {
         throw Checks.problem(FIELD + "." + field.getKey(), "unknown field; known fields: data");
       }

@@ -38,11 +38,12 @@ final class JacksonErrors {
       return message.equals(validation.getMessage()) ? validation
           : new LmctfyException(validation.code(), message, validation);
     }
+    StreamReadException syntax = findCause(e, StreamReadException.class);
+    if (syntax != null && !(syntax instanceof InputCoercionException)) {
+      return new LmctfyException(ErrorCode.INVALID_ARGUMENT, readMessage(syntax), e);
+    }
     if (e instanceof JsonMappingException m) {
       return new LmctfyException(ErrorCode.INVALID_ARGUMENT, mappingMessage(m), e);
-    }
-    if (e instanceof StreamReadException r) {
-      return new LmctfyException(ErrorCode.INVALID_ARGUMENT, readMessage(r), e);
     }
     String message = e instanceof JacksonException j ? j.getOriginalMessage() : e.getMessage();
     return new LmctfyException(ErrorCode.INVALID_ARGUMENT, "invalid spec: " + message, e);

@@ -19,8 +19,9 @@ import org.lmctfy.LmctfyException;
  * Reads and writes the spec records as JSON and as lmctfy's protobuf text format.
  *
  * <p>Owns the one {@link ObjectMapper}; it is configured once here and never changed afterwards,
- * so it is safely shared by all threads. Both input forms bind through it, so validation (unknown
- * fields, types, the records' constructors) has one path. Text that starts with <code>{</code> is
+ * so it is safely shared by all threads. Both input forms become a Jackson tree (JSON through the
+ * mapper, the text format through {@link TextFormatParser}) and bind through the mapper, so
+ * validation (unknown fields, types, the records' constructors) has one path. Text that starts with <code>{</code> is
  * JSON; anything else is text format. Every failure is an {@link LmctfyException} with {@link
  * ErrorCode#INVALID_ARGUMENT}; see {@link JacksonErrors}.
  */
@@ -36,11 +37,13 @@ public final class SpecCodec {
         .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
         .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
         .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .disable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
-        .serializationInclusion(JsonInclude.Include.NON_NULL)
+        .defaultPropertyInclusion(JsonInclude.Value.construct(
+            JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
         .build();
     mapper.coercionConfigFor(LogicalType.Integer)
         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
@@ -67,18 +70,22 @@ public final class SpecCodec {
     if (text == null) {
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, what + ": text is null");
     }
+    JsonNode tree;
     if (isJson(text)) {
       try {
-        return MAPPER.readValue(text, type);
+        tree = MAPPER.readTree(text);
       } catch (JsonProcessingException e) {
         throw JacksonErrors.translate(e);
       }
+    } else {
+      tree = TextFormatParser.parse(text);
     }
-    return bind(TextFormatParser.parse(text), type);
+    return bind(tree, type);
   }
 
-  /** Binds a tree (from the text format) into a {@code type}. */
-  static <T> T bind(JsonNode tree, Class<T> type) {
+  /** Binds a tree, read from JSON or from the text format, into a {@code type}. */
+  private static <T> T bind(JsonNode tree, Class<T> type) {
+    UnknownFields.check(tree, type, "");
     try {
       return MAPPER.treeToValue(tree, type);
     } catch (JsonProcessingException | IllegalArgumentException e) {

@@ -86,7 +86,7 @@ final class TextFormatParser {
     switch (t.kind()) {
       case STRING -> {
         StringBuilder s = new StringBuilder((String) t.value());
-        while (peek().kind() == Kind.STRING) {
+        while (peek().kind() == Kind.STRING && !startsField(next)) {
           s.append((String) take().value());
         }
         return NODES.textNode(s.toString());
@@ -122,6 +122,12 @@ final class TextFormatParser {
       }
       default -> throw error(path, t, "expected a value, got " + t.show());
     }
+  }
+
+  /** Whether the string token at {@code index} is a quoted field name rather than a value. */
+  private boolean startsField(int index) {
+    Token after = tokens.get(index + 1);
+    return after.is(":") || after.is("{") || after.is("<");
   }
 
   private ArrayNode list(String path) {

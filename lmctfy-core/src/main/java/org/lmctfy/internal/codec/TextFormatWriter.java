@@ -1,7 +1,6 @@
 package org.lmctfy.internal.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -25,9 +24,7 @@ final class TextFormatWriter {
   }
 
   private static void fields(JsonNode message, String indent, StringBuilder out) {
-    Iterator<Map.Entry<String, JsonNode>> it = message.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> field = it.next();
+    for (Map.Entry<String, JsonNode> field : message.properties()) {
       String name = IDENT.matcher(field.getKey()).matches() ? field.getKey() : quote(field.getKey());
       if (field.getValue().isArray()) {
         field.getValue().forEach(element -> field(name, element, indent, out));
