@@ -63,6 +63,12 @@ class ContainerSpecParseErrorTest {
   }
 
   @Test
+  void unknownEscapeIsASyntaxErrorAtTheBackslash() {
+    messageOf(() -> ContainerSpec.parse("cpu { mask: '\\q' }"))
+        .isEqualTo("syntax error at 1:14: unknown escape '\\q' in string");
+  }
+
+  @Test
   void strayCharacterIsASyntaxError() {
     messageOf(() -> ContainerSpec.parse("cpu { limit: 1 } @"))
         .isEqualTo("syntax error at 1:18: unexpected character '@'");
@@ -148,7 +154,8 @@ class ContainerSpecParseErrorTest {
 
   @Test
   void scalarForASectionIsRejected() {
-    messageOf(() -> ContainerSpec.parse("cpu: 5")).startsWith("cpu: ");
+    messageOf(() -> ContainerSpec.parse("cpu: 5"))
+        .isEqualTo("cpu: invalid value 5: expected a message { ... }");
   }
 
   @Test

@@ -103,7 +103,7 @@ final class JacksonErrors {
     if (Map.class.isAssignableFrom(type)) {
       return "a message of names to strings";
     }
-    return "a message { ... } (given at most once)";
+    return "a message { ... }";
   }
 
   /** The value the parser stands on, as a message shows it. */

@@ -213,7 +213,7 @@ final class TextFormatLexer {
           pos--;
           out.append((char) digits(8, 1, 3, col));
         } else {
-          throw syntaxError("", line, pos - lineStart, "unknown escape '\\" + c + "' in string");
+          throw syntaxError("", line, pos - lineStart - 1, "unknown escape '\\" + c + "' in string");
         }
       }
     }
