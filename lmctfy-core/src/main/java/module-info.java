@@ -10,4 +10,6 @@ module org.lmctfy {
   exports org.lmctfy.cgroupfs;
 
   opens org.lmctfy.spec to com.fasterxml.jackson.databind;
+  // The spec codec's deserializers are instantiated by Jackson.
+  opens org.lmctfy.internal.codec to com.fasterxml.jackson.databind;
 }

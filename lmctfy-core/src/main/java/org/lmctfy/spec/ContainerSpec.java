@@ -1,4 +1,193 @@
 package org.lmctfy.spec;
 
-/** Placeholder, replaced by the spec model. */
-public record ContainerSpec() {}
+import static org.lmctfy.internal.codec.Checks.atLeast;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import org.lmctfy.internal.codec.SpecCodec;
+
+/**
+ * What a container isolates and how: lmctfy's {@code ContainerSpec}. Each section is optional; an
+ * absent ({@code null}) section means "not isolated": the container shares its parent's cgroup
+ * for that resource, as in lmctfy.
+ *
+ * <p>Specs are read from lmctfy's protobuf text format or from JSON with the same field names
+ * ({@link #parse}), and written back with {@link #toText()} and {@link #toJson()}; both round-trip.
+ * Invalid values are rejected when the record is built, whether from Java or from text, with an
+ * {@link org.lmctfy.LmctfyException} of code {@link org.lmctfy.ErrorCode#INVALID_ARGUMENT} naming
+ * the field by its dotted path ({@code memory.swap_limit}) and the bad value.
+ *
+ * <pre>{@code
+ * ContainerSpec spec = ContainerSpec.parse("cpu { limit: 1000 } memory { limit: -1 }");
+ * ContainerSpec same = ContainerSpec.builder()
+ *     .cpu(CpuSpec.ofLimit(1000))
+ *     .memory(MemorySpec.ofLimit(-1))
+ *     .build();
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe. Not for process-level settings: see {@link RunSpec}.
+ *
+ * @param owner {@code owner}: uid that owns the container's cgroups, {@code >= 0}; absent = the
+ *     caller (no chown)
+ * @param ownerGroup {@code owner_group}: gid that owns the container's cgroups, {@code >= 0}
+ * @param childrenLimit {@code children_limit}: most subcontainers allowed, {@code >= 0}
+ * @param cpu {@code cpu}: CPU shares, cap, mask and latency class
+ * @param memory {@code memory}: memory limits
+ * @param pids {@code pids}: process-count limit
+ * @param blockio {@code blockio}: block I/O weight and throttles
+ * @param device {@code device}: device access rules
+ * @param hugetlb {@code hugetlb}: huge page limits
+ * @param network {@code network}: net_cls class id and net_prio priorities
+ * @param monitoring {@code monitoring}: presence gives the container a perf_event cgroup
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ContainerSpec(
+    @JsonProperty("owner") Long owner,
+    @JsonProperty("owner_group") Long ownerGroup,
+    @JsonProperty("children_limit") Long childrenLimit,
+    @JsonProperty("cpu") CpuSpec cpu,
+    @JsonProperty("memory") MemorySpec memory,
+    @JsonProperty("pids") PidsSpec pids,
+    @JsonProperty("blockio") BlockIoSpec blockio,
+    @JsonProperty("device") DeviceSpec device,
+    @JsonProperty("hugetlb") HugetlbSpec hugetlb,
+    @JsonProperty("network") NetworkSpec network,
+    @JsonProperty("monitoring") MonitoringSpec monitoring) {
+
+  /** Validates the top-level numbers; the sections validated themselves. */
+  public ContainerSpec {
+    atLeast(owner, 0, "owner");
+    atLeast(ownerGroup, 0, "owner_group");
+    atLeast(childrenLimit, 0, "children_limit");
+  }
+
+  /** A spec that isolates nothing: every section absent. */
+  public static ContainerSpec empty() {
+    return builder().build();
+  }
+
+  /**
+   * Reads a spec from lmctfy's text format ({@code cpu { limit: 1000 } memory { limit: -1 }}) or
+   * from JSON (text starting with <code>{</code>). Blank text is the {@linkplain #empty() empty
+   * spec}.
+   *
+   * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field path, the bad value and,
+   *     for syntax errors, the line:column
+   */
+  public static ContainerSpec parse(String text) {
+    return SpecCodec.parse(text, ContainerSpec.class, "spec");
+  }
+
+  /** This spec as compact JSON with lmctfy's field names; absent sections are left out. */
+  public String toJson() {
+    return SpecCodec.toJson(this);
+  }
+
+  /** This spec in lmctfy's text format, one field a line, in a fixed order; empty if empty. */
+  public String toText() {
+    return SpecCodec.toText(this);
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this spec's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit)
+        .cpu(cpu).memory(memory).pids(pids).blockio(blockio).device(device)
+        .hugetlb(hugetlb).network(network).monitoring(monitoring);
+  }
+
+  /** Builds a {@link ContainerSpec}; each setter takes {@code null} to clear. Not thread-safe. */
+  public static final class Builder {
+    private Long owner;
+    private Long ownerGroup;
+    private Long childrenLimit;
+    private CpuSpec cpu;
+    private MemorySpec memory;
+    private PidsSpec pids;
+    private BlockIoSpec blockio;
+    private DeviceSpec device;
+    private HugetlbSpec hugetlb;
+    private NetworkSpec network;
+    private MonitoringSpec monitoring;
+
+    private Builder() {}
+
+    /** Sets {@code owner} (uid). */
+    public Builder owner(Long owner) {
+      this.owner = owner;
+      return this;
+    }
+
+    /** Sets {@code owner_group} (gid). */
+    public Builder ownerGroup(Long ownerGroup) {
+      this.ownerGroup = ownerGroup;
+      return this;
+    }
+
+    /** Sets {@code children_limit}. */
+    public Builder childrenLimit(Long childrenLimit) {
+      this.childrenLimit = childrenLimit;
+      return this;
+    }
+
+    /** Sets the {@code cpu} section. */
+    public Builder cpu(CpuSpec cpu) {
+      this.cpu = cpu;
+      return this;
+    }
+
+    /** Sets the {@code memory} section. */
+    public Builder memory(MemorySpec memory) {
+      this.memory = memory;
+      return this;
+    }
+
+    /** Sets the {@code pids} section. */
+    public Builder pids(PidsSpec pids) {
+      this.pids = pids;
+      return this;
+    }
+
+    /** Sets the {@code blockio} section. */
+    public Builder blockio(BlockIoSpec blockio) {
+      this.blockio = blockio;
+      return this;
+    }
+
+    /** Sets the {@code device} section. */
+    public Builder device(DeviceSpec device) {
+      this.device = device;
+      return this;
+    }
+
+    /** Sets the {@code hugetlb} section. */
+    public Builder hugetlb(HugetlbSpec hugetlb) {
+      this.hugetlb = hugetlb;
+      return this;
+    }
+
+    /** Sets the {@code network} section. */
+    public Builder network(NetworkSpec network) {
+      this.network = network;
+      return this;
+    }
+
+    /** Sets the {@code monitoring} section. */
+    public Builder monitoring(MonitoringSpec monitoring) {
+      this.monitoring = monitoring;
+      return this;
+    }
+
+    /** The spec; validates the top-level numbers. */
+    public ContainerSpec build() {
+      return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio,
+          device, hugetlb, network, monitoring);
+    }
+  }
+}

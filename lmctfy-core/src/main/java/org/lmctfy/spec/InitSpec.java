@@ -1,35 +1,100 @@
 package org.lmctfy.spec;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
-import java.util.Objects;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import org.lmctfy.internal.codec.Checks;
+import org.lmctfy.internal.codec.SpecCodec;
 
 /**
  * How {@link org.lmctfy.ContainerApi#initMachine} prepares a machine.
  *
- * @param cgroupMounts v1 hierarchies to mount when not mounted: each a mount point and the
- *     controllers to co-mount there (lmctfy's {@code cgroup_mount})
- * @param enableControllers v2 controllers to enable in {@code cgroup.subtree_control} from the
- *     unified root down to the container root
+ * <p>Controller names are the kernel's ({@code "cpu"}, {@code "memory"}, {@code "devices"});
+ * lmctfy's {@code CgroupHierarchy} names ({@code CGROUP_CPU}, {@code CGROUP_DEVICE}) are accepted
+ * too and mapped to them.
+ *
+ * <pre>{@code
+ * api.initMachine(InitSpec.parse("cgroup_mount { mount_path: \"/sys/fs/cgroup/cpu\""
+ *     + " hierarchy: CGROUP_CPU hierarchy: CGROUP_CPUACCT }"));
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param cgroupMounts {@code cgroup_mount}: v1 hierarchies to mount when not mounted: each a mount
+ *     point and the controllers to co-mount there (lmctfy's {@code cgroup_mount}); never null
+ * @param enableControllers {@code enable_controllers}: v2 controllers to enable in {@code
+ *     cgroup.subtree_control} from the unified root down to the container root; never null
  * @since 0.1
  */
-public record InitSpec(List<CgroupMount> cgroupMounts, Set<String> enableControllers) {
+public record InitSpec(
+    @JsonProperty("cgroup_mount") List<CgroupMount> cgroupMounts,
+    @JsonProperty("enable_controllers") Set<String> enableControllers) {
 
-  /** One v1 mount: lmctfy's {@code cgroup_mount { mount_path: ... hierarchy: ... }}. */
-  public record CgroupMount(String mountPath, Set<String> hierarchy) {
+  /** lmctfy's {@code CgroupHierarchy} names whose kernel name is not the lower-cased suffix. */
+  private static final Map<String, String> LMCTFY_NAMES = Map.of(
+      "CGROUP_DEVICE", "devices",
+      "CGROUP_BLOCKIO", "blkio",
+      "CGROUP_NET", "net_cls");
+
+  /**
+   * One v1 mount: lmctfy's {@code cgroup_mount { mount_path: ... hierarchy: ... }}.
+   *
+   * @param mountPath {@code mount_path}: the absolute mount point; required
+   * @param hierarchy {@code hierarchy}: the controllers to co-mount there, at least one
+   */
+  public record CgroupMount(
+      @JsonProperty("mount_path") String mountPath,
+      @JsonProperty("hierarchy") Set<String> hierarchy) {
+    /** Validates the path, maps lmctfy's controller names and copies the set. */
     public CgroupMount {
-      Objects.requireNonNull(mountPath, "mount_path");
-      hierarchy = Set.copyOf(hierarchy);
+      Checks.required(mountPath, "cgroup_mount[].mount_path");
+      if (!mountPath.startsWith("/")) {
+        throw Checks.invalid("cgroup_mount[].mount_path", mountPath, "must be an absolute path");
+      }
+      hierarchy = controllers(hierarchy, "cgroup_mount[].hierarchy");
+      if (hierarchy.isEmpty()) {
+        throw Checks.problem("cgroup_mount[].hierarchy", "at least one controller is required");
+      }
     }
   }
 
+  /** Maps lmctfy's controller names and copies the list and set. */
   public InitSpec {
     cgroupMounts = cgroupMounts == null ? List.of() : List.copyOf(cgroupMounts);
-    enableControllers = enableControllers == null ? Set.of() : Set.copyOf(enableControllers);
+    enableControllers = controllers(enableControllers, "enable_controllers");
   }
 
   /** Changes nothing: only checks that the host's cgroups can be opened. */
   public static InitSpec empty() {
     return new InitSpec(List.of(), Set.of());
+  }
+
+  /**
+   * Reads an init spec from lmctfy's text format or JSON; blank text is {@link #empty()}.
+   *
+   * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
+   */
+  public static InitSpec parse(String text) {
+    return SpecCodec.parse(text, InitSpec.class, "init spec");
+  }
+
+  private static Set<String> controllers(Set<String> names, String field) {
+    if (names == null) {
+      return Set.of();
+    }
+    return names.stream().map(name -> controller(name, field)).collect(Collectors.toUnmodifiableSet());
+  }
+
+  private static String controller(String name, String field) {
+    if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      throw Checks.invalid(field, name, "must be a controller name such as \"cpu\" or CGROUP_CPU");
+    }
+    if (name.startsWith("CGROUP_")) {
+      return LMCTFY_NAMES.getOrDefault(name, name.substring(7).toLowerCase(Locale.ROOT));
+    }
+    return name;
   }
 }

@@ -1,4 +1,101 @@
 package org.lmctfy.spec;
 
-/** Placeholder, replaced by the spec model. */
-public record RunSpec() {}
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.google.common.collect.ImmutableSortedMap;
+import java.util.Map;
+import org.lmctfy.internal.codec.Checks;
+import org.lmctfy.internal.codec.SpecCodec;
+
+/**
+ * How {@link org.lmctfy.Container#run} starts a process: lmctfy's {@code RunSpec} plus the
+ * environment, working directory and redirections a Java caller needs.
+ *
+ * <pre>{@code
+ * job.run(List.of("/bin/sleep", "60"), RunSpec.detached());
+ * RunSpec logged = RunSpec.parse("fd_policy: DETACHED stdout: '/var/log/job.out'");
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param fdPolicy {@code fd_policy}: INHERIT (the default when absent) or DETACHED (new session,
+ *     unredirected standard streams on {@code /dev/null})
+ * @param environment {@code environment}: the whole environment of the process, names to values;
+ *     {@code null} = inherit the caller's. Kept sorted by name
+ * @param workingDirectory {@code working_directory}: the process's directory; {@code null} = the
+ *     caller's
+ * @param stdin {@code stdin}: file to read standard input from; {@code null} = per fd_policy
+ * @param stdout {@code stdout}: file to append standard output to; {@code null} = per fd_policy
+ * @param stderr {@code stderr}: file to append standard error to; {@code null} = per fd_policy
+ * @param useShell {@code use_shell}: run the argv joined as one {@code /bin/sh -c} command
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunSpec(
+    @JsonProperty("fd_policy") FdPolicy fdPolicy,
+    @JsonProperty("environment") Map<String, String> environment,
+    @JsonProperty("working_directory") String workingDirectory,
+    @JsonProperty("stdin") String stdin,
+    @JsonProperty("stdout") String stdout,
+    @JsonProperty("stderr") String stderr,
+    @JsonProperty("use_shell") Boolean useShell) {
+
+  /** What happens to the caller's file descriptors and session: lmctfy's {@code FdPolicy}. */
+  public enum FdPolicy {
+    /** The process keeps the caller's standard streams and session. */
+    INHERIT,
+    /** The process gets a new session; standard streams not redirected go to /dev/null. */
+    DETACHED
+  }
+
+  /** Validates names and paths; copies the environment. */
+  public RunSpec {
+    fdPolicy = fdPolicy == null ? FdPolicy.INHERIT : fdPolicy;
+    if (environment != null) {
+      for (Map.Entry<String, String> e : environment.entrySet()) {
+        String name = e.getKey();
+        if (name == null || name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+          throw Checks.invalid("environment", name, "names must be non-empty, without '=' or NUL");
+        }
+        if (e.getValue() == null || e.getValue().indexOf('\0') >= 0) {
+          throw Checks.invalid("environment." + name, e.getValue(), "must be a string without NUL");
+        }
+      }
+      environment = ImmutableSortedMap.copyOf(environment);
+    }
+    Checks.nonEmpty(workingDirectory, "working_directory");
+    Checks.nonEmpty(stdin, "stdin");
+    Checks.nonEmpty(stdout, "stdout");
+    Checks.nonEmpty(stderr, "stderr");
+  }
+
+  /** Inherits everything from the caller: lmctfy's default. */
+  public static RunSpec inherit() {
+    return new RunSpec(FdPolicy.INHERIT, null, null, null, null, null, null);
+  }
+
+  /** A detached process: new session, standard streams on /dev/null. */
+  public static RunSpec detached() {
+    return new RunSpec(FdPolicy.DETACHED, null, null, null, null, null, null);
+  }
+
+  /**
+   * Reads a run spec from text format ({@code fd_policy: DETACHED environment { PATH: "/bin" }})
+   * or JSON. Blank text is {@link #inherit()}.
+   *
+   * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
+   */
+  public static RunSpec parse(String text) {
+    return SpecCodec.parse(text, RunSpec.class, "run spec");
+  }
+
+  /** This run spec as compact JSON. */
+  public String toJson() {
+    return SpecCodec.toJson(this);
+  }
+
+  /** This run spec in text format. */
+  public String toText() {
+    return SpecCodec.toText(this);
+  }
+}

@@ -1,0 +1,84 @@
+package org.lmctfy.internal.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Writes a Jackson tree as lmctfy's protobuf text format: one field a line, messages as
+ * {@code name {...}} indented by two spaces, repeated fields by repetition, in the tree's order
+ * (the records' component order), so the output is deterministic. Upper-case identifiers such as
+ * enum constants are written bare; every other string is quoted with C escapes.
+ */
+final class TextFormatWriter {
+  private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern ENUM_CONSTANT = Pattern.compile("[A-Z][A-Z0-9_]*");
+
+  private TextFormatWriter() {}
+
+  /** The text of the fields of {@code message}; empty when it has none. */
+  static String write(JsonNode message) {
+    StringBuilder out = new StringBuilder();
+    fields(message, "", out);
+    return out.toString();
+  }
+
+  private static void fields(JsonNode message, String indent, StringBuilder out) {
+    for (Map.Entry<String, JsonNode> field : message.properties()) {
+      String name = IDENT.matcher(field.getKey()).matches() ? field.getKey() : quote(field.getKey());
+      if (field.getValue().isArray()) {
+        field.getValue().forEach(element -> field(name, element, indent, out));
+      } else {
+        field(name, field.getValue(), indent, out);
+      }
+    }
+  }
+
+  private static void field(String name, JsonNode value, String indent, StringBuilder out) {
+    if (value.isNull()) {
+      return;
+    }
+    out.append(indent).append(name);
+    if (value.isObject()) {
+      if (value.isEmpty()) {
+        out.append(" {}\n");
+        return;
+      }
+      out.append(" {\n");
+      fields(value, indent + "  ", out);
+      out.append(indent).append("}\n");
+    } else if (value.isTextual()) {
+      String s = value.textValue();
+      out.append(": ").append(isBareWord(s) ? s : quote(s)).append('\n');
+    } else {
+      out.append(": ").append(value.asText()).append('\n');
+    }
+  }
+
+  private static boolean isBareWord(String s) {
+    return ENUM_CONSTANT.matcher(s).matches();
+  }
+
+  /** {@code s} in double quotes with C escapes, readable by the text format lexer. */
+  static String quote(String s) {
+    StringBuilder out = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\t' -> out.append("\\t");
+        case '\r' -> out.append("\\r");
+        default -> {
+          if (c < 0x20 || c == 0x7f) {
+            out.append(String.format("\\x%02x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
+  }
+}

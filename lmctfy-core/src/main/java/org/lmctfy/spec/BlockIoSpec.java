@@ -1,0 +1,96 @@
+package org.lmctfy.spec;
+
+import static org.lmctfy.internal.codec.Checks.inRange;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.lmctfy.internal.codec.Checks;
+
+/**
+ * Block I/O isolation: lmctfy's {@code blockio} section (a proportional weight and per-device
+ * throttles).
+ *
+ * <pre>{@code
+ * BlockIoSpec io = new BlockIoSpec(500,
+ *     List.of(new BlockIoSpec.DeviceLimit(8, 0, 10_485_760L, null, null, null)));
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param weight {@code weight}: proportional share in v1 blkio units, 10..1000 ({@code
+ *     blkio.weight}; mapped onto {@code io.weight} on v2)
+ * @param deviceLimits {@code device_limits}: throttles, at most one per device; never null
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record BlockIoSpec(
+    @JsonProperty("weight") Integer weight,
+    @JsonProperty("device_limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<DeviceLimit> deviceLimits) {
+
+  /** Validates the weight and that no device is throttled twice; copies the list. */
+  public BlockIoSpec {
+    inRange(weight, 10, 1000, "blockio.weight");
+    deviceLimits = deviceLimits == null ? List.of() : List.copyOf(deviceLimits);
+    Set<String> seen = new HashSet<>();
+    for (DeviceLimit limit : deviceLimits) {
+      if (!seen.add(limit.device())) {
+        throw Checks.invalid("blockio.device_limits", limit.device(), "device given twice");
+      }
+    }
+  }
+
+  /**
+   * Throttles of one block device ({@code blkio.throttle.*_device}, {@code io.max}). Each rate is
+   * {@code > 0}, or {@code -1} for unlimited; at least one must be given.
+   *
+   * @param major {@code major}: the device's major number, {@code >= 0}
+   * @param minor {@code minor}: the device's minor number, {@code >= 0}
+   * @param readBps {@code read_bps}: read bytes per second
+   * @param writeBps {@code write_bps}: written bytes per second
+   * @param readIops {@code read_iops}: read operations per second
+   * @param writeIops {@code write_iops}: write operations per second
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record DeviceLimit(
+      @JsonProperty("major") @JsonSetter(nulls = Nulls.FAIL) long major,
+      @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
+      @JsonProperty("read_bps") Long readBps,
+      @JsonProperty("write_bps") Long writeBps,
+      @JsonProperty("read_iops") Long readIops,
+      @JsonProperty("write_iops") Long writeIops) {
+
+    private static final String FIELD = "blockio.device_limits[].";
+
+    /** Validates the device numbers and rates. */
+    public DeviceLimit {
+      Checks.atLeast(major, 0, FIELD + "major");
+      Checks.atLeast(minor, 0, FIELD + "minor");
+      rate(readBps, "read_bps");
+      rate(writeBps, "write_bps");
+      rate(readIops, "read_iops");
+      rate(writeIops, "write_iops");
+      if (readBps == null && writeBps == null && readIops == null && writeIops == null) {
+        throw Checks.problem(FIELD.substring(0, FIELD.length() - 1),
+            "device " + major + ":" + minor
+                + " needs at least one of read_bps, write_bps, read_iops, write_iops");
+      }
+    }
+
+    private static void rate(Long value, String name) {
+      if (value != null && value != -1 && value <= 0) {
+        throw Checks.invalid(FIELD + name, value, "must be > 0, or -1 for unlimited");
+      }
+    }
+
+    /** The device as the kernel writes it: {@code "8:0"}. */
+    public String device() {
+      return major + ":" + minor;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package org.lmctfy.spec;
+
+import static org.lmctfy.internal.codec.Checks.atLeast;
+import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import org.lmctfy.internal.codec.CpuLists;
+import org.lmctfy.internal.codec.CpuMaskDeserializer;
+
+/**
+ * CPU isolation of a container: lmctfy's {@code cpu} section. Every field is optional; an absent
+ * field leaves the kernel's value alone (or its default on create).
+ *
+ * <pre>{@code
+ * CpuSpec cpu = new CpuSpec(500L, 2000L, "0-3", null, CpuSpec.SchedulingLatency.NORMAL);
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param limit {@code limit}: guaranteed share in milli-CPUs (1000 = one CPU), {@code >= 0};
+ *     becomes {@code cpu.shares} (v1) or {@code cpu.weight} (v2)
+ * @param maxLimit {@code max_limit}: hard cap in milli-CPUs, {@code >= 1}, or {@code -1} for no
+ *     cap (so a cap can be removed again); becomes the CFS quota
+ * @param mask {@code mask}: the CPUs the container may run on, in the kernel's list format
+ *     {@code "0-3,6"} (kept sorted with ranges merged). Text and JSON input also accept lmctfy's
+ *     bitmask form {@code mask { data: 5 data: 0 }} (64-bit words; bit j of word i is CPU 64*i+j)
+ * @param memoryNodes {@code memory_nodes}: NUMA memory nodes in the same list format, as {@code
+ *     "0"}; becomes {@code cpuset.mems}
+ * @param schedulingLatency {@code scheduling_latency}: lmctfy's latency class; fixed at create
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CpuSpec(
+    @JsonProperty("limit") Long limit,
+    @JsonProperty("max_limit") Long maxLimit,
+    @JsonProperty("mask") @JsonDeserialize(using = CpuMaskDeserializer.class) String mask,
+    @JsonProperty("memory_nodes") String memoryNodes,
+    @JsonProperty("scheduling_latency") SchedulingLatency schedulingLatency) {
+
+  /** lmctfy's scheduling latency classes, from the most to the least latency-sensitive. */
+  public enum SchedulingLatency {
+    /** Latency-critical (lmctfy wrote {@code cpu.lat} 25). */
+    PREMIER,
+    /** lmctfy's default class (50). */
+    PRIORITY,
+    /** Batch-friendly (100); top-level containers of this class lived under {@code /batch}. */
+    NORMAL,
+    /** Runs only on spare cycles; also placed under {@code /batch}. */
+    BEST_EFFORT
+  }
+
+  /** Validates every field; see the component docs for the ranges. */
+  public CpuSpec {
+    atLeast(limit, 0, "cpu.limit");
+    unlimitedOrAtLeast(maxLimit, 1, "cpu.max_limit");
+    mask = CpuLists.normalize(mask, "cpu.mask");
+    memoryNodes = CpuLists.normalize(memoryNodes, "cpu.memory_nodes");
+  }
+
+  /** A spec with only a share: {@code cpu { limit: milliCpus }}. */
+  public static CpuSpec ofLimit(long milliCpus) {
+    return new CpuSpec(milliCpus, null, null, null, null);
+  }
+}

@@ -1,0 +1,123 @@
+package org.lmctfy.spec;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import org.lmctfy.internal.codec.Checks;
+
+/**
+ * Device access control: lmctfy's {@code device} section. Rules apply in order, each one write to
+ * {@code devices.allow} or {@code devices.deny} (v1) or into the device BPF program (v2).
+ *
+ * <pre>{@code
+ * DeviceSpec devices = new DeviceSpec(List.of(
+ *     new DeviceSpec.DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm"),
+ *     new DeviceSpec.DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rwm")));   // /dev/null
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param rules {@code rules}: the rules, in the order they apply; never null
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record DeviceSpec(
+    @JsonProperty("rules") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceRule> rules) {
+
+  /** Copies the list. */
+  public DeviceSpec {
+    rules = rules == null ? List.of() : List.copyOf(rules);
+  }
+
+  /** Whether a rule grants or takes away access. */
+  public enum Permission {
+    ALLOW,
+    DENY
+  }
+
+  /** Which devices a rule covers: all, block devices or character devices. */
+  public enum Type {
+    ALL('a'),
+    BLOCK('b'),
+    CHAR('c');
+
+    private final char kernel;
+
+    Type(char kernel) {
+      this.kernel = kernel;
+    }
+
+    /** The kernel's letter: {@code a}, {@code b} or {@code c}. */
+    public char kernelLetter() {
+      return kernel;
+    }
+  }
+
+  /**
+   * One rule.
+   *
+   * @param permission {@code permission}: ALLOW or DENY; required
+   * @param type {@code type}: ALL, BLOCK or CHAR; required
+   * @param major {@code major}: the major number, or {@code -1} (the default) for any; must be
+   *     {@code -1} for type ALL
+   * @param minor {@code minor}: the minor number, or {@code -1} (the default) for any; must be
+   *     {@code -1} for type ALL
+   * @param access {@code access}: a non-empty subset of {@code "rwm"} (read, write, mknod), each
+   *     letter at most once; required
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record DeviceRule(
+      @JsonProperty("permission") Permission permission,
+      @JsonProperty("type") Type type,
+      @JsonProperty("major") long major,
+      @JsonProperty("minor") long minor,
+      @JsonProperty("access") String access) {
+
+    private static final String FIELD = "device.rules[].";
+
+    /** Validates every field. */
+    public DeviceRule {
+      Checks.required(permission, FIELD + "permission");
+      Checks.required(type, FIELD + "type");
+      Checks.required(access, FIELD + "access");
+      anyOrAtLeastZero(major, "major", type);
+      anyOrAtLeastZero(minor, "minor", type);
+      if (access.isEmpty() || !access.chars().allMatch(c -> "rwm".indexOf(c) >= 0)
+          || access.chars().distinct().count() != access.length()) {
+        throw Checks.invalid(FIELD + "access", access,
+            "must be a non-empty subset of \"rwm\" without repeats");
+      }
+    }
+
+    /** Binds JSON and text: an absent major or minor means any ({@code -1}). */
+    @JsonCreator
+    static DeviceRule fromJson(
+        @JsonProperty("permission") Permission permission,
+        @JsonProperty("type") Type type,
+        @JsonProperty("major") Long major,
+        @JsonProperty("minor") Long minor,
+        @JsonProperty("access") String access) {
+      return new DeviceRule(permission, type, major == null ? -1 : major,
+          minor == null ? -1 : minor, access);
+    }
+
+    private static void anyOrAtLeastZero(long number, String name, Type type) {
+      if (number < -1) {
+        throw Checks.invalid(FIELD + name, number, "must be >= 0, or -1 for any");
+      }
+      if (type == Type.ALL && number != -1) {
+        throw Checks.invalid(FIELD + name, number, "must be -1 (any) when type is ALL");
+      }
+    }
+
+    /** The rule as the kernel writes it: {@code "c 1:3 rwm"}, {@code "a *:* rwm"}. */
+    public String kernelRule() {
+      return type.kernelLetter() + " " + number(major) + ":" + number(minor) + " " + access;
+    }
+
+    private static String number(long n) {
+      return n == -1 ? "*" : Long.toString(n);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package org.lmctfy.spec;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.lmctfy.internal.codec.Checks;
+
+/**
+ * Huge page isolation ({@code hugetlb} controller), new in this port: a byte limit per huge page
+ * size.
+ *
+ * <pre>{@code
+ * HugetlbSpec huge = new HugetlbSpec(List.of(new HugetlbSpec.HugetlbLimit("2MB", 1L << 30)));
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param limits {@code limits}: one limit per page size, page sizes unique; never null
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record HugetlbSpec(
+    @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<HugetlbLimit> limits) {
+
+  /** Copies the list and checks that no page size appears twice. */
+  public HugetlbSpec {
+    limits = limits == null ? List.of() : List.copyOf(limits);
+    Set<String> seen = new HashSet<>();
+    for (HugetlbLimit limit : limits) {
+      if (!seen.add(limit.pageSize())) {
+        throw Checks.invalid("hugetlb.limits.page_size", limit.pageSize(), "page size given twice");
+      }
+    }
+  }
+
+  /**
+   * The limit for one page size.
+   *
+   * @param pageSize {@code page_size}: the size as the kernel names it in {@code
+   *     hugetlb.<size>.limit_in_bytes}: digits then {@code KB}, {@code MB} or {@code GB}, as
+   *     {@code "2MB"} or {@code "1GB"}; required
+   * @param limit {@code limit}: bytes of huge pages of this size, or {@code -1} for unlimited;
+   *     required
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record HugetlbLimit(
+      @JsonProperty("page_size") String pageSize,
+      @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) long limit) {
+
+    private static final Pattern PAGE_SIZE = Pattern.compile("[1-9][0-9]*[KMG]B");
+
+    /** Validates the page size and limit. */
+    public HugetlbLimit {
+      Checks.required(pageSize, "hugetlb.limits[].page_size");
+      if (!PAGE_SIZE.matcher(pageSize).matches()) {
+        throw Checks.invalid("hugetlb.limits[].page_size", pageSize,
+            "must be a size such as \"2MB\" or \"1GB\"");
+      }
+      Checks.unlimitedOrAtLeast(limit, 0, "hugetlb.limits[].limit");
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package org.lmctfy.spec;
+
+import static org.lmctfy.internal.codec.Checks.inRange;
+import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import org.lmctfy.internal.codec.Checks;
+
+/**
+ * Memory isolation of a container: lmctfy's {@code memory} section. Byte values are {@code -1}
+ * for "unlimited" or else {@code >= 0}; an absent field leaves the kernel's value alone.
+ *
+ * <pre>{@code
+ * MemorySpec memory = new MemorySpec(256L << 20, 512L << 20, null, null, null, null, null);
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param limit {@code limit}: hard limit in bytes ({@code memory.limit_in_bytes}, {@code
+ *     memory.max})
+ * @param swapLimit {@code swap_limit}: limit of memory <em>plus</em> swap in bytes, as lmctfy and
+ *     {@code memory.memsw.limit_in_bytes}; when both are finite it must be {@code >= limit}
+ * @param reservation {@code reservation}: soft limit in bytes ({@code
+ *     memory.soft_limit_in_bytes}, {@code memory.low})
+ * @param high {@code high}: throttling threshold in bytes ({@code memory.high}, v2 only)
+ * @param oomKillDisable {@code oom_kill_disable}: pause instead of OOM-killing (v1 only)
+ * @param oomGroup {@code oom_group}: OOM-kill the whole cgroup together (v2 only)
+ * @param swappiness {@code swappiness}: 0..100 (v1 only)
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record MemorySpec(
+    @JsonProperty("limit") Long limit,
+    @JsonProperty("swap_limit") Long swapLimit,
+    @JsonProperty("reservation") Long reservation,
+    @JsonProperty("high") Long high,
+    @JsonProperty("oom_kill_disable") Boolean oomKillDisable,
+    @JsonProperty("oom_group") Boolean oomGroup,
+    @JsonProperty("swappiness") Integer swappiness) {
+
+  /** Validates every field and that {@code swap_limit >= limit}. */
+  public MemorySpec {
+    unlimitedOrAtLeast(limit, 0, "memory.limit");
+    unlimitedOrAtLeast(swapLimit, 0, "memory.swap_limit");
+    unlimitedOrAtLeast(reservation, 0, "memory.reservation");
+    unlimitedOrAtLeast(high, 0, "memory.high");
+    inRange(swappiness, 0, 100, "memory.swappiness");
+    if (swapLimit != null && swapLimit != -1 && limit != null
+        && (limit == -1 || swapLimit < limit)) {
+      throw Checks.invalid("memory.swap_limit", swapLimit,
+          "must be >= memory.limit (" + limit + ") or -1: swap_limit is memory plus swap");
+    }
+  }
+
+  /** A spec with only a hard limit: {@code memory { limit: bytes }}. */
+  public static MemorySpec ofLimit(long bytes) {
+    return new MemorySpec(bytes, null, null, null, null, null, null);
+  }
+}
