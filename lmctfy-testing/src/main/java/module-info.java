@@ -3,6 +3,7 @@ module org.lmctfy.testing {
   requires transitive org.lmctfy;
   requires com.google.common;
   requires static org.junit.jupiter.api;
+  requires static org.junit.platform.commons;
   requires static org.assertj.core;
 
   exports org.lmctfy.testing;

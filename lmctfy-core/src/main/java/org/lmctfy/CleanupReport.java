@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * What {@link ContainerApi#cleanup()} removed and what it could not.
  *
- * @param removed the display paths of the cgroups removed
- * @param failures for each cgroup it could not remove, the path and why
+ * @param removed each container (or leftover of one) removed, with what was found there
+ * @param failures each container or cgroup left in place, and why
  * @since 0.1
  */
 public record CleanupReport(List<String> removed, List<String> failures) {

@@ -69,6 +69,15 @@ public interface ContainerApi extends AutoCloseable {
   /** Creates the container {@code name} with the resources of {@code spec}. */
   Container create(String name, ContainerSpec spec);
 
+  /**
+   * Creates a container that destroys itself when the handle closes, unless committed: for code
+   * that must not leave a container behind on any path out of a block.
+   */
+  default ResourceHandle<Container> createHandle(String name, ContainerSpec spec) {
+    Container c = create(name, spec);
+    return ResourceHandle.of(c, "container " + c.name(), c::destroy);
+  }
+
   /** The existing container {@code name}. NOT_FOUND if there is none. */
   Container get(String name);
 

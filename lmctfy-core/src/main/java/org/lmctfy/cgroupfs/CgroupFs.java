@@ -127,4 +127,21 @@ public interface CgroupFs {
 
   /** Unmounts a hierarchy this backend mounted (the undo of {@link #mount}). */
   void unmount(Hierarchy h) throws IOException;
+
+  /** The id of the calling process, as this backend's {@link #cgroupsOf} knows it. */
+  default long selfPid() {
+    return ProcessHandle.current().pid();
+  }
+
+  /** Sends {@code SIGKILL} to process {@code pid}. ESRCH if there is no such process. */
+  void kill(long pid) throws IOException;
+
+  /**
+   * The directory where processes that share this cgroup filesystem keep per-container lock
+   * files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as
+   * for an in-memory fake.
+   */
+  default Optional<java.nio.file.Path> lockDirectory() {
+    return Optional.empty();
+  }
 }

@@ -28,7 +28,8 @@ public class CgroupFsException extends IOException {
     REMOVE_MARKER("removexattr"),
     CHOWN("chown"),
     MOUNT("mount"),
-    UNMOUNT("umount");
+    UNMOUNT("umount"),
+    KILL("kill");
 
     private final String verb;
 

@@ -1,5 +1,6 @@
 package org.lmctfy.internal.facade;
 
+import java.time.Duration;
 import java.util.Objects;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.Container;
@@ -8,17 +9,37 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.internal.lifecycle.Lifecycle;
+import org.lmctfy.internal.lifecycle.MachineInit;
+import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.InitSpec;
 
 /** The {@link ContainerApi} over one {@link CgroupFs}. */
 public final class ContainerApiImpl implements ContainerApi {
+  static final Duration KILL_DEADLINE = Duration.ofSeconds(10);
+
   private final CgroupFs fs;
   private final CgroupPath root;
+  private volatile Lifecycle lifecycle;
 
   public ContainerApiImpl(CgroupFs fs, CgroupPath root) {
     this.fs = Objects.requireNonNull(fs, "fs");
     this.root = Objects.requireNonNull(root, "root");
+  }
+
+  /** Built on first use, so that initMachine can mount hierarchies before the layout is read. */
+  Lifecycle lifecycle() {
+    Lifecycle l = lifecycle;
+    if (l == null) {
+      synchronized (this) {
+        if (lifecycle == null) {
+          lifecycle = new Lifecycle(fs, root, KILL_DEADLINE);
+        }
+        l = lifecycle;
+      }
+    }
+    return l;
   }
 
   @Override
@@ -37,37 +58,45 @@ public final class ContainerApiImpl implements ContainerApi {
 
   @Override
   public Container create(String name, ContainerSpec spec) {
-    throw unimplemented("create");
+    Objects.requireNonNull(spec, "spec");
+    ContainerName resolved = lifecycle().resolve(name);
+    lifecycle().create(resolved, spec);
+    return new ContainerImpl(this, resolved);
   }
 
   @Override
   public Container get(String name) {
-    throw unimplemented("get");
+    ContainerName resolved = lifecycle().resolve(name);
+    lifecycle().requireExists(resolved);
+    return new ContainerImpl(this, resolved);
   }
 
   @Override
   public boolean exists(String name) {
-    throw unimplemented("exists");
+    return lifecycle().exists(lifecycle().resolve(name));
   }
 
   @Override
   public void destroy(String name) {
-    throw unimplemented("destroy");
+    lifecycle().destroy(lifecycle().resolve(name));
   }
 
   @Override
   public String detect(long pid) {
-    throw unimplemented("detect");
+    return lifecycle().detect(pid == 0 ? fs.selfPid() : pid).value();
   }
 
   @Override
   public void initMachine(InitSpec spec) {
     new MachineInit(fs, root).run(Objects.requireNonNull(spec, "spec"));
+    synchronized (this) {
+      lifecycle = null; // hierarchies may have been mounted: read the layout again
+    }
   }
 
   @Override
   public CleanupReport cleanup() {
-    throw unimplemented("cleanup");
+    return lifecycle().cleanup();
   }
 
   @Override

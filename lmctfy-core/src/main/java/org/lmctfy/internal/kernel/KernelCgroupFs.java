@@ -34,6 +34,8 @@ import org.lmctfy.cgroupfs.Hierarchy;
 public final class KernelCgroupFs implements CgroupFs {
   private static final String MARKER_PREFIX = "user.lmctfy.";
   private static final int READ_CHUNK = 8192;
+  private static final int SIGKILL = 9;
+  private static final Path LOCKS = Path.of("/run/lmctfy/locks");
 
   private final List<Hierarchy> hierarchies;
   private final Path proc;
@@ -304,6 +306,23 @@ public final class KernelCgroupFs implements CgroupFs {
     if (made != null) {
       removeDirs(made);
     }
+  }
+
+  @Override
+  public void kill(long pid) throws IOException {
+    if (pid <= 0 || pid > Integer.MAX_VALUE) {
+      throw new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH);
+    }
+    try {
+      Libc.kill((int) pid, SIGKILL);
+    } catch (LastErrorException e) {
+      throw fail(Operation.KILL, "pid " + pid, null, e);
+    }
+  }
+
+  @Override
+  public Optional<Path> lockDirectory() {
+    return Optional.of(LOCKS);
   }
 
   /** Removes directories made for a mount point, deepest first; they are empty. */

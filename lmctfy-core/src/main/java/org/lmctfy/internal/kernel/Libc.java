@@ -45,4 +45,6 @@ final class Libc {
       throws LastErrorException;
 
   static native int umount2(String target, int flags) throws LastErrorException;
+
+  static native int kill(int pid, int signal) throws LastErrorException;
 }

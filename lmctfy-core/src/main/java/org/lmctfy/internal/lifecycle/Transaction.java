@@ -1,4 +1,4 @@
-package org.lmctfy.internal.facade;
+package org.lmctfy.internal.lifecycle;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -10,17 +10,17 @@ import org.lmctfy.ResourceHandle;
  * Used with try-with-resources: a body that throws before {@link #commit()} undoes every step, and
  * a failing undo is attached to the body's exception as suppressed.
  */
-final class Transaction implements AutoCloseable {
+public final class Transaction implements AutoCloseable {
   private final Deque<ResourceHandle<?>> steps = new ArrayDeque<>();
   private boolean committed;
 
   /** Adds a step that is undone unless the transaction commits. */
-  <T> T add(ResourceHandle<T> step) {
+  public <T> T add(ResourceHandle<T> step) {
     steps.push(step);
     return step.get();
   }
 
-  void commit() {
+  public void commit() {
     committed = true;
     steps.forEach(ResourceHandle::commit);
     steps.clear();

@@ -1,4 +1,4 @@
-package org.lmctfy.internal.facade;
+package org.lmctfy.internal.lifecycle;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -21,18 +21,18 @@ import org.lmctfy.spec.InitSpec.CgroupMount;
  * missing v1 hierarchies and enables v2 controllers from the unified root down to the container
  * root, each step undone if a later one fails. Idempotent: what is already there is left alone.
  */
-final class MachineInit {
+public final class MachineInit {
   private static final String SUBTREE = "cgroup.subtree_control";
 
   private final CgroupFs fs;
   private final CgroupPath root;
 
-  MachineInit(CgroupFs fs, CgroupPath root) {
+  public MachineInit(CgroupFs fs, CgroupPath root) {
     this.fs = fs;
     this.root = root;
   }
 
-  void run(InitSpec spec) {
+  public void run(InitSpec spec) {
     List<CgroupMount> toMount = mountsNeeded(spec.cgroupMounts());
     Hierarchy unified = spec.enableControllers().isEmpty() ? null : unifiedFor(spec.enableControllers());
     try (Transaction tx = new Transaction()) {
@@ -50,7 +50,7 @@ final class MachineInit {
       }
       tx.commit();
     } catch (IOException e) {
-      throw FsErrors.wrap("initMachine", e);
+      throw Errors.of("initMachine", e);
     }
   }
 
@@ -60,7 +60,7 @@ final class MachineInit {
     try {
       unmounted = fs.unmountedControllers();
     } catch (IOException e) {
-      throw FsErrors.wrap("initMachine: cannot list the controllers", e);
+      throw Errors.of("initMachine: cannot list the controllers", e);
     }
     List<CgroupMount> out = new ArrayList<>();
     Set<String> claimed = new LinkedHashSet<>();

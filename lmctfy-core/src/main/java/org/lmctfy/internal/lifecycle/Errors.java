@@ -1,4 +1,4 @@
-package org.lmctfy.internal.facade;
+package org.lmctfy.internal.lifecycle;
 
 import java.io.IOException;
 import org.lmctfy.ErrorCode;
@@ -6,11 +6,11 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFsException;
 
 /** Turns the cgroup filesystem's {@link IOException}s into {@link LmctfyException}s. */
-final class FsErrors {
-  private FsErrors() {}
+public final class Errors {
+  private Errors() {}
 
   /** The canonical code for a refused operation: privilege, existence, busy, or a kernel refusal. */
-  static ErrorCode codeOf(IOException e) {
+  public static ErrorCode codeOf(IOException e) {
     if (!(e instanceof CgroupFsException)) {
       return ErrorCode.UNAVAILABLE;
     }
@@ -31,7 +31,7 @@ final class FsErrors {
   }
 
   /** {@code "<what>: <the failure, with file, value and errno>"}. */
-  static LmctfyException wrap(String what, IOException e) {
+  public static LmctfyException of(String what, IOException e) {
     return new LmctfyException(codeOf(e), what + ": " + e.getMessage(), e);
   }
 }

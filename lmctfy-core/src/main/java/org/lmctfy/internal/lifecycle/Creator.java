@@ -1,0 +1,113 @@
+package org.lmctfy.internal.lifecycle;
+
+import java.io.IOException;
+import java.util.Set;
+import java.util.TreeSet;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.ResourceHandle;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.internal.resources.FileWrite;
+import org.lmctfy.internal.resources.ResourcePlan;
+
+/**
+ * Makes a container whose state has been checked and whose spec has been planned, under its
+ * lock: intent on the parent, one cgroup per hierarchy (each a {@link ResourceHandle}), the
+ * ownership marker, the parent's v2 controllers, the writes; then the commit (the intent goes).
+ * On any failure everything is undone newest first and the exception carries the first failure
+ * with every failed undo suppressed; if an undo failed, the intent stays so that the next
+ * operation on the name finishes the job.
+ */
+final class Creator {
+  private static final String SUBTREE = "cgroup.subtree_control";
+
+  private final Layout layout;
+  private final CgroupFs fs;
+  private final Destroyer destroyer;
+
+  Creator(Layout layout, Destroyer destroyer) {
+    this.layout = layout;
+    this.fs = layout.fs();
+    this.destroyer = destroyer;
+  }
+
+  void create(ContainerName name, ResourcePlan plan) {
+    CgroupPath path = layout.path(name);
+    CgroupPath parent = layout.path(name.parent());
+    Hierarchy anchor = layout.anchor();
+    String intent = Layout.intentKey(name);
+    Transaction tx = new Transaction();
+    try {
+      fs.setMarker(anchor, parent, intent, Layout.CREATING);
+      for (Hierarchy h : layout.managed()) {
+        fs.makeCgroup(h, path);
+        tx.add(ResourceHandle.of(path, "cgroup " + Layout.describe(h, path), () -> destroyer.removeCgroup(h, path)));
+        if (h.equals(anchor)) {
+          fs.setMarker(anchor, path, Layout.OWNER_KEY, Layout.OWNER_VALUE);
+        }
+      }
+      if (plan.unified() != null) {
+        enableInParent(tx, plan.unified(), parent, plan.v2Controllers());
+      }
+      for (FileWrite w : plan.writes()) {
+        fs.write(w.hierarchy(), path, w.file(), w.value());
+      }
+      fs.removeMarker(anchor, parent, intent); // the commit point
+      tx.commit();
+    } catch (IOException | RuntimeException e) {
+      throw rollBack(name, tx, e);
+    }
+  }
+
+  private LmctfyException rollBack(ContainerName name, Transaction tx, Exception cause) {
+    LmctfyException failure = cause instanceof LmctfyException
+        ? (LmctfyException) cause
+        : Errors.of("create " + name, (IOException) cause);
+    try {
+      tx.close();
+      fs.removeMarker(layout.anchor(), layout.path(name.parent()), Layout.intentKey(name));
+    } catch (IOException | RuntimeException undo) {
+      failure.addSuppressed(undo);
+    }
+    return failure;
+  }
+
+  /** Enables on the parent's subtree_control the controllers it lacks, undone on rollback. */
+  private void enableInParent(Transaction tx, Hierarchy unified, CgroupPath parent, Set<String> controllers)
+      throws IOException {
+    Set<String> current = Set.of(fs.read(unified, parent, SUBTREE).strip().split("\\s+"));
+    TreeSet<String> missing = new TreeSet<>(controllers);
+    missing.removeAll(current);
+    if (missing.isEmpty()) {
+      return;
+    }
+    fs.write(unified, parent, SUBTREE, "+" + String.join(" +", missing));
+    tx.add(ResourceHandle.of(parent, SUBTREE + " of " + Layout.describe(unified, parent),
+        () -> fs.write(unified, parent, SUBTREE, "-" + String.join(" -", missing))));
+  }
+
+  /** Refuses what is at the path, or clears what a dead process of ours left there. */
+  void prepare(State state) {
+    switch (state.kind()) {
+      case ABSENT:
+        return;
+      case COMPLETE:
+      case FOREIGN:
+        throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "container " + state.name() + " already exists ("
+            + state.describe() + ")");
+      case PARTIAL:
+        if (!state.isOurs()) {
+          throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "cgroups not made by lmctfy are in the way of "
+              + state.name() + ": " + state.describe() + "; remove them, or destroy " + state.name()
+              + " to remove them if they are empty");
+        }
+        destroyer.finish(state);
+        return;
+      default: // UNFINISHED, STALE_INTENT: a process of ours died half-way
+        destroyer.finish(state);
+    }
+  }
+}

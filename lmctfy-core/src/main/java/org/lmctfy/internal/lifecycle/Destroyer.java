@@ -1,0 +1,153 @@
+package org.lmctfy.internal.lifecycle;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.lock.ContainerLocks;
+import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.internal.process.ProcessKiller;
+
+/**
+ * Removes containers, children first: marks the intent on the parent, kills what runs inside,
+ * removes the cgroup in every hierarchy (bounded retries on EBUSY, going on past one hierarchy's
+ * failure to the others), the anchor last, then the intent. A destroy that fails half-way leaves
+ * the intent, so calling it again (or create, or cleanup) finishes it.
+ */
+final class Destroyer {
+  private static final int EBUSY_RETRIES = 40;
+
+  private final Layout layout;
+  private final CgroupFs fs;
+  private final Census census;
+  private final ContainerLocks locks;
+  private final ProcessKiller killer;
+
+  Destroyer(Layout layout, Census census, ContainerLocks locks, ProcessKiller killer) {
+    this.layout = layout;
+    this.fs = layout.fs();
+    this.census = census;
+    this.locks = locks;
+    this.killer = killer;
+  }
+
+  /** Destroys what {@code state} (read under the name's lock) found. */
+  void destroy(State state) {
+    switch (state.kind()) {
+      case ABSENT:
+        throw new LmctfyException(ErrorCode.NOT_FOUND, "container " + state.name() + " does not exist");
+      case FOREIGN:
+      case PARTIAL:
+        if (!state.isOurs()) {
+          removeForeign(state);
+          return;
+        }
+        finish(state);
+        return;
+      default:
+        finish(state);
+    }
+  }
+
+  /** Destroys a container of ours, or finishes what a dead process of ours began. */
+  void finish(State state) {
+    try {
+      List<String> foreign = new ArrayList<>();
+      for (ContainerName child : census.children(state.name(), foreign)) {
+        try (ContainerLocks.Held held = locks.lock(child.value())) {
+          destroy(census.of(child));
+        }
+      }
+      if (!foreign.isEmpty()) {
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot destroy " + state.name()
+            + ": it holds cgroups that are not containers " + foreign + " (not made by lmctfy; remove them)");
+      }
+      removeOurs(state);
+    } catch (IOException e) {
+      throw Errors.of("destroy " + state.name(), e);
+    }
+  }
+
+  private void removeOurs(State state) throws IOException {
+    Hierarchy anchor = layout.anchor();
+    CgroupPath parent = layout.path(state.name().parent());
+    String intent = Layout.intentKey(state.name());
+    if (!Layout.DESTROYING.equals(state.intent()) && !state.present().isEmpty()) {
+      fs.setMarker(anchor, parent, intent, Layout.DESTROYING);
+    }
+    killer.killAll(state.present(), state.path());
+    LmctfyException failures = null;
+    for (Hierarchy h : state.present()) {
+      if (h.equals(anchor)) {
+        continue;
+      }
+      try {
+        removeCgroup(h, state.path());
+      } catch (IOException e) {
+        failures = collect(failures, state, e);
+      }
+    }
+    if (failures != null) {
+      throw failures; // the anchor and the intent stay: destroy again to finish
+    }
+    if (state.present().contains(anchor)) {
+      removeCgroup(anchor, state.path());
+    }
+    fs.removeMarker(anchor, parent, intent);
+  }
+
+  private static LmctfyException collect(LmctfyException failures, State state, IOException e) {
+    if (failures == null) {
+      return Errors.of("destroy " + state.name() + " (call destroy again to finish)", e);
+    }
+    failures.addSuppressed(e);
+    return failures;
+  }
+
+  /** Cgroups we did not make go only when empty: no child cgroup, no process. */
+  private void removeForeign(State state) {
+    try {
+      for (Hierarchy h : state.present()) {
+        if (!fs.children(h, state.path()).isEmpty() || !fs.read(h, state.path(), "cgroup.procs").isBlank()) {
+          throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cgroups at " + state.name()
+              + " were not made by lmctfy and are not empty (" + Layout.describe(h, state.path())
+              + " has child cgroups or processes); lmctfy removes foreign cgroups only when empty");
+        }
+      }
+      for (Hierarchy h : state.present()) {
+        removeCgroup(h, state.path());
+      }
+    } catch (IOException e) {
+      throw Errors.of("destroy " + state.name(), e);
+    }
+  }
+
+  /** rmdir, retried while the kernel is still letting killed processes go (EBUSY). */
+  void removeCgroup(Hierarchy h, CgroupPath path) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        fs.removeCgroup(h, path);
+        return;
+      } catch (CgroupFsException e) {
+        if (e.errno() == Errno.ENOENT) {
+          return; // gone already: what we wanted
+        }
+        if (e.errno() != Errno.EBUSY || attempt >= EBUSY_RETRIES || !fs.children(h, path).isEmpty()) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while removing " + Layout.describe(h, path), e);
+      }
+    }
+  }
+}

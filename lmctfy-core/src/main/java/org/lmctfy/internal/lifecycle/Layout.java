@@ -1,0 +1,65 @@
+package org.lmctfy.internal.lifecycle;
+
+import java.util.List;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.naming.ContainerName;
+
+/** Where containers live: the managed hierarchies, the anchor, and the marker keys. */
+public final class Layout {
+  static final String OWNER_KEY = "owner";
+  static final String OWNER_VALUE = "lmctfy";
+  static final String CREATING = "creating";
+  static final String DESTROYING = "destroying";
+
+  private final CgroupFs fs;
+  private final CgroupPath root;
+  private final List<Hierarchy> managed;
+
+  public Layout(CgroupFs fs, CgroupPath root) {
+    this.fs = fs;
+    this.root = root;
+    this.managed = fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty()).toList();
+    if (managed.isEmpty()) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION,
+          "no mounted cgroup hierarchy carries a controller (found " + fs.hierarchies() + ")");
+    }
+  }
+
+  public CgroupFs fs() {
+    return fs;
+  }
+
+  public CgroupPath root() {
+    return root;
+  }
+
+  /** The hierarchies a container occupies, the anchor first. */
+  public List<Hierarchy> managed() {
+    return managed;
+  }
+
+  /** The hierarchy whose cgroups carry the markers. */
+  public Hierarchy anchor() {
+    return managed.get(0);
+  }
+
+  public CgroupPath path(ContainerName name) {
+    return name.path(root);
+  }
+
+  /** The key of the intent marker for {@code name}, set on its parent. */
+  static String intentKey(ContainerName name) {
+    return "op." + name.baseName();
+  }
+
+  /** {@code "memory:/sys/fs/cgroup/memory/a/b"}, for messages. */
+  static String describe(Hierarchy h, CgroupPath p) {
+    return h.label() + ":" + h.display(p, null);
+  }
+}

@@ -1,0 +1,221 @@
+package org.lmctfy.internal.lifecycle;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.lmctfy.CleanupReport;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.internal.lock.ContainerLocks;
+import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.internal.process.ProcessKiller;
+import org.lmctfy.internal.resources.ResourcePlan;
+import org.lmctfy.spec.ContainerSpec;
+
+/**
+ * Create, destroy, existence, listing, detection and cleanup over one {@link Layout}, serialised
+ * per name (parent before child) across threads and processes.
+ */
+public final class Lifecycle {
+  private final Layout layout;
+  private final Census census;
+  private final ContainerLocks locks;
+  private final Destroyer destroyer;
+  private final Creator creator;
+
+  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline) {
+    this.layout = new Layout(fs, root);
+    this.census = new Census(layout);
+    this.locks = new ContainerLocks(fs.lockDirectory().orElse(null));
+    this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline));
+    this.creator = new Creator(layout, destroyer);
+  }
+
+  public Layout layout() {
+    return layout;
+  }
+
+  /** Resolves a name given by a caller: relative names against the caller's own container. */
+  public ContainerName resolve(String name) {
+    if (name != null && !name.startsWith("/") && !name.isEmpty()) {
+      return ContainerName.resolve(name, callerContainer());
+    }
+    return ContainerName.resolve(name, ContainerName.root());
+  }
+
+  private ContainerName callerContainer() {
+    try {
+      return detect(layout.fs().selfPid());
+    } catch (LmctfyException e) {
+      return ContainerName.root(); // this process runs outside the API's root
+    }
+  }
+
+  public void create(ContainerName name, ContainerSpec spec) {
+    if (name.isRoot()) {
+      throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "the root container / always exists");
+    }
+    try (ContainerLocks.Held p = locks.lock(name.parent().value()); ContainerLocks.Held n = locks.lock(name.value())) {
+      requireParent(name.parent());
+      ResourcePlan plan = ResourcePlan.of(spec, layout.fs(), layout.path(name.parent()));
+      creator.prepare(census.of(name));
+      creator.create(name, plan);
+    } catch (IOException e) {
+      throw Errors.of("create " + name, e);
+    }
+  }
+
+  private void requireParent(ContainerName parent) throws IOException {
+    if (parent.isRoot()) {
+      return;
+    }
+    State state = census.of(parent);
+    if (!state.isContainer()) {
+      throw existenceError(state, "parent container ");
+    }
+  }
+
+  public void destroy(ContainerName name) {
+    if (name.isRoot()) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
+    }
+    try (ContainerLocks.Held n = locks.lock(name.value())) {
+      destroyer.destroy(census.of(name));
+    } catch (IOException e) {
+      throw Errors.of("destroy " + name, e);
+    }
+  }
+
+  /** Whether {@code name} exists; FAILED_PRECONDITION for a partial one, saying where. */
+  public boolean exists(ContainerName name) {
+    if (name.isRoot()) {
+      return true;
+    }
+    State state = state(name);
+    if (state.kind() == State.Kind.PARTIAL) {
+      throw existenceError(state, "");
+    }
+    return state.isContainer();
+  }
+
+  /** Fails unless {@code name} exists: NOT_FOUND, or FAILED_PRECONDITION for a partial one. */
+  public void requireExists(ContainerName name) {
+    if (!name.isRoot()) {
+      State state = state(name);
+      if (!state.isContainer()) {
+        throw existenceError(state, "");
+      }
+    }
+  }
+
+  private State state(ContainerName name) {
+    try {
+      return census.of(name);
+    } catch (IOException e) {
+      throw Errors.of("look up " + name, e);
+    }
+  }
+
+  private static LmctfyException existenceError(State state, String role) {
+    switch (state.kind()) {
+      case PARTIAL:
+        return new LmctfyException(ErrorCode.FAILED_PRECONDITION, role + "container " + state.name()
+            + " is partial: " + state.describe() + (state.isOurs() ? "; destroy it to remove what is left"
+            : "; these cgroups were not made by lmctfy"));
+      case UNFINISHED:
+        return new LmctfyException(ErrorCode.NOT_FOUND, role + "container " + state.name() + " does not exist: its "
+            + state.intent().replace("ing", "e") + " is in progress or was interrupted (" + state.describe()
+            + "); destroy, create or cleanup() finishes it");
+      default:
+        return new LmctfyException(ErrorCode.NOT_FOUND, role + "container " + state.name() + " does not exist");
+    }
+  }
+
+  /** The subcontainers of {@code name}, sorted; foreign or partial directories are left out. */
+  public List<ContainerName> list(ContainerName name, boolean recursive) {
+    requireExists(name);
+    List<ContainerName> out = new ArrayList<>();
+    try {
+      collect(name, recursive, out);
+    } catch (IOException e) {
+      throw Errors.of("list the subcontainers of " + name, e);
+    }
+    return out;
+  }
+
+  private void collect(ContainerName name, boolean recursive, List<ContainerName> out) throws IOException {
+    for (ContainerName child : census.children(name, new ArrayList<>())) {
+      if (census.of(child).isContainer()) {
+        out.add(child);
+        if (recursive) {
+          collect(child, true, out);
+        }
+      }
+    }
+  }
+
+  /** The container process {@code pid} is in: the deepest container holding its cgroup. */
+  public ContainerName detect(long pid) {
+    Map<org.lmctfy.cgroupfs.Hierarchy, CgroupPath> cgroups;
+    try {
+      cgroups = layout.fs().cgroupsOf(pid);
+    } catch (IOException e) {
+      throw Errors.of("detect the container of process " + pid, e);
+    }
+    CgroupPath path = cgroups.get(layout.anchor());
+    if (path == null || !layout.root().isAncestorOrSelf(path)) {
+      throw new LmctfyException(ErrorCode.NOT_FOUND, "process " + pid + " is in cgroup "
+          + (path == null ? "(none visible)" : Layout.describe(layout.anchor(), path))
+          + ", outside this API's root " + layout.root());
+    }
+    ContainerName name = ContainerName.root();
+    for (String c : path.relativeTo(layout.root()).components()) {
+      ContainerName next = ContainerName.isValidComponent(c) ? name.child(c) : null;
+      if (next == null || !state(next).isContainer()) {
+        break;
+      }
+      name = next;
+    }
+    return name;
+  }
+
+  /** Finishes or undoes every unfinished or partial container of ours below the root. */
+  public CleanupReport cleanup() {
+    List<String> removed = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    sweep(ContainerName.root(), removed, failures);
+    return new CleanupReport(removed, failures);
+  }
+
+  private void sweep(ContainerName name, List<String> removed, List<String> failures) {
+    List<String> foreign = new ArrayList<>();
+    List<ContainerName> children;
+    try {
+      children = census.children(name, foreign);
+    } catch (IOException e) {
+      failures.add(name + ": cannot list: " + e.getMessage());
+      return;
+    }
+    foreign.forEach(f -> failures.add(f + ": not a valid container name, not made by lmctfy: left alone"));
+    for (ContainerName child : children) {
+      try (ContainerLocks.Held held = locks.lock(child.value())) {
+        State state = census.of(child);
+        if (state.isContainer()) {
+          sweep(child, removed, failures);
+        } else if (state.isOurs()) {
+          destroyer.finish(state);
+          removed.add(child + " (" + state.kind().name().toLowerCase() + ", " + state.describe() + ")");
+        } else if (state.kind() == State.Kind.PARTIAL) {
+          failures.add(child + ": partial and not made by lmctfy (" + state.describe() + "): left alone; "
+              + "destroy it by name to remove it if it is empty");
+        }
+      } catch (IOException | LmctfyException e) {
+        failures.add(child + ": " + e.getMessage());
+      }
+    }
+  }
+}

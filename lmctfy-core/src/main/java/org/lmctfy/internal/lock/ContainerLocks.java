@@ -1,0 +1,121 @@
+package org.lmctfy.internal.lock;
+
+import com.google.common.hash.Hashing;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+
+/**
+ * One lock per container name, held across threads of this JVM (a reentrant lock) and, when a
+ * lock directory is given, across processes (a POSIX lock on a file in it, which the kernel drops
+ * when the holder dies, so a crash never leaves a lock behind). Callers take locks top-down
+ * (parent before child), which keeps them free of deadlock.
+ *
+ * <p>Lock files are never deleted (deleting one races with a process about to lock it); they are
+ * empty and live on {@code /run}, which the machine clears at boot.
+ */
+public final class ContainerLocks {
+  private final Path directory;
+  private final Map<String, Entry> entries = new HashMap<>();
+
+  private static final class Entry {
+    final ReentrantLock lock = new ReentrantLock();
+    int users;
+    FileChannel channel;
+    FileLock fileLock;
+  }
+
+  /** @param directory where lock files go, or null for locks within this JVM only */
+  public ContainerLocks(Path directory) {
+    this.directory = directory;
+  }
+
+  /** A held lock; closing it releases it. */
+  public interface Held extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** Blocks until this thread holds the lock of {@code name}. */
+  public Held lock(String name) {
+    Entry entry;
+    synchronized (entries) {
+      entry = entries.computeIfAbsent(name, k -> new Entry());
+      entry.users++;
+    }
+    entry.lock.lock();
+    try {
+      if (directory != null && entry.lock.getHoldCount() == 1) {
+        lockFile(name, entry);
+      }
+    } catch (RuntimeException e) {
+      release(name, entry);
+      throw e;
+    }
+    return () -> release(name, entry);
+  }
+
+  private void lockFile(String name, Entry entry) {
+    Path file = directory.resolve(fileName(name));
+    try {
+      Files.createDirectories(directory);
+      entry.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      entry.fileLock = entry.channel.lock();
+    } catch (IOException e) {
+      if (entry.channel != null) {
+        try {
+          entry.channel.close();
+        } catch (IOException closing) {
+          e.addSuppressed(closing);
+        }
+        entry.channel = null;
+      }
+      throw new LmctfyException(ErrorCode.UNAVAILABLE,
+          "cannot lock container " + name + " with lock file " + file + ": " + e, e);
+    }
+  }
+
+  private void release(String name, Entry entry) {
+    try {
+      if (entry.lock.getHoldCount() == 1 && entry.channel != null) {
+        closeFile(name, entry);
+      }
+    } finally {
+      entry.lock.unlock();
+      synchronized (entries) {
+        if (--entry.users == 0) {
+          entries.remove(name);
+        }
+      }
+    }
+  }
+
+  private static void closeFile(String name, Entry entry) {
+    try {
+      entry.channel.close(); // releases the file lock with it
+    } catch (IOException e) {
+      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock file of " + name + ": " + e, e);
+    } finally {
+      entry.channel = null;
+      entry.fileLock = null;
+    }
+  }
+
+  /** A file name for a container name: {@code %}-escaped slashes, or a hash when too long. */
+  static String fileName(String name) {
+    String escaped = name.replace("%", "%25").replace("/", "%2F");
+    if (escaped.length() <= 200) {
+      return escaped + ".lock";
+    }
+    return "sha256-" + Hashing.sha256().hashString(name, StandardCharsets.UTF_8) + ".lock";
+  }
+}

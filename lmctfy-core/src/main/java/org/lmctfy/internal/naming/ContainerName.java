@@ -1,0 +1,173 @@
+package org.lmctfy.internal.naming;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupPath;
+
+/**
+ * A resolved, valid container name: {@code "/"} or {@code "/a/b"}, relative to the API's root.
+ *
+ * <p>lmctfy's rules: characters {@code [A-Za-z0-9_.-/]}; relative names are joined to the caller's
+ * container; {@code .} and {@code ..} are resolved; every component starts with a letter or digit.
+ * Added here: a name never resolves above the root; a component is at most {@value #MAX_COMPONENT}
+ * characters and a name at most {@value #MAX_LENGTH}; a component that is or looks like a kernel
+ * interface file ({@code tasks}, {@code cgroup.procs}, {@code memory.max}...) is refused, since the
+ * kernel would mistake it for one. Every refusal is INVALID_ARGUMENT.
+ */
+public record ContainerName(String value) {
+  public static final int MAX_COMPONENT = 200;
+  public static final int MAX_LENGTH = 1024;
+  private static final ContainerName ROOT = new ContainerName("/");
+
+  /** Names of interface files that carry no controller prefix. */
+  private static final Set<String> KERNEL_FILES = Set.of("tasks", "notify_on_release", "release_agent");
+  /** Controllers whose {@code <controller>.*} files a component could be mistaken for. */
+  private static final Set<String> CONTROLLERS = Set.of("cgroup", "cpu", "cpuacct", "cpuset", "memory",
+      "devices", "freezer", "blkio", "io", "pids", "hugetlb", "net_cls", "net_prio", "perf_event", "rdma",
+      "misc", "rlimit");
+
+  public static ContainerName root() {
+    return ROOT;
+  }
+
+  /**
+   * Resolves {@code name}, relative names against {@code caller} (the caller's container).
+   *
+   * @throws LmctfyException INVALID_ARGUMENT naming the rule the name breaks
+   */
+  public static ContainerName resolve(String name, ContainerName caller) {
+    if (name == null || name.isEmpty()) {
+      throw invalid(name, "a container name must not be empty");
+    }
+    if (name.length() > MAX_LENGTH * 4) {
+      throw invalid(name, "longer than " + MAX_LENGTH + " characters");
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+          || c == '.' || c == '/')) {
+        throw invalid(name, "character " + describe(c) + " at position " + i
+            + " is not allowed (allowed: letters, digits, '_', '-', '.', '/')");
+      }
+    }
+    Deque<String> parts = new ArrayDeque<>();
+    if (!name.startsWith("/")) {
+      parts.addAll(caller.components());
+    }
+    for (String part : name.split("/")) {
+      if (part.isEmpty() || part.equals(".")) {
+        continue;
+      }
+      if (part.equals("..")) {
+        if (parts.isEmpty()) {
+          throw invalid(name, "\"..\" leads above the root container");
+        }
+        parts.removeLast();
+        continue;
+      }
+      checkComponent(name, part);
+      parts.addLast(part);
+    }
+    String value = "/" + String.join("/", parts);
+    if (value.length() > MAX_LENGTH) {
+      throw invalid(name, "resolves to " + value.length() + " characters, more than " + MAX_LENGTH);
+    }
+    return parts.isEmpty() ? ROOT : new ContainerName(value);
+  }
+
+  private static void checkComponent(String name, String part) {
+    char first = part.charAt(0);
+    if (!Character.isLetterOrDigit(first)) {
+      throw invalid(name, "component \"" + part + "\" must start with a letter or digit");
+    }
+    if (part.length() > MAX_COMPONENT) {
+      throw invalid(name, "component \"" + part.substring(0, 20) + "...\" is longer than " + MAX_COMPONENT
+          + " characters");
+    }
+    int dot = part.indexOf('.');
+    if (KERNEL_FILES.contains(part) || dot > 0 && CONTROLLERS.contains(part.substring(0, dot))) {
+      throw invalid(name, "component \"" + part + "\" is, or looks like, a kernel interface file");
+    }
+  }
+
+  private static String describe(char c) {
+    return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c);
+  }
+
+  private static LmctfyException invalid(String name, String why) {
+    String shown = name == null ? "null" : name.length() > 80 ? name.substring(0, 80) + "..." : name;
+    shown = shown.replace("\0", "\\0");
+    return new LmctfyException(ErrorCode.INVALID_ARGUMENT, "invalid container name \"" + shown + "\": " + why);
+  }
+
+  public boolean isRoot() {
+    return value.equals("/");
+  }
+
+  public List<String> components() {
+    List<String> out = new ArrayList<>();
+    if (!isRoot()) {
+      for (String c : value.substring(1).split("/")) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** The parent container; the root's parent is the root. */
+  public ContainerName parent() {
+    int slash = value.lastIndexOf('/');
+    return slash <= 0 ? ROOT : new ContainerName(value.substring(0, slash));
+  }
+
+  /** The last component; {@code ""} for the root. */
+  public String baseName() {
+    return value.substring(value.lastIndexOf('/') + 1);
+  }
+
+  /** The child container {@code component} (already a valid component). */
+  public ContainerName child(String component) {
+    return new ContainerName(isRoot() ? "/" + component : value + "/" + component);
+  }
+
+  /** Whether {@code component} is a valid name component (foreign directories may not be). */
+  public static boolean isValidComponent(String component) {
+    try {
+      checkComponent(component, component);
+      return component.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.');
+    } catch (LmctfyException e) {
+      return false;
+    }
+  }
+
+  /** This container's cgroup path, below {@code root}. */
+  public CgroupPath path(CgroupPath root) {
+    return isRoot() ? root : CgroupPath.of(value).under(root);
+  }
+
+  /** The container at cgroup {@code path}, or null if it is not below {@code root} or not valid. */
+  public static ContainerName ofPath(CgroupPath path, CgroupPath root) {
+    if (!root.isAncestorOrSelf(path)) {
+      return null;
+    }
+    ContainerName name = ROOT;
+    for (String c : path.relativeTo(root).components()) {
+      if (!isValidComponent(c)) {
+        return null;
+      }
+      name = name.child(c);
+    }
+    return name;
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

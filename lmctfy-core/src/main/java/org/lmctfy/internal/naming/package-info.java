@@ -1,0 +1,2 @@
+/** Not API: container names, their rules and their cgroup paths. */
+package org.lmctfy.internal.naming;
