@@ -121,26 +121,31 @@ final class DevicesV1 implements Controller {
     boolean add = allow != r.allowByDefault();
     List<Rule> ex = add ? added(r.exceptions(), rule) : removed(r.exceptions(), rule);
     node.setState(STATE, new Rules(r.allowByDefault(), ex));
-    for (Node child : node.children().values()) {
-      revalidate(child);
+    if (!allow) {
+      for (Node child : node.children().values()) {
+        propagate(child, rule, r.allowByDefault());
+      }
     }
   }
 
-  /** Drops what a descendant may no longer allow after its parent narrowed (propagate_exception). */
-  private static void revalidate(Node node) {
-    Rules parent = rules(node.parent);
+  /**
+   * propagate_exception(): a new denial reaches every descendant, added to its exceptions where both
+   * allow by default, else removed from them; then what the parent no longer permits goes.
+   */
+  private static void propagate(Node node, Rule rule, boolean rootAllows) {
     Rules r = rules(node);
-    if (!r.allowByDefault()) {
-      List<Rule> kept = new ArrayList<>();
-      for (Rule e : r.exceptions()) {
-        if (parent.permits(e)) {
-          kept.add(e);
-        }
+    boolean bothAllow = rootAllows && r.allowByDefault();
+    List<Rule> ex = bothAllow ? added(r.exceptions(), rule) : removed(r.exceptions(), rule);
+    Rules parent = rules(node.parent);
+    List<Rule> kept = new ArrayList<>();
+    for (Rule e : ex) {
+      if (r.allowByDefault() || parent.permits(e)) {
+        kept.add(e);
       }
-      node.setState(STATE, new Rules(false, kept));
     }
+    node.setState(STATE, new Rules(r.allowByDefault(), List.copyOf(kept)));
     for (Node child : node.children().values()) {
-      revalidate(child);
+      propagate(child, rule, rootAllows);
     }
   }
 
