@@ -117,7 +117,7 @@ final class CoreV2 implements Controller {
   }
 
   private static boolean active(Node node, String controller) {
-    return node.isRoot() ? available(node).contains(controller) : available(node).contains(controller);
+    return available(node).contains(controller);
   }
 
   @Override
