@@ -1,4 +1,381 @@
 package org.lmctfy.testing;
 
-/** Placeholder for the in-memory cgroupfs. */
-public final class FakeCgroupFs {}
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupFsException.Operation;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.FakeOperation.Kind;
+import org.lmctfy.testing.internal.fake.Kernel;
+import org.lmctfy.testing.internal.fake.Layouts;
+import org.lmctfy.testing.internal.fake.Machine;
+
+/**
+ * An in-memory {@link CgroupFs} that behaves like the Linux kernel, so code that manages cgroups can
+ * be tested without root, including how it handles failures. It is a real implementation, not a
+ * mock: making a cgroup creates its controllers' interface files with the kernel's defaults, writes
+ * are validated and refused with the kernel's errno, {@code cgroup.procs} moves fake processes,
+ * and a cgroup with children or processes cannot be removed.
+ *
+ * <p>On top of the kernel it offers what a test needs: a process table ({@link #spawnProcess()},
+ * {@link #exitProcess}), kernel-side changes ({@link #setKernelValue}), fault injection ({@link
+ * #failMutation}, {@link #failWhen}), a crash point ({@link #crashAt}, {@link #recover()}), the record
+ * of mutations and {@link #snapshot() snapshots} to compare.
+ *
+ * <p>Fidelity: v1 rules were checked against a 6.18 kernel; v2 controller rules follow the kernel's
+ * cgroup-v2 documentation. Usage counters never move by themselves. Not for production use.
+ *
+ * <p>Thread-safe: every method holds one lock.
+ *
+ * <pre>{@code
+ * FakeCgroupFs fs = FakeCgroupFs.create();
+ * Hierarchy memory = fs.hierarchy("memory").orElseThrow();
+ * fs.failMutation(2, Errno.EINVAL);                  // the second write of the code under test fails
+ * assertThatThrownBy(() -> api.create("/job", spec)).isInstanceOf(LmctfyException.class);
+ * assertThat(fs.exists(memory, CgroupPath.of("/job"))).isFalse();   // and it cleaned up
+ * }</pre>
+ *
+ * @since 0.1
+ */
+public final class FakeCgroupFs implements CgroupFs {
+  /** The pid {@link #selfPid()} returns: the test's own process. */
+  private static final long SELF_PID = 4242;
+
+  private final Object lock = new Object();
+  private final Kernel kernel;
+  private final Recorder recorder = new Recorder();
+
+  private FakeCgroupFs(Kernel kernel) {
+    this.kernel = kernel;
+  }
+
+  /** A fake laid out like the machine lmctfy for Java is developed on ({@link FakeLayout#THIS_MACHINE}). */
+  public static FakeCgroupFs create() {
+    return builder().build();
+  }
+
+  public static FakeCgroupFs create(FakeLayout layout) {
+    return builder().layout(layout).build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Sets up a fake: its layout, the machine's cpus and memory nodes, the v2 root's enabled controllers. */
+  public static final class Builder {
+    private FakeLayout layout = FakeLayout.THIS_MACHINE;
+    private String cpus;
+    private String memoryNodes;
+    private Set<String> rootSubtreeControl;
+
+    private Builder() {}
+
+    public Builder layout(FakeLayout layout) {
+      this.layout = Objects.requireNonNull(layout, "layout");
+      return this;
+    }
+
+    /** The online cpus as a kernel list, {@code "0-1"} by default. */
+    public Builder cpus(String cpuList) {
+      this.cpus = Objects.requireNonNull(cpuList, "cpuList");
+      return this;
+    }
+
+    /** The memory nodes as a kernel list, {@code "0"} by default. */
+    public Builder memoryNodes(String nodeList) {
+      this.memoryNodes = Objects.requireNonNull(nodeList, "nodeList");
+      return this;
+    }
+
+    /**
+     * The controllers enabled in the v2 root's {@code cgroup.subtree_control}; by default all of
+     * them in {@link FakeLayout#V2} and none elsewhere. Ones the v2 root does not have are ignored.
+     */
+    public Builder rootSubtreeControl(Set<String> controllers) {
+      this.rootSubtreeControl = Set.copyOf(controllers);
+      return this;
+    }
+
+    public FakeCgroupFs build() {
+      Machine m = Layouts.defaultMachine(layout);
+      Machine machine = new Machine(cpus == null ? m.cpus() : cpus,
+          memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes());
+      Set<String> enabled = rootSubtreeControl == null ? Layouts.defaultRootSubtreeControl(layout) : rootSubtreeControl;
+      return new FakeCgroupFs(new Kernel(layout, machine, enabled, SELF_PID));
+    }
+  }
+
+  // ---- CgroupFs: reads.
+
+  @Override
+  public List<Hierarchy> hierarchies() {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.hierarchies();
+    }
+  }
+
+  @Override
+  public Set<String> unmountedControllers() {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.unmountedControllers();
+    }
+  }
+
+  @Override
+  public boolean exists(Hierarchy h, CgroupPath path) {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.exists(h, path);
+    }
+  }
+
+  @Override
+  public List<String> children(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.children(h, path);
+    }
+  }
+
+  @Override
+  public boolean hasFile(Hierarchy h, CgroupPath path, String file) {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.hasFile(h, path, file);
+    }
+  }
+
+  @Override
+  public String read(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.read(h, path, file);
+    }
+  }
+
+  @Override
+  public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.marker(h, path, key);
+    }
+  }
+
+  @Override
+  public int[] owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.owner(h, path, file);
+    }
+  }
+
+  @Override
+  public Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.cgroupsOf(pid);
+    }
+  }
+
+  // ---- CgroupFs: mutations, each recorded and open to faults and crashes.
+
+  @Override
+  public void makeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.MKDIR, h.label(), path, null, null, null);
+    mutate(op, Operation.MKDIR, h.display(path, null), () -> kernel.makeCgroup(h, path));
+  }
+
+  @Override
+  public void removeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.RMDIR, h.label(), path, null, null, null);
+    mutate(op, Operation.RMDIR, h.display(path, null), () -> kernel.removeCgroup(h, path));
+  }
+
+  @Override
+  public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.WRITE, h.label(), path, file, value, null);
+    mutate(op, Operation.WRITE, h.display(path, file), () -> kernel.write(h, path, file, value));
+  }
+
+  @Override
+  public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.SET_MARKER, h.label(), path, null, value, null);
+    mutate(op, Operation.SET_MARKER, h.display(path, null), () -> kernel.setMarker(h, path, key, value));
+  }
+
+  @Override
+  public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.REMOVE_MARKER, h.label(), path, null, key, null);
+    mutate(op, Operation.REMOVE_MARKER, h.display(path, null), () -> kernel.removeMarker(h, path, key));
+  }
+
+  @Override
+  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.CHOWN, h.label(), path, file, uid + ":" + gid, null);
+    mutate(op, Operation.CHOWN, h.display(path, file), () -> kernel.chown(h, path, file, uid, gid));
+  }
+
+  @Override
+  public Hierarchy mount(Set<String> controllers, String mountPoint) throws CgroupFsException {
+    String label = String.join(",", new java.util.TreeSet<>(controllers));
+    FakeOperation op = new FakeOperation(Kind.MOUNT, label, CgroupPath.root(), null, mountPoint, null);
+    Hierarchy[] mounted = new Hierarchy[1];
+    mutate(op, Operation.MOUNT, mountPoint, () -> mounted[0] = kernel.mount(controllers, mountPoint));
+    return mounted[0];
+  }
+
+  @Override
+  public void unmount(Hierarchy h) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.UNMOUNT, h.label(), CgroupPath.root(), null, null, null);
+    mutate(op, Operation.UNMOUNT, h.mountPoint(), () -> kernel.unmount(h));
+  }
+
+  private interface Mutation {
+    void run() throws CgroupFsException;
+  }
+
+  private void mutate(FakeOperation op, Operation verb, String display, Mutation mutation) throws CgroupFsException {
+    synchronized (lock) {
+      Errno injected = recorder.beforeMutation(op);
+      if (injected != null) {
+        recorder.record(op.failed(injected));
+        String value = op.kind() == Kind.WRITE || op.kind() == Kind.SET_MARKER ? op.value() : null;
+        throw new CgroupFsException(verb, display, value, injected, "injected by FakeCgroupFs");
+      }
+      try {
+        mutation.run();
+      } catch (CgroupFsException e) {
+        recorder.record(op.failed(e.errno()));
+        throw e;
+      }
+      recorder.record(op);
+    }
+  }
+
+  // ---- Processes and kernel-side changes.
+
+  /** The pid standing for the test's own process; like pid 1 it starts in every hierarchy's root. */
+  public long selfPid() {
+    synchronized (lock) {
+      return kernel.selfPid();
+    }
+  }
+
+  /** Starts a process with one thread (tid == pid) in every hierarchy's root cgroup. */
+  public long spawnProcess() {
+    synchronized (lock) {
+      return kernel.spawnProcess();
+    }
+  }
+
+  /** Adds a thread to process {@code pid}, in the process's cgroups; returns its tid. */
+  public long spawnThread(long pid) {
+    synchronized (lock) {
+      return kernel.spawnThread(pid);
+    }
+  }
+
+  /** Ends a process: it and its threads leave every cgroup. */
+  public void exitProcess(long pid) {
+    synchronized (lock) {
+      kernel.exitProcess(pid);
+    }
+  }
+
+  /** The pids of the living processes. */
+  public Set<Long> processes() {
+    synchronized (lock) {
+      return kernel.processes();
+    }
+  }
+
+  /**
+   * Changes a file as the kernel would on its own (usage counters, memory.events, under_oom...),
+   * with no validation; the cgroup and the file must exist.
+   *
+   * @throws IllegalArgumentException if they do not
+   */
+  public void setKernelValue(Hierarchy h, CgroupPath path, String file, String content) {
+    synchronized (lock) {
+      kernel.setKernelValue(h, path, file, content);
+    }
+  }
+
+  // ---- Faults and crashes.
+
+  /** Makes the {@code n}-th mutating operation from now (1 = the next) fail with {@code errno}, once, changing nothing. */
+  public void failMutation(int n, Errno errno) {
+    synchronized (lock) {
+      recorder.failMutation(n, Objects.requireNonNull(errno, "errno"));
+    }
+  }
+
+  /** Makes the next mutating operation that {@code matcher} accepts fail with {@code errno}, once, changing nothing. */
+  public void failWhen(Predicate<FakeOperation> matcher, Errno errno) {
+    synchronized (lock) {
+      recorder.failWhen(Objects.requireNonNull(matcher, "matcher"), Objects.requireNonNull(errno, "errno"));
+    }
+  }
+
+  /**
+   * From the {@code n}-th mutating operation from now on (1 = the next), every CgroupFs operation,
+   * reads too, throws {@link FakeCrash} until {@link #recover()}. The {@code n}-th operation does not
+   * happen and is not recorded.
+   */
+  public void crashAt(int n) {
+    synchronized (lock) {
+      recorder.crashAt(n);
+    }
+  }
+
+  /** A new process over the same state: no crash, no pending faults. The record is kept. */
+  public void recover() {
+    synchronized (lock) {
+      recorder.recover();
+    }
+  }
+
+  public boolean crashed() {
+    synchronized (lock) {
+      return recorder.crashed();
+    }
+  }
+
+  // ---- Record and snapshots.
+
+  /** Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed ones too. */
+  public List<FakeOperation> mutations() {
+    synchronized (lock) {
+      return recorder.mutations();
+    }
+  }
+
+  public int mutationCount() {
+    synchronized (lock) {
+      return recorder.mutationCount();
+    }
+  }
+
+  public void clearRecord() {
+    synchronized (lock) {
+      recorder.clearRecord();
+    }
+  }
+
+  /** The whole state now; works while crashed. */
+  public FakeSnapshot snapshot() {
+    synchronized (lock) {
+      return new FakeSnapshot(kernel.snapshot());
+    }
+  }
+}

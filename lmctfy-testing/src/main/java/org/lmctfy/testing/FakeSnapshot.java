@@ -1,0 +1,118 @@
+package org.lmctfy.testing;
+
+import com.google.common.collect.ImmutableSortedMap;
+import com.google.common.collect.ImmutableSortedSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The whole state of a {@link FakeCgroupFs} at one moment: its hierarchies, every cgroup with the
+ * content of each readable interface file, its owners and markers, and the process table. Two
+ * snapshots are equal when the states are; {@link #differencesFrom} says how they differ.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * FakeSnapshot before = fs.snapshot();
+ * assertThatThrownBy(() -> api.create("/job", badSpec)).isInstanceOf(LmctfyException.class);
+ * assertThat(fs.snapshot().differencesFrom(before)).isEmpty();   // the failed create left nothing
+ * }</pre>
+ *
+ * @since 0.1
+ */
+public final class FakeSnapshot {
+  private final ImmutableSortedMap<String, ImmutableSortedMap<String, String>> sections;
+
+  FakeSnapshot(Map<String, Map<String, String>> sections) {
+    ImmutableSortedMap.Builder<String, ImmutableSortedMap<String, String>> b = ImmutableSortedMap.naturalOrder();
+    sections.forEach((k, v) -> b.put(k, ImmutableSortedMap.copyOf(v)));
+    this.sections = b.build();
+  }
+
+  /** Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path). */
+  public Set<String> cgroups() {
+    ImmutableSortedSet.Builder<String> b = ImmutableSortedSet.naturalOrder();
+    for (String k : sections.keySet()) {
+      if (isCgroup(k)) {
+        b.add(k);
+      }
+    }
+    return b.build();
+  }
+
+  /** The content of one file in this snapshot, or null: {@code file("memory:/a", "tasks")}. */
+  public String file(String cgroup, String file) {
+    Map<String, String> s = sections.getOrDefault(cgroup, ImmutableSortedMap.of());
+    return s.get(file);
+  }
+
+  private static boolean isCgroup(String key) {
+    return !key.startsWith("hierarchy ") && !key.startsWith("process ");
+  }
+
+  /**
+   * How this snapshot differs from {@code other} (an earlier one, usually), one line each, in order:
+   * {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"} for one
+   * only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed. Empty
+   * when the snapshots are equal.
+   */
+  public List<String> differencesFrom(FakeSnapshot other) {
+    List<String> out = new ArrayList<>();
+    Set<String> keys = new TreeSet<>(sections.keySet());
+    keys.addAll(other.sections.keySet());
+    for (String k : keys) {
+      Map<String, String> mine = sections.get(k);
+      Map<String, String> theirs = other.sections.get(k);
+      if (theirs == null) {
+        out.add("+ " + k);
+      } else if (mine == null) {
+        out.add("- " + k);
+      } else {
+        Set<String> entries = new TreeSet<>(mine.keySet());
+        entries.addAll(theirs.keySet());
+        for (String e : entries) {
+          String a = theirs.get(e);
+          String b = mine.get(e);
+          if (a == null || !a.equals(b)) {
+            out.add("~ " + k + " " + e + ": " + show(a) + " -> " + show(b));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String show(String content) {
+    if (content == null) {
+      return "(none)";
+    }
+    String s = content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
+    return s.isEmpty() ? "\"\"" : s.replace("\n", " | ");
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FakeSnapshot && ((FakeSnapshot) o).sections.equals(sections);
+  }
+
+  @Override
+  public int hashCode() {
+    return sections.hashCode();
+  }
+
+  /** One section per line, its entries indented below it; multi-line contents joined with " | ". */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, ImmutableSortedMap<String, String>> s : sections.entrySet()) {
+      sb.append(s.getKey()).append('\n');
+      for (Map.Entry<String, String> e : s.getValue().entrySet()) {
+        sb.append("  ").append(e.getKey()).append(": ").append(show(e.getValue())).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,31 @@
+package org.lmctfy.testing.internal.fake;
+
+import java.util.List;
+
+/**
+ * The interface files one controller (or the cgroup core) gives a cgroup, and the kernel's rules
+ * for them. Implementations are stateless; state lives in {@link Node}.
+ */
+interface Controller {
+
+  /** The controller's name as the kernel spells it ({@code "memory"}); "" for the core. */
+  String name();
+
+  /** Every file this controller may give a cgroup. */
+  List<FileSpec> files();
+
+  /** The file's current content; the default returns the stored value or the initial one. */
+  default String read(Node node, FileSpec file) {
+    String stored = node.value(file.name());
+    return stored != null ? stored : file.initial();
+  }
+
+  /** Validates a non-empty write as the kernel does and applies it, or throws a KernelError. */
+  void write(Node node, FileSpec file, String value);
+
+  /** Refuses (KernelError) moving a task into {@code target}; the default accepts. */
+  default void checkAttach(Node target) {}
+
+  /** Called once for a new cgroup, to copy what the kernel copies from the parent. */
+  default void created(Node node) {}
+}

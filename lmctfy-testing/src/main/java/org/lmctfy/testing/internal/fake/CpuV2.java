@@ -1,0 +1,117 @@
+package org.lmctfy.testing.internal.fake;
+
+import static org.lmctfy.testing.internal.fake.FileSpec.rw;
+
+import java.util.List;
+import org.lmctfy.cgroupfs.Errno;
+
+/**
+ * The v2 cpu controller, from Documentation/admin-guide/cgroup-v2.rst and the kernel's conversions:
+ * cpu.weight 1..10000 (ERANGE outside), cpu.weight.nice -20..19 (ERANGE), the two kept consistent
+ * through the scheduler's weight table; cpu.max "$MAX [$PERIOD]" with quota at least 1000 and the
+ * period 1000..1000000 (EINVAL); cpu.max.burst not above the quota. cpu.stat is a core file.
+ */
+final class CpuV2 implements Controller {
+  static final CpuV2 INSTANCE = new CpuV2();
+
+  /** sched_prio_to_weight: nice -20..19. */
+  private static final int[] PRIO_TO_WEIGHT = {88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705,
+      14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526,
+      423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15};
+
+  private static final List<FileSpec> FILES = List.of(
+      rw("cpu.idle", "0\n").childOnly(),
+      rw("cpu.max", "max 100000\n").childOnly(),
+      rw("cpu.max.burst", "0\n").childOnly(),
+      rw("cpu.weight", "100\n").childOnly(),
+      rw("cpu.weight.nice", "0\n").childOnly());
+
+  private CpuV2() {}
+
+  @Override
+  public String name() {
+    return "cpu";
+  }
+
+  @Override
+  public List<FileSpec> files() {
+    return FILES;
+  }
+
+  @Override
+  public void write(Node node, FileSpec file, String value) {
+    switch (file.name()) {
+      case "cpu.weight" -> {
+        long w = Numbers.kstrtoull(value);
+        if (w < 1 || w > 10000) {
+          throw KernelError.of(Errno.ERANGE);
+        }
+        setShares(node, Math.round(w * 1024 / 100.0));
+      }
+      case "cpu.weight.nice" -> {
+        long nice = Numbers.kstrtoll(value);
+        if (nice < -20 || nice > 19) {
+          throw KernelError.of(Errno.ERANGE);
+        }
+        setShares(node, PRIO_TO_WEIGHT[(int) nice + 20]);
+      }
+      case "cpu.max" -> writeMax(node, value);
+      case "cpu.max.burst" -> {
+        long burst = Numbers.kstrtoull(value);
+        long quota = quota(node);
+        if (burst < 0 || burst > CpuV1.MAX_CFS_US || (quota >= 0 && burst > quota)) {
+          throw KernelError.of(Errno.EINVAL);
+        }
+        node.put("cpu.max.burst", burst + "\n");
+      }
+      default -> {
+        long v = Numbers.kstrtoll(value);
+        if (v != 0 && v != 1) {
+          throw KernelError.of(Errno.EINVAL);
+        }
+        node.put("cpu.idle", v + "\n");
+      }
+    }
+  }
+
+  private static void setShares(Node node, long shares) {
+    long weight = Math.max(1, Math.min(10000, Math.round(shares * 100 / 1024.0)));
+    int prio = 0;
+    long last = Long.MAX_VALUE;
+    for (; prio < PRIO_TO_WEIGHT.length; prio++) {
+      long delta = Math.abs(PRIO_TO_WEIGHT[prio] - shares);
+      if (delta >= last) {
+        break;
+      }
+      last = delta;
+    }
+    node.put("cpu.weight", weight + "\n");
+    node.put("cpu.weight.nice", (prio - 1 - 20) + "\n");
+  }
+
+  private static long quota(Node node) {
+    String v = node.value("cpu.max");
+    String q = v == null ? "max" : v.split(" ")[0];
+    return q.equals("max") ? -1 : Long.parseLong(q);
+  }
+
+  private static void writeMax(Node node, String value) {
+    String[] f = Numbers.strip(value).split("\\s+");
+    if (f.length < 1 || f.length > 2 || f[0].isEmpty()) {
+      throw KernelError.of(Errno.EINVAL);
+    }
+    String current = node.value("cpu.max");
+    long period = current == null ? 100000 : Long.parseLong(Numbers.strip(current.split(" ")[1]));
+    if (f.length == 2) {
+      period = Numbers.kstrtoull(f[1]);
+    }
+    long quota = f[0].equals("max") ? -1 : Numbers.kstrtoull(f[0]);
+    String burst = node.value("cpu.max.burst");
+    if (period < 1000 || period > 1_000_000
+        || (quota != -1 && (quota < 1000 || quota > CpuV1.MAX_CFS_US))
+        || (quota != -1 && burst != null && Numbers.stored(burst) > quota)) {
+      throw KernelError.of(Errno.EINVAL);
+    }
+    node.put("cpu.max", (quota == -1 ? "max" : Long.toString(quota)) + " " + period + "\n");
+  }
+}

@@ -1,0 +1,85 @@
+package org.lmctfy.testing.internal.fake;
+
+import static org.lmctfy.testing.internal.fake.FileSpec.ro;
+import static org.lmctfy.testing.internal.fake.FileSpec.rw;
+
+import java.util.BitSet;
+import java.util.List;
+import org.lmctfy.cgroupfs.Errno;
+
+/**
+ * The v2 cpuset controller, from Documentation/admin-guide/cgroup-v2.rst: cpuset.cpus and .mems
+ * may name anything the machine has (unlike v1 they are not limited to the parent's); the
+ * effective lists are the requested ones within the parent's effective ones, or the parent's when
+ * that is empty; cpuset.cpus.partition is member, root or isolated.
+ */
+final class CpusetV2 implements Controller {
+  private final Machine machine;
+  private final List<FileSpec> files;
+
+  CpusetV2(Machine machine) {
+    this.machine = machine;
+    this.files = List.of(
+        rw("cpuset.cpus", "\n").childOnly(),
+        ro("cpuset.cpus.effective", null),
+        rw("cpuset.cpus.exclusive", "\n").childOnly(),
+        ro("cpuset.cpus.exclusive.effective", "\n").childOnly(),
+        ro("cpuset.cpus.isolated", "\n").rootOnly(),
+        rw("cpuset.cpus.partition", "member\n").childOnly(),
+        rw("cpuset.mems", "\n").childOnly(),
+        ro("cpuset.mems.effective", null));
+  }
+
+  @Override
+  public String name() {
+    return "cpuset";
+  }
+
+  @Override
+  public List<FileSpec> files() {
+    return files;
+  }
+
+  private BitSet effective(Node node, boolean cpus) {
+    if (node.isRoot()) {
+      return cpus ? machine.cpuSet() : machine.memSet();
+    }
+    BitSet parent = effective(node.parent, cpus);
+    String own = node.value(cpus ? "cpuset.cpus" : "cpuset.mems");
+    if (own == null) {
+      return parent;
+    }
+    BitSet mine = CpuList.read(own);
+    mine.and(parent);
+    return mine.isEmpty() ? parent : mine;
+  }
+
+  @Override
+  public String read(Node node, FileSpec file) {
+    return switch (file.name()) {
+      case "cpuset.cpus.effective" -> CpuList.format(effective(node, true));
+      case "cpuset.mems.effective" -> CpuList.format(effective(node, false));
+      default -> Controller.super.read(node, file);
+    };
+  }
+
+  @Override
+  public void write(Node node, FileSpec file, String value) {
+    String name = file.name();
+    switch (name) {
+      case "cpuset.cpus", "cpuset.cpus.exclusive" -> node.put(name,
+          CpuList.format(CpuList.parse(value, machine.cpuSet().length(), Errno.ERANGE)));
+      case "cpuset.mems" -> {
+        BitSet mems = CpuList.parse(value, machine.memSet().length(), Errno.EINVAL);
+        node.put(name, CpuList.format(mems));
+      }
+      default -> {
+        String s = Numbers.strip(value);
+        if (!s.equals("member") && !s.equals("root") && !s.equals("isolated")) {
+          throw KernelError.of(Errno.EINVAL);
+        }
+        node.put(name, s + "\n");
+      }
+    }
+  }
+}

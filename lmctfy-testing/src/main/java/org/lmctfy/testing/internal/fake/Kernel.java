@@ -1,0 +1,402 @@
+package org.lmctfy.testing.internal.fake;
+
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.CHOWN;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.GET_MARKER;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.LIST;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.MKDIR;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.MOUNT;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.READ;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.REMOVE_MARKER;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.RMDIR;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.SET_MARKER;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.UNMOUNT;
+import static org.lmctfy.cgroupfs.CgroupFsException.Operation.WRITE;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupFsException.Operation;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.FakeLayout;
+
+/**
+ * The modelled kernel: hierarchies, cgroups, files, markers, owners and processes. Not thread-safe;
+ * FakeCgroupFs serialises calls. Methods throw CgroupFsException with the errno the kernel gives.
+ */
+public final class Kernel {
+  /** kernfs: at most 128 user xattrs or 128 KiB of them per cgroup, else ENOSPC. */
+  private static final int MAX_MARKERS = 128;
+  private static final int MAX_MARKER_BYTES = 128 << 10;
+
+  private final Machine machine;
+  private final List<String> known;
+  private final List<Hier> hiers = new ArrayList<>();
+  private final Processes processes;
+
+  public Kernel(FakeLayout layout, Machine machine, Set<String> rootSubtreeControl, long selfPid) {
+    this.machine = machine;
+    this.known = Layouts.known(layout);
+    this.processes = new Processes(hiers, selfPid);
+    for (Layouts.Mount m : Layouts.mounts(layout)) {
+      Hier h = hier(m.name(), m.version(), m.controllers(), m.mountPoint());
+      hiers.add(h);
+      if (m.version() == CgroupVersion.V2) {
+        Set<String> enabled = new LinkedHashSet<>(rootSubtreeControl);
+        enabled.retainAll(m.controllers());
+        if (!enabled.isEmpty()) {
+          List<String> sorted = new ArrayList<>(enabled);
+          sorted.sort(Subsystems.ORDER);
+          h.root.put(CoreV2.SUBTREE, String.join(" ", sorted) + "\n");
+        }
+      }
+    }
+    processes.start();
+  }
+
+  private Hier hier(String name, CgroupVersion version, List<String> controllers, String mountPoint) {
+    Hierarchy h = new Hierarchy(name, version, Set.copyOf(controllers), mountPoint, "/");
+    return new Hier(h, machine, processes, Layouts.models(version, controllers, machine));
+  }
+
+  // ---- The CgroupFs operations.
+
+  public List<Hierarchy> hierarchies() {
+    List<Hierarchy> out = new ArrayList<>();
+    for (Hier h : hiers) {
+      out.add(h.hierarchy);
+    }
+    return out;
+  }
+
+  public Set<String> unmountedControllers() {
+    Set<String> out = new LinkedHashSet<>(known);
+    for (Hier h : hiers) {
+      out.removeAll(h.hierarchy.controllers());
+    }
+    return out;
+  }
+
+  public boolean exists(Hierarchy h, CgroupPath path) {
+    Hier hier = find(h);
+    return hier != null && hier.find(path) != null;
+  }
+
+  public void makeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    Hier hier = hierOrFail(MKDIR, h, path, null, null);
+    if (path.isRoot()) {
+      throw fail(MKDIR, h, path, null, null, Errno.EEXIST);
+    }
+    Node parent = hier.find(path.parent());
+    if (parent == null) {
+      throw fail(MKDIR, h, path, null, null, Errno.ENOENT);
+    }
+    String name = path.name();
+    if (parent.child(name) != null || hier.files(parent).containsKey(name)) {
+      throw fail(MKDIR, h, path, null, null, Errno.EEXIST);
+    }
+    if (name.indexOf('\n') >= 0) {
+      throw fail(MKDIR, h, path, null, null, Errno.EINVAL);
+    }
+    if (name.length() > 255) {
+      throw fail(MKDIR, h, path, null, null, Errno.ENAMETOOLONG);
+    }
+    if (hier.isV2() && overLimits(parent)) {
+      throw fail(MKDIR, h, path, null, null, Errno.EAGAIN);
+    }
+    Node node = new Node(hier, parent, name);
+    parent.addChild(node);
+    for (Controller c : hier.activeControllers(node)) {
+      c.created(node);
+    }
+  }
+
+  /** cgroup.max.depth / cgroup.max.descendants of the parent and every ancestor (checked). */
+  private static boolean overLimits(Node parent) {
+    int depth = 1;
+    for (Node a = parent; a != null; a = a.parent, depth++) {
+      String maxDepth = a.value("cgroup.max.depth");
+      if (maxDepth != null && depth > Numbers.stored(maxDepth)) {
+        return true;
+      }
+      String maxDesc = a.value("cgroup.max.descendants");
+      if (maxDesc != null && a.descendants() >= Numbers.stored(maxDesc)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public void removeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    Hier hier = hierOrFail(RMDIR, h, path, null, null);
+    Node node = hier.find(path);
+    if (node == null) {
+      Node parent = path.isRoot() ? null : hier.find(path.parent());
+      boolean isFile = parent != null && hier.files(parent).containsKey(path.name());
+      throw fail(RMDIR, h, path, null, null, isFile ? Errno.ENOTDIR : Errno.ENOENT);
+    }
+    if (node.isRoot() || !node.children().isEmpty() || node.hasTasks()) {
+      throw fail(RMDIR, h, path, null, null, Errno.EBUSY);
+    }
+    node.parent.removeChild(node.name);
+  }
+
+  public List<String> children(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    return new ArrayList<>(nodeOrFail(LIST, h, path, null, null).children().keySet());
+  }
+
+  public boolean hasFile(Hierarchy h, CgroupPath path, String file) {
+    Hier hier = find(h);
+    Node node = hier == null ? null : hier.find(path);
+    return node != null && hier.files(node).containsKey(file);
+  }
+
+  public String read(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
+    Node node = nodeOrFail(READ, h, path, file, null);
+    Hier.Binding b = binding(READ, node, file, null);
+    if (b.spec().access() == FileSpec.Access.WO) {
+      throw fail(READ, h, path, file, null, Errno.EINVAL);
+    }
+    try {
+      return b.controller().read(node, b.spec());
+    } catch (KernelError e) {
+      throw fail(READ, h, path, file, null, e.errno());
+    }
+  }
+
+  /**
+   * Checked: a missing file is ENOENT, a directory EISDIR; as root a read-only file opens for
+   * writing and the write is EINVAL (not EACCES); a zero-length write changes nothing.
+   */
+  public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
+    Node node = nodeOrFail(WRITE, h, path, file, value);
+    Hier.Binding b = binding(WRITE, node, file, value);
+    if (value.isEmpty()) {
+      return;
+    }
+    try {
+      if (b.spec().access() == FileSpec.Access.RO) {
+        throw KernelError.of(Errno.EINVAL);
+      }
+      b.controller().write(node, b.spec(), value);
+    } catch (KernelError e) {
+      throw fail(WRITE, h, path, file, value, e.errno());
+    }
+  }
+
+  public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
+    return Optional.ofNullable(nodeOrFail(GET_MARKER, h, path, null, null).markers().get(key));
+  }
+
+  public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
+    Node node = nodeOrFail(SET_MARKER, h, path, null, value);
+    if (key.isEmpty()) {
+      throw fail(SET_MARKER, h, path, null, value, Errno.EINVAL);
+    }
+    Map<String, String> after = new TreeMap<>(node.markers());
+    after.put(key, value);
+    int bytes = 0;
+    for (Map.Entry<String, String> e : after.entrySet()) {
+      bytes += e.getKey().length() + e.getValue().length();
+    }
+    if (after.size() > MAX_MARKERS || bytes > MAX_MARKER_BYTES) {
+      throw fail(SET_MARKER, h, path, null, value, Errno.ENOSPC);
+    }
+    node.setMarker(key, value);
+  }
+
+  public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
+    nodeOrFail(REMOVE_MARKER, h, path, null, null).removeMarker(key);
+  }
+
+  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
+    Node node = nodeOrFail(CHOWN, h, path, file, null);
+    String key = file == null ? "" : file;
+    if (file != null) {
+      binding(CHOWN, node, file, null);
+    }
+    int[] o = node.owner(key);
+    node.setOwner(key, new int[] {uid == -1 ? o[0] : uid, gid == -1 ? o[1] : gid});
+  }
+
+  public int[] owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
+    Node node = nodeOrFail(Operation.STAT, h, path, file, null);
+    if (file != null) {
+      binding(Operation.STAT, node, file, null);
+    }
+    return node.owner(file == null ? "" : file);
+  }
+
+  public Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws CgroupFsException {
+    if (processes.pidOf(pid) == null) {
+      throw new CgroupFsException(READ, "/proc/" + pid + "/cgroup", null, Errno.ESRCH);
+    }
+    Map<Hierarchy, CgroupPath> out = new LinkedHashMap<>();
+    for (Hier h : hiers) {
+      out.put(h.hierarchy, h.cgroupOf(pid).path);
+    }
+    return out;
+  }
+
+  /** Modelled on mount(2) for cgroup v1: EINVAL for nothing or an unknown controller, EBUSY for one in use. */
+  public Hierarchy mount(Set<String> controllers, String mountPoint) throws CgroupFsException {
+    if (controllers.isEmpty() || !known.containsAll(controllers)) {
+      throw new CgroupFsException(MOUNT, mountPoint, null, Errno.EINVAL);
+    }
+    for (Hier h : hiers) {
+      if (h.hierarchy.mountPoint().equals(mountPoint)
+          || h.hierarchy.controllers().stream().anyMatch(controllers::contains)) {
+        throw new CgroupFsException(MOUNT, mountPoint, null, Errno.EBUSY);
+      }
+    }
+    List<String> sorted = new ArrayList<>(controllers);
+    sorted.sort(Subsystems.ORDER);
+    Hier h = hier(String.join(",", sorted), CgroupVersion.V1, sorted, mountPoint);
+    int at = 0;
+    while (at < hiers.size() && hiers.get(at).hierarchy.version() == CgroupVersion.V1) {
+      at++;
+    }
+    hiers.add(at, h);
+    processes.enterAll(h);
+    return h.hierarchy;
+  }
+
+  /** Unmounting a hierarchy that still has cgroups is EBUSY; one not mounted EINVAL. */
+  public void unmount(Hierarchy h) throws CgroupFsException {
+    Hier hier = find(h);
+    if (hier == null) {
+      throw new CgroupFsException(UNMOUNT, h.mountPoint(), null, Errno.EINVAL);
+    }
+    if (!hier.root.children().isEmpty()) {
+      throw new CgroupFsException(UNMOUNT, h.mountPoint(), null, Errno.EBUSY);
+    }
+    hiers.remove(hier);
+  }
+
+  // ---- What tests drive.
+
+  public long selfPid() {
+    return processes.selfPid();
+  }
+
+  public long spawnProcess() {
+    return processes.spawn();
+  }
+
+  public long spawnThread(long pid) {
+    return processes.spawnThread(pid);
+  }
+
+  public void exitProcess(long pid) {
+    processes.exit(pid);
+  }
+
+  public Set<Long> processes() {
+    return processes.pids();
+  }
+
+  /** Sets a file's content with no validation; the cgroup and the file must exist. */
+  public void setKernelValue(Hierarchy h, CgroupPath path, String file, String content) {
+    Hier hier = find(h);
+    Node node = hier == null ? null : hier.find(path);
+    if (node == null || !hier.files(node).containsKey(file)) {
+      throw new IllegalArgumentException("no file " + h.display(path, file) + " in the fake");
+    }
+    node.put(file, content);
+  }
+
+  /**
+   * The whole state as sections (a hierarchy, a cgroup "memory:/a", a process) of named entries,
+   * all sorted: what FakeSnapshot compares.
+   */
+  public Map<String, Map<String, String>> snapshot() {
+    Map<String, Map<String, String>> out = new TreeMap<>();
+    for (Hier h : hiers) {
+      Hierarchy hy = h.hierarchy;
+      List<String> cs = new ArrayList<>(hy.controllers());
+      cs.sort(Subsystems.ORDER);
+      out.put("hierarchy " + hy.label(), Map.of("mount", hy.version() + " \"" + hy.name() + "\" "
+          + String.join(",", cs) + " at " + hy.mountPoint()));
+      for (Node n : h.walk()) {
+        out.put(hy.label() + ":" + n.path, section(h, n));
+      }
+    }
+    processes.table().forEach((pid, tids) -> out.put("process " + pid, Map.of("threads", tids.toString())));
+    return out;
+  }
+
+  private static Map<String, String> section(Hier h, Node n) {
+    Map<String, String> s = new TreeMap<>();
+    for (Map.Entry<String, Hier.Binding> f : h.files(n).entrySet()) {
+      FileSpec spec = f.getValue().spec();
+      if (spec.access() != FileSpec.Access.WO) {
+        String content;
+        try {
+          content = f.getValue().controller().read(n, spec);
+        } catch (KernelError e) {
+          content = "<" + e.errno() + ">";
+        }
+        s.put(f.getKey(), content);
+      }
+      int[] o = n.owner(f.getKey());
+      if (o[0] != 0 || o[1] != 0) {
+        s.put("@owner " + f.getKey(), o[0] + ":" + o[1]);
+      }
+    }
+    int[] o = n.owner("");
+    s.put("@owner", o[0] + ":" + o[1]);
+    n.markers().forEach((k, v) -> s.put("@marker " + k, v));
+    return s;
+  }
+
+  // ---- Lookups.
+
+  private Hier find(Hierarchy h) {
+    for (Hier hier : hiers) {
+      if (hier.hierarchy == h || hier.hierarchy.equals(h)) {
+        return hier;
+      }
+    }
+    return null;
+  }
+
+  private Hier hierOrFail(Operation op, Hierarchy h, CgroupPath path, String file, String value)
+      throws CgroupFsException {
+    Hier hier = find(h);
+    if (hier == null) {
+      throw fail(op, h, path, file, value, Errno.ENOENT);
+    }
+    return hier;
+  }
+
+  private Node nodeOrFail(Operation op, Hierarchy h, CgroupPath path, String file, String value)
+      throws CgroupFsException {
+    Node node = hierOrFail(op, h, path, file, value).find(path);
+    if (node == null) {
+      throw fail(op, h, path, file, value, Errno.ENOENT);
+    }
+    return node;
+  }
+
+  private static Hier.Binding binding(Operation op, Node node, String file, String value) throws CgroupFsException {
+    Hier.Binding b = node.hier.files(node).get(file);
+    if (b == null) {
+      Errno e = node.child(file) != null ? Errno.EISDIR : Errno.ENOENT;
+      throw fail(op, node.hier.hierarchy, node.path, file, value, e);
+    }
+    return b;
+  }
+
+  private static CgroupFsException fail(Operation op, Hierarchy h, CgroupPath path, String file, String value,
+      Errno errno) {
+    return new CgroupFsException(op, h.display(path, file), value, errno);
+  }
+}

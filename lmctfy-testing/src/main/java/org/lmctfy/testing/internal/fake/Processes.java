@@ -1,0 +1,107 @@
+package org.lmctfy.testing.internal.fake;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** The fake's process table: pids, their threads, and every task's cgroup in each hierarchy. */
+final class Processes {
+  private final TreeMap<Long, TreeSet<Long>> threadsOf = new TreeMap<>();
+  private final Map<Long, Long> pidOfTid = new HashMap<>();
+  private final List<Hier> hiers;
+  private final long selfPid;
+  private long next;
+
+  /** Starts with pid 1 and the test's own process, both in every hierarchy's root. */
+  Processes(List<Hier> hiers, long selfPid) {
+    this.hiers = hiers;
+    this.selfPid = selfPid;
+    this.next = selfPid + 1;
+  }
+
+  void start() {
+    add(1);
+    add(selfPid);
+  }
+
+  long selfPid() {
+    return selfPid;
+  }
+
+  long spawn() {
+    long pid = next++;
+    add(pid);
+    return pid;
+  }
+
+  private void add(long pid) {
+    TreeSet<Long> tids = new TreeSet<>();
+    tids.add(pid);
+    threadsOf.put(pid, tids);
+    pidOfTid.put(pid, pid);
+    for (Hier h : hiers) {
+      h.place(pid, h.root);
+    }
+  }
+
+  /** A new thread of {@code pid}, in the same cgroups as the process's main thread. */
+  long spawnThread(long pid) {
+    TreeSet<Long> tids = threadsOf.get(pid);
+    if (tids == null) {
+      throw new IllegalArgumentException("no such process: " + pid);
+    }
+    long tid = next++;
+    tids.add(tid);
+    pidOfTid.put(tid, pid);
+    for (Hier h : hiers) {
+      h.place(tid, h.cgroupOf(pid));
+    }
+    return tid;
+  }
+
+  void exit(long pid) {
+    TreeSet<Long> tids = threadsOf.remove(pid);
+    if (tids == null) {
+      throw new IllegalArgumentException("no such process: " + pid);
+    }
+    for (long tid : tids) {
+      pidOfTid.remove(tid);
+      for (Hier h : hiers) {
+        h.drop(tid);
+      }
+    }
+  }
+
+  /** The process a task belongs to, or null. */
+  Long pidOf(long tid) {
+    return pidOfTid.get(tid);
+  }
+
+  NavigableSet<Long> threads(long pid) {
+    TreeSet<Long> t = threadsOf.get(pid);
+    return t == null ? new TreeSet<>() : new TreeSet<>(t);
+  }
+
+  Set<Long> pids() {
+    return Set.copyOf(threadsOf.keySet());
+  }
+
+  /** Every pid with its thread ids, ascending. */
+  Map<Long, List<Long>> table() {
+    Map<Long, List<Long>> out = new TreeMap<>();
+    threadsOf.forEach((pid, tids) -> out.put(pid, new ArrayList<>(tids)));
+    return out;
+  }
+
+  /** Puts every task of the system into a new hierarchy's root, as a fresh mount does. */
+  void enterAll(Hier h) {
+    for (long tid : pidOfTid.keySet()) {
+      h.place(tid, h.root);
+    }
+  }
+}
