@@ -240,6 +240,18 @@ public final class FakeCgroupFs implements CgroupFs {
     mutate(op, Operation.UNMOUNT, h.mountPoint(), () -> kernel.unmount(h));
   }
 
+  /** SIGKILL: the process ends at once (a frozen one too); recorded as a KILL of the pid. */
+  @Override
+  public void kill(long pid) throws CgroupFsException {
+    FakeOperation op = new FakeOperation(Kind.KILL, "", CgroupPath.root(), null, Long.toString(pid), null);
+    mutate(op, Operation.KILL, "pid " + pid, () -> {
+      if (!kernel.processes().contains(pid)) {
+        throw new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH);
+      }
+      kernel.exitProcess(pid);
+    });
+  }
+
   private interface Mutation {
     void run() throws CgroupFsException;
   }
@@ -265,6 +277,7 @@ public final class FakeCgroupFs implements CgroupFs {
   // ---- Processes and kernel-side changes.
 
   /** The pid standing for the test's own process; like pid 1 it starts in every hierarchy's root. */
+  @Override
   public long selfPid() {
     synchronized (lock) {
       return kernel.selfPid();

@@ -20,7 +20,7 @@ public record FakeOperation(Kind kind, String hierarchy, CgroupPath path, String
 
   /** What the operation was. */
   public enum Kind {
-    MKDIR, RMDIR, WRITE, SET_MARKER, REMOVE_MARKER, CHOWN, MOUNT, UNMOUNT
+    MKDIR, RMDIR, WRITE, SET_MARKER, REMOVE_MARKER, CHOWN, MOUNT, UNMOUNT, KILL
   }
 
   public FakeOperation {
