@@ -98,6 +98,9 @@ public interface CgroupFs {
    */
   Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException;
 
+  /** The keys of the markers on a cgroup, sorted. */
+  List<String> markerKeys(Hierarchy h, CgroupPath path) throws IOException;
+
   /** Sets the marker {@code key} on a cgroup. */
   void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException;
 

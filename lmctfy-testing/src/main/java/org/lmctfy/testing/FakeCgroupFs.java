@@ -172,6 +172,14 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
+  public List<String> markerKeys(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.markerKeys(h, path);
+    }
+  }
+
+  @Override
   public int[] owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();

@@ -197,6 +197,31 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
+  public List<String> markerKeys(Hierarchy h, CgroupPath path) throws IOException {
+    String dir = h.display(path, null);
+    byte[] list = new byte[65536];
+    long n;
+    try {
+      n = Libc.listxattr(dir, list, list.length);
+    } catch (LastErrorException e) {
+      throw fail(Operation.GET_MARKER, dir, null, e);
+    }
+    List<String> keys = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < n; i++) {
+      if (list[i] == 0) {
+        String name = new String(list, start, i - start, StandardCharsets.UTF_8);
+        if (name.startsWith(MARKER_PREFIX)) {
+          keys.add(name.substring(MARKER_PREFIX.length()));
+        }
+        start = i + 1;
+      }
+    }
+    Collections.sort(keys);
+    return keys;
+  }
+
+  @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
     String dir = h.display(path, null);
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);

@@ -37,6 +37,8 @@ final class Libc {
   static native int setxattr(String path, String name, byte[] value, long size, int flags)
       throws LastErrorException;
 
+  static native long listxattr(String path, byte[] list, long size) throws LastErrorException;
+
   static native int removexattr(String path, String name) throws LastErrorException;
 
   static native int chown(String path, int uid, int gid) throws LastErrorException;

@@ -50,7 +50,8 @@ public final class Census {
   }
 
   /**
-   * The names of the cgroup directories below {@code name} in any managed hierarchy, sorted; a
+   * The names below {@code name}, sorted: its cgroup directories in any managed hierarchy, and the
+   * children its intent markers name (an intent can outlive its cgroups when a process dies); a
    * directory whose name is not a valid container name is in {@code foreign}.
    */
   public List<ContainerName> children(ContainerName name, List<String> foreign) throws IOException {
@@ -59,6 +60,10 @@ public final class Census {
     for (Hierarchy h : layout.managed()) {
       try {
         names.addAll(fs.children(h, path));
+        if (h.equals(layout.anchor())) {
+          fs.markerKeys(h, path).stream().filter(k -> k.startsWith(Layout.INTENT_PREFIX))
+              .map(k -> k.substring(Layout.INTENT_PREFIX.length())).forEach(names::add);
+        }
       } catch (CgroupFsException e) {
         if (e.errno() != Errno.ENOENT) {
           throw e;

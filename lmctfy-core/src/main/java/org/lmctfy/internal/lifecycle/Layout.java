@@ -15,6 +15,7 @@ public final class Layout {
   static final String OWNER_VALUE = "lmctfy";
   static final String CREATING = "creating";
   static final String DESTROYING = "destroying";
+  static final String INTENT_PREFIX = "op.";
 
   private final CgroupFs fs;
   private final CgroupPath root;
@@ -55,7 +56,7 @@ public final class Layout {
 
   /** The key of the intent marker for {@code name}, set on its parent. */
   static String intentKey(ContainerName name) {
-    return "op." + name.baseName();
+    return INTENT_PREFIX + name.baseName();
   }
 
   /** {@code "memory:/sys/fs/cgroup/memory/a/b"}, for messages. */

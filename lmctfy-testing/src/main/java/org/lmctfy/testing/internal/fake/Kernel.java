@@ -196,6 +196,10 @@ public final class Kernel {
     return Optional.ofNullable(nodeOrFail(GET_MARKER, h, path, null, null).markers().get(key));
   }
 
+  public List<String> markerKeys(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    return List.copyOf(new TreeMap<>(nodeOrFail(GET_MARKER, h, path, null, null).markers()).keySet());
+  }
+
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
     Node node = nodeOrFail(SET_MARKER, h, path, null, value);
     if (key.isEmpty()) {
