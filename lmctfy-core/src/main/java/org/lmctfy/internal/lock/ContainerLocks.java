@@ -2,22 +2,21 @@ package org.lmctfy.internal.lock;
 
 import com.google.common.hash.Hashing;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.Errno;
+import com.sun.jna.LastErrorException;
 
 /**
  * One lock per container name, held across threads of this JVM (a reentrant lock) and, when a
- * lock directory is given, across processes (a POSIX lock on a file in it, which the kernel drops
- * when the holder dies, so a crash never leaves a lock behind). Callers take locks top-down
+ * lock directory is given, across processes (a {@link Flock flock} on a file in it, which the
+ * kernel drops when the holder dies, so a crash never leaves a lock behind). Callers take locks top-down
  * (parent before child), which keeps them free of deadlock.
  *
  * <p>Lock files are never deleted (deleting one races with a process about to lock it); they are
@@ -30,8 +29,7 @@ public final class ContainerLocks {
   private static final class Entry {
     final ReentrantLock lock = new ReentrantLock();
     int users;
-    FileChannel channel;
-    FileLock fileLock;
+    int fd = -1;
   }
 
   /** @param directory where lock files go, or null for locks within this JVM only */
@@ -68,27 +66,23 @@ public final class ContainerLocks {
     Path file = directory.resolve(fileName(name));
     try {
       Files.createDirectories(directory);
-      entry.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      entry.fileLock = entry.channel.lock();
-    } catch (IOException e) {
-      if (entry.channel != null) {
-        try {
-          entry.channel.close();
-        } catch (IOException closing) {
-          e.addSuppressed(closing);
-        }
-        entry.channel = null;
-      }
-      throw new LmctfyException(ErrorCode.UNAVAILABLE,
-          "cannot lock container " + name + " with lock file " + file + ": " + e, e);
+      entry.fd = Flock.lock(file.toString());
+    } catch (IOException | LastErrorException e) {
+      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot lock container " + name + " with lock file " + file
+          + ": " + (e instanceof LastErrorException ? Errno.of(((LastErrorException) e).getErrorCode()) : e), e);
     }
   }
 
   private void release(String name, Entry entry) {
     try {
-      if (entry.lock.getHoldCount() == 1 && entry.channel != null) {
-        closeFile(name, entry);
+      if (entry.lock.getHoldCount() == 1 && entry.fd >= 0) {
+        int fd = entry.fd;
+        entry.fd = -1;
+        Flock.unlock(fd);
       }
+    } catch (LastErrorException e) {
+      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock file of " + name + ": "
+          + Errno.of(e.getErrorCode()), e);
     } finally {
       entry.lock.unlock();
       synchronized (entries) {
@@ -96,17 +90,6 @@ public final class ContainerLocks {
           entries.remove(name);
         }
       }
-    }
-  }
-
-  private static void closeFile(String name, Entry entry) {
-    try {
-      entry.channel.close(); // releases the file lock with it
-    } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock file of " + name + ": " + e, e);
-    } finally {
-      entry.channel = null;
-      entry.fileLock = null;
     }
   }
 

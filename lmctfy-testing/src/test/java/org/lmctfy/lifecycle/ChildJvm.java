@@ -1,0 +1,116 @@
+package org.lmctfy.lifecycle;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.spec.ContainerSpec;
+
+/**
+ * A second JVM that creates and destroys containers on the host under a scratch root, for the
+ * crash and concurrency tests. {@code loop <root> <names...>}: create then destroy each name until
+ * killed. {@code hammer <root> <millis> <threads> <names...>}: random creates and destroys for a
+ * while, one line per successful call ({@code ok <op> <name> <startNanos> <endNanos>}). Any failure
+ * other than ALREADY_EXISTS or NOT_FOUND prints {@code UNEXPECTED} and exits 3.
+ */
+public final class ChildJvm {
+  static final ContainerSpec SPEC = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 50 }");
+
+  private ChildJvm() {}
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    ContainerApi api = ContainerApi.open(CgroupFs.host(), CgroupPath.of(args[1]));
+    try {
+      if (args[0].equals("loop")) {
+        out.println("ready");
+        List<String> names = List.of(args).subList(2, args.length);
+        while (true) {
+          for (String name : names) {
+            call(api, "create", name, out);
+          }
+          for (int i = names.size() - 1; i >= 0; i--) {
+            call(api, "destroy", names.get(i), out);
+          }
+        }
+      }
+      hammer(api, Long.parseLong(args[2]), Integer.parseInt(args[3]), List.of(args).subList(4, args.length), out);
+    } catch (LmctfyException e) {
+      out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());
+      System.exit(3);
+    }
+  }
+
+  private static void hammer(ContainerApi api, long millis, int threads, List<String> names, PrintStream out)
+      throws InterruptedException {
+    long end = System.nanoTime() + millis * 1_000_000;
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread w = new Thread(() -> {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        while (System.nanoTime() < end) {
+          String name = names.get(random.nextInt(names.size()));
+          try {
+            call(api, random.nextBoolean() ? "create" : "destroy", name, out);
+          } catch (LmctfyException e) {
+            out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());
+            System.exit(3);
+          }
+        }
+      });
+      w.start();
+      workers.add(w);
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    out.println("done");
+  }
+
+  /** One call; ALREADY_EXISTS and NOT_FOUND are expected answers, anything else is thrown. */
+  static void call(ContainerApi api, String op, String name, PrintStream out) {
+    long start = System.nanoTime();
+    try {
+      if (op.equals("create")) {
+        api.create(name, SPEC);
+      } else {
+        api.destroy(name);
+      }
+      out.println("ok " + op + " " + name + " " + start + " " + System.nanoTime());
+    } catch (LmctfyException e) {
+      if (e.code() != ErrorCode.ALREADY_EXISTS && e.code() != ErrorCode.NOT_FOUND) {
+        throw e;
+      }
+    }
+  }
+
+  /** Starts this class in a new JVM with the test's class path; its output goes to {@code output}. */
+  static Process start(Path output, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "-Xss512k", "-cp", System.getProperty("java.class.path"),
+        ChildJvm.class.getName()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+  }
+
+  /** Waits until {@code output} has the line {@code wanted}, or the child ends; returns the lines. */
+  static List<String> awaitLine(Process child, Path output, String wanted) throws IOException, InterruptedException {
+    while (true) {
+      List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+      if (lines.contains(wanted) || !child.isAlive() && lines.equals(Files.readAllLines(output))) {
+        return lines;
+      }
+      Thread.sleep(2);
+    }
+  }
+}
