@@ -1,7 +1,13 @@
 package org.lmctfy.lifecycle;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.ScratchCgroups;
 
 /** The lifecycle contract on this machine's kernel (skipped without root, failed under CI=true). */
@@ -9,5 +15,43 @@ class KernelLifecycleTest extends LifecycleContract {
   @Override
   CgroupFs openCgroupFs() throws IOException {
     return ScratchCgroups.requireHost();
+  }
+
+  /**
+   * Starts {@code sh -c script} and moves it into {@code name} in every hierarchy but cpuset; a
+   * script that forks starts with {@code read go} (a builtin), released once it has been moved.
+   */
+  private Process startInside(String name, String script) throws IOException {
+    Process p = new ProcessBuilder("sh", "-c", script).start();
+    CgroupPath path = path(name);
+    for (Hierarchy h : managed()) {
+      if (!h.has("cpuset")) {
+        fs.write(h, path, "cgroup.procs", Long.toString(p.pid()));
+      }
+    }
+    p.getOutputStream().write("go\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    p.getOutputStream().flush();
+    return p;
+  }
+
+  @Test
+  void destroyKillsAForkLoopInsideAndLeavesNothing() throws Exception {
+    api.create("/job", CPU_AND_MEMORY);
+    Process loop = startInside("/job", "read go; while :; do sleep 100 & sleep 0.01; done");
+    Thread.sleep(100);
+    assertThat(fs.read(hierarchy("memory"), path("/job"), "cgroup.procs").lines().count()).isGreaterThan(1);
+    api.destroy("/job");
+    assertThat(loop.waitFor(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(tree()).isEmpty();
+  }
+
+  @Test
+  void destroyKillsFrozenProcesses() throws Exception {
+    api.create("/job", CPU_AND_MEMORY);
+    Process sleeper = startInside("/job", "exec sleep 1000");
+    fs.write(hierarchy("freezer"), path("/job"), "freezer.state", "FROZEN");
+    api.destroy("/job");
+    assertThat(sleeper.waitFor(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(tree()).isEmpty();
   }
 }
