@@ -2,7 +2,11 @@ package org.lmctfy.examples;
 
 import java.io.PrintStream;
 import java.util.TreeSet;
+import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
+import org.lmctfy.ResourceHandle;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.FakeCgroupFs;
@@ -10,8 +14,8 @@ import org.lmctfy.testing.ScratchCgroups;
 
 /**
  * Opens the host's cgroups when this process can manage them (root, cgroups mounted), otherwise an
- * in-memory {@link FakeCgroupFs} laid out like this project's machines; says which, and prints the
- * hierarchies it found.
+ * in-memory {@link FakeCgroupFs} laid out like this project's machines; says which, prints the
+ * hierarchies it found, then creates a small container, shows where it landed and destroys it.
  */
 public final class ShowHierarchies {
   private ShowHierarchies() {}
@@ -32,7 +36,28 @@ public final class ShowHierarchies {
     }
     try (ContainerApi api = ContainerApi.open(fs)) {
       print(api.cgroupFs(), out);
+      demo(api, out);
     }
+  }
+
+  /** Creates a container with cpu and memory limits, shows its cgroups, and destroys it. */
+  static void demo(ContainerApi api, PrintStream out) throws Exception {
+    String name = "/lmctfy-demo-" + ProcessHandle.current().pid();
+    ContainerSpec spec = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 67108864 }");
+    try (ResourceHandle<Container> handle = api.createHandle(name, spec)) {
+      CgroupFs fs = api.cgroupFs();
+      out.println();
+      out.println("created " + handle.get().name() + " with " + spec.toText().replaceAll("\\s+", " ").strip() + ":");
+      for (Hierarchy h : fs.hierarchies()) {
+        CgroupPath path = CgroupPath.of(name);
+        if (fs.exists(h, path)) {
+          String limit = h.has("memory") ? "  memory.limit_in_bytes=" + fs.read(h, path, "memory.limit_in_bytes").strip()
+              : h.has("cpu") ? "  cpu.shares=" + fs.read(h, path, "cpu.shares").strip() : "";
+          out.println("  " + h.display(path, null) + limit);
+        }
+      }
+    } // not committed: the handle destroys the container
+    out.println("destroyed " + name + "; left behind: " + (api.exists(name) ? "the container (a bug)" : "nothing"));
   }
 
   static void print(CgroupFs fs, PrintStream out) throws Exception {

@@ -16,7 +16,8 @@ public final class FakeCgroupsExtension implements BeforeEachCallback, Parameter
   private static final Namespace NAMESPACE = Namespace.create(FakeCgroupsExtension.class);
 
   /** The fake and API of one test; the store closes the API when the test ends. */
-  private record Fixture(FakeCgroupFs fs, ContainerApi api) implements ExtensionContext.Store.CloseableResource {
+  private record Fixture(FakeCgroupFs fs, ContainerApi api)
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     @Override
     public void close() {
       api.close();

@@ -93,7 +93,7 @@ public final class ScratchCgroups implements AutoCloseable {
     try {
       String status = Files.readString(Path.of("/proc/self/status"));
       if (!status.lines().anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"))) {
-        return "not running as root (kernel tests create cgroups)";
+        return "not running as root (creating cgroups needs root, or a delegated subtree)";
       }
       if (CgroupFs.host().hierarchies().isEmpty()) {
         return "no cgroup hierarchy is mounted";
