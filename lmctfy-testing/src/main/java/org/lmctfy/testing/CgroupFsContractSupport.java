@@ -61,6 +61,15 @@ public abstract class CgroupFsContractSupport {
     }
   }
 
+  /**
+   * Whether a case may move the test's own process (writing "0" to cgroup.procs moves the writer).
+   * False by default: on the kernel that would move the test JVM out of its cgroups. A fake, whose
+   * "self" is a modelled process, says true.
+   */
+  protected boolean mayMoveTheTestProcess() {
+    return false;
+  }
+
   /** A process for this case; it is stopped after the case. */
   protected final long process() throws IOException {
     long pid = startProcess();

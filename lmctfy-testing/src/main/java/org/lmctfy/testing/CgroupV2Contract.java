@@ -110,7 +110,103 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a");
     assertErrno(Errno.ERANGE, () -> fs.write(h, p, "cgroup.kill", "2"));
+    assertErrno(Errno.ERANGE, () -> fs.write(h, p, "cgroup.kill", "0"));
     assertErrno(Errno.EINVAL, () -> fs.read(h, p, "cgroup.kill"));
+  }
+
+  @Test
+  void maxDepthLimitsMkdirWithEagainAndTakesMaxOrANonNegativeNumber() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath p = make(h, "a");
+    assertWriteRefused(Errno.ERANGE, h, p, "cgroup.max.depth", "-1");
+    assertWriteRefused(Errno.EINVAL, h, p, "cgroup.max.depth", "abc");
+    assertWriteRefused(Errno.EINVAL, h, p, "cgroup.max.descendants", "abc");
+    assertThat(writeAndRead(h, p, "cgroup.max.depth", "1")).isEqualTo("1");
+    make(h, "a/b");
+    assertErrno(Errno.EAGAIN, () -> fs.makeCgroup(h, at("a/b/c")));
+    assertThat(fs.exists(h, at("a/b/c"))).isFalse();
+    assertThat(writeAndRead(h, p, "cgroup.max.depth", " max ")).isEqualTo("max");
+    fs.makeCgroup(h, at("a/b/c"));
+  }
+
+  @Test
+  void cgroupStatCountsTheDescendants() throws IOException {
+    Hierarchy h = unified();
+    make(h, "a/b");
+    assertThat(fs.read(h, scratch.path(), "cgroup.stat")).startsWith("nr_descendants 2\n");
+    assertThat(fs.read(h, at("a/b"), "cgroup.stat")).startsWith("nr_descendants 0\n");
+  }
+
+  @Test
+  void aChildOfACgroupWithNothingEnabledHasEmptyControllerListsWithoutANewline() throws IOException {
+    Hierarchy h = unified();
+    assumeTrue(fs.read(h, scratch.path(), "cgroup.subtree_control").isEmpty(), "the scratch parent enables controllers");
+    CgroupPath p = make(h, "a");
+    assertThat(fs.read(h, p, "cgroup.controllers")).isEmpty();
+    assertThat(fs.read(h, p, "cgroup.subtree_control")).isEmpty();
+  }
+
+  @Test
+  void disablingAControllerThatIsNotEnabledIsAccepted() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath p = make(h, "a");
+    fs.write(h, p, "cgroup.subtree_control", "-memory");
+    fs.write(h, p, "cgroup.subtree_control", "-pids -hugetlb");
+    assertThat(fs.read(h, p, "cgroup.subtree_control")).isEmpty();
+  }
+
+  @Test
+  void cgroupFreezeIgnoresSurroundingBlanks() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath p = make(h, "a");
+    assertThat(writeAndRead(h, p, "cgroup.freeze", " 1 ")).isEqualTo("1");
+    assertThat(writeAndRead(h, p, "cgroup.freeze", "0\n")).isEqualTo("0");
+  }
+
+  @Test
+  void aThreadedCgroupMakesItsParentAThreadRootAndItsSiblingsAndNewChildrenInvalidDomains() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath b = make(h, "a/b");
+    CgroupPath sibling = make(h, "a/s");
+    assertWriteRefused(Errno.EINVAL, h, b, "cgroup.type", "bogus");
+    assertThat(writeAndRead(h, b, "cgroup.type", "threaded")).isEqualTo("threaded");
+    assertThat(read(h, b.parent(), "cgroup.type")).isEqualTo("domain threaded");
+    assertThat(read(h, sibling, "cgroup.type")).isEqualTo("domain invalid");
+    assertWriteRefused(Errno.EINVAL, h, b, "cgroup.type", "domain");
+    assertErrno(Errno.EOPNOTSUPP, () -> fs.read(h, b, "cgroup.procs"));
+    assertThat(read(h, make(h, "a/b/c"), "cgroup.type")).isEqualTo("domain invalid");
+  }
+
+  @Test
+  void cgroupThreadsCannotTakeAThreadFromAnotherDomainWhichIsEopnotsupp() throws IOException {
+    Hierarchy h = unified();
+    long pid = process();
+    CgroupPath a = make(h, "a");
+    CgroupPath b = make(h, "b");
+    fs.write(h, a, "cgroup.procs", Long.toString(pid));
+    assertErrno(Errno.EOPNOTSUPP, () -> fs.write(h, b, "cgroup.threads", Long.toString(pid)));
+    assertThat(fs.cgroupsOf(pid)).containsEntry(h, a);
+    assertThat(read(h, a, "cgroup.threads")).isEqualTo(Long.toString(pid));
+  }
+
+  @Test
+  void cgroupPressureTakesZeroOrOne() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath p = make(h, "a");
+    assumeTrue(fs.hasFile(h, p, "cgroup.pressure"), "this kernel has no pressure stall information");
+    assertThat(read(h, p, "cgroup.pressure")).isEqualTo("1");
+    assertWriteRefused(Errno.ERANGE, h, p, "cgroup.pressure", "2");
+    assertThat(writeAndRead(h, p, "cgroup.pressure", "0")).isEqualTo("0");
+    assertThat(writeAndRead(h, p, "cgroup.pressure", "1")).isEqualTo("1");
+  }
+
+  @Test
+  void aPressureTriggerThatDoesNotParseIsEinval() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath p = make(h, "a");
+    assumeTrue(fs.hasFile(h, p, "cpu.pressure"), "this kernel has no pressure stall information");
+    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "cpu.pressure", "garbage"));
+    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "memory.pressure", "most 1 2"));
   }
 
   /** Enables {@code controller} in the scratch parent, or skips where the layout cannot. */

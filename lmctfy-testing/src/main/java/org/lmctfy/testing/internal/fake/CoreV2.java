@@ -18,7 +18,8 @@ import org.lmctfy.cgroupfs.Errno;
  * (EINVAL) and one not in cgroup.controllers (ENOENT), and accepts "-x" for one not enabled;
  * cgroup.max.descendants/depth ("max", negative ERANGE, garbage EINVAL, mkdir beyond them EAGAIN);
  * cgroup.freeze 0/1 (2 ERANGE), cgroup.kill only 1 (0, 2 ERANGE; reading it EINVAL); cgroup.type
- * "domain" that takes only "threaded" (then cgroup.procs reads EOPNOTSUPP); unknown pids ESRCH.
+ * "domain" that takes only "threaded" (then cgroup.procs reads EOPNOTSUPP, the parent reads "domain
+ * threaded", its siblings and new children "domain invalid"); unknown pids ESRCH.
  * From Documentation/admin-guide/cgroup-v2.rst: no internal processes (cgroup.procs EBUSY where
  * subtree_control is not empty, enabling EBUSY where there are processes), disabling what a child
  * still enables EBUSY, controller files follow the parent's subtree_control, cgroup.kill kills the
@@ -116,6 +117,45 @@ final class CoreV2 implements Controller {
     return "threaded\n".equals(node.value("cgroup.type"));
   }
 
+  /** A domain with a threaded child (checked); tasks with threaded controllers are not modelled. */
+  private static boolean threadRoot(Node node) {
+    if (threaded(node)) {
+      return false;
+    }
+    for (Node c : node.children().values()) {
+      if (threaded(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * cgroup_is_valid_domain(): not threaded, and no ancestor is threaded or a thread root other than
+   * the root (checked: a sibling of a threaded cgroup and a new child of one read "domain invalid").
+   */
+  private static boolean validDomain(Node node) {
+    if (threaded(node)) {
+      return false;
+    }
+    for (Node a = node.parent; a != null; a = a.parent) {
+      if (threaded(a) || (!a.isRoot() && threadRoot(a))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String type(Node node) {
+    if (threaded(node)) {
+      return "threaded\n";
+    }
+    if (!validDomain(node)) {
+      return "domain invalid\n";
+    }
+    return threadRoot(node) ? "domain threaded\n" : "domain\n";
+  }
+
   private static boolean active(Node node, String controller) {
     return available(node).contains(controller);
   }
@@ -132,6 +172,7 @@ final class CoreV2 implements Controller {
         yield Tasks.procs(node);
       }
       case "cgroup.threads" -> Tasks.tasks(node);
+      case "cgroup.type" -> type(node);
       case "cgroup.stat" -> stat(node);
       case "cpu.stat" -> active(node, "cpu") ? CPU_STAT + CPU_STAT_BANDWIDTH : CPU_STAT;
       case "cpu.stat.local" -> active(node, "cpu") ? "throttled_usec 0\n" : "";

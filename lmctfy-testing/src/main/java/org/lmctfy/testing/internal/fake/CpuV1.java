@@ -40,9 +40,13 @@ final class CpuV1 implements Controller {
   public void write(Node node, FileSpec file, String value) {
     String name = file.name();
     switch (name) {
-      // u64 clamped to [2, 262144] (checked: 0 and 1 read 2, 262145 reads 262144, -5 EINVAL).
+      // u64 clamped to [2, 262144] (checked: 0 and 1 read 2, 262145 reads 262144, -5 EINVAL);
+      // EINVAL while the group is idle (checked).
       case "cpu.shares" -> {
         long v = Numbers.kstrtoull(value);
+        if (stored(node, "cpu.idle", 0) == 1) {
+          throw KernelError.of(Errno.EINVAL);
+        }
         long clamped = Long.compareUnsigned(v, 2) < 0 ? 2 : Long.compareUnsigned(v, 262144) > 0 ? 262144 : v;
         node.put(name, clamped + "\n");
       }
@@ -75,11 +79,15 @@ final class CpuV1 implements Controller {
         }
         node.put(name, v + "\n");
       }
-      // 0 or 1 (checked: 2 EINVAL).
+      // 0 or 1 (checked: 2 and -1 EINVAL). A change sets the weight (checked): idle reads shares 3
+      // (WEIGHT_IDLEPRIO), leaving idle resets them to 1024, whatever they were before.
       case "cpu.idle" -> {
         long v = Numbers.kstrtoll(value);
         if (v != 0 && v != 1) {
           throw KernelError.of(Errno.EINVAL);
+        }
+        if (v != stored(node, name, 0)) {
+          node.put("cpu.shares", v == 1 ? "3\n" : "1024\n");
         }
         node.put(name, v + "\n");
       }
