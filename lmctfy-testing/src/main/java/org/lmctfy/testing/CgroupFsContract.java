@@ -176,6 +176,32 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
   }
 
   @Test
+  void markerKeysListOnlyThisCgroupsMarkersSorted() throws IOException {
+    for (Hierarchy h : fs.hierarchies()) {
+      CgroupPath p = make(h, "a");
+      assertThat(fs.markerKeys(h, p)).isEmpty();
+      fs.setMarker(h, p, "op.b", "creating");
+      fs.setMarker(h, p, "owner", "lmctfy");
+      assertThat(fs.markerKeys(h, p)).as(h.label()).containsExactly("op.b", "owner");
+      fs.removeMarker(h, p, "op.b");
+      assertThat(fs.markerKeys(h, p)).containsExactly("owner");
+      assertThat(fs.markerKeys(h, scratch.path())).isEmpty();
+    }
+  }
+
+  @Test
+  void killEndsAProcessAndItLeavesItsCgroups() throws IOException {
+    Hierarchy h = hierarchy("memory");
+    long pid = process();
+    CgroupPath p = make(h, "a");
+    fs.write(h, p, "cgroup.procs", Long.toString(pid));
+    fs.kill(pid);
+    stop(pid); // waits until it has exited
+    assertThat(fs.read(h, p, "cgroup.procs")).isEmpty();
+    assertErrno(Errno.ESRCH, () -> fs.kill(NO_SUCH_PID));
+  }
+
+  @Test
   void anAbsentMarkerIsEmptyAndRemovingItIsFine() throws IOException {
     Hierarchy h = fs.hierarchies().get(0);
     CgroupPath p = make(h, "a");
