@@ -224,10 +224,13 @@ abstract class LifecycleContract {
   }
 
   @Test
-  void unsupportedSectionsAreRefusedNotIgnored() throws IOException {
-    LmctfyException e = failure(ErrorCode.UNIMPLEMENTED,
-        () -> api.create("/test", ContainerSpec.parse("device { rules { permission: DENY type: ALL access: \"rwm\" } }")));
-    assertThat(e.getMessage()).contains("device");
+  void aFieldTheHostCannotHonourIsRefusedNamingItNotIgnored() throws IOException {
+    LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION,
+        () -> api.create("/test", ContainerSpec.parse("memory { limit: 4096000 high: 2048000 }")));
+    assertThat(e.getMessage()).contains("memory.high", "v1");
+    LmctfyException perf = failure(ErrorCode.FAILED_PRECONDITION,
+        () -> api.create("/test", ContainerSpec.parse("monitoring { }")));
+    assertThat(perf.getMessage()).contains("monitoring", "perf_event");
     assertThat(tree()).isEmpty();
   }
 }

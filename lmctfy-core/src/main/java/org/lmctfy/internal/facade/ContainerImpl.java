@@ -3,6 +3,7 @@ package org.lmctfy.internal.facade;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeSet;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerProcess;
@@ -15,6 +16,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.lifecycle.Errors;
 import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.EventSpec;
@@ -37,12 +39,13 @@ final class ContainerImpl implements Container {
 
   @Override
   public void update(ContainerSpec spec, UpdatePolicy policy) {
-    throw ContainerApiImpl.unimplemented("update");
+    api.lifecycle().update(name, Objects.requireNonNull(spec, "spec"),
+        Objects.requireNonNull(policy, "policy") == UpdatePolicy.REPLACE ? Mode.REPLACE : Mode.DIFF);
   }
 
   @Override
   public ContainerSpec spec() {
-    throw ContainerApiImpl.unimplemented("spec");
+    return api.lifecycle().spec(name);
   }
 
   @Override

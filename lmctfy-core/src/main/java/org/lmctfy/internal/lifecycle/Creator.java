@@ -10,7 +10,6 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.naming.ContainerName;
-import org.lmctfy.internal.resources.FileWrite;
 import org.lmctfy.internal.resources.ResourcePlan;
 
 /**
@@ -50,10 +49,11 @@ final class Creator {
         }
       }
       if (plan.unified() != null) {
-        enableInParent(tx, plan.unified(), parent, plan.v2Controllers());
+        enableInParent(fs, tx, plan.unified(), parent, plan.v2Controllers());
       }
-      for (FileWrite w : plan.writes()) {
-        fs.write(w.hierarchy(), path, w.file(), w.value());
+      Updater.apply(fs, path, plan);
+      if (!plan.fields().isEmpty()) {
+        fs.setMarker(anchor, path, Layout.FIELDS_KEY, String.join(",", plan.fields()));
       }
       fs.removeMarker(anchor, parent, intent); // the commit point
       tx.commit();
@@ -76,7 +76,7 @@ final class Creator {
   }
 
   /** Enables on the parent's subtree_control the controllers it lacks, undone on rollback. */
-  private void enableInParent(Transaction tx, Hierarchy unified, CgroupPath parent, Set<String> controllers)
+  static void enableInParent(CgroupFs fs, Transaction tx, Hierarchy unified, CgroupPath parent, Set<String> controllers)
       throws IOException {
     Set<String> current = Set.of(fs.read(unified, parent, SUBTREE).strip().split("\\s+"));
     TreeSet<String> missing = new TreeSet<>(controllers);

@@ -16,6 +16,8 @@ public final class Layout {
   static final String CREATING = "creating";
   static final String DESTROYING = "destroying";
   static final String INTENT_PREFIX = "op.";
+  /** On the anchor cgroup: the spec fields the container was given, for spec(). */
+  static final String FIELDS_KEY = "fields";
 
   private final CgroupFs fs;
   private final CgroupPath root;

@@ -13,6 +13,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.process.ProcessKiller;
+import org.lmctfy.internal.resources.Host;
+import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.spec.ContainerSpec;
 
@@ -26,6 +28,7 @@ public final class Lifecycle {
   private final ContainerLocks locks;
   private final Destroyer destroyer;
   private final Creator creator;
+  private final Updater updater;
 
   public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline) {
     this.layout = new Layout(fs, root);
@@ -33,6 +36,7 @@ public final class Lifecycle {
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null));
     this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline));
     this.creator = new Creator(layout, destroyer);
+    this.updater = new Updater(layout, this::host);
   }
 
   public Layout layout() {
@@ -61,11 +65,36 @@ public final class Lifecycle {
     }
     try (ContainerLocks.Held p = locks.lock(name.parent().value()); ContainerLocks.Held n = locks.lock(name.value())) {
       requireParent(name.parent());
-      ResourcePlan plan = ResourcePlan.of(spec, layout.fs(), layout.path(name.parent()));
+      ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host(name));
       creator.prepare(census.of(name));
       creator.create(name, plan);
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
+    }
+  }
+
+  /** What the resource handlers see of {@code name} and its parent. */
+  Host host(ContainerName name) {
+    return new Host(layout.fs(), layout.managed(), layout.path(name.parent()), layout.path(name));
+  }
+
+  /** The container's spec as the kernel has it, for the fields its creator and updates gave. */
+  public ContainerSpec spec(ContainerName name) {
+    try (ContainerLocks.Held n = locks.lock(name.value())) {
+      requireExists(name);
+      return ResourcePlan.read(host(name), updater.fields(name));
+    } catch (IOException e) {
+      throw Errors.of("read the spec of " + name, e);
+    }
+  }
+
+  /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
+  public void update(ContainerName name, ContainerSpec spec, Mode mode) {
+    try (ContainerLocks.Held n = locks.lock(name.value())) {
+      requireExists(name);
+      updater.update(name, spec, mode);
+    } catch (IOException e) {
+      throw Errors.of("update " + name, e);
     }
   }
 

@@ -1,6 +1,7 @@
 package org.lmctfy.internal.resources;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.lmctfy.ErrorCode;
@@ -10,14 +11,38 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 
-/** Where a controller lives on this host, and reads of the new container's parent. */
-final class Host {
+/**
+ * What the handlers may look at: where each controller lives on this host, and the files of the
+ * container ({@code self}, absent before it is made) and of its parent.
+ */
+public final class Host {
   private final CgroupFs fs;
   private final CgroupPath parent;
+  private final CgroupPath self;
+  private final List<Hierarchy> managed;
 
-  Host(CgroupFs fs, CgroupPath parent) {
+  /** @param managed the hierarchies the container occupies, the anchor first */
+  public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath parent, CgroupPath self) {
     this.fs = fs;
+    this.managed = managed;
     this.parent = parent;
+    this.self = self;
+  }
+
+  List<Hierarchy> managed() {
+    return managed;
+  }
+
+  CgroupFs fs() {
+    return fs;
+  }
+
+  CgroupPath self() {
+    return self;
+  }
+
+  CgroupPath parent() {
+    return parent;
   }
 
   /** The hierarchy of {@code controller} (v1, or the unified one offering it), or empty. */
@@ -41,18 +66,48 @@ final class Host {
     return h.version() == CgroupVersion.V2;
   }
 
-  /** A file of the parent, stripped; FAILED_PRECONDITION if it cannot be read. */
+  /** FAILED_PRECONDITION: {@code field} has no equivalent in the cgroup version {@code h} is. */
+  static LmctfyException notOn(Hierarchy h, String field, String why) {
+    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, field + " cannot be honoured on cgroup "
+        + (isV2(h) ? "v2" : "v1") + " (" + h.label() + " hierarchy at " + h.mountPoint() + "): " + why);
+  }
+
+  /** A file of the parent, stripped. */
   String readParent(Hierarchy h, String file) {
+    return read(h, parent, file);
+  }
+
+  /** A file of the container, stripped. */
+  String readSelf(Hierarchy h, String file) {
+    return read(h, self, file);
+  }
+
+  boolean parentHas(Hierarchy h, String file) {
+    return has(h, parent, file);
+  }
+
+  boolean selfHas(Hierarchy h, String file) {
+    return has(h, self, file);
+  }
+
+  private boolean has(Hierarchy h, CgroupPath p, String file) {
     try {
-      return fs.read(h, parent, file).strip();
+      return fs.hasFile(h, p, file);
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION,
-          "cannot read the parent's " + file + " to check the spec against it: " + e.getMessage(), e);
+      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot look for " + h.display(p, file) + ": " + e.getMessage(), e);
     }
   }
 
-  /** The controllers available to the parent's children on v2 (its {@code cgroup.subtree_control}). */
-  Set<String> parentSubtree(Hierarchy unified) {
-    return Set.of(readParent(unified, "cgroup.subtree_control").split("\\s+"));
+  private String read(Hierarchy h, CgroupPath p, String file) {
+    try {
+      return fs.read(h, p, file).strip();
+    } catch (IOException e) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The controllers the parent offers its children on v2 ({@code cgroup.controllers}). */
+  Set<String> parentControllers(Hierarchy unified) {
+    return Set.of(readParent(unified, "cgroup.controllers").split("\\s+"));
   }
 }

@@ -1,61 +1,177 @@
 package org.lmctfy.internal.resources;
 
-import java.util.ArrayList;
 import java.util.List;
-import org.lmctfy.ErrorCode;
-import org.lmctfy.LmctfyException;
+import java.util.Set;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.MemorySpec;
 
 /**
- * memory: {@code limit}, {@code swap_limit} (memory plus swap, as lmctfy) and {@code reservation},
- * in bytes, -1 for unlimited. v1: {@code memory.limit_in_bytes}, {@code
- * memory.memsw.limit_in_bytes}, {@code memory.soft_limit_in_bytes}. v2: {@code memory.max}, {@code
- * memory.swap.max = swap_limit - limit} (swap alone), {@code memory.low}.
+ * memory, in bytes, -1 for unlimited; values are stored rounded down to a page.
+ *
+ * <ul>
+ *   <li>{@code limit}: v1 {@code memory.limit_in_bytes}, v2 {@code memory.max}.
+ *   <li>{@code swap_limit} (memory plus swap, as lmctfy): v1 {@code memory.memsw.limit_in_bytes};
+ *       v2 {@code memory.swap.max = swap_limit - limit}, read back as {@code swap.max + max}.
+ *   <li>{@code reservation}: v1 {@code memory.soft_limit_in_bytes}, v2 {@code memory.low}.
+ *   <li>{@code high}: v2 {@code memory.high}; {@code oom_group}: v2 {@code memory.oom.group}.
+ *   <li>{@code oom_kill_disable}: v1 {@code memory.oom_control}; {@code swappiness}: v1 {@code
+ *       memory.swappiness} (REPLACE without it restores the parent's).
+ * </ul>
+ *
+ * <p>v1 refuses a limit above memory+swap, so a raise writes memory+swap first and a cut writes the
+ * limit first (as runc does), decided from the values the container has now.
  */
 final class MemoryHandler {
   private MemoryHandler() {}
 
-  static List<FileWrite> plan(MemorySpec memory, Host host) {
-    List<FileWrite> out = new ArrayList<>();
-    for (String[] unsupported : new String[][] {{"high", str(memory.high())},
-        {"oom_kill_disable", str(memory.oomKillDisable())}, {"oom_group", str(memory.oomGroup())},
-        {"swappiness", str(memory.swappiness())}}) {
-      if (unsupported[1] != null) {
-        throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "memory." + unsupported[0] + " is not supported yet");
-      }
+  static void plan(MemorySpec memory, Mode mode, Host host, List<FileWrite> out) {
+    MemorySpec m = memory == null ? new MemorySpec(null, null, null, null, null, null, null) : memory;
+    boolean replace = mode == Mode.REPLACE && host.find("memory").isPresent();
+    if (!replace && m.equals(new MemorySpec(null, null, null, null, null, null, null))) {
+      return;
     }
-    if (memory.limit() == null && memory.swapLimit() == null && memory.reservation() == null) {
-      return out;
+    Hierarchy h = host.require("memory", "memory");
+    if (Host.isV2(h)) {
+      planV2(m, replace, h, out);
+    } else {
+      planV1(m, mode, replace, host, h, out);
+    }
+  }
+
+  private static void planV1(MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+    if (m.high() != null) {
+      throw Host.notOn(h, "memory.high", "v1 has no memory.high (use limit and reservation)");
+    }
+    if (m.oomGroup() != null) {
+      throw Host.notOn(h, "memory.oom_group", "v1 has no memory.oom.group");
+    }
+    FileWrite limit = m.limit() != null || replace
+        ? new FileWrite(h, "memory.limit_in_bytes", Kernel.v1Bytes(or(m.limit(), -1)), "memory.limit") : null;
+    FileWrite swap = null;
+    if (m.swapLimit() != null || replace && host.parentHas(h, "memory.memsw.limit_in_bytes")) {
+      if (!host.parentHas(h, "memory.memsw.limit_in_bytes")) {
+        throw Host.notOn(h, "memory.swap_limit", "this kernel has no memory.memsw.limit_in_bytes (swap accounting is off)");
+      }
+      swap = new FileWrite(h, "memory.memsw.limit_in_bytes", Kernel.v1Bytes(or(m.swapLimit(), -1)), "memory.swap_limit");
+    }
+    if (limit != null && swap == null && mode == Mode.DIFF && host.parentHas(h, "memory.memsw.limit_in_bytes")
+        && raises(limit, host, h)) {
+      throw Kernel.invalid("memory.limit", m.limit(), "is above the container's memory.swap_limit (memory plus swap) of "
+          + host.readSelf(h, "memory.memsw.limit_in_bytes") + " bytes: give a swap_limit at least as high with it");
+    }
+    if (limit != null && swap != null && mode != Mode.CREATE && raises(limit, host, h)) {
+      out.add(swap);
+      out.add(limit);
+    } else {
+      addIf(out, limit);
+      addIf(out, swap);
+    }
+    if (m.reservation() != null || replace) {
+      out.add(new FileWrite(h, "memory.soft_limit_in_bytes", Kernel.v1Bytes(or(m.reservation(), -1)), "memory.reservation"));
+    }
+    if (m.oomKillDisable() != null || replace) {
+      out.add(new FileWrite(h, "memory.oom_control", Boolean.TRUE.equals(m.oomKillDisable()) ? "1" : "0",
+          "memory.oom_kill_disable"));
+    }
+    if (m.swappiness() != null || replace) {
+      String value = m.swappiness() != null ? m.swappiness().toString() : host.readParent(h, "memory.swappiness");
+      out.add(new FileWrite(h, "memory.swappiness", value, "memory.swappiness"));
+    }
+  }
+
+  /** Whether the new limit is above the container's memory+swap now (then memsw goes first). */
+  private static boolean raises(FileWrite limit, Host host, Hierarchy h) {
+    long now = Kernel.bytes(host.readSelf(h, "memory.memsw.limit_in_bytes"), "memory.memsw.limit_in_bytes");
+    long wanted = Long.parseLong(limit.value());
+    return now >= 0 && (wanted < 0 || wanted > now);
+  }
+
+  private static void planV2(MemorySpec m, boolean replace, Hierarchy h, List<FileWrite> out) {
+    if (m.oomKillDisable() != null) {
+      throw Host.notOn(h, "memory.oom_kill_disable", "v2 cannot disable the OOM killer (use memory.high, oom_group)");
+    }
+    if (m.swappiness() != null) {
+      throw Host.notOn(h, "memory.swappiness", "v2 has no per-cgroup swappiness");
+    }
+    if (m.limit() != null || replace) {
+      out.add(new FileWrite(h, "memory.max", Kernel.v2Bytes(or(m.limit(), -1)), "memory.limit"));
+    }
+    if (m.swapLimit() != null || replace) {
+      long limit = or(m.limit(), -1);
+      long swap = or(m.swapLimit(), -1);
+      out.add(new FileWrite(h, "memory.swap.max", swap < 0 || limit < 0 ? "max" : Long.toString(swap - limit),
+          "memory.swap_limit"));
+    }
+    if (m.reservation() != null || replace) {
+      out.add(new FileWrite(h, "memory.low", m.reservation() == null ? "0" : Kernel.v2Bytes(m.reservation()),
+          "memory.reservation"));
+    }
+    if (m.high() != null || replace) {
+      out.add(new FileWrite(h, "memory.high", Kernel.v2Bytes(or(m.high(), -1)), "memory.high"));
+    }
+    if (m.oomGroup() != null || replace) {
+      out.add(new FileWrite(h, "memory.oom.group", Boolean.TRUE.equals(m.oomGroup()) ? "1" : "0", "memory.oom_group"));
+    }
+  }
+
+  static MemorySpec read(Host host, Set<String> fields) {
+    if (fields.stream().noneMatch(f -> f.startsWith("memory."))) {
+      return null;
     }
     Hierarchy h = host.require("memory", "memory");
     boolean v2 = Host.isV2(h);
-    if (memory.limit() != null) {
-      out.add(new FileWrite(h, v2 ? "memory.max" : "memory.limit_in_bytes", bytes(memory.limit(), v2),
-          "memory.limit"));
-    }
-    if (memory.swapLimit() != null) {
+    Long limit = fields.contains("memory.limit") ? bytes(host, h, v2 ? "memory.max" : "memory.limit_in_bytes") : null;
+    Long swap = null;
+    if (fields.contains("memory.swap_limit")) {
       if (v2) {
-        long limit = memory.limit() == null ? -1 : memory.limit();
-        String swap = memory.swapLimit() == -1 || limit == -1 ? "max" : Long.toString(memory.swapLimit() - limit);
-        out.add(new FileWrite(h, "memory.swap.max", swap, "memory.swap_limit"));
+        long s = bytes(host, h, "memory.swap.max");
+        long l = bytes(host, h, "memory.max");
+        swap = s < 0 || l < 0 ? -1 : s + l;
       } else {
-        out.add(new FileWrite(h, "memory.memsw.limit_in_bytes", bytes(memory.swapLimit(), false),
-            "memory.swap_limit"));
+        swap = bytes(host, h, "memory.memsw.limit_in_bytes");
       }
     }
-    if (memory.reservation() != null) {
-      out.add(new FileWrite(h, v2 ? "memory.low" : "memory.soft_limit_in_bytes", bytes(memory.reservation(), v2),
-          "memory.reservation"));
+    Long reservation = fields.contains("memory.reservation")
+        ? bytes(host, h, v2 ? "memory.low" : "memory.soft_limit_in_bytes") : null;
+    Long high = fields.contains("memory.high") ? bytes(host, h, "memory.high") : null;
+    Boolean oomKillDisable = fields.contains("memory.oom_kill_disable")
+        ? Kernel.keyed(host.readSelf(h, "memory.oom_control"), "oom_kill_disable", "memory.oom_control") == 1 : null;
+    Boolean oomGroup = fields.contains("memory.oom_group")
+        ? Kernel.number(host.readSelf(h, "memory.oom.group"), "memory.oom.group") == 1 : null;
+    Integer swappiness = fields.contains("memory.swappiness")
+        ? (int) Kernel.number(host.readSelf(h, "memory.swappiness"), "memory.swappiness") : null;
+    return new MemorySpec(limit, swap, reservation, high, oomKillDisable, oomGroup, swappiness);
+  }
+
+  private static long bytes(Host host, Hierarchy h, String file) {
+    return Kernel.bytes(host.readSelf(h, file), file);
+  }
+
+  static MemorySpec normalise(MemorySpec m, Host host) {
+    boolean v2 = host.find("memory").map(Host::isV2).orElse(false);
+    Long swap = m.swapLimit();
+    if (swap != null && v2 && swap >= 0 && m.limit() != null && m.limit() >= 0) {
+      swap = Kernel.pages(swap - m.limit()) + Kernel.pages(m.limit());
+    } else if (swap != null && v2 && (m.limit() == null || m.limit() < 0)) {
+      swap = -1L;
+    } else if (swap != null) {
+      swap = Kernel.pages(swap);
     }
-    return out;
+    return new MemorySpec(pages(m.limit()), swap, pages(m.reservation()), pages(m.high()), m.oomKillDisable(),
+        m.oomGroup(), m.swappiness());
   }
 
-  private static String bytes(long value, boolean v2) {
-    return value == -1 ? (v2 ? "max" : "-1") : Long.toString(value);
+  private static Long pages(Long bytes) {
+    return bytes == null ? null : Kernel.pages(bytes);
   }
 
-  private static String str(Object o) {
-    return o == null ? null : o.toString();
+  private static long or(Long value, long otherwise) {
+    return value == null ? otherwise : value;
+  }
+
+  private static void addIf(List<FileWrite> out, FileWrite w) {
+    if (w != null) {
+      out.add(w);
+    }
   }
 }

@@ -4,83 +4,158 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.lmctfy.ErrorCode;
-import org.lmctfy.LmctfyException;
-import org.lmctfy.cgroupfs.CgroupFs;
-import org.lmctfy.cgroupfs.CgroupPath;
+import java.util.TreeSet;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.PidsSpec;
+import org.lmctfy.spec.CpuSpec;
+import org.lmctfy.spec.MemorySpec;
+import org.lmctfy.spec.MonitoringSpec;
+import org.lmctfy.spec.NetworkSpec;
 
 /**
- * What creating a container with a spec writes, worked out and checked against the host before
- * anything is written: every section's controller is mounted, values are in range, the parent
- * allows them. Writes are listed in an order the kernel accepts.
+ * What applying a spec writes, worked out and checked against the host before anything is
+ * written: every field's controller is mounted, values are in range, the parent allows them.
+ * Writes are listed in an order the kernel accepts; each comes from one field, and a field the
+ * host cannot honour is an error naming it, never ignored.
  *
- * @param writes the new container's interface-file writes, in order
- * @param v2Controllers the controllers the parent must enable in its {@code cgroup.subtree_control}
+ * @param writes interface-file writes of the container, in order
+ * @param chowns owner changes of the container's directories and delegate files
+ * @param v2Controllers controllers the parent must enable in its {@code cgroup.subtree_control}
  * @param unified the unified hierarchy if {@code v2Controllers} is not empty, else null
+ * @param fields the spec's fields, as {@code section.field} ({@code cpu.limit}, {@code owner})
  */
-public record ResourcePlan(List<FileWrite> writes, Set<String> v2Controllers, Hierarchy unified) {
+public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<String> v2Controllers,
+    Hierarchy unified, Set<String> fields) {
 
-  /** Plans {@code spec} for a child of {@code parent}. */
-  public static ResourcePlan of(ContainerSpec spec, CgroupFs fs, CgroupPath parent) {
-    refuseUnsupported(spec);
-    Host host = new Host(fs, parent);
-    List<FileWrite> writes = new ArrayList<>();
+  /** Plans {@code spec} for the container of {@code host}. */
+  public static ResourcePlan of(ContainerSpec spec, Mode mode, Host host) {
     if (spec.cpu() != null) {
-      writes.addAll(CpuHandler.plan(spec.cpu(), host));
+      CpuHandler.validate(spec.cpu());
     }
-    if (spec.memory() != null) {
-      writes.addAll(MemoryHandler.plan(spec.memory(), host));
-    }
-    if (spec.pids() != null) {
-      writes.addAll(pids(spec.pids(), host));
-    }
-    Set<String> v2 = new LinkedHashSet<>();
+    List<FileWrite> writes = new ArrayList<>();
+    CpuHandler.plan(spec.cpu(), mode, host, writes);
+    MemoryHandler.plan(spec.memory(), mode, host, writes);
+    PidsHandler.plan(spec.pids(), mode, host, writes);
+    BlockIoHandler.plan(spec.blockio(), mode, host, writes);
+    DeviceHandler.plan(spec.device(), mode, host, writes);
+    OtherHandlers.hugetlb(spec.hugetlb(), mode, host, writes);
+    OtherHandlers.network(spec.network(), mode, host, writes);
+    OtherHandlers.monitoring(spec.monitoring(), host);
+    OtherHandlers.childrenLimit(spec.childrenLimit(), mode, host, writes);
+    List<Chown> chowns = new ArrayList<>();
+    OwnerHandler.plan(spec.owner(), spec.ownerGroup(), mode, host, host.managed(), chowns);
+    Set<String> v2 = new TreeSet<>();
     Hierarchy unified = null;
     for (FileWrite w : writes) {
-      if (Host.isV2(w.hierarchy())) {
+      String controller = w.file().substring(0, w.file().indexOf('.'));
+      if (Host.isV2(w.hierarchy()) && !controller.equals("cgroup")) {
         unified = w.hierarchy();
-        v2.add(w.file().substring(0, w.file().indexOf('.')));
+        v2.add(controller);
       }
     }
     if (unified != null) {
-      checkParentOffers(host, unified, v2);
+      checkParentOffers(host, unified, v2, writes);
     }
-    return new ResourcePlan(List.copyOf(writes), Set.copyOf(v2), unified);
-  }
-
-  private static List<FileWrite> pids(PidsSpec pids, Host host) {
-    if (pids.limit() == null) {
-      return List.of();
-    }
-    Hierarchy h = host.require("pids", "pids");
-    return List.of(new FileWrite(h, "pids.max", pids.limit() == -1 ? "max" : pids.limit().toString(), "pids.limit"));
+    return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Set.copyOf(v2), unified, fields(spec));
   }
 
   /** On v2 a child gets a controller only if its parent has it (the parent's cgroup.controllers). */
-  private static void checkParentOffers(Host host, Hierarchy unified, Set<String> controllers) {
-    Set<String> offered = Set.of(host.readParent(unified, "cgroup.controllers").split("\\s+"));
+  private static void checkParentOffers(Host host, Hierarchy unified, Set<String> controllers, List<FileWrite> writes) {
+    Set<String> offered = host.parentControllers(unified);
     for (String c : controllers) {
       if (!offered.contains(c)) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the " + c + " controller is not enabled for "
-            + "the parent container on the unified hierarchy (its cgroup.controllers is \""
-            + String.join(" ", offered).strip() + "\"); run initMachine with enable_controllers, or give the "
-            + "parent that section");
+        String field = writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field();
+        throw Host.notOn(unified, field, "the " + c + " controller is not enabled for the parent container (its "
+            + "cgroup.controllers is \"" + String.join(" ", offered).strip() + "\"); run initMachine with "
+            + "enable_controllers, or give the parent that section");
       }
     }
   }
 
-  /** Sections and fields that a later milestone builds: refused, never ignored. */
-  private static void refuseUnsupported(ContainerSpec spec) {
-    Object[][] sections = {{"owner", spec.owner()}, {"owner_group", spec.ownerGroup()},
-        {"children_limit", spec.childrenLimit()}, {"blockio", spec.blockio()}, {"device", spec.device()},
-        {"hugetlb", spec.hugetlb()}, {"network", spec.network()}, {"monitoring", spec.monitoring()}};
-    for (Object[] s : sections) {
-      if (s[1] != null) {
-        throw new LmctfyException(ErrorCode.UNIMPLEMENTED, s[0] + " is not supported yet");
-      }
+  /** The fields a spec sets, as {@code section.field}. */
+  public static Set<String> fields(ContainerSpec s) {
+    Set<String> out = new LinkedHashSet<>();
+    add(out, "owner", s.owner());
+    add(out, "owner_group", s.ownerGroup());
+    add(out, "children_limit", s.childrenLimit());
+    CpuSpec c = s.cpu();
+    if (c != null) {
+      add(out, "cpu.limit", c.limit());
+      add(out, "cpu.max_limit", c.maxLimit());
+      add(out, "cpu.mask", c.mask());
+      add(out, "cpu.memory_nodes", c.memoryNodes());
     }
+    MemorySpec m = s.memory();
+    if (m != null) {
+      add(out, "memory.limit", m.limit());
+      add(out, "memory.swap_limit", m.swapLimit());
+      add(out, "memory.reservation", m.reservation());
+      add(out, "memory.high", m.high());
+      add(out, "memory.oom_kill_disable", m.oomKillDisable());
+      add(out, "memory.oom_group", m.oomGroup());
+      add(out, "memory.swappiness", m.swappiness());
+    }
+    if (s.pids() != null) {
+      add(out, "pids.limit", s.pids().limit());
+    }
+    BlockIoSpec b = s.blockio();
+    if (b != null) {
+      add(out, "blockio.weight", b.weight());
+      add(out, "blockio.device_limits", b.deviceLimits().isEmpty() ? null : b.deviceLimits());
+    }
+    add(out, "device.rules", s.device());
+    add(out, "hugetlb.limits", s.hugetlb());
+    NetworkSpec n = s.network();
+    if (n != null) {
+      add(out, "network.classid", n.classid());
+      add(out, "network.priorities", n.priorities().isEmpty() ? null : n.priorities());
+    }
+    add(out, "monitoring", s.monitoring());
+    return out;
+  }
+
+  private static void add(Set<String> out, String field, Object value) {
+    if (value != null) {
+      out.add(field);
+    }
+  }
+
+  /** The container's spec as the kernel has it now, for the fields given. */
+  public static ContainerSpec read(Host host, Set<String> fields) {
+    Long[] owner = OwnerHandler.read(host, host.managed().get(0), fields);
+    boolean cpu = fields.stream().anyMatch(f -> f.startsWith("cpu."));
+    return ContainerSpec.builder()
+        .owner(owner[0]).ownerGroup(owner[1])
+        .childrenLimit(OtherHandlers.readChildrenLimit(host, fields))
+        .cpu(cpu ? CpuHandler.read(host, fields) : null)
+        .memory(MemoryHandler.read(host, fields))
+        .pids(PidsHandler.read(host, fields))
+        .blockio(BlockIoHandler.read(host, fields))
+        .device(DeviceHandler.read(host, fields))
+        .hugetlb(OtherHandlers.readHugetlb(host, fields))
+        .network(OtherHandlers.readNetwork(host, fields))
+        .monitoring(fields.contains("monitoring") ? new MonitoringSpec(null) : null)
+        .build();
+  }
+
+  /** What {@link #read} gives back after applying {@code spec}: values as the kernel stores them. */
+  public static ContainerSpec normalise(ContainerSpec spec, Host host) {
+    Set<String> fields = fields(spec);
+    boolean cpu = fields.stream().anyMatch(f -> f.startsWith("cpu."));
+    boolean memory = fields.stream().anyMatch(f -> f.startsWith("memory."));
+    boolean blockio = fields.stream().anyMatch(f -> f.startsWith("blockio."));
+    boolean network = fields.stream().anyMatch(f -> f.startsWith("network."));
+    return ContainerSpec.builder()
+        .owner(spec.owner()).ownerGroup(spec.ownerGroup()).childrenLimit(spec.childrenLimit())
+        .cpu(cpu ? CpuHandler.normalise(spec.cpu(), host) : null)
+        .memory(memory ? MemoryHandler.normalise(spec.memory(), host) : null)
+        .pids(fields.contains("pids.limit") ? spec.pids() : null)
+        .blockio(blockio ? BlockIoHandler.normalise(spec.blockio(), host) : null)
+        .device(spec.device() == null ? null : DeviceHandler.normalise(spec.device()))
+        .hugetlb(spec.hugetlb() == null ? null : OtherHandlers.normalise(spec.hugetlb()))
+        .network(network ? OtherHandlers.normalise(spec.network()) : null)
+        .monitoring(spec.monitoring())
+        .build();
   }
 }

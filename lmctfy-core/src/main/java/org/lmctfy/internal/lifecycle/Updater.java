@@ -1,0 +1,125 @@
+package org.lmctfy.internal.lifecycle;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.Function;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.internal.resources.Chown;
+import org.lmctfy.internal.resources.FileWrite;
+import org.lmctfy.internal.resources.Host;
+import org.lmctfy.internal.resources.Mode;
+import org.lmctfy.internal.resources.ResourcePlan;
+import org.lmctfy.spec.ContainerSpec;
+
+/**
+ * Transactional update: the plan is checked first; the values of every field it touches are read
+ * before the first write; the writes go in the plan's kernel-safe order; if one fails, a plan back
+ * to the values read (worked out from the state the failure left) puts them back, and the
+ * exception carries the failing file and errno with every value that could not be restored
+ * attached as suppressed.
+ */
+final class Updater {
+  private final Layout layout;
+  private final CgroupFs fs;
+  private final Function<ContainerName, Host> hosts;
+
+  Updater(Layout layout, Function<ContainerName, Host> hosts) {
+    this.layout = layout;
+    this.fs = layout.fs();
+    this.hosts = hosts;
+  }
+
+  /** The fields the container's spec was given (empty for a container made by another tool). */
+  Set<String> fields(ContainerName name) throws IOException {
+    return fs.marker(layout.anchor(), layout.path(name), Layout.FIELDS_KEY)
+        .map(v -> new LinkedHashSet<>(Arrays.asList(v.split(","))))
+        .map(s -> (Set<String>) s).orElse(Set.of());
+  }
+
+  void update(ContainerName name, ContainerSpec spec, Mode mode) throws IOException {
+    Host host = hosts.apply(name);
+    CgroupPath path = layout.path(name);
+    ResourcePlan plan = ResourcePlan.of(spec, mode, host);
+    Set<String> before = fields(name);
+    Set<String> touched = new LinkedHashSet<>(before);
+    touched.addAll(plan.fields());
+    plan.writes().forEach(w -> touched.add(w.field()));
+    plan.chowns().forEach(c -> touched.add(c.field()));
+    ContainerSpec old = ResourcePlan.read(host, touched);
+    Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
+    Transaction tx = new Transaction();
+    try {
+      if (plan.unified() != null) {
+        Creator.enableInParent(fs, tx, plan.unified(), layout.path(name.parent()), plan.v2Controllers());
+      }
+      apply(fs, path, plan);
+      if (!after.equals(before)) {
+        fs.setMarker(layout.anchor(), path, Layout.FIELDS_KEY, String.join(",", after));
+      }
+      tx.commit();
+    } catch (IOException | RuntimeException e) {
+      LmctfyException failure = e instanceof LmctfyException ? (LmctfyException) e
+          : Errors.of("update " + name + " (every value changed was put back)", (IOException) e);
+      restore(host, path, old, touched, failure);
+      try {
+        tx.close();
+      } catch (RuntimeException undo) {
+        failure.addSuppressed(undo);
+      }
+      throw failure;
+    }
+  }
+
+  /** Puts back {@code old}: a plan from the state the failure left to the values read before. */
+  private void restore(Host host, CgroupPath path, ContainerSpec old, Set<String> touched, LmctfyException failure) {
+    ResourcePlan back = ResourcePlan.of(old, Mode.DIFF, host);
+    List<FileWrite> writes = new ArrayList<>(back.writes());
+    if (touched.contains("children_limit") && old.childrenLimit() == null) {
+      layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
+          .ifPresent(u -> writes.add(new FileWrite(u, "cgroup.max.descendants", "max", "children_limit")));
+    }
+    for (FileWrite w : writes) {
+      try {
+        fs.write(w.hierarchy(), path, w.file(), w.value());
+      } catch (IOException e) {
+        failure.addSuppressed(new IOException("could not restore " + w.field() + " (\"" + w.value() + "\" to "
+            + w.file() + ")", e));
+      }
+    }
+    for (Chown c : back.chowns()) {
+      try {
+        if (c.file() == null || fs.hasFile(c.hierarchy(), path, c.file())) {
+          fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
+        }
+      } catch (IOException e) {
+        failure.addSuppressed(new IOException("could not restore the owner of " + path + "/" + c.file(), e));
+      }
+    }
+  }
+
+  /** Applies a plan's writes, then its owner changes (skipping delegate files the cgroup lacks). */
+  static void apply(CgroupFs fs, CgroupPath path, ResourcePlan plan) throws IOException {
+    for (FileWrite w : plan.writes()) {
+      fs.write(w.hierarchy(), path, w.file(), w.value());
+    }
+    for (Chown c : plan.chowns()) {
+      if (c.file() == null || fs.hasFile(c.hierarchy(), path, c.file())) {
+        fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
+      }
+    }
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> out = new LinkedHashSet<>(a);
+    out.addAll(b);
+    return out;
+  }
+}

@@ -1,0 +1,116 @@
+package org.lmctfy.internal.resources;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.DeviceSpec;
+import org.lmctfy.spec.DeviceSpec.DeviceRule;
+import org.lmctfy.spec.DeviceSpec.Permission;
+import org.lmctfy.spec.DeviceSpec.Type;
+
+/**
+ * device (v1 only): the rules are either {@code ALLOW ALL rwm}, or {@code DENY ALL rwm} followed by
+ * the devices allowed, because that is what {@code devices.list} can report back (deny exceptions to
+ * allow-all are not listed by the kernel). Written as {@code a} to {@code devices.deny} then each rule
+ * to {@code devices.allow}; read back from {@code devices.list}, where the kernel merges the access
+ * letters of one device. On v2, device control needs an eBPF program, which lmctfy does not load.
+ */
+final class DeviceHandler {
+  private static final DeviceRule ALLOW_ALL = new DeviceRule(Permission.ALLOW, Type.ALL, -1, -1, "rwm");
+  private static final DeviceRule DENY_ALL = new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm");
+
+  private DeviceHandler() {}
+
+  static void plan(DeviceSpec device, Mode mode, Host host, List<FileWrite> out) {
+    if (device == null && !(mode == Mode.REPLACE && host.find("devices").isPresent())) {
+      return;
+    }
+    Hierarchy h = host.find("devices").orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
+        "device rules need the v1 devices controller; on cgroup v2 they need an eBPF program, which lmctfy does "
+            + "not load"));
+    List<DeviceRule> rules = device == null ? List.of(ALLOW_ALL) : device.rules();
+    validate(rules);
+    if (rules.get(0).permission() == Permission.ALLOW) {
+      out.add(new FileWrite(h, "devices.allow", "a", "device.rules"));
+      return;
+    }
+    out.add(new FileWrite(h, "devices.deny", "a", "device.rules"));
+    for (DeviceRule r : rules.subList(1, rules.size())) {
+      out.add(new FileWrite(h, "devices.allow", r.kernelRule(), "device.rules"));
+    }
+  }
+
+  static void validate(List<DeviceRule> rules) {
+    if (rules.isEmpty()) {
+      throw Kernel.invalid("device.rules", "[]", "is empty: give ALLOW ALL, or DENY ALL followed by ALLOW rules");
+    }
+    DeviceRule first = rules.get(0);
+    if (first.type() != Type.ALL || !first.access().equals("rwm")
+        || first.permission() == Permission.ALLOW && rules.size() > 1) {
+      throw Kernel.invalid("device.rules", "[0] " + first.kernelRule(), "must be ALLOW ALL \"rwm\" alone, or DENY ALL "
+          + "\"rwm\" followed by ALLOW rules (the kernel cannot report deny exceptions to allow-all)");
+    }
+    for (int i = 1; i < rules.size(); i++) {
+      if (rules.get(i).permission() != Permission.ALLOW || rules.get(i).type() == Type.ALL) {
+        throw Kernel.invalid("device.rules", "[" + i + "] " + rules.get(i).kernelRule(),
+            "must ALLOW one device type (after DENY ALL, only ALLOW rules for block or char devices count)");
+      }
+    }
+  }
+
+  static DeviceSpec read(Host host, Set<String> fields) {
+    if (!fields.contains("device.rules")) {
+      return null;
+    }
+    Hierarchy h = host.require("devices", "device.rules");
+    List<DeviceRule> rules = new ArrayList<>();
+    String list = host.readSelf(h, "devices.list");
+    if (list.equals("a *:* rwm")) {
+      return new DeviceSpec(List.of(ALLOW_ALL));
+    }
+    rules.add(DENY_ALL);
+    for (String line : list.split("\n")) {
+      if (!line.isBlank()) {
+        rules.add(parse(line.strip()));
+      }
+    }
+    return new DeviceSpec(rules);
+  }
+
+  private static DeviceRule parse(String line) {
+    String[] parts = line.split(" ");
+    String[] mm = parts[1].split(":");
+    return new DeviceRule(Permission.ALLOW, parts[0].equals("b") ? Type.BLOCK : Type.CHAR,
+        mm[0].equals("*") ? -1 : Long.parseLong(mm[0]), mm[1].equals("*") ? -1 : Long.parseLong(mm[1]), parts[2]);
+  }
+
+  /** The rules as devices.list reports them: one entry per device, access letters merged. */
+  static DeviceSpec normalise(DeviceSpec device) {
+    validate(device.rules());
+    if (device.rules().get(0).permission() == Permission.ALLOW) {
+      return new DeviceSpec(List.of(ALLOW_ALL));
+    }
+    Map<String, DeviceRule> merged = new LinkedHashMap<>();
+    for (DeviceRule r : device.rules().subList(1, device.rules().size())) {
+      String key = r.type() + " " + r.major() + ":" + r.minor();
+      DeviceRule before = merged.get(key);
+      String access = before == null ? r.access() : before.access() + r.access();
+      StringBuilder letters = new StringBuilder();
+      for (char c : "rwm".toCharArray()) {
+        if (access.indexOf(c) >= 0) {
+          letters.append(c);
+        }
+      }
+      merged.put(key, new DeviceRule(Permission.ALLOW, r.type(), r.major(), r.minor(), letters.toString()));
+    }
+    List<DeviceRule> rules = new ArrayList<>();
+    rules.add(DENY_ALL);
+    rules.addAll(merged.values());
+    return new DeviceSpec(rules);
+  }
+}

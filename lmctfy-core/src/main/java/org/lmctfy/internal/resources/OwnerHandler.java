@@ -1,0 +1,67 @@
+package org.lmctfy.internal.resources;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+
+/**
+ * owner / owner_group: delegation. The container's directory in every managed hierarchy and the
+ * files a delegate writes change owner: {@code cgroup.procs} and {@code tasks} on v1; on v2 {@code
+ * cgroup.procs}, {@code cgroup.threads}, {@code cgroup.subtree_control} and the files the kernel
+ * lists in {@code /sys/kernel/cgroup/delegate} ({@code memory.oom.group}, {@code memory.reclaim}),
+ * where they exist. REPLACE without them gives ownership back to the parent directory's owner.
+ */
+final class OwnerHandler {
+  static final List<String> V1_FILES = List.of("cgroup.procs", "tasks");
+  static final List<String> V2_FILES = List.of("cgroup.procs", "cgroup.threads", "cgroup.subtree_control",
+      "memory.oom.group", "memory.reclaim");
+
+  private OwnerHandler() {}
+
+  static void plan(Long owner, Long group, Mode mode, Host host, List<Hierarchy> managed, List<Chown> out) {
+    if (owner == null && group == null && mode != Mode.REPLACE) {
+      return;
+    }
+    int[] parent = mode == Mode.REPLACE && (owner == null || group == null) ? parentOwner(host, managed.get(0)) : null;
+    int uid = owner != null ? owner.intValue() : parent != null ? parent[0] : -1;
+    int gid = group != null ? group.intValue() : parent != null ? parent[1] : -1;
+    String field = owner != null ? "owner" : "owner_group";
+    for (Hierarchy h : managed) {
+      out.add(new Chown(h, null, uid, gid, field));
+      for (String file : Host.isV2(h) ? V2_FILES : V1_FILES) {
+        out.add(new Chown(h, file, uid, gid, field));
+      }
+    }
+  }
+
+  private static int[] parentOwner(Host host, Hierarchy anchor) {
+    try {
+      return host.fs().owner(anchor, host.parent(), null);
+    } catch (IOException e) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot read the owner of the parent: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code [owner, owner_group]} as the fields ask, each null when not asked. */
+  static Long[] read(Host host, Hierarchy anchor, Set<String> fields) {
+    if (!fields.contains("owner") && !fields.contains("owner_group")) {
+      return new Long[2];
+    }
+    try {
+      int[] o = host.fs().owner(anchor, host.self(), null);
+      return new Long[] {fields.contains("owner") ? (long) o[0] : null,
+          fields.contains("owner_group") ? (long) o[1] : null};
+    } catch (IOException e) {
+      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot read the owner of " + host.self() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether {@code c} applies: a delegate file the cgroup does not have is skipped. */
+  static boolean applies(Chown c, Host host, CgroupPath path) throws IOException {
+    return c.file() == null || host.fs().hasFile(c.hierarchy(), path, c.file());
+  }
+}

@@ -1,0 +1,28 @@
+package org.lmctfy.internal.resources;
+
+import java.util.List;
+import java.util.Set;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.PidsSpec;
+
+/** pids: {@code limit} is {@code pids.max} on v1 and v2; -1 is {@code max}. */
+final class PidsHandler {
+  private PidsHandler() {}
+
+  static void plan(PidsSpec pids, Mode mode, Host host, List<FileWrite> out) {
+    Long limit = pids == null ? null : pids.limit();
+    if (limit == null && !(mode == Mode.REPLACE && host.find("pids").isPresent())) {
+      return;
+    }
+    Hierarchy h = host.require("pids", "pids.limit");
+    out.add(new FileWrite(h, "pids.max", limit == null || limit < 0 ? "max" : limit.toString(), "pids.limit"));
+  }
+
+  static PidsSpec read(Host host, Set<String> fields) {
+    if (!fields.contains("pids.limit")) {
+      return null;
+    }
+    String max = host.readSelf(host.require("pids", "pids.limit"), "pids.max");
+    return new PidsSpec(max.equals("max") ? -1L : Kernel.number(max, "pids.max"));
+  }
+}
