@@ -14,7 +14,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
  * A scratch parent cgroup, {@code /lmctfy-test-<random>}, made in every hierarchy of a {@link
- * CgroupFs} so that a test works only below it; {@link #close()} removes it and everything the test
+ * CgroupFs} (a v1 cpuset one gets the root's cpus and memory nodes) so that a test works only below it; {@link #close()} removes it and everything the test
  * left below it, deepest first, in every hierarchy, and fails if anything stays.
  *
  * <p>{@link #onHost()} is the way to run a test on the real kernel: it needs root and mounted
@@ -53,6 +53,12 @@ public final class ScratchCgroups implements AutoCloseable {
       for (Hierarchy h : fs.hierarchies()) {
         fs.makeCgroup(h, scratch.path);
         scratch.made.add(h);
+        if (h.has("cpuset") && h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1) {
+          // a v1 cpuset starts empty and could hold no process: give it the root's cpus and nodes
+          for (String file : new String[] {"cpuset.cpus", "cpuset.mems"}) {
+            fs.write(h, scratch.path, file, fs.read(h, CgroupPath.root(), file).strip());
+          }
+        }
       }
     } catch (IOException | RuntimeException e) {
       try {

@@ -138,12 +138,18 @@ final class CpuHandler {
       maxLimit = quota < 0 ? -1 : quota * 1000 / Kernel.number(qp[1], "cpu period");
     }
     if (fields.contains("cpu.mask")) {
-      mask = CpuList.format(CpuList.parse(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus")));
+      mask = list(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus"));
     }
     if (fields.contains("cpu.memory_nodes")) {
-      nodes = CpuList.format(CpuList.parse(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems")));
+      nodes = list(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems"));
     }
     return new CpuSpec(limit, maxLimit, mask, nodes, null);
+  }
+
+  /** A cpu or node list as the spec writes it; null for an empty one (the spec has no "none"). */
+  private static String list(String kernel) {
+    String formatted = CpuList.format(CpuList.parse(kernel));
+    return formatted.isEmpty() ? null : formatted;
   }
 
   /** What {@link #read} returns after a create with {@code c}. */
