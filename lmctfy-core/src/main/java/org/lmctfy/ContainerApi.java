@@ -84,6 +84,13 @@ public interface ContainerApi extends AutoCloseable {
   /** Whether the container {@code name} exists. */
   boolean exists(String name);
 
+  /**
+   * {@code spec} as {@link Container#spec()} will report it once a container of this API has it:
+   * values as this host's kernel stores them (memory rounded down to pages, cpu weights converted
+   * on v2, device rules merged). {@code create(name, s).spec()} equals {@code normalise(s)}.
+   */
+  ContainerSpec normalise(ContainerSpec spec);
+
   /** Destroys the container {@code name}, its subcontainers and its processes. */
   void destroy(String name);
 

@@ -77,6 +77,11 @@ public final class ContainerApiImpl implements ContainerApi {
   }
 
   @Override
+  public ContainerSpec normalise(ContainerSpec spec) {
+    return lifecycle().normalise(Objects.requireNonNull(spec, "spec"));
+  }
+
+  @Override
   public void destroy(String name) {
     lifecycle().destroy(lifecycle().resolve(name));
   }

@@ -88,6 +88,11 @@ public final class Lifecycle {
     }
   }
 
+  /** {@code spec} as spec() reports it on this host. */
+  public ContainerSpec normalise(ContainerSpec spec) {
+    return ResourcePlan.normalise(spec, host(ContainerName.root()));
+  }
+
   /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
   public void update(ContainerName name, ContainerSpec spec, Mode mode) {
     try (ContainerLocks.Held n = locks.lock(name.value())) {

@@ -1,0 +1,116 @@
+package org.lmctfy.resources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+import org.lmctfy.Container;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.CgroupAssertions;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.FakeOperation;
+import org.lmctfy.testing.FakeSnapshot;
+
+/**
+ * Each spec field on cgroup v2, on the fake's v2 layout only: this project's machines offer no v2
+ * controller but hugetlb below their unified root, so this is modelled from cgroup-v2.rst.
+ */
+class FakeV2ResourcesTest {
+  final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
+  final ContainerApi api = ContainerApi.open(fs);
+  final Hierarchy unified = fs.hierarchies().get(0);
+
+  String createAndRead(String spec, String readBack, String file) throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse(spec));
+    assertThat(job.spec()).as("spec() of %s", spec).isEqualTo(ContainerSpec.parse(readBack));
+    return fs.read(unified, CgroupPath.of("/job"), file).strip();
+  }
+
+  LmctfyException refused(ErrorCode code, String spec) {
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job", ContainerSpec.parse(spec)));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    CgroupAssertions.assertThat(fs).hasNoCgroup(":/job");
+    return e;
+  }
+
+  @Test
+  void cpuLimitIsAWeightConvertedFromSharesWhichLosesPrecision() throws IOException {
+    assertThat(createAndRead("cpu { limit: 1000 }", "cpu { limit: 976 }", "cpu.weight")).isEqualTo("39");
+    assertThat(api.normalise(ContainerSpec.parse("cpu { limit: 1000 }"))).isEqualTo(api.get("/job").spec());
+  }
+
+  @Test
+  void cpuMaxLimitIsCpuMax() throws IOException {
+    assertThat(createAndRead("cpu { max_limit: 2500 }", "cpu { max_limit: 2500 }", "cpu.max")).isEqualTo("250000 100000");
+  }
+
+  @Test
+  void memoryLimitSwapAndReservationAreMaxSwapMaxAndLow() throws IOException {
+    assertThat(createAndRead("memory { limit: 8192000 swap_limit: 16384000 reservation: 4096000 high: 6144000 }",
+        "memory { limit: 8192000 swap_limit: 16384000 reservation: 4096000 high: 6144000 }", "memory.swap.max"))
+        .isEqualTo("8192000");
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "memory.max").strip()).isEqualTo("8192000");
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "memory.low").strip()).isEqualTo("4096000");
+  }
+
+  @Test
+  void unlimitedMemoryIsMaxAndReadsMinusOne() throws IOException {
+    assertThat(createAndRead("memory { limit: -1 oom_group: true }", "memory { limit: -1 oom_group: true }",
+        "memory.max")).isEqualTo("max");
+  }
+
+  @Test
+  void v1OnlyMemoryKnobsAreRefusedNamingTheField() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { oom_kill_disable: true }").getMessage())
+        .contains("memory.oom_kill_disable", "v2");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { swappiness: 10 }").getMessage())
+        .contains("memory.swappiness");
+  }
+
+  @Test
+  void pidsAndChildrenLimit() throws IOException {
+    assertThat(createAndRead("pids { limit: 7 } children_limit: 2", "pids { limit: 7 } children_limit: 2",
+        "cgroup.max.descendants")).isEqualTo("2");
+  }
+
+  @Test
+  void blockioWeightAndDeviceLimitsAreIoWeightAndIoMax() throws IOException {
+    assertThat(createAndRead("blockio { weight: 500 device_limits { major: 254 minor: 0 read_bps: 1048576 } }",
+        "blockio { weight: 500 device_limits { major: 254 minor: 0 read_bps: 1048576 write_bps: -1 read_iops: -1 "
+            + "write_iops: -1 } }", "io.max")).isEqualTo("254:0 rbps=1048576 wbps=max riops=max wiops=max");
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "io.weight")).startsWith("default 4950");
+  }
+
+  @Test
+  void hugetlbLimitsArePerPageSize() throws IOException {
+    assertThat(createAndRead("hugetlb { limits { page_size: \"2MB\" limit: 4194304 } }",
+        "hugetlb { limits { page_size: \"2MB\" limit: 4194304 } }", "hugetlb.2MB.max")).isEqualTo("4194304");
+  }
+
+  @Test
+  void deviceRulesNeedEbpfOnV2AndAreRefused() {
+    assertThat(refused(ErrorCode.UNIMPLEMENTED, "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }")
+        .getMessage()).contains("eBPF");
+  }
+
+  @Test
+  void aChildsControllersAreEnabledInItsParentAndRestoredIfTheCreateFails() throws IOException {
+    api.create("/a", ContainerSpec.parse("memory { limit: 81920000 }"));
+    assertThat(fs.read(unified, CgroupPath.of("/a"), "cgroup.subtree_control").strip()).isEmpty();
+    FakeSnapshot before = fs.snapshot();
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "memory.max".equals(op.file())
+        && op.path().value().equals("/a/b"), Errno.EINVAL);
+    catchThrowableOfType(LmctfyException.class, () -> api.create("/a/b", ContainerSpec.parse("memory { limit: 4096000 }")));
+    CgroupAssertions.assertThat(fs).matches(before);
+    api.create("/a/b", ContainerSpec.parse("memory { limit: 4096000 }"));
+    assertThat(fs.read(unified, CgroupPath.of("/a"), "cgroup.subtree_control").strip()).isEqualTo("memory");
+  }
+}
