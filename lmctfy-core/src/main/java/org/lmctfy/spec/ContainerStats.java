@@ -3,12 +3,15 @@ package org.lmctfy.spec;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Map;
 import org.lmctfy.internal.codec.SpecCodec;
 
 /**
- * Usage of a container, from {@link org.lmctfy.Container#stats}: lmctfy's {@code ContainerStats},
- * for now a summary. Each section is {@code null} when the container does not isolate that
- * resource. Field names say their units ({@code _ns} nanoseconds; memory values are bytes).
+ * What a container uses, from {@link org.lmctfy.Container#stats}. A section, or a field, is {@code
+ * null} when this host does not offer it (a missing optional kernel file leaves that field absent,
+ * it never fails the call). Units are in the names: {@code _ns} nanoseconds everywhere for time,
+ * bytes for memory and I/O sizes, plain counts otherwise. {@code FULL} adds CPU throttling and the
+ * {@code memory.stat} breakdowns to what {@code SUMMARY} reads.
  *
  * <pre>{@code
  * ContainerStats stats = job.stats(StatsType.SUMMARY);
@@ -17,16 +20,24 @@ import org.lmctfy.internal.codec.SpecCodec;
  *
  * <p>Immutable and thread-safe.
  *
- * @param cpu {@code cpu}: CPU time used
- * @param memory {@code memory}: memory used
- * @param pids {@code pids}: tasks running
+ * @param cpu CPU time used
+ * @param memory memory used
+ * @param pids tasks running
+ * @param blockio bytes and operations per block device
+ * @param pressure pressure stall information (PSI), where the kernel offers it
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContainerStats(
     @JsonProperty("cpu") CpuStats cpu,
     @JsonProperty("memory") MemoryStats memory,
-    @JsonProperty("pids") PidsStats pids) {
+    @JsonProperty("pids") PidsStats pids,
+    @JsonProperty("blockio") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceIo> blockio,
+    @JsonProperty("pressure") PressureStats pressure) {
+
+  public ContainerStats {
+    blockio = blockio == null ? List.of() : List.copyOf(blockio);
+  }
 
   /** These stats as compact JSON with snake_case names. */
   public String toJson() {
@@ -39,49 +50,112 @@ public record ContainerStats(
   }
 
   /**
-   * CPU time.
+   * CPU time, nanoseconds.
    *
-   * @param totalNs {@code total_ns}: CPU time used by all tasks, nanoseconds
-   * @param perCpuNs {@code per_cpu_ns}: CPU time per CPU, nanoseconds, index = CPU number; never
-   *     null, empty when unknown
-   * @param userNs {@code user_ns}: time in user mode, nanoseconds, when known
-   * @param systemNs {@code system_ns}: time in kernel mode, nanoseconds, when known
+   * @param totalNs {@code total_ns}: CPU time used by all tasks
+   * @param perCpuNs {@code per_cpu_ns}: CPU time per CPU, index = CPU number; empty when unknown
+   * @param userNs {@code user_ns}: time in user mode
+   * @param systemNs {@code system_ns}: time in kernel mode
+   * @param throttling {@code throttling} (FULL): CFS quota enforcement
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record CpuStats(
       @JsonProperty("total_ns") long totalNs,
       @JsonProperty("per_cpu_ns") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Long> perCpuNs,
       @JsonProperty("user_ns") Long userNs,
-      @JsonProperty("system_ns") Long systemNs) {
-    /** Copies the per-CPU list. */
+      @JsonProperty("system_ns") Long systemNs,
+      @JsonProperty("throttling") Throttling throttling) {
     public CpuStats {
       perCpuNs = perCpuNs == null ? List.of() : List.copyOf(perCpuNs);
     }
   }
 
   /**
-   * Memory use, all in bytes.
+   * CFS throttling.
+   *
+   * @param periods {@code periods}: enforcement periods that have elapsed
+   * @param throttledPeriods {@code throttled_periods}: periods in which the quota ran out
+   * @param throttledNs {@code throttled_ns}: total time throttled, nanoseconds
+   */
+  public record Throttling(
+      @JsonProperty("periods") long periods,
+      @JsonProperty("throttled_periods") long throttledPeriods,
+      @JsonProperty("throttled_ns") long throttledNs) {}
+
+  /**
+   * Memory, bytes unless said otherwise.
    *
    * @param usage {@code usage}: bytes charged now
-   * @param maxUsage {@code max_usage}: peak bytes charged, when known
-   * @param limit {@code limit}: the hard limit in bytes ({@code -1} unlimited), when known
-   * @param failCount {@code fail_count}: times the limit was hit (a count, not bytes), when known
+   * @param maxUsage {@code max_usage}: peak bytes charged
+   * @param limit {@code limit}: this container's hard limit, -1 unlimited
+   * @param effectiveLimit {@code effective_limit}: the lowest hard limit of it and its ancestors, -1 none
+   * @param failCount {@code fail_count}: times usage hit the limit (a count)
+   * @param workingSet {@code working_set}: usage less inactive file cache, at least 0
+   * @param oomEvents {@code oom_events}: times the container was out of memory (a count; v2)
+   * @param oomKills {@code oom_kills}: processes the OOM killer killed in it (a count)
+   * @param containerData {@code container_data} (FULL): {@code memory.stat} of the container alone (v1)
+   * @param hierarchicalData {@code hierarchical_data} (FULL): {@code memory.stat} with descendants
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record MemoryStats(
       @JsonProperty("usage") long usage,
       @JsonProperty("max_usage") Long maxUsage,
       @JsonProperty("limit") Long limit,
-      @JsonProperty("fail_count") Long failCount) {}
+      @JsonProperty("effective_limit") Long effectiveLimit,
+      @JsonProperty("fail_count") Long failCount,
+      @JsonProperty("working_set") Long workingSet,
+      @JsonProperty("oom_events") Long oomEvents,
+      @JsonProperty("oom_kills") Long oomKills,
+      @JsonProperty("container_data") Map<String, Long> containerData,
+      @JsonProperty("hierarchical_data") Map<String, Long> hierarchicalData) {
+    public MemoryStats {
+      containerData = containerData == null ? null : Map.copyOf(containerData);
+      hierarchicalData = hierarchicalData == null ? null : Map.copyOf(hierarchicalData);
+    }
+  }
 
   /**
    * Task counts.
    *
    * @param current {@code current}: tasks (processes and threads) now
-   * @param limit {@code limit}: the task limit, {@code -1} unlimited, when known
+   * @param limit {@code limit}: the task limit, -1 unlimited
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record PidsStats(
-      @JsonProperty("current") long current,
-      @JsonProperty("limit") Long limit) {}
+  public record PidsStats(@JsonProperty("current") long current, @JsonProperty("limit") Long limit) {}
+
+  /**
+   * I/O done on one block device.
+   *
+   * @param readBytes {@code read_bytes}, {@code writeBytes} {@code write_bytes}: bytes
+   * @param readOps {@code read_ops}, {@code writeOps} {@code write_ops}: operations (counts)
+   */
+  public record DeviceIo(
+      @JsonProperty("major") long major, @JsonProperty("minor") long minor,
+      @JsonProperty("read_bytes") long readBytes, @JsonProperty("write_bytes") long writeBytes,
+      @JsonProperty("read_ops") long readOps, @JsonProperty("write_ops") long writeOps) {}
+
+  /** Pressure stall information per resource; each is null where the kernel has no such file. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record PressureStats(
+      @JsonProperty("cpu") Pressure cpu,
+      @JsonProperty("memory") Pressure memory,
+      @JsonProperty("io") Pressure io) {}
+
+  /**
+   * One resource's pressure.
+   *
+   * @param some {@code some}: some tasks stalled; {@code full} all tasks stalled (null where absent)
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Pressure(@JsonProperty("some") Stall some, @JsonProperty("full") Stall full) {}
+
+  /**
+   * Stall shares and total.
+   *
+   * @param avg10 {@code avg10}: percent of the last 10 s stalled; likewise {@code avg60}, {@code avg300}
+   * @param totalNs {@code total_ns}: total stall time, nanoseconds
+   */
+  public record Stall(
+      @JsonProperty("avg10") double avg10, @JsonProperty("avg60") double avg60,
+      @JsonProperty("avg300") double avg300, @JsonProperty("total_ns") long totalNs) {}
 }

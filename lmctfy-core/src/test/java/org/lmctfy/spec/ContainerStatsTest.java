@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.spec.ContainerStats.CpuStats;
-import org.lmctfy.spec.ContainerStats.MemoryStats;
 import org.lmctfy.spec.ContainerStats.PidsStats;
 
 class ContainerStatsTest {
@@ -13,7 +12,7 @@ class ContainerStatsTest {
   @Test
   void jsonNamesCarryUnitsAndOmitAbsentSections() {
     ContainerStats stats = new ContainerStats(
-        new CpuStats(30, List.of(10L, 20L), null, null), null, new PidsStats(2, -1L));
+        new CpuStats(30, List.of(10L, 20L), null, null, null), null, new PidsStats(2, -1L), List.of(), null);
 
     assertThat(stats.toJson()).isEqualTo(
         "{\"cpu\":{\"total_ns\":30,\"per_cpu_ns\":[10,20]},\"pids\":{\"current\":2,\"limit\":-1}}");
@@ -21,8 +20,7 @@ class ContainerStatsTest {
 
   @Test
   void textRepeatsPerCpuValues() {
-    ContainerStats stats = new ContainerStats(new CpuStats(3, List.of(1L, 2L), 1L, 2L),
-        new MemoryStats(4096, 8192L, -1L, 0L), null);
+    ContainerStats stats = new ContainerStats(new CpuStats(3, List.of(1L, 2L), 1L, 2L, null), null, null, null, null);
 
     assertThat(stats.toText()).isEqualTo("""
         cpu {
@@ -31,12 +29,6 @@ class ContainerStatsTest {
           per_cpu_ns: 2
           user_ns: 1
           system_ns: 2
-        }
-        memory {
-          usage: 4096
-          max_usage: 8192
-          limit: -1
-          fail_count: 0
         }
         """);
   }

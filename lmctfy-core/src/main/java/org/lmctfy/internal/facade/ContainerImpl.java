@@ -50,7 +50,7 @@ final class ContainerImpl implements Container {
 
   @Override
   public ContainerStats stats(StatsType type) {
-    throw ContainerApiImpl.unimplemented("stats");
+    return api.lifecycle().stats(name, Objects.requireNonNull(type, "type"));
   }
 
   @Override

@@ -16,6 +16,9 @@ import org.lmctfy.internal.process.ProcessKiller;
 import org.lmctfy.internal.resources.Host;
 import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
+import org.lmctfy.internal.stats.StatsReader;
+import org.lmctfy.StatsType;
+import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
@@ -29,6 +32,7 @@ public final class Lifecycle {
   private final Destroyer destroyer;
   private final Creator creator;
   private final Updater updater;
+  private final StatsReader stats;
 
   public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline) {
     this.layout = new Layout(fs, root);
@@ -37,6 +41,7 @@ public final class Lifecycle {
     this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline));
     this.creator = new Creator(layout, destroyer);
     this.updater = new Updater(layout, this::host);
+    this.stats = new StatsReader(fs, layout.managed());
   }
 
   public Layout layout() {
@@ -86,6 +91,14 @@ public final class Lifecycle {
     } catch (IOException e) {
       throw Errors.of("read the spec of " + name, e);
     }
+  }
+
+  /**
+   * The stats of {@code name}, read without a lock and without the existence census (a monitoring
+   * agent reads thousands): a container that is gone is NOT_FOUND from its missing files.
+   */
+  public ContainerStats stats(ContainerName name, StatsType type) {
+    return stats.read(name.value(), layout.path(name), type);
   }
 
   /** {@code spec} as spec() reports it on this host. */

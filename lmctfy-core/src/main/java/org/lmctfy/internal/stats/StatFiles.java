@@ -1,0 +1,97 @@
+package org.lmctfy.internal.stats;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
+
+/**
+ * Reads one container's stat files: a file this kernel lacks is {@code null} (the field stays
+ * absent), a container that is gone is NOT_FOUND, any other refusal is an error naming the file.
+ */
+final class StatFiles {
+  private final CgroupFs fs;
+  private final String name;
+  private final CgroupPath path;
+
+  StatFiles(CgroupFs fs, String name, CgroupPath path) {
+    this.fs = fs;
+    this.name = name;
+    this.path = path;
+  }
+
+  CgroupPath path() {
+    return path;
+  }
+
+  /** The file's content, or null if this cgroup has no such file. */
+  String read(Hierarchy h, String file) {
+    return read(h, path, file);
+  }
+
+  String read(Hierarchy h, CgroupPath p, String file) {
+    try {
+      return fs.read(h, p, file);
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        if (!fs.exists(h, p)) {
+          throw new LmctfyException(ErrorCode.NOT_FOUND, "container " + name + " does not exist (its cgroup "
+              + h.display(p, null) + " is gone)", e);
+        }
+        return null;
+      }
+      throw fail(e);
+    } catch (IOException e) {
+      throw fail(e);
+    }
+  }
+
+  private LmctfyException fail(IOException e) {
+    return new LmctfyException(ErrorCode.UNAVAILABLE, "stats of " + name + ": " + e.getMessage(), e);
+  }
+
+  /** A single number, or null if the file is absent; {@code max} is -1. */
+  Long number(Hierarchy h, String file) {
+    String text = read(h, file);
+    if (text == null) {
+      return null;
+    }
+    String v = text.strip();
+    return v.equals("max") ? -1L : parse(v, file);
+  }
+
+  /** The {@code key value} lines of a file such as memory.stat or cpu.stat, or null if absent. */
+  Map<String, Long> keyed(Hierarchy h, String file) {
+    String text = read(h, file);
+    return text == null ? null : keyed(text, file);
+  }
+
+  static Map<String, Long> keyed(String text, String file) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (String line : text.split("\n")) {
+      int space = line.indexOf(' ');
+      if (space > 0) {
+        out.put(line.substring(0, space), parse(line.substring(space + 1).strip(), file));
+      }
+    }
+    return out;
+  }
+
+  static long parse(String v, String file) {
+    try {
+      return Long.parseUnsignedLong(v);
+    } catch (NumberFormatException e) {
+      try {
+        return Long.parseLong(v);
+      } catch (NumberFormatException again) {
+        throw new LmctfyException(ErrorCode.INTERNAL, "unexpected value \"" + v + "\" in " + file, again);
+      }
+    }
+  }
+}
