@@ -40,13 +40,21 @@ final class StatFiles {
       return fs.read(h, p, file);
     } catch (CgroupFsException e) {
       if (e.errno() == Errno.ENOENT) {
-        if (!fs.exists(h, p)) {
+        if (!exists(h, p)) {
           throw new LmctfyException(ErrorCode.NOT_FOUND, "container " + name + " does not exist (its cgroup "
               + h.display(p, null) + " is gone)", e);
         }
         return null;
       }
       throw fail(e);
+    } catch (IOException e) {
+      throw fail(e);
+    }
+  }
+
+  private boolean exists(Hierarchy h, CgroupPath p) {
+    try {
+      return fs.exists(h, p);
     } catch (IOException e) {
       throw fail(e);
     }
