@@ -15,7 +15,8 @@ import org.lmctfy.cgroupfs.Hierarchy;
 /**
  * A scratch parent cgroup, {@code /lmctfy-test-<random>}, made in every hierarchy of a {@link
  * CgroupFs} so that a test works only below it; {@link #close()} removes it and everything the test
- * left below it, deepest first, in every hierarchy, and fails if anything stays.
+ * left below it, deepest first, in every hierarchy, and fails if anything stays. A v1 cpuset
+ * scratch parent gets the root's cpus and memory nodes, so that containers below can hold tasks.
  *
  * <p>{@link #onHost()} is the way to run a test on the real kernel: it needs root and mounted
  * cgroups. Where the kernel is not usable, the test is skipped with the reason, except under
@@ -53,6 +54,11 @@ public final class ScratchCgroups implements AutoCloseable {
       for (Hierarchy h : fs.hierarchies()) {
         fs.makeCgroup(h, scratch.path);
         scratch.made.add(h);
+        if (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1 && h.has("cpuset")) {
+          for (String file : new String[] {"cpuset.cpus", "cpuset.mems"}) {
+            fs.write(h, scratch.path, file, fs.read(h, scratch.path.parent(), file).strip());
+          }
+        }
       }
     } catch (IOException | RuntimeException e) {
       try {

@@ -8,6 +8,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.ResourceHandle;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.FileWrite;
@@ -15,8 +16,8 @@ import org.lmctfy.internal.resources.ResourcePlan;
 
 /**
  * Makes a container whose state has been checked and whose spec has been planned, under its
- * lock: intent on the parent, one cgroup per hierarchy (each a {@link ResourceHandle}), the
- * ownership marker, the parent's v2 controllers, the writes; then the commit (the intent goes).
+ * lock: intent on the parent, one cgroup per hierarchy (each a {@link ResourceHandle}; a v1 cpuset
+ * gets its parent's cpus and memory nodes), the ownership marker, the parent's v2 controllers, the writes; then the commit (the intent goes).
  * On any failure everything is undone newest first and the exception carries the first failure
  * with every failed undo suppressed; if an undo failed, the intent stays so that the next
  * operation on the name finishes the job.
@@ -48,6 +49,9 @@ final class Creator {
         if (h.equals(anchor)) {
           fs.setMarker(anchor, path, Layout.OWNER_KEY, Layout.OWNER_VALUE);
         }
+        if (h.version() == CgroupVersion.V1 && h.has("cpuset")) {
+          inheritCpuset(h, parent, path);
+        }
       }
       if (plan.unified() != null) {
         enableInParent(tx, plan.unified(), parent, plan.v2Controllers());
@@ -59,6 +63,20 @@ final class Creator {
       tx.commit();
     } catch (IOException | RuntimeException e) {
       throw rollBack(name, tx, e);
+    }
+  }
+
+  /**
+   * A v1 cpuset starts with no cpus and no memory nodes, and a task cannot join it (ENOSPC) until
+   * it has both: the container gets its parent's. A parent with none (an unconfigured API root)
+   * gives none, and run and enter then fail with ENOSPC naming the cpuset.
+   */
+  private void inheritCpuset(Hierarchy h, CgroupPath parent, CgroupPath path) throws IOException {
+    for (String file : new String[] {"cpuset.cpus", "cpuset.mems"}) {
+      String value = fs.read(h, parent, file).strip();
+      if (!value.isEmpty()) {
+        fs.write(h, path, file, value);
+      }
     }
   }
 
