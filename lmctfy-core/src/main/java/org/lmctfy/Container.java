@@ -35,28 +35,58 @@ public interface Container {
   /** What the container uses. */
   ContainerStats stats(StatsType type);
 
-  /** Moves the threads or processes {@code tids} into the container, in every hierarchy. */
+  /**
+   * Moves the threads {@code tids} into the container in every hierarchy it occupies: on v1 each
+   * id moves alone (written to {@code tasks}); on the unified hierarchy its whole process moves
+   * (written to {@code cgroup.procs}), as v2 keeps a process's threads together. All or nothing:
+   * if one move fails, those already made are moved back, and the error names the id and the
+   * hierarchy.
+   */
   void enter(List<Long> tids);
 
-  /** Starts {@code argv} inside the container; it runs no instruction outside it. */
+  /**
+   * Starts {@code argv} inside the container: a launcher shell writes its own pid into the
+   * container's {@code cgroup.procs} in every hierarchy, then execs {@code argv}, so the program
+   * runs no instruction outside the container. {@code argv} is not passed through a shell unless
+   * {@code spec.use_shell} is set. A failed start (an {@code argv[0]} that is not an executable
+   * file, a refused placement) leaves no process behind and throws.
+   *
+   * @throws LmctfyException INVALID_ARGUMENT for a bad argv or run spec, UNAVAILABLE naming the
+   *     file the launcher could not write
+   */
   ContainerProcess run(List<String> argv, RunSpec spec);
 
-  /** Freezes every process in the container and its subcontainers. */
+  /**
+   * Freezes every process in the container and its subcontainers (the v1 freezer where it is
+   * mounted, else {@code cgroup.freeze}); returns once the kernel reports the container frozen.
+   *
+   * @throws LmctfyException DEADLINE_EXCEEDED if it is not frozen in time (it is thawed again),
+   *     FAILED_PRECONDITION if the calling process is inside
+   */
   void pause();
 
-  /** Thaws what {@link #pause()} froze. */
+  /** Thaws what {@link #pause()} froze; returns once the kernel reports it thawed. */
   void resume();
 
-  /** Kills every process in the container and its subcontainers. */
+  /**
+   * Kills every process in the container and its subcontainers, including ones that fork while
+   * being killed and frozen ones; the container is left thawed.
+   *
+   * @throws LmctfyException DEADLINE_EXCEEDED naming the processes that survived, FAILED_PRECONDITION
+   *     if the calling process is inside
+   */
   void killAll();
 
   /** The subcontainers' names, sorted. */
   List<String> listSubcontainers(ListPolicy policy);
 
-  /** The ids of the processes in the container, sorted. */
+  /**
+   * The ids of the processes in the container (its {@code cgroup.procs} in the first hierarchy),
+   * sorted; RECURSIVE adds those in every cgroup below it.
+   */
   List<Long> listProcesses(ListPolicy policy);
 
-  /** The ids of the threads in the container, sorted. */
+  /** The ids of the threads in the container ({@code tasks}, or v2 {@code cgroup.threads}), sorted. */
   List<Long> listThreads(ListPolicy policy);
 
   /** Calls {@code listener} on a library thread whenever {@code event} happens; returns an id. */

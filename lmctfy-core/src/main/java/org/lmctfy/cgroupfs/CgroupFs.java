@@ -140,6 +140,26 @@ public interface CgroupFs {
   void kill(long pid) throws IOException;
 
   /**
+   * Starts {@code command} (its argv, environment, directory and redirections) as a process that
+   * is a member of {@code cgroups}, one cgroup per hierarchy, before it executes its first
+   * instruction, and returns it once it is placed.
+   *
+   * <p>The default is for backends whose processes are this machine's: a launcher {@code /bin/sh}
+   * writes its own pid into each cgroup's {@code cgroup.procs} (the paths and the argv are passed
+   * as positional parameters, never spliced into the script), exits with status 125 if a write
+   * fails, and otherwise execs the command. A backend whose processes are not the host's (an
+   * in-memory fake) overrides this.
+   *
+   * @throws IOException if the launcher could not start or place itself (naming the file); no
+   *     process is left behind then
+   * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT, before anything starts, if the program
+   *     is not an executable file or the working directory or a redirected file is unusable
+   */
+  default Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+    return org.lmctfy.internal.process.Launcher.start(this, command, cgroups);
+  }
+
+  /**
    * The directory where processes that share this cgroup filesystem keep per-container lock
    * files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as
    * for an in-memory fake.

@@ -25,7 +25,7 @@ import org.lmctfy.testing.internal.fake.Machine;
  * and a cgroup with children or processes cannot be removed.
  *
  * <p>On top of the kernel it offers what a test needs: a process table ({@link #spawnProcess()},
- * {@link #exitProcess}), kernel-side changes ({@link #setKernelValue}), fault injection ({@link
+ * {@link #exitProcess}), started processes that run nothing ({@link #start}), kernel-side changes ({@link #setKernelValue}), fault injection ({@link
  * #failMutation}, {@link #failWhen}), a crash point ({@link #crashAt}, {@link #recover()}), the record
  * of mutations and {@link #snapshot() snapshots} to compare.
  *
@@ -51,6 +51,7 @@ public final class FakeCgroupFs implements CgroupFs {
   private final Object lock = new Object();
   private final Kernel kernel;
   private final Recorder recorder = new Recorder();
+  private final Map<Long, List<String>> commands = new java.util.HashMap<>();
 
   private FakeCgroupFs(Kernel kernel) {
     this.kernel = kernel;
@@ -256,8 +257,73 @@ public final class FakeCgroupFs implements CgroupFs {
       if (!kernel.processes().contains(pid)) {
         throw new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH);
       }
-      kernel.exitProcess(pid);
+      kernel.exitProcess(pid, Kernel.SIGKILLED);
     });
+  }
+
+  /**
+   * Runs nothing: spawns a fake process (one thread) and places it in {@code cgroups} by writing
+   * its pid to each {@code cgroup.procs} in turn, as the host's launcher does, so the writes are
+   * recorded and open to {@link #failMutation}/{@link #failWhen}, and the kernel's refusals apply
+   * (an empty v1 cpuset is ENOSPC). If one fails, the fake process ends and the failure is thrown.
+   * The returned {@link Process} has the fake pid and empty streams; it runs until {@link
+   * #exitProcess(long, int)}, a kill or {@code cgroup.kill} ends it (exit status 137). What it
+   * would have run is {@link #commandOf}.
+   */
+  @Override
+  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      long pid = kernel.spawnProcess();
+      try {
+        for (Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
+          write(e.getKey(), e.getValue(), "cgroup.procs", Long.toString(pid));
+        }
+      } catch (CgroupFsException | RuntimeException e) {
+        kernel.exitProcess(pid);
+        throw e;
+      }
+      kernel.watch(pid);
+      commands.put(pid, List.copyOf(command.command()));
+      return new FakeProcess(this, pid);
+    }
+  }
+
+  /** The command a process {@link #start} started would have run, or empty for other pids. */
+  public Optional<List<String>> commandOf(long pid) {
+    synchronized (lock) {
+      return Optional.ofNullable(commands.get(pid));
+    }
+  }
+
+  void endIfRunning(long pid, int status) {
+    synchronized (lock) {
+      if (kernel.exitStatus(pid) == null && kernel.processes().contains(pid)) {
+        kernel.exitProcess(pid, status);
+        lock.notifyAll();
+      }
+    }
+  }
+
+  Integer exitStatusOf(long pid) {
+    synchronized (lock) {
+      return kernel.exitStatus(pid);
+    }
+  }
+
+  /** Waits up to {@code nanos} for a started process to end; its exit status, or null. */
+  Integer awaitExit(long pid, long nanos) throws InterruptedException {
+    long end = System.nanoTime() + nanos;
+    synchronized (lock) {
+      while (true) {
+        Integer status = kernel.exitStatus(pid);
+        long left = end - System.nanoTime();
+        if (status != null || left <= 0) {
+          return status;
+        }
+        lock.wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+      }
+    }
   }
 
   private interface Mutation {
@@ -279,6 +345,7 @@ public final class FakeCgroupFs implements CgroupFs {
         throw e;
       }
       recorder.record(op);
+      lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
     }
   }
 
@@ -308,8 +375,14 @@ public final class FakeCgroupFs implements CgroupFs {
 
   /** Ends a process: it and its threads leave every cgroup. */
   public void exitProcess(long pid) {
+    exitProcess(pid, 0);
+  }
+
+  /** Ends a process with an exit status, which a {@link #start started} process's waitFor returns. */
+  public void exitProcess(long pid, int status) {
     synchronized (lock) {
-      kernel.exitProcess(pid);
+      kernel.exitProcess(pid, status);
+      lock.notifyAll();
     }
   }
 

@@ -99,6 +99,17 @@ abstract class LifecycleContract {
   }
 
   @Test
+  void createGivesAV1CpusetContainerItsParentsCpusAndMemoryNodesSoThatTasksCanJoin() throws IOException {
+    Hierarchy cpuset = hierarchy("cpuset");
+    api.create("/test", CPU_AND_MEMORY);
+    for (String file : new String[] {"cpuset.cpus", "cpuset.mems"}) {
+      String parent = fs.read(cpuset, scratch.path(), file);
+      assertThat(parent.strip()).as(file + " of the scratch parent").isNotEmpty();
+      assertThat(fs.read(cpuset, path("/test"), file)).as(file).isEqualTo(parent);
+    }
+  }
+
+  @Test
   void destroyRemovesEveryHierarchysCgroupAndTheNameIsFreeAgain() throws IOException {
     api.create("/test", CPU_AND_MEMORY);
     api.destroy("/test");

@@ -104,6 +104,7 @@ public final class ContainerApiImpl implements ContainerApi {
     return lifecycle().cleanup();
   }
 
+  /** Nothing to stop: no operation starts a thread (the processes run starts are reaped by the JDK). */
   @Override
   public void close() {}
 }

@@ -2,21 +2,33 @@ package org.lmctfy.internal.facade;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.Map;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerProcess;
+import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
+import org.lmctfy.LmctfyException;
 import org.lmctfy.NotificationListener;
 import org.lmctfy.StatsType;
 import org.lmctfy.UpdatePolicy;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.lifecycle.Errors;
 import org.lmctfy.internal.lifecycle.Layout;
+import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.Mode;
+import org.lmctfy.internal.process.Freezer;
+import org.lmctfy.internal.process.LaunchedProcess;
+import org.lmctfy.internal.process.Members;
+import org.lmctfy.internal.process.Mover;
+import org.lmctfy.internal.process.ProcessKiller;
+import org.lmctfy.internal.process.RunCommand;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.EventSpec;
@@ -55,27 +67,64 @@ final class ContainerImpl implements Container {
 
   @Override
   public void enter(List<Long> tids) {
-    throw ContainerApiImpl.unimplemented("enter");
+    Objects.requireNonNull(tids, "tids");
+    api.lifecycle().requireExists(name);
+    Layout layout = api.lifecycle().layout();
+    new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), "enter " + tids + " into " + name);
   }
 
   @Override
   public ContainerProcess run(List<String> argv, RunSpec spec) {
-    throw ContainerApiImpl.unimplemented("run");
+    Objects.requireNonNull(spec, "spec");
+    ProcessBuilder command = RunCommand.of(argv, spec);
+    api.lifecycle().requireExists(name);
+    Layout layout = api.lifecycle().layout();
+    Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
+    layout.managed().forEach(h -> cgroups.put(h, layout.path(name)));
+    try {
+      return new LaunchedProcess(layout.fs().start(command, cgroups));
+    } catch (IOException e) {
+      throw Errors.of("run " + argv + " in " + name, e);
+    }
   }
 
   @Override
   public void pause() {
-    throw ContainerApiImpl.unimplemented("pause");
+    administer("pause", (layout, path) ->
+        new Freezer(layout.fs(), layout.managed(), ContainerApiImpl.KILL_DEADLINE).freeze(path));
   }
 
   @Override
   public void resume() {
-    throw ContainerApiImpl.unimplemented("resume");
+    administer("resume", (layout, path) ->
+        new Freezer(layout.fs(), layout.managed(), ContainerApiImpl.KILL_DEADLINE).thaw(path));
   }
 
   @Override
   public void killAll() {
-    throw ContainerApiImpl.unimplemented("killAll");
+    administer("killAll", (layout, path) ->
+        new ProcessKiller(layout.fs(), ContainerApiImpl.KILL_DEADLINE).killAll(layout.managed(), path));
+  }
+
+  private interface Step {
+    void run(Layout layout, CgroupPath path) throws IOException;
+  }
+
+  /** Runs an administrative step under the container's lock, never on a container holding the caller. */
+  private void administer(String what, Step step) {
+    try (ContainerLocks.Held held = api.lifecycle().lock(name)) {
+      api.lifecycle().requireExists(name);
+      Layout layout = api.lifecycle().layout();
+      CgroupPath path = layout.path(name);
+      CgroupPath self = layout.fs().cgroupsOf(layout.fs().selfPid()).get(layout.anchor());
+      if (self != null && path.isAncestorOrSelf(self)) {
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + " " + name + ": the calling process ("
+            + layout.fs().selfPid() + ") is inside it");
+      }
+      step.run(layout, path);
+    } catch (IOException e) {
+      throw Errors.of(what + " " + name, e);
+    }
   }
 
   @Override
@@ -95,29 +144,17 @@ final class ContainerImpl implements Container {
     return members("tasks", policy);
   }
 
-  /** The ids in {@code file} of the anchor cgroup (and of its subcontainers, recursively). */
+  /** The ids in {@code file} of the anchor cgroup (and of every cgroup below it, recursively). */
   private List<Long> members(String file, ListPolicy policy) {
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
     Hierarchy anchor = layout.anchor();
     String actual = file.equals("tasks") && anchor.version() == CgroupVersion.V2 ? "cgroup.threads" : file;
-    List<ContainerName> names = new ArrayList<>(List.of(name));
-    if (policy == ListPolicy.RECURSIVE) {
-      names.addAll(api.lifecycle().list(name, true));
-    }
-    TreeSet<Long> ids = new TreeSet<>();
     try {
-      for (ContainerName n : names) {
-        for (String line : layout.fs().read(anchor, layout.path(n), actual).split("\n")) {
-          if (!line.isBlank()) {
-            ids.add(Long.parseLong(line.strip()));
-          }
-        }
-      }
+      return List.copyOf(Members.of(layout.fs(), anchor, layout.path(name), actual, policy == ListPolicy.RECURSIVE));
     } catch (IOException e) {
       throw Errors.of("list the " + (file.equals("tasks") ? "threads" : "processes") + " of " + name, e);
     }
-    return List.copyOf(ids);
   }
 
   @Override

@@ -15,7 +15,8 @@ import org.lmctfy.internal.resources.ResourcePlan;
 /**
  * Makes a container whose state has been checked and whose spec has been planned, under its
  * lock: intent on the parent, one cgroup per hierarchy (each a {@link ResourceHandle}), the
- * ownership marker, the parent's v2 controllers, the writes; then the commit (the intent goes).
+ * ownership marker, the parent's v2 controllers, the plan's writes (a v1 cpuset gets its parent's
+ * cpus and memory nodes there), the spec's fields; then the commit (the intent goes).
  * On any failure everything is undone newest first and the exception carries the first failure
  * with every failed undo suppressed; if an undo failed, the intent stays so that the next
  * operation on the name finishes the job.

@@ -48,6 +48,11 @@ public final class Lifecycle {
     return layout;
   }
 
+  /** Holds the lock of {@code name} (across threads and processes) until closed. */
+  public ContainerLocks.Held lock(ContainerName name) {
+    return locks.lock(name.value());
+  }
+
   /** Resolves a name given by a caller: relative names against the caller's own container. */
   public ContainerName resolve(String name) {
     if (name != null && !name.startsWith("/") && !name.isEmpty()) {

@@ -67,7 +67,8 @@ final class CpuHandler {
           throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + f[0] + " \"" + parentList + "\"");
         }
         out.add(new FileWrite(h, f[0], f[1], f[2]));
-      } else if (copyParent && !(Host.isV2(h) && mode == Mode.CREATE)) {
+      } else if (copyParent && !(Host.isV2(h) ? mode == Mode.CREATE : parentList.isEmpty())) {
+        // v1: an empty cpuset refuses tasks (ENOSPC), so it takes the parent's; v2: "" inherits
         out.add(new FileWrite(h, f[0], Host.isV2(h) ? "" : parentList, f[2]));
       }
     }

@@ -37,6 +37,9 @@ public final class Kernel {
   private static final int MAX_MARKERS = 128;
   private static final int MAX_MARKER_BYTES = 128 << 10;
 
+  /** The exit status Java reports for a process SIGKILL ended: 128 + 9. */
+  public static final int SIGKILLED = 137;
+
   private final Machine machine;
   private final List<String> known;
   private final List<Hier> hiers = new ArrayList<>();
@@ -301,6 +304,21 @@ public final class Kernel {
 
   public void exitProcess(long pid) {
     processes.exit(pid);
+  }
+
+  /** Ends {@code pid} with {@code status}; {@link #SIGKILLED} is a SIGKILL's. */
+  public void exitProcess(long pid, int status) {
+    processes.exit(pid, status);
+  }
+
+  /** Keeps the exit status of {@code pid} for {@link #exitStatus}. */
+  public void watch(long pid) {
+    processes.watch(pid);
+  }
+
+  /** The status a watched process ended with, or null while it runs. */
+  public Integer exitStatus(long pid) {
+    return processes.exitStatus(pid);
   }
 
   public Set<Long> processes() {

@@ -15,6 +15,7 @@ final class Processes {
   private final Map<Long, Long> pidOfTid = new HashMap<>();
   private final List<Hier> hiers;
   private final long selfPid;
+  private final Map<Long, Integer> exitStatus = new HashMap<>();
   private long next;
 
   /** Starts with pid 1 and the test's own process, both in every hierarchy's root. */
@@ -64,7 +65,25 @@ final class Processes {
     return tid;
   }
 
+  /** Keeps the exit status of {@code pid} when it ends, for {@link #exitStatus}. */
+  void watch(long pid) {
+    exitStatus.put(pid, null);
+  }
+
+  /** The status a watched process ended with, or null while it runs (or if it is not watched). */
+  Integer exitStatus(long pid) {
+    return exitStatus.get(pid);
+  }
+
   void exit(long pid) {
+    exit(pid, 0);
+  }
+
+  /** Ends {@code pid} with {@code status} (128 + n for signal n, as Java reports it). */
+  void exit(long pid, int status) {
+    if (exitStatus.containsKey(pid) && threadsOf.containsKey(pid)) {
+      exitStatus.put(pid, status);
+    }
     TreeSet<Long> tids = threadsOf.remove(pid);
     if (tids == null) {
       throw new IllegalArgumentException("no such process: " + pid);

@@ -1,0 +1,98 @@
+package org.lmctfy.internal.process;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Hierarchy;
+
+/**
+ * Freezes and thaws a cgroup and its subtree. Where a v1 freezer hierarchy is mounted it alone is
+ * used ({@code freezer.state}, which freezes descendants and is the controller with freezing
+ * semantics on hybrid machines); otherwise the unified hierarchy's {@code cgroup.freeze}. Both
+ * wait, polling, until the kernel reports the new state: {@code freezer.state} reads {@code FROZEN}
+ * (it passes through {@code FREEZING}) or {@code THAWED}; {@code cgroup.events} says {@code frozen
+ * 1} or {@code frozen 0}. A freeze that does not complete by the deadline is undone (thawed).
+ */
+public final class Freezer {
+  private final CgroupFs fs;
+  private final Hierarchy hierarchy;
+  private final Duration deadline;
+
+  /** @throws LmctfyException UNIMPLEMENTED if neither a v1 freezer nor a unified hierarchy is mounted */
+  public Freezer(CgroupFs fs, List<Hierarchy> managed, Duration deadline) {
+    this.fs = fs;
+    this.deadline = deadline;
+    this.hierarchy = managed.stream().filter(h -> h.has("freezer")).findFirst()
+        .or(() -> managed.stream().filter(h -> h.version() == CgroupVersion.V2).findFirst())
+        .orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
+            "pause and resume need the v1 freezer or the unified hierarchy; neither is mounted"));
+  }
+
+  public void freeze(CgroupPath path) throws IOException {
+    set(path, true);
+    try {
+      await(path, true);
+    } catch (LmctfyException | IOException e) {
+      try {
+        set(path, false);
+      } catch (IOException | RuntimeException undo) {
+        e.addSuppressed(undo);
+      }
+      throw e;
+    }
+  }
+
+  public void thaw(CgroupPath path) throws IOException {
+    set(path, false);
+    await(path, false);
+  }
+
+  private boolean v1() {
+    return hierarchy.version() == CgroupVersion.V1;
+  }
+
+  private void set(CgroupPath path, boolean frozen) throws IOException {
+    if (v1()) {
+      fs.write(hierarchy, path, "freezer.state", frozen ? "FROZEN" : "THAWED");
+    } else {
+      fs.write(hierarchy, path, "cgroup.freeze", frozen ? "1" : "0");
+    }
+  }
+
+  /** What the kernel reports now: {@code FROZEN}/{@code FREEZING}/{@code THAWED}, or {@code frozen 0|1}. */
+  private String state(CgroupPath path) throws IOException {
+    if (v1()) {
+      return fs.read(hierarchy, path, "freezer.state").strip();
+    }
+    return fs.read(hierarchy, path, "cgroup.events").lines().filter(l -> l.startsWith("frozen "))
+        .findFirst().orElse("frozen ?");
+  }
+
+  private void await(CgroupPath path, boolean frozen) throws IOException {
+    String wanted = v1() ? (frozen ? "FROZEN" : "THAWED") : (frozen ? "frozen 1" : "frozen 0");
+    long end = System.nanoTime() + deadline.toNanos();
+    while (true) {
+      String now = state(path);
+      if (now.equals(wanted)) {
+        return;
+      }
+      if (System.nanoTime() > end) {
+        String file = v1() ? "freezer.state" : "cgroup.events";
+        throw new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, hierarchy.display(path, file) + " still says \""
+            + now + "\", not \"" + wanted + "\", after " + deadline.toMillis() + " ms"
+            + (frozen ? "; thawed it again" : ""));
+      }
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for " + hierarchy.display(path, null) + " to be " + wanted, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package org.lmctfy.internal.process;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import org.lmctfy.ContainerProcess;
+
+/** A {@link ContainerProcess} over the {@link Process} a {@code CgroupFs} started. */
+public final class LaunchedProcess implements ContainerProcess {
+  private final Process process;
+
+  public LaunchedProcess(Process process) {
+    this.process = process;
+  }
+
+  @Override
+  public long pid() {
+    return process.pid();
+  }
+
+  @Override
+  public int waitFor() throws InterruptedException {
+    return process.waitFor();
+  }
+
+  @Override
+  public OptionalInt waitFor(Duration timeout) throws InterruptedException {
+    return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS) ? OptionalInt.of(process.exitValue())
+        : OptionalInt.empty();
+  }
+
+  @Override
+  public OptionalInt exitCode() {
+    return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
+  }
+
+  @Override
+  public OutputStream stdin() {
+    return process.getOutputStream();
+  }
+
+  @Override
+  public InputStream stdout() {
+    return process.getInputStream();
+  }
+
+  @Override
+  public InputStream stderr() {
+    return process.getErrorStream();
+  }
+
+  @Override
+  public String toString() {
+    return "ContainerProcess[pid " + pid() + "]";
+  }
+}

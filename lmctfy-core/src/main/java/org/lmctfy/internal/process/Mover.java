@@ -1,0 +1,90 @@
+package org.lmctfy.internal.process;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.lifecycle.Errors;
+
+/**
+ * Moves threads into a cgroup in several hierarchies, all or nothing. On v1 a tid is written to
+ * {@code tasks} (that thread alone moves); on v2 to {@code cgroup.procs} (its whole process moves:
+ * v2 domain cgroups hold whole processes). Each thread's cgroups are read first; if a move fails,
+ * the moves already made are undone newest first, writing each thread back where it was.
+ */
+public final class Mover {
+  private final CgroupFs fs;
+
+  public Mover(CgroupFs fs) {
+    this.fs = fs;
+  }
+
+  /** The file a tid is written to in {@code h}. */
+  static String file(Hierarchy h) {
+    return h.version() == CgroupVersion.V2 ? "cgroup.procs" : "tasks";
+  }
+
+  /**
+   * Moves {@code tids} into {@code path} in every one of {@code hierarchies}.
+   *
+   * @param what the operation, for messages ({@code "enter [12] into /job"})
+   */
+  public void move(List<Long> tids, List<Hierarchy> hierarchies, CgroupPath path, String what) {
+    for (Long tid : tids) {
+      if (tid == null || tid <= 0) {
+        throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, what + ": " + tid + " is not a thread id");
+      }
+    }
+    Map<Long, Map<Hierarchy, CgroupPath>> before = new LinkedHashMap<>();
+    for (long tid : tids) {
+      try {
+        before.put(tid, fs.cgroupsOf(tid));
+      } catch (IOException e) {
+        throw Errors.of(what + ": cannot read the cgroups of " + tid, e);
+      }
+    }
+    Deque<Runnable> undo = new ArrayDeque<>();
+    for (long tid : tids) {
+      for (Hierarchy h : hierarchies) {
+        try {
+          fs.write(h, path, file(h), Long.toString(tid));
+        } catch (IOException e) {
+          LmctfyException failure = Errors.of(what + ": moving " + tid + " into " + h.label() + ":"
+              + h.display(path, null) + " failed (" + undo.size() + " moves undone)", e);
+          undo.forEach(step -> undoStep(step, failure));
+          throw failure;
+        }
+        CgroupPath back = before.get(tid).get(h);
+        undo.push(() -> moveBack(h, back, tid));
+      }
+    }
+  }
+
+  private void moveBack(Hierarchy h, CgroupPath back, long tid) {
+    if (back == null) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot move " + tid + " back in " + h.label()
+          + ": its cgroup there was not visible");
+    }
+    try {
+      fs.write(h, back, file(h), Long.toString(tid));
+    } catch (IOException e) {
+      throw Errors.of("moving " + tid + " back to " + h.label() + ":" + h.display(back, null), e);
+    }
+  }
+
+  private static void undoStep(Runnable step, LmctfyException failure) {
+    try {
+      step.run();
+    } catch (LmctfyException e) {
+      failure.addSuppressed(e);
+    }
+  }
+}

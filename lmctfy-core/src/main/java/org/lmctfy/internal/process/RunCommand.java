@@ -1,0 +1,151 @@
+package org.lmctfy.internal.process;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.spec.RunSpec;
+
+/**
+ * Turns an argv and a {@link RunSpec} into the {@link ProcessBuilder} a launcher starts; {@link
+ * #check} finds on this machine what would make the start fail after the launcher is placed: an
+ * {@code argv[0]} that is not an executable file (searched on the PATH the process will have, as
+ * {@code sh} does), a missing working directory or stdin file.
+ *
+ * <ul>
+ *   <li>{@code use_shell}: the argv joined with spaces becomes {@code /bin/sh -c <line>}.
+ *   <li>DETACHED: the argv is prefixed with {@code setsid --} (util-linux, from /usr/bin or /bin),
+ *       which the launcher execs after placing itself; the launcher is never a process-group
+ *       leader, so setsid makes the new session without forking and the pid stays the same.
+ *       Streams not redirected go to {@code /dev/null}.
+ *   <li>INHERIT: streams not redirected are pipes to the caller; redirected stdout and stderr are
+ *       appended to.
+ *   <li>environment: null inherits the caller's; a map is the whole environment.
+ * </ul>
+ */
+public final class RunCommand {
+  /** What sh searches when the environment has no PATH. */
+  static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+  private static final List<String> SETSID = List.of("/usr/bin/setsid", "/bin/setsid");
+  private static final File DEV_NULL = new File("/dev/null");
+
+  private RunCommand() {}
+
+  /** The command to start; checks only what needs no filesystem (see {@link #check}). */
+  public static ProcessBuilder of(List<String> argv, RunSpec spec) {
+    if (argv == null || argv.isEmpty()) {
+      throw invalid("argv is empty: it needs at least the program to run");
+    }
+    for (String a : argv) {
+      if (a == null || a.indexOf('\0') >= 0) {
+        throw invalid("argv " + argv + " has a null or NUL-carrying argument");
+      }
+    }
+    boolean detached = spec.fdPolicy() == RunSpec.FdPolicy.DETACHED;
+    List<String> command = new ArrayList<>();
+    if (detached) {
+      command.add(setsid());
+      command.add("--");
+    }
+    if (Boolean.TRUE.equals(spec.useShell())) {
+      command.addAll(List.of("/bin/sh", "-c", String.join(" ", argv)));
+    } else {
+      command.addAll(argv);
+    }
+    ProcessBuilder pb = new ProcessBuilder(command);
+    if (spec.environment() != null) {
+      pb.environment().clear();
+      pb.environment().putAll(spec.environment());
+    }
+    Path dir = spec.workingDirectory() == null ? null : Path.of(spec.workingDirectory());
+    if (dir != null) {
+      pb.directory(dir.toFile());
+    }
+    if (spec.stdin() != null) {
+      pb.redirectInput(against(dir, spec.stdin()).toFile());
+    } else if (detached) {
+      pb.redirectInput(DEV_NULL);
+    }
+    pb.redirectOutput(output(spec.stdout(), dir, detached));
+    pb.redirectError(output(spec.stderr(), dir, detached));
+    return pb;
+  }
+
+  private static Path against(Path dir, String file) {
+    return dir == null ? Path.of(file) : dir.resolve(file);
+  }
+
+  private static ProcessBuilder.Redirect output(String file, Path dir, boolean detached) {
+    if (file == null) {
+      return detached ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.PIPE;
+    }
+    return ProcessBuilder.Redirect.appendTo(against(dir, file).toFile());
+  }
+
+  /**
+   * Checks on this machine what would make {@code pb} fail once its launcher is placed: the
+   * program, the working directory, the files of the redirections.
+   *
+   * @throws LmctfyException INVALID_ARGUMENT naming what is wrong
+   */
+  public static void check(ProcessBuilder pb) {
+    Path dir = pb.directory() == null ? Path.of(System.getProperty("user.dir")) : pb.directory().toPath();
+    if (!Files.isDirectory(dir)) {
+      throw invalid("working_directory " + dir + " is not a directory");
+    }
+    requireExecutable(pb.command().get(0), dir, pb.environment());
+    File in = pb.redirectInput().file();
+    if (in != null && (!Files.isReadable(dir.resolve(in.toPath())) || Files.isDirectory(dir.resolve(in.toPath())))) {
+      throw invalid("stdin " + in + " is not a readable file");
+    }
+    for (ProcessBuilder.Redirect r : List.of(pb.redirectOutput(), pb.redirectError())) {
+      if (r.type() == ProcessBuilder.Redirect.Type.APPEND) {
+        Path out = dir.resolve(r.file().toPath());
+        Path parent = out.getParent();
+        if (parent == null || !Files.isDirectory(parent) || Files.isDirectory(out)) {
+          throw invalid("cannot append to " + out + ": its directory is missing or it is a directory");
+        }
+      }
+    }
+  }
+
+  /** As sh finds a command: a name with a slash is a path (from the working directory), else PATH. */
+  private static void requireExecutable(String program, Path dir, Map<String, String> env) {
+    if (program.contains("/")) {
+      if (!isExecutableFile(dir.resolve(program))) {
+        throw invalid("argv[0] " + program + " is not an executable file");
+      }
+      return;
+    }
+    String path = env.getOrDefault("PATH", DEFAULT_PATH);
+    for (String d : path.split(":", -1)) {
+      if (isExecutableFile(dir.resolve(d.isEmpty() ? "." : d).resolve(program))) {
+        return;
+      }
+    }
+    throw invalid("argv[0] " + program + " is not an executable file in PATH=" + path);
+  }
+
+  private static boolean isExecutableFile(Path p) {
+    return Files.isRegularFile(p) && Files.isExecutable(p);
+  }
+
+  /** util-linux's setsid by absolute path; the bare name where it is not there ({@link #check} then says so). */
+  private static String setsid() {
+    for (String s : SETSID) {
+      if (isExecutableFile(Path.of(s))) {
+        return s;
+      }
+    }
+    return "setsid";
+  }
+
+  private static LmctfyException invalid(String message) {
+    return new LmctfyException(ErrorCode.INVALID_ARGUMENT, message);
+  }
+}
