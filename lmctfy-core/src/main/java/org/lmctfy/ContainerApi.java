@@ -81,6 +81,13 @@ public interface ContainerApi extends AutoCloseable {
   /** The existing container {@code name}. NOT_FOUND if there is none. */
   Container get(String name);
 
+  /**
+   * The stats of many containers at once, in the order given: what a monitoring agent scrapes.
+   * Costs one read per stat file of each container, as raw reads would; no lock is taken. A
+   * container that does not exist is NOT_FOUND for the whole call.
+   */
+  java.util.Map<String, org.lmctfy.spec.ContainerStats> stats(java.util.Collection<String> names, StatsType type);
+
   /** Whether the container {@code name} exists. */
   boolean exists(String name);
 

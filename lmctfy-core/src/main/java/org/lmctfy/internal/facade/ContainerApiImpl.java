@@ -1,7 +1,12 @@
 package org.lmctfy.internal.facade;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import org.lmctfy.StatsType;
+import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
@@ -74,6 +79,18 @@ public final class ContainerApiImpl implements ContainerApi {
   @Override
   public boolean exists(String name) {
     return lifecycle().exists(lifecycle().resolve(name));
+  }
+
+  @Override
+  public Map<String, ContainerStats> stats(Collection<String> names, StatsType type) {
+    Objects.requireNonNull(type, "type");
+    Lifecycle l = lifecycle();
+    Map<String, ContainerStats> out = new LinkedHashMap<>();
+    for (String name : names) {
+      ContainerName resolved = l.resolve(name);
+      out.put(resolved.value(), l.stats(resolved, type));
+    }
+    return out;
   }
 
   @Override

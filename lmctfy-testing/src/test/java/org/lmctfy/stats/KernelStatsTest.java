@@ -1,0 +1,107 @@
+package org.lmctfy.stats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.lmctfy.Container;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.ContainerProcess;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.StatsType;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.ContainerStats;
+import org.lmctfy.spec.RunSpec;
+import org.lmctfy.testing.ScratchCgroups;
+
+/** Stats on this machine's kernel, with a real busy process inside the container. */
+class KernelStatsTest {
+  CgroupFs fs;
+  ScratchCgroups scratch;
+  ContainerApi api;
+  Container job;
+  ContainerProcess busy;
+
+  @BeforeEach
+  void open() throws IOException {
+    fs = ScratchCgroups.requireHost();
+    scratch = ScratchCgroups.on(fs);
+    api = ContainerApi.open(fs, scratch.path());
+    job = api.create("/job", ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 104857600 } pids { limit: 20 }"));
+    busy = job.run(List.of("/bin/sh", "-c", "while :; do :; done"), RunSpec.detached());
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    try {
+      job.killAll();
+      busy.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      api.destroy("/job");
+      scratch.close();
+    }
+  }
+
+  @Test
+  void theCpuTimeOfABusyProcessGrowsBetweenTwoCalls() throws InterruptedException {
+    long first = job.stats(StatsType.SUMMARY).cpu().totalNs();
+    Thread.sleep(300);
+    ContainerStats second = job.stats(StatsType.SUMMARY);
+    assertThat(second.cpu().totalNs()).isGreaterThan(first);
+    assertThat(second.cpu().perCpuNs()).isNotEmpty();
+    assertThat(second.cpu().userNs()).isNotNull();
+    assertThat(second.cpu().systemNs()).isNotNull();
+  }
+
+  @Test
+  void summaryHasMemoryPidsAndPressureAndFullAddsThrottlingAndBreakdowns() throws InterruptedException {
+    Thread.sleep(250); // at least two CFS periods of 100 ms
+    ContainerStats summary = job.stats(StatsType.SUMMARY);
+    assertThat(summary.memory().usage()).isPositive();
+    assertThat(summary.memory().limit()).isEqualTo(104857600L);
+    assertThat(summary.memory().effectiveLimit()).isEqualTo(104857600L);
+    assertThat(summary.memory().workingSet()).isNotNull();
+    assertThat(summary.memory().containerData()).isNull();
+    assertThat(summary.pids().current()).isGreaterThanOrEqualTo(1);
+    assertThat(summary.pids().limit()).isEqualTo(20L);
+    assertThat(summary.pressure().cpu().some()).isNotNull();
+    assertThat(summary.pressure().memory()).isNotNull();
+    assertThat(summary.cpu().throttling()).isNull();
+
+    ContainerStats full = job.stats(StatsType.FULL);
+    assertThat(full.cpu().throttling().periods()).isPositive();
+    assertThat(full.cpu().throttling().throttledPeriods()).isPositive();
+    assertThat(full.memory().containerData()).containsKeys("cache", "rss");
+    assertThat(full.memory().hierarchicalData()).containsKeys("cache", "rss");
+  }
+
+  @Test
+  void aContainerDestroyedBeforeTheReadIsNotFound() {
+    Container other = api.create("/other", ContainerSpec.empty());
+    other.destroy();
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> other.stats(StatsType.SUMMARY));
+    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThat(e.getMessage()).contains("/other");
+  }
+
+  @Test
+  void manyContainersAreReadInOneCall() {
+    api.create("/a", ContainerSpec.empty());
+    api.create("/b", ContainerSpec.empty());
+    try {
+      assertThat(api.stats(List.of("/job", "/a", "/b"), StatsType.SUMMARY)).containsOnlyKeys("/job", "/a", "/b")
+          .allSatisfy((name, stats) -> assertThat(stats.memory()).isNotNull());
+    } finally {
+      api.destroy("/a");
+      api.destroy("/b");
+    }
+  }
+}
