@@ -1,0 +1,95 @@
+package org.lmctfy.examples.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.lmctfy.Container;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.ScratchCgroups;
+
+/**
+ * The benchmarks of the README: the library next to a raw Java NIO floor on this machine's kernel
+ * (under a scratch parent it removes), how per-operation cost grows with the number of containers,
+ * the fake's speed, and the heap a Container handle keeps. Prints a table of figures and ratios.
+ *
+ * <pre>java -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.Benchmarks [--quick]</pre>
+ */
+public final class Benchmarks {
+  static final List<String> FIVE = List.of("cpu", "cpuacct", "memory", "freezer", "pids");
+  static final ContainerSpec SPEC = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 100 }");
+
+  private final PrintStream out;
+  private final boolean quick;
+
+  private Benchmarks(PrintStream out, boolean quick) {
+    this.out = out;
+    this.quick = quick;
+  }
+
+  public static void main(String[] args) throws Exception {
+    new Benchmarks(System.out, List.of(args).contains("--quick")).run();
+  }
+
+  void run() throws Exception {
+    out.printf("machine: %d cpus, Linux %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
+        Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip(), System.getProperty("java.version"));
+    out.printf("%-46s %12s %14s %s%n", "benchmark", "median", "rounds", "ratio");
+    String unusable = ScratchCgroups.hostUnusableReason();
+    if (unusable == null) {
+      CgroupFs host = new OnlyHierarchies(CgroupFs.host(), FIVE);
+      try (ScratchCgroups scratch = ScratchCgroups.on(host)) {
+        new KernelBenchmarks(out, host, scratch.path(), quick).run();
+      }
+    } else {
+      out.println("kernel benchmarks skipped: " + unusable);
+    }
+    fake();
+    memory();
+  }
+
+  /** Create and destroy on the fake, as downstream test suites do thousands of times. */
+  private void fake() throws Exception {
+    ContainerApi api = ContainerApi.open(FakeCgroupFs.create());
+    int ops = quick ? 2_000 : 20_000;
+    Timer.Result r = Timer.measure(5, ops, n -> {
+      for (int i = 0; i < n; i++) {
+        api.create("/job", SPEC);
+        api.destroy("/job");
+      }
+    });
+    out.printf("%-46s %9.1f µs %14s %,.0f lifecycles/s%n", "fake: create+destroy (cpu, memory, pids)", r.median(),
+        r.spread(), 1_000_000 / r.median());
+  }
+
+  /** Heap kept by Container handles. */
+  private void memory() throws Exception {
+    ContainerApi api = ContainerApi.open(FakeCgroupFs.create());
+    api.create("/job", ContainerSpec.empty());
+    int n = 100_000;
+    List<Container> handles = new ArrayList<>(n);
+    long before = usedHeap();
+    for (int i = 0; i < n; i++) {
+      handles.add(api.get("/job"));
+    }
+    long after = usedHeap();
+    out.printf("%-46s %9.0f B  %14s %s%n", "heap per Container handle", (after - before) / (double) n - 4,
+        "", "(list slot of 4 B excluded)");
+    if (handles.isEmpty()) {
+      throw new IllegalStateException("handles were collected");
+    }
+  }
+
+  private static long usedHeap() throws InterruptedException {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(50);
+    }
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
+  }
+}

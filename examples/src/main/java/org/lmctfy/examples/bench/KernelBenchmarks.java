@@ -1,0 +1,149 @@
+package org.lmctfy.examples.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.ListPolicy;
+import org.lmctfy.StatsType;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
+
+/**
+ * The kernel half of {@link Benchmarks}, on the five v1 hierarchies cpu, cpuacct, memory, freezer
+ * and pids, below a scratch parent: lifecycle and stats scrape next to raw NIO, and scale.
+ */
+final class KernelBenchmarks {
+  private final PrintStream out;
+  private final CgroupFs fs;
+  private final CgroupPath scratch;
+  private final boolean quick;
+  private final ContainerApi api;
+
+  KernelBenchmarks(PrintStream out, CgroupFs fs, CgroupPath scratch, boolean quick) {
+    this.out = out;
+    this.fs = fs;
+    this.scratch = scratch;
+    this.quick = quick;
+    this.api = ContainerApi.open(fs, scratch);
+  }
+
+  void run() throws Exception {
+    lifecycle();
+    statsScrape();
+    scale();
+  }
+
+  private Path dir(Hierarchy h, String name) {
+    return Path.of(h.display(CgroupPath.of("/" + name).under(scratch), null));
+  }
+
+  /** mkdir in each hierarchy, the three limit writes, rmdir in each: the unavoidable work. */
+  private void lifecycle() throws Exception {
+    int ops = quick ? 100 : 500;
+    List<Hierarchy> hs = fs.hierarchies();
+    Timer.Result raw = Timer.measure(5, ops, n -> {
+      for (int i = 0; i < n; i++) {
+        for (Hierarchy h : hs) {
+          Files.createDirectory(dir(h, "raw"));
+        }
+        Files.writeString(dir(fs.hierarchy("cpu").orElseThrow(), "raw").resolve("cpu.shares"), "512");
+        Files.writeString(dir(fs.hierarchy("memory").orElseThrow(), "raw").resolve("memory.limit_in_bytes"), "104857600");
+        Files.writeString(dir(fs.hierarchy("pids").orElseThrow(), "raw").resolve("pids.max"), "100");
+        for (Hierarchy h : hs) {
+          Files.delete(dir(h, "raw"));
+        }
+      }
+    });
+    Timer.Result lib = Timer.measure(5, ops, n -> {
+      for (int i = 0; i < n; i++) {
+        api.create("/lib", Benchmarks.SPEC);
+        api.destroy("/lib");
+      }
+    });
+    row("lifecycle: raw NIO floor (5 mkdir, 3 writes, 5 rmdir)", raw, "1.00");
+    row("lifecycle: library create + destroy", lib, String.format("%.2f x raw", lib.median() / raw.median()));
+  }
+
+  /** SUMMARY stats of 1,000 containers, next to reading the same files raw. */
+  private void statsScrape() throws Exception {
+    int n = quick ? 200 : 1000;
+    api.create("/s", ContainerSpec.empty());
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      names.add("/s/c" + i);
+      api.create(names.get(i), Benchmarks.SPEC);
+    }
+    String[][] files = {{"cpuacct", "cpuacct.usage"}, {"cpuacct", "cpuacct.usage_percpu"},
+        {"cpuacct", "cpuacct.usage_user"}, {"cpuacct", "cpuacct.usage_sys"}, {"memory", "memory.usage_in_bytes"},
+        {"memory", "memory.max_usage_in_bytes"}, {"memory", "memory.limit_in_bytes"}, {"memory", "memory.failcnt"},
+        {"memory", "memory.stat"}, {"memory", "memory.oom_control"}, {"pids", "pids.current"}, {"pids", "pids.max"}};
+    List<Path> paths = new ArrayList<>();
+    for (String name : names) {
+      for (String[] f : files) {
+        paths.add(dir(fs.hierarchy(f[0]).orElseThrow(), name.substring(1)).resolve(f[1]));
+      }
+    }
+    Timer.Result raw = Timer.measure(5, n, ops -> {
+      for (Path p : paths) {
+        Files.readAllBytes(p);
+      }
+    });
+    Timer.Result lib = Timer.measure(5, n, ops -> api.stats(names, StatsType.SUMMARY));
+    row("stats: raw reads of the same 12 files, per container", raw, "1.00");
+    row("stats: library SUMMARY, per container", lib, String.format("%.2f x raw", lib.median() / raw.median()));
+    api.destroy("/s");
+  }
+
+  /** Per-operation cost at 100, 1,000 and 10,000 nested containers. */
+  private void scale() throws Exception {
+    int[][] shapes = quick ? new int[][] {{10, 10}, {10, 100}} : new int[][] {{10, 10}, {10, 100}, {100, 100}};
+    double[][] costs = new double[shapes.length][];
+    for (int s = 0; s < shapes.length; s++) {
+      costs[s] = scaleOnce(shapes[s][0], shapes[s][1]);
+    }
+    String[] ops = {"create", "get", "list", "stats", "destroy"};
+    for (int o = 0; o < ops.length; o++) {
+      StringBuilder sb = new StringBuilder();
+      for (int s = 0; s < shapes.length; s++) {
+        sb.append(String.format("%,d: %.1f µs  ", shapes[s][0] * shapes[s][1], costs[s][o]));
+      }
+      int last = shapes.length - 1;
+      out.printf("%-46s %s growth %.2f x%n", "scale: " + ops[o] + " per container", sb,
+          costs[last][o] / costs[last - 1][o]);
+    }
+  }
+
+  private double[] scaleOnce(int parents, int children) throws Exception {
+    List<String> parentNames = new ArrayList<>();
+    List<String> all = new ArrayList<>();
+    for (int p = 0; p < parents; p++) {
+      parentNames.add("/p" + p);
+      for (int c = 0; c < children; c++) {
+        all.add("/p" + p + "/c" + c);
+      }
+    }
+    int n = all.size();
+    double create = Timer.once(n, k -> {
+      for (String p : parentNames) {
+        api.create(p, ContainerSpec.empty());
+      }
+      for (String c : all) {
+        api.create(c, Benchmarks.SPEC);
+      }
+    });
+    double get = Timer.once(n, k -> all.forEach(api::get));
+    double list = Timer.once(n, k -> parentNames.forEach(p -> api.get(p).listSubcontainers(ListPolicy.SELF)));
+    double stats = Timer.once(n, k -> api.stats(all, StatsType.SUMMARY));
+    double destroy = Timer.once(n, k -> parentNames.forEach(api::destroy));
+    return new double[] {create, get, list, stats, destroy};
+  }
+
+  private void row(String what, Timer.Result r, String ratio) {
+    out.printf("%-46s %9.1f µs %14s %s%n", what, r.median(), r.spread(), ratio);
+  }
+}
