@@ -25,6 +25,8 @@ import com.sun.jna.LastErrorException;
 public final class ContainerLocks {
   private final Path directory;
   private final Map<String, Entry> entries = new HashMap<>();
+  /** Whether the lock directory is known to exist (made once; a removed one is made again on failure). */
+  private volatile boolean directoryMade;
 
   private static final class Entry {
     final ReentrantLock lock = new ReentrantLock();
@@ -65,9 +67,13 @@ public final class ContainerLocks {
   private void lockFile(String name, Entry entry) {
     Path file = directory.resolve(fileName(name));
     try {
-      Files.createDirectories(directory);
+      if (!directoryMade) {
+        Files.createDirectories(directory);
+        directoryMade = true;
+      }
       entry.fd = Flock.lock(file.toString());
     } catch (IOException | LastErrorException e) {
+      directoryMade = false;
       throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot lock container " + name + " with lock file " + file
           + ": " + (e instanceof LastErrorException ? Errno.of(((LastErrorException) e).getErrorCode()) : e), e);
     }
