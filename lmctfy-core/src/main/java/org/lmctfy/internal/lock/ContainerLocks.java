@@ -25,8 +25,6 @@ import com.sun.jna.LastErrorException;
 public final class ContainerLocks {
   private final Path directory;
   private final Map<String, Entry> entries = new HashMap<>();
-  /** Whether the lock directory is known to exist (made once; a removed one is made again on failure). */
-  private volatile boolean directoryMade;
 
   private static final class Entry {
     final ReentrantLock lock = new ReentrantLock();
@@ -67,13 +65,16 @@ public final class ContainerLocks {
   private void lockFile(String name, Entry entry) {
     Path file = directory.resolve(fileName(name));
     try {
-      if (!directoryMade) {
-        Files.createDirectories(directory);
-        directoryMade = true;
+      try {
+        entry.fd = Flock.lock(file.toString());
+      } catch (LastErrorException e) {
+        if (e.getErrorCode() != Errno.ENOENT.number()) {
+          throw e;
+        }
+        Files.createDirectories(directory); // the first lock on this machine, or /run was cleared
+        entry.fd = Flock.lock(file.toString());
       }
-      entry.fd = Flock.lock(file.toString());
     } catch (IOException | LastErrorException e) {
-      directoryMade = false;
       throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot lock container " + name + " with lock file " + file
           + ": " + (e instanceof LastErrorException ? Errno.of(((LastErrorException) e).getErrorCode()) : e), e);
     }
