@@ -19,6 +19,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupFsContract extends CgroupFsContractSupport {
 
+  protected CgroupFsContract(ContractBackend backend) {
+    super(backend);
+  }
+
   @Test
   void theScratchParentExistsInEveryHierarchy() throws IOException {
     assertThat(scratch.hierarchies()).isNotEmpty().hasSameElementsAs(fs.hierarchies());

@@ -22,7 +22,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * What the contract suites share: a backend, a scratch parent in every hierarchy for each case,
  * processes the case started, and helpers that assert errnos. A backend's test subclasses each
  * contract ({@link CgroupFsContract}, {@link CgroupV1ControllersContract}, {@link
- * CgroupV2Contract}) and says how to open it and how to start a process.
+ * CgroupV2Contract}...) with a constructor that passes its {@link ContractBackend}.
  */
 public abstract class CgroupFsContractSupport {
   /** A pid no Linux process can have: above the kernel's largest {@code pid_max}. */
@@ -30,20 +30,16 @@ public abstract class CgroupFsContractSupport {
 
   protected CgroupFs fs;
   protected ScratchCgroups scratch;
+  private final ContractBackend backend;
   private final List<Long> started = new ArrayList<>();
 
-  /** The backend under test, fresh for each case (a shared one is fine for the kernel). */
-  protected abstract CgroupFs openCgroupFs() throws IOException;
-
-  /** Starts a process (outside the scratch cgroups) that runs until {@link #stopProcess}. */
-  protected abstract long startProcess() throws IOException;
-
-  /** Ends a process this test started and waits until it has left every cgroup. */
-  protected abstract void stopProcess(long pid) throws IOException;
+  protected CgroupFsContractSupport(ContractBackend backend) {
+    this.backend = backend;
+  }
 
   @BeforeEach
   final void openScratch() throws IOException {
-    fs = openCgroupFs();
+    fs = backend.open();
     scratch = ScratchCgroups.on(fs);
   }
 
@@ -51,7 +47,7 @@ public abstract class CgroupFsContractSupport {
   final void closeScratch() throws IOException {
     try {
       for (long pid : started) {
-        stopProcess(pid);
+        backend.stopProcess(fs, pid);
       }
     } finally {
       started.clear();
@@ -61,18 +57,14 @@ public abstract class CgroupFsContractSupport {
     }
   }
 
-  /**
-   * Whether a case may move the test's own process (writing "0" to cgroup.procs moves the writer).
-   * False by default: on the kernel that would move the test JVM out of its cgroups. A fake, whose
-   * "self" is a modelled process, says true.
-   */
-  protected boolean mayMoveTheTestProcess() {
-    return false;
+  /** Whether a case may move the test's own process (see {@link ContractBackend}). */
+  protected final boolean mayMoveTheTestProcess() {
+    return backend.mayMoveTheTestProcess();
   }
 
   /** A process for this case; it is stopped after the case. */
   protected final long process() throws IOException {
-    long pid = startProcess();
+    long pid = backend.startProcess(fs);
     started.add(pid);
     return pid;
   }
@@ -80,7 +72,7 @@ public abstract class CgroupFsContractSupport {
   /** Stops a process of this case before the case ends. */
   protected final void stop(long pid) throws IOException {
     started.remove(pid);
-    stopProcess(pid);
+    backend.stopProcess(fs, pid);
   }
 
   /** The hierarchy carrying {@code controller}; the case is skipped where the layout has none. */

@@ -17,6 +17,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupFsFilesContract extends CgroupFsContractSupport {
 
+  protected CgroupFsFilesContract(ContractBackend backend) {
+    super(backend);
+  }
+
   @Test
   void writingToASubcgroupIsEisdir() throws IOException {
     for (Hierarchy h : fs.hierarchies()) {

@@ -15,6 +15,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * case here, so the fake cannot drift from the kernel.
  */
 public abstract class CgroupV1ControllersContract extends CgroupFsContractSupport {
+
+  protected CgroupV1ControllersContract(ContractBackend backend) {
+    super(backend);
+  }
   /** What a v1 memory limit of -1 (unlimited) reads back as on 4 KiB pages. */
   protected static final String V1_UNLIMITED = "9223372036854771712";
 

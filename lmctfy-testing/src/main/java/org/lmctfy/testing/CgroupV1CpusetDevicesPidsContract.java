@@ -16,6 +16,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContractSupport {
 
+  protected CgroupV1CpusetDevicesPidsContract(ContractBackend backend) {
+    super(backend);
+  }
+
   // ---- cpuset.
 
   private Hierarchy cpusetWithTwoCpus() throws IOException {

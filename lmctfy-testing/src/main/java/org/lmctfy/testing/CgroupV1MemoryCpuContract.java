@@ -16,6 +16,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * models has a case that also runs on the kernel.
  */
 public abstract class CgroupV1MemoryCpuContract extends CgroupFsContractSupport {
+
+  protected CgroupV1MemoryCpuContract(ContractBackend backend) {
+    super(backend);
+  }
   private static final String V1_UNLIMITED = CgroupV1ControllersContract.V1_UNLIMITED;
 
   // ---- memory.

@@ -20,6 +20,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV2Contract extends CgroupFsContractSupport {
 
+  protected CgroupV2Contract(ContractBackend backend) {
+    super(backend);
+  }
+
   @Test
   void everyCgroupHasTheCoreInterfaceFiles() throws IOException {
     Hierarchy h = unified();

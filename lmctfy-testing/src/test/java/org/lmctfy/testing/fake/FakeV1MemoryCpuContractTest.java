@@ -1,24 +1,12 @@
 package org.lmctfy.testing.fake;
 
-import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1MemoryCpuContract;
-import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 
 /** {@link CgroupV1MemoryCpuContract} on the fake laid out as {@link FakeLayout#THIS_MACHINE}. */
 class FakeV1MemoryCpuContractTest extends CgroupV1MemoryCpuContract {
-  @Override
-  protected CgroupFs openCgroupFs() {
-    return FakeCgroupFs.create(FakeLayout.THIS_MACHINE);
-  }
-
-  @Override
-  protected long startProcess() {
-    return ((FakeCgroupFs) fs).spawnProcess();
-  }
-
-  @Override
-  protected void stopProcess(long pid) {
-    ((FakeCgroupFs) fs).exitProcess(pid);
+  FakeV1MemoryCpuContractTest() {
+    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
   }
 }

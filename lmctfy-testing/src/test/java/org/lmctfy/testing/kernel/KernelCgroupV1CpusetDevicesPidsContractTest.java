@@ -1,26 +1,11 @@
 package org.lmctfy.testing.kernel;
 
-import java.io.IOException;
-import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1CpusetDevicesPidsContract;
-import org.lmctfy.testing.ScratchCgroups;
 
 /** {@link CgroupV1CpusetDevicesPidsContract} on this machine's kernel (skipped without root, failed under CI=true). */
 class KernelCgroupV1CpusetDevicesPidsContractTest extends CgroupV1CpusetDevicesPidsContract {
-  private final HostProcesses processes = new HostProcesses();
-
-  @Override
-  protected CgroupFs openCgroupFs() throws IOException {
-    return ScratchCgroups.requireHost();
-  }
-
-  @Override
-  protected long startProcess() throws IOException {
-    return processes.start();
-  }
-
-  @Override
-  protected void stopProcess(long pid) throws IOException {
-    processes.stop(pid);
+  KernelCgroupV1CpusetDevicesPidsContractTest() {
+    super(ContractBackend.host());
   }
 }

@@ -1,0 +1,104 @@
+package org.lmctfy.testing;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.lmctfy.cgroupfs.CgroupFs;
+
+/**
+ * The backend a contract suite runs on: how to open it, and how to start and stop a process that
+ * cases move between cgroups. {@link #fake} and {@link #host} are the two this project runs; a new
+ * {@code CgroupFs} supplies its own.
+ *
+ * <pre>{@code
+ * class MyCgroupFsContractTest extends CgroupFsContract {
+ *   MyCgroupFsContractTest() { super(myBackend); }
+ * }
+ * }</pre>
+ */
+public interface ContractBackend {
+
+  /** The backend under test, fresh for each case (a shared one is fine for the kernel). */
+  CgroupFs open() throws IOException;
+
+  /** Starts a process (outside the scratch cgroups) that runs until {@link #stopProcess}. */
+  long startProcess(CgroupFs fs) throws IOException;
+
+  /** Ends a process the case started (it may have died already) and waits until it left its cgroups. */
+  void stopProcess(CgroupFs fs, long pid) throws IOException;
+
+  /**
+   * Whether a case may move the test's own process (writing "0" to cgroup.procs moves the writer):
+   * never on the kernel, where that would move the test JVM; the fake models its "self".
+   */
+  default boolean mayMoveTheTestProcess() {
+    return false;
+  }
+
+  /** A fresh {@link FakeCgroupFs} per case, laid out as {@code layout}, with fake processes. */
+  static ContractBackend fake(FakeLayout layout) {
+    return new ContractBackend() {
+      @Override
+      public CgroupFs open() {
+        return FakeCgroupFs.create(layout);
+      }
+
+      @Override
+      public long startProcess(CgroupFs fs) {
+        return ((FakeCgroupFs) fs).spawnProcess();
+      }
+
+      @Override
+      public void stopProcess(CgroupFs fs, long pid) {
+        FakeCgroupFs fake = (FakeCgroupFs) fs;
+        if (fake.processes().contains(pid)) { // a kill may have ended it already
+          fake.exitProcess(pid);
+        }
+      }
+
+      @Override
+      public boolean mayMoveTheTestProcess() {
+        return true;
+      }
+    };
+  }
+
+  /**
+   * This machine's kernel ({@link ScratchCgroups#requireHost}: skipped without root, failed under
+   * {@code CI=true}), with {@code sleep} processes.
+   */
+  static ContractBackend host() {
+    Map<Long, Process> running = new ConcurrentHashMap<>();
+    return new ContractBackend() {
+      @Override
+      public CgroupFs open() throws IOException {
+        return ScratchCgroups.requireHost();
+      }
+
+      @Override
+      public long startProcess(CgroupFs fs) throws IOException {
+        Process p = new ProcessBuilder("sleep", "3600").redirectErrorStream(true).start();
+        running.put(p.pid(), p);
+        return p.pid();
+      }
+
+      @Override
+      public void stopProcess(CgroupFs fs, long pid) throws IOException {
+        Process p = running.remove(pid);
+        if (p == null) {
+          throw new IllegalStateException("not started here: " + pid);
+        }
+        p.destroyForcibly();
+        try {
+          if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            throw new IOException("process " + pid + " did not die within 10 s");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException(e);
+        }
+      }
+    };
+  }
+}
