@@ -109,10 +109,18 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public List<String> children(Hierarchy h, CgroupPath path) throws IOException {
+    Path dir = dir(h, path);
     List<String> out = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir(h, path), Files::isDirectory)) {
-      for (Path p : entries) {
-        out.add(p.getFileName().toString());
+    try {
+      // kernfs counts a directory's subdirectories in its link count (2 + subdirectories): a leaf
+      // cgroup needs no listing of its dozens of interface files
+      if ((Integer) Files.getAttribute(dir, "unix:nlink", LinkOption.NOFOLLOW_LINKS) == 2) {
+        return out;
+      }
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
+        for (Path p : entries) {
+          out.add(p.getFileName().toString());
+        }
       }
     } catch (NoSuchFileException e) {
       throw new CgroupFsException(Operation.LIST, h.display(path, null), null, Errno.ENOENT);
