@@ -113,4 +113,18 @@ class FakeV2ResourcesTest {
     api.create("/a/b", ContainerSpec.parse("memory { limit: 4096000 }"));
     assertThat(fs.read(unified, CgroupPath.of("/a"), "cgroup.subtree_control").strip()).isEqualTo("memory");
   }
+
+  @Test
+  void aGrandchildsControllerIsEnabledThroughEveryAncestorAndAllIsUndoneOnFailure() throws IOException {
+    api.create("/a", ContainerSpec.empty());
+    api.create("/a/b", ContainerSpec.empty());
+    FakeSnapshot before = fs.snapshot();
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()), Errno.EINVAL);
+    catchThrowableOfType(LmctfyException.class, () -> api.create("/a/b/c", ContainerSpec.parse("pids { limit: 5 }")));
+    CgroupAssertions.assertThat(fs).matches(before);
+    api.create("/a/b/c", ContainerSpec.parse("pids { limit: 5 }"));
+    assertThat(fs.read(unified, CgroupPath.of("/a"), "cgroup.subtree_control").strip()).isEqualTo("pids");
+    assertThat(fs.read(unified, CgroupPath.of("/a/b"), "cgroup.subtree_control").strip()).isEqualTo("pids");
+    assertThat(api.get("/a/b/c").spec()).isEqualTo(ContainerSpec.parse("pids { limit: 5 }"));
+  }
 }

@@ -1,6 +1,8 @@
 package org.lmctfy.internal.lifecycle;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.lmctfy.ErrorCode;
@@ -50,7 +52,7 @@ final class Creator {
         }
       }
       if (plan.unified() != null) {
-        enableInParent(fs, tx, plan.unified(), parent, plan.v2Controllers());
+        enableDownTo(layout, tx, plan.unified(), parent, plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
       if (!plan.fields().isEmpty()) {
@@ -76,18 +78,32 @@ final class Creator {
     return failure;
   }
 
-  /** Enables on the parent's subtree_control the controllers it lacks, undone on rollback. */
-  static void enableInParent(CgroupFs fs, Transaction tx, Hierarchy unified, CgroupPath parent, Set<String> controllers)
-      throws IOException {
-    Set<String> current = Set.of(fs.read(unified, parent, SUBTREE).strip().split("\\s+"));
-    TreeSet<String> missing = new TreeSet<>(controllers);
-    missing.removeAll(current);
-    if (missing.isEmpty()) {
-      return;
+  /**
+   * Enables the controllers in every {@code cgroup.subtree_control} from the API root down to the
+   * parent where they are missing, top down (a cgroup can enable only what its parent gives it),
+   * each undone on rollback.
+   */
+  static void enableDownTo(Layout layout, Transaction tx, Hierarchy unified, CgroupPath parent,
+      Set<String> controllers) throws IOException {
+    CgroupFs fs = layout.fs();
+    List<CgroupPath> chain = new ArrayList<>();
+    for (CgroupPath p = parent; ; p = p.parent()) {
+      chain.add(0, p);
+      if (p.equals(layout.root()) || p.isRoot()) {
+        break;
+      }
     }
-    fs.write(unified, parent, SUBTREE, "+" + String.join(" +", missing));
-    tx.add(ResourceHandle.of(parent, SUBTREE + " of " + Layout.describe(unified, parent),
-        () -> fs.write(unified, parent, SUBTREE, "-" + String.join(" -", missing))));
+    for (CgroupPath p : chain) {
+      Set<String> current = Set.of(fs.read(unified, p, SUBTREE).strip().split("\\s+"));
+      TreeSet<String> missing = new TreeSet<>(controllers);
+      missing.removeAll(current);
+      if (missing.isEmpty()) {
+        continue;
+      }
+      fs.write(unified, p, SUBTREE, "+" + String.join(" +", missing));
+      tx.add(ResourceHandle.of(p, SUBTREE + " of " + Layout.describe(unified, p),
+          () -> fs.write(unified, p, SUBTREE, "-" + String.join(" -", missing))));
+    }
   }
 
   /** Refuses what is at the path, or clears what a dead process of ours left there. */

@@ -85,7 +85,7 @@ public final class Lifecycle {
 
   /** What the resource handlers see of {@code name} and its parent. */
   Host host(ContainerName name) {
-    return new Host(layout.fs(), layout.managed(), layout.path(name.parent()), layout.path(name));
+    return new Host(layout.fs(), layout.managed(), layout.root(), layout.path(name.parent()), layout.path(name));
   }
 
   /** The container's spec as the kernel has it, for the fields its creator and updates gave. */

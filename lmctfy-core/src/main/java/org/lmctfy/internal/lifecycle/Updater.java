@@ -58,7 +58,7 @@ final class Updater {
     Transaction tx = new Transaction();
     try {
       if (plan.unified() != null) {
-        Creator.enableInParent(fs, tx, plan.unified(), layout.path(name.parent()), plan.v2Controllers());
+        Creator.enableDownTo(layout, tx, plan.unified(), layout.path(name.parent()), plan.v2Controllers());
       }
       apply(fs, path, plan);
       if (!after.equals(before)) {

@@ -61,15 +61,23 @@ final class CpuHandler {
     boolean copyParent = mode == Mode.REPLACE || mode == Mode.CREATE && !Host.isV2(h);
     String[][] files = {{"cpuset.cpus", c.mask(), "cpu.mask"}, {"cpuset.mems", c.memoryNodes(), "cpu.memory_nodes"}};
     for (String[] f : files) {
+      if (f[1] == null && !copyParent) {
+        continue;
+      }
+      if (f[1] == null && Host.isV2(h)) {
+        if (host.selfHas(h, f[0])) {
+          out.add(new FileWrite(h, f[0], "", f[2])); // "" gives the container its parent's again
+        }
+        continue;
+      }
       String parentList = host.readParent(h, Host.isV2(h) ? f[0] + ".effective" : f[0]);
       if (f[1] != null) {
         if (!CpuList.parse(parentList).containsAll(CpuList.parse(f[1]))) {
           throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + f[0] + " \"" + parentList + "\"");
         }
         out.add(new FileWrite(h, f[0], f[1], f[2]));
-      } else if (copyParent && !(Host.isV2(h) ? mode == Mode.CREATE : parentList.isEmpty())) {
-        // v1: an empty cpuset refuses tasks (ENOSPC), so it takes the parent's; v2: "" inherits
-        out.add(new FileWrite(h, f[0], Host.isV2(h) ? "" : parentList, f[2]));
+      } else if (!parentList.isEmpty()) {
+        out.add(new FileWrite(h, f[0], parentList, f[2])); // v1: an empty cpuset refuses tasks (ENOSPC)
       }
     }
   }

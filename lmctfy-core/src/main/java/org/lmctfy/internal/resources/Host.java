@@ -20,11 +20,16 @@ public final class Host {
   private final CgroupPath parent;
   private final CgroupPath self;
   private final List<Hierarchy> managed;
+  private final CgroupPath root;
 
-  /** @param managed the hierarchies the container occupies, the anchor first */
-  public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath parent, CgroupPath self) {
+  /**
+   * @param managed the hierarchies the container occupies, the anchor first
+   * @param root the API's root cgroup, where v2 controllers must be available
+   */
+  public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self) {
     this.fs = fs;
     this.managed = managed;
+    this.root = root;
     this.parent = parent;
     this.self = self;
   }
@@ -106,8 +111,11 @@ public final class Host {
     }
   }
 
-  /** The controllers the parent offers its children on v2 ({@code cgroup.controllers}). */
-  Set<String> parentControllers(Hierarchy unified) {
-    return Set.of(readParent(unified, "cgroup.controllers").split("\\s+"));
+  /**
+   * The v2 controllers the API root can give its subtree ({@code cgroup.controllers} of the root):
+   * the create enables them in every {@code cgroup.subtree_control} from the root to the parent.
+   */
+  Set<String> rootControllers(Hierarchy unified) {
+    return Set.of(read(unified, root, "cgroup.controllers").split("\\s+"));
   }
 }

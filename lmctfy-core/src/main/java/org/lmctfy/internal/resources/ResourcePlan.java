@@ -60,15 +60,15 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Set.copyOf(v2), unified, fields(spec));
   }
 
-  /** On v2 a child gets a controller only if its parent has it (the parent's cgroup.controllers). */
+  /** On v2 a controller must reach the API root (its cgroup.controllers); below, create enables it. */
   private static void checkParentOffers(Host host, Hierarchy unified, Set<String> controllers, List<FileWrite> writes) {
-    Set<String> offered = host.parentControllers(unified);
+    Set<String> offered = host.rootControllers(unified);
     for (String c : controllers) {
       if (!offered.contains(c)) {
         String field = writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field();
-        throw Host.notOn(unified, field, "the " + c + " controller is not enabled for the parent container (its "
+        throw Host.notOn(unified, field, "the " + c + " controller does not reach the API's root cgroup (its "
             + "cgroup.controllers is \"" + String.join(" ", offered).strip() + "\"); run initMachine with "
-            + "enable_controllers, or give the parent that section");
+            + "enable_controllers");
       }
     }
   }
