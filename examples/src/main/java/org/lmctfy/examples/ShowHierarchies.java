@@ -24,7 +24,7 @@ public final class ShowHierarchies {
     run(System.out);
   }
 
-  static void run(PrintStream out) throws Exception {
+  public static void run(PrintStream out) throws Exception {
     String unusable = ScratchCgroups.hostUnusableReason();
     CgroupFs fs;
     if (unusable == null) {

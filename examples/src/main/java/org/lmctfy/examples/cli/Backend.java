@@ -1,0 +1,46 @@
+package org.lmctfy.examples.cli;
+
+import java.io.IOException;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.ScratchCgroups;
+
+/**
+ * The cgroup filesystem one CLI invocation works on.
+ *
+ * @param fs the backend
+ * @param notice what to say on stderr before the command runs, or null to say nothing (the host)
+ * @param endsPrograms whether a program started with {@code run} (without {@code -n}) can end by
+ *     itself: false for a fake of the {@code --backend fake} option, whose processes never run
+ */
+record Backend(CgroupFs fs, String notice, boolean endsPrograms) {
+
+  /** The two backends of {@code --backend}. */
+  enum Kind { HOST, FAKE }
+
+  /** Opens the backend a command line asked for. */
+  @FunctionalInterface
+  interface Factory {
+    Backend open(Kind kind, FakeLayout layout) throws IOException;
+  }
+
+  /**
+   * The real choice: the host's cgroups, refused with the reason when this process cannot manage
+   * them (not root, nothing mounted); or a fresh {@link FakeCgroupFs}, empty at every invocation.
+   */
+  static Backend open(Kind kind, FakeLayout layout) throws IOException {
+    if (kind == Kind.FAKE) {
+      return new Backend(FakeCgroupFs.create(layout), "lmctfy: backend: in-memory fake (FakeCgroupFs, layout "
+          + layout + "); it starts empty and is gone when this command ends", false);
+    }
+    String unusable = ScratchCgroups.hostUnusableReason();
+    if (unusable != null) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the host's cgroups cannot be used: " + unusable
+          + "; to try lmctfy without root, add --backend fake (an in-memory cgroupfs that lasts one command)");
+    }
+    return new Backend(CgroupFs.host(), null, true);
+  }
+}

@@ -1,0 +1,278 @@
+package org.lmctfy.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.lmctfy.examples.cli.Transcript.ok;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.CgroupAssertions;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeCrash;
+import picocli.CommandLine;
+
+/** The CLI's commands, options, output styles and exit codes, on one fake shared by the invocations of a test. */
+class CliTest {
+  private final FakeCgroupFs fs = FakeCgroupFs.create();
+  private final Cli cli = Cli.on(new Backend(fs, null, true));
+
+  private long newFakeProcess(Set<Long> before) throws InterruptedException {
+    while (true) {
+      Set<Long> now = new HashSet<>(fs.processes());
+      now.removeAll(before);
+      if (!now.isEmpty()) {
+        return now.iterator().next();
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  @Test
+  void listsPrintInEveryStyle() {
+    ok(cli.run("create", "/a", ""));
+    ok(cli.run("create", "/a/b", ""));
+    ok(cli.run("create", "/a/c", ""));
+    assertThat(ok(cli.run("list", "containers", "/a")).out()).isEqualTo("name=\"/a/b\"\nname=\"/a/c\"\n");
+    assertThat(ok(cli.run("-v", "list", "containers", "-r", "/")).out()).isEqualTo("/a\n/a/b\n/a/c\n");
+    assertThat(ok(cli.run("list", "containers", "/a", "-l")).out())
+        .isEqualTo("                name | /a/b\n\n                name | /a/c\n\n");
+    assertThat(ok(cli.run("list", "containers", "--json", "/a")).out()).isEqualTo("{\"name\":[\"/a/b\",\"/a/c\"]}\n");
+    assertThat(ok(cli.run("list", "containers", "--json", "/a/b")).out()).isEqualTo("{\"name\":[]}\n");
+  }
+
+  @Test
+  void twoStylesAtOnceAreAnInvalidArgument() {
+    Cli.Result r = cli.run("-v", "-l", "list", "containers", "/");
+    assertThat(r.code()).isEqualTo(3);
+    assertThat(r.err()).isEqualTo("Command exited with error message: 3: choose one output style of -p, -v, -l, --json\n");
+  }
+
+  @Test
+  void aFailureGoesToStderrAsLmctfyPrintedItAndItsCodeIsTheExitCode() {
+    Cli.Result r = cli.run("create", "/test/abhishek", "cpu { limit: 1000 }");
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).startsWith("Command exited with error message: 5: ").contains("/test");
+  }
+
+  @Test
+  void aKernelRefusalNamesTheFileTheValueAndTheErrno() {
+    ok(cli.run("create", "/a", ""));
+    fs.failWhen(op -> op.file() != null && op.file().equals("memory.limit_in_bytes"), org.lmctfy.cgroupfs.Errno.EINVAL);
+    Cli.Result r = cli.run("update", "diff", "/a", "memory { limit: 100000000 }");
+    assertThat(r.code()).as(r.toString()).isEqualTo(14);
+    assertThat(r.err()).startsWith("Command exited with error message: 14: ")
+        .contains("memory.limit_in_bytes", "100000000", "EINVAL");
+  }
+
+  @Test
+  void usageErrorsAreInvalidArgumentsAndUnknownCommandsNotFound() {
+    Cli.Result missing = cli.run("create");
+    assertThat(missing.code()).isEqualTo(3);
+    assertThat(missing.err()).contains("Missing required parameter", "Usage: lmctfy create");
+    Cli.Result unknown = cli.run("frobnicate");
+    assertThat(unknown.code()).isEqualTo(5);
+    assertThat(unknown.err()).startsWith("Command exited with error message: 5: unknown command 'frobnicate'");
+    assertThat(cli.run("stats", "partial", "/").code()).isEqualTo(5);
+    assertThat(cli.run("list").code()).isEqualTo(3);
+  }
+
+  @Test
+  void createTakesTheSpecInlineOrFromAFileButNotBoth(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("spec.json");
+    Files.writeString(file, "{\"memory\": {\"limit\": 104857600}}");
+    ok(cli.run("create", "-c", file.toString(), "/a"));
+    assertThat(ok(cli.run("spec", "/a")).out()).contains("limit: 104857600");
+    Cli.Result both = cli.run("create", "-c", file.toString(), "/b", "cpu { limit: 1 }");
+    assertThat(both.code()).isEqualTo(3);
+    assertThat(cli.run("create", "/b").code()).isEqualTo(3);
+    Cli.Result unreadable = cli.run("create", "-c", dir.resolve("nope").toString(), "/b");
+    assertThat(unreadable.code()).isEqualTo(3);
+    assertThat(unreadable.err()).contains("nope");
+    assertThat(ok(cli.run("list", "containers", "/")).out()).isEqualTo("name=\"/a\"\n");
+  }
+
+  @Test
+  void updateDiffKeepsOtherFieldsAndReplaceResetsThem() {
+    ok(cli.run("create", "/a", "cpu { limit: 500 } memory { limit: 104857600 }"));
+    ok(cli.run("update", "diff", "/a", "memory { limit: 209715200 }"));
+    assertThat(ok(cli.run("spec", "/a")).out()).contains("limit: 500", "limit: 209715200");
+    ok(cli.run("update", "replace", "/a", "memory { limit: 52428800 }"));
+    String spec = ok(cli.run("spec", "--json", "/a")).out();
+    assertThat(spec).contains("52428800").doesNotContain("500,");
+  }
+
+  @Test
+  void specAndStatsPrintJsonWithLmctfysFieldNames() throws Exception {
+    ok(cli.run("create", "/a", "memory { limit: 104857600 swap_limit: 209715200 }"));
+    JsonNode spec = new ObjectMapper().readTree(ok(cli.run("--json", "spec", "/a")).out());
+    assertThat(spec.at("/memory/swap_limit").asLong()).isEqualTo(209715200);
+    JsonNode stats = new ObjectMapper().readTree(ok(cli.run("stats", "full", "--json", "/a")).out());
+    assertThat(stats.at("/memory/limit").asLong()).isEqualTo(104857600);
+  }
+
+  @Test
+  void destroyWithoutForceRefusesAContainerWithSubcontainersOrProcesses() {
+    ok(cli.run("create", "/a", ""));
+    ok(cli.run("create", "/a/b", ""));
+    Cli.Result r = cli.run("destroy", "/a");
+    assertThat(r.code()).isEqualTo(9);
+    assertThat(r.err()).contains("/a/b", "destroy -f");
+    ok(cli.run("destroy", "/a/b"));
+    long pid = Long.parseLong(ok(cli.run("-v", "run", "-n", "/a", "sleep", "100")).out().strip());
+    assertThat(cli.run("destroy", "/a").code()).isEqualTo(9);
+    ok(cli.run("destroy", "-f", "/a"));
+    assertThat(fs.processes()).doesNotContain(pid);
+    CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
+  }
+
+  @Test
+  void runKeepsTheProgramsOwnOptionsAndRunsOneArgumentWithASpaceThroughTheShell() {
+    ok(cli.run("create", "/c", ""));
+    long ls = Long.parseLong(ok(cli.run("run", "-v", "-n", "/c", "ls", "-l", "-n")).out().strip());
+    assertThat(fs.commandOf(ls).orElseThrow()).endsWith("ls", "-l", "-n");
+    long shell = Long.parseLong(ok(cli.run("run", "-n", "-v", "/c", "ls -l | wc -l")).out().strip());
+    assertThat(fs.commandOf(shell).orElseThrow()).endsWith("/bin/sh", "-c", "ls -l | wc -l");
+    assertThat(ok(cli.run("list", "pids", "/c", "-v")).out()).isEqualTo(Math.min(ls, shell) + "\n" + Math.max(ls, shell) + "\n");
+  }
+
+  @Test
+  void runWithoutNoWaitWaitsAndExitsWithTheProgramsCode() throws Exception {
+    ok(cli.run("create", "/c", ""));
+    Set<Long> before = fs.processes();
+    List<Long> started = new ArrayList<>();
+    Thread program = new Thread(() -> {
+      try {
+        long pid = newFakeProcess(before);
+        started.add(pid);
+        fs.exitProcess(pid, 7); // the program ends with 7
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    program.start();
+    Cli.Result r = cli.run("run", "/c", "true");
+    program.join();
+    assertThat(r.code()).as(r.toString()).isEqualTo(7);
+    assertThat(fs.commandOf(started.get(0)).orElseThrow()).endsWith("true");
+  }
+
+  @Test
+  void theFakeBackendOfTheCommandLineSaysSoAndRefusesToWaitForAProgramItCannotRun() {
+    Cli.Result r = Cli.real("--backend", "fake").run("run", "/", "true");
+    assertThat(r.err()).contains("backend: in-memory fake", "starts empty");
+    assertThat(r.code()).isEqualTo(9);
+    assertThat(r.err()).contains("run -n");
+    Cli.Result each = Cli.real("--backend", "fake").run("list", "containers", "/");
+    assertThat(each.code()).isZero();
+    assertThat(each.out()).isEmpty();
+    assertThat(Cli.real("--backend", "cloud").run("list", "containers", "/").code()).isEqualTo(3);
+  }
+
+  @Test
+  void pauseAndResumeFreezeAndThawTheContainer() throws Exception {
+    ok(cli.run("create", "/a", ""));
+    ok(cli.run("pause", "/a"));
+    Hierarchy freezer = fs.hierarchies().stream().filter(h -> h.has("freezer")).findFirst().orElseThrow();
+    assertThat(fs.read(freezer, CgroupPath.of("/a"), "freezer.state").strip()).isEqualTo("FROZEN");
+    ok(cli.run("resume", "/a"));
+    assertThat(fs.read(freezer, CgroupPath.of("/a"), "freezer.state").strip()).isEqualTo("THAWED");
+  }
+
+  @Test
+  void enterKillallDetectAndListTidsWorkOnAProcess() {
+    ok(cli.run("create", "/a", ""));
+    long pid = fs.spawnProcess();
+    long tid = fs.spawnThread(pid);
+    ok(cli.run("enter", "/a", Long.toString(pid), Long.toString(tid)));
+    assertThat(ok(cli.run("detect", Long.toString(pid))).out()).isEqualTo("name=\"/a\"\n");
+    assertThat(ok(cli.run("list", "tids", "/a")).out()).isEqualTo("tid=\"" + pid + "\"\ntid=\"" + tid + "\"\n");
+    ok(cli.run("killall", "/a"));
+    assertThat(fs.processes()).doesNotContain(pid);
+    assertThat(ok(cli.run("list", "pids", "/a")).out()).isEmpty();
+  }
+
+  @Test
+  void initWithAnEmptySpecOnlyChecksTheCgroups() {
+    var before = fs.snapshot();
+    ok(cli.run("init", ""));
+    ok(cli.run("init"));
+    CgroupAssertions.assertThat(fs).matches(before);
+  }
+
+  @Test
+  void notifyReportsUnimplementedCleanlyUntilNotificationsLand() {
+    ok(cli.run("create", "/a", "memory { limit: 104857600 }"));
+    Cli.Result oom = cli.run("notify", "memory", "oom", "/a");
+    assertThat(oom.code()).isEqualTo(12);
+    assertThat(oom.err()).isEqualTo("Command exited with error message: 12: registerNotification is not implemented yet\n");
+    assertThat(cli.run("notify", "memory", "threshold", "/a", "1048576").code()).isEqualTo(12);
+    assertThat(cli.run("notify", "memory", "threshold", "/a", "-1").code()).isEqualTo(3);
+  }
+
+  @Test
+  void cleanupFinishesWhatACrashedCreateLeftAndLeavesCompleteContainers() {
+    ok(cli.run("create", "/keep", ""));
+    fs.crashAt(3);
+    try {
+      cli.run("create", "/x", "cpu { limit: 500 } memory { limit: 104857600 }");
+    } catch (FakeCrash expected) {
+      // the process "died" half-way through the create
+    }
+    fs.recover();
+    assertThat(fs.mutationCount()).isPositive();
+    assertThat(ok(cli.run("cleanup", "/x")).out()).isEqualTo("removed=\"/x\"\n");
+    assertThat(ok(cli.run("cleanup", "/x")).out()).isEmpty();
+    assertThat(ok(cli.run("cleanup", "/keep")).out()).isEmpty();
+    assertThat(ok(cli.run("cleanup")).out()).isEmpty();
+    try (ContainerApi api = ContainerApi.open(fs)) {
+      assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.RECURSIVE)).containsExactly("/keep");
+    }
+  }
+
+  @Test
+  void everyCommandHasHelp() {
+    List<String> paths = new ArrayList<>();
+    collect(Lmctfy.commandLine(new Lmctfy(java.io.InputStream.nullInputStream(), System.out, System.err, null)), new ArrayList<>(), paths);
+    assertThat(paths).contains("create", "list containers", "notify memory threshold", "update replace", "cleanup");
+    for (String path : paths) {
+      if (path.equals("help")) {
+        continue; // picocli's help command prints its description before its usage
+      }
+      List<String> args = new ArrayList<>(List.of(path.split(" ")));
+      args.add("--help");
+      Cli.Result r = ok(cli.run(args.toArray(String[]::new)));
+      assertThat(r.out()).as(path).startsWith("Usage: lmctfy " + path);
+    }
+  }
+
+  private static void collect(CommandLine cl, List<String> prefix, List<String> out) {
+    for (var e : cl.getSubcommands().entrySet()) {
+      List<String> path = new ArrayList<>(prefix);
+      path.add(e.getKey());
+      out.add(String.join(" ", path));
+      collect(e.getValue(), path, out);
+    }
+  }
+
+  @Test
+  void completionPrintsABashScriptForEveryCommand() {
+    String script = ok(cli.run("completion")).out();
+    assertThat(script).contains("complete -F", "_lmctfy", "containers", "threshold", "--backend");
+  }
+
+  @Test
+  void versionNamesTheProject() {
+    assertThat(ok(cli.run("--version")).out()).startsWith("lmctfy for Java ");
+  }
+}
