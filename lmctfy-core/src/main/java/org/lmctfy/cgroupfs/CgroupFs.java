@@ -147,9 +147,10 @@ public interface CgroupFs {
    * cgroup is removed; an empty {@code files} wakes only on removal. ENOENT if the cgroup does not
    * exist.
    *
-   * <p>The kernel backend uses inotify on the cgroup's directory where the kernel notifies changes
-   * (v2 {@code *.events} files such as {@code cgroup.events} and {@code memory.events}, and
-   * removal), and polls every {@link #POLL_INTERVAL} otherwise. This default polls for any backend.
+   * <p>The kernel backend uses inotify where the kernel notifies: on the cgroup's directory for
+   * v2 {@code *.events} files ({@code cgroup.events}, {@code memory.events}), on its parent for
+   * the removal; it polls every {@link #POLL_INTERVAL} for other files. This default polls for
+   * any backend.
    */
   default CgroupWatch watch(Hierarchy h, CgroupPath path, java.util.Set<String> files) throws IOException {
     if (!exists(h, path)) {

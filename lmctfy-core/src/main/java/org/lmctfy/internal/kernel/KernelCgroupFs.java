@@ -347,16 +347,16 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   /**
-   * inotify on the cgroup's directory when every file is one the kernel notifies (a v2 {@code
-   * *.events} or {@code *.events.local} file) or none is asked for (removal only); polling every
-   * {@link #POLL_INTERVAL} otherwise.
+   * inotify when every file is one the kernel notifies (a v2 {@code *.events} or {@code
+   * *.events.local} file) or none is asked for (removal only): on the cgroup's directory for the
+   * files, on its parent for the removal; polling every {@link #POLL_INTERVAL} otherwise.
    */
   @Override
   public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException {
     boolean notified = files.stream().allMatch(f -> h.version() == CgroupVersion.V2
         && (f.endsWith(".events") || f.endsWith(".events.local")));
     if (notified) {
-      return KernelWatches.inotify(h.display(path, null), files);
+      return KernelWatches.inotify(h.display(path, null), path.isRoot(), files);
     }
     return CgroupFs.super.watch(h, path, files);
   }

@@ -31,11 +31,21 @@ final class KernelWatches {
 
   private KernelWatches() {}
 
-  /** inotify on the cgroup's directory: wakes for a change to one of {@code files} or for removal. */
-  static CgroupWatch inotify(String dir, Set<String> files) throws IOException {
+  /**
+   * inotify on the cgroup's directory for changes to {@code files}, and on its parent for its
+   * removal: kernfs sends nothing to a removed directory's own watch (checked on 6.18: no
+   * IN_DELETE_SELF, no IN_IGNORED), but the parent sees IN_DELETE with the child's name.
+   */
+  static CgroupWatch inotify(String dir, boolean root, Set<String> files) throws IOException {
     WatchService ws = FileSystems.getDefault().newWatchService();
+    Path path = Path.of(dir);
     try {
-      Path.of(dir).register(ws, StandardWatchEventKinds.ENTRY_MODIFY);
+      WatchKey own = path.register(ws, StandardWatchEventKinds.ENTRY_MODIFY);
+      WatchKey parent = root ? null : path.getParent().register(ws, StandardWatchEventKinds.ENTRY_DELETE);
+      if (!java.nio.file.Files.isDirectory(path)) {
+        throw new NoSuchFileException(dir); // removed while the parent's watch was being set up
+      }
+      return new InotifyWatch(ws, own, parent, path.getFileName().toString(), Set.copyOf(files), dir);
     } catch (NoSuchFileException e) {
       ws.close();
       throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT);
@@ -47,25 +57,30 @@ final class KernelWatches {
       }
       throw e;
     }
-    return new InotifyWatch(ws, Set.copyOf(files), dir);
   }
 
   private static final class InotifyWatch implements CgroupWatch {
     private final WatchService ws;
+    private final WatchKey own;
+    private final WatchKey parent;
+    private final String name;
     private final Set<String> files;
     private final String dir;
-    private volatile boolean ended;
+    private volatile boolean removed;
 
-    InotifyWatch(WatchService ws, Set<String> files, String dir) {
+    InotifyWatch(WatchService ws, WatchKey own, WatchKey parent, String name, Set<String> files, String dir) {
       this.ws = ws;
+      this.own = own;
+      this.parent = parent;
+      this.name = name;
       this.files = files;
       this.dir = dir;
     }
 
     @Override
     public boolean await() throws IOException, InterruptedException {
-      if (ended) {
-        throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT, "the watched directory went away");
+      if (removed) {
+        throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT, "the watched cgroup was removed");
       }
       while (true) {
         WatchKey key;
@@ -76,14 +91,16 @@ final class KernelWatches {
         }
         boolean relevant = false;
         for (WatchEvent<?> event : key.pollEvents()) {
-          if (event.kind() == StandardWatchEventKinds.OVERFLOW
-              || files.contains(String.valueOf(event.context()))) {
+          String context = String.valueOf(event.context());
+          boolean gone = key == parent && context.equals(name);
+          if (event.kind() == StandardWatchEventKinds.OVERFLOW || (key == own && files.contains(context)) || gone) {
             relevant = true;
+            removed |= gone;
           }
         }
         if (!key.reset()) {
-          ended = true; // the directory was removed (IN_IGNORED)
-          return true;
+          relevant = true;
+          removed = true;
         }
         if (relevant) {
           return true;
