@@ -61,7 +61,7 @@ abstract class Source {
       }
     }
     Source source;
-    try {
+    try { // a failure below leaves no watch open
       if (event.oomEvent() != null || event.memoryThreshold() != null) {
         boolean v2Memory = unified != null && fs.hasFile(unified, path, "memory.events");
         if (v1Memory == null && !v2Memory) {
@@ -89,10 +89,26 @@ abstract class Source {
         }
         source = new Pressure(fs, unified, path, file, p);
       }
-      source.open();
+      openOrClose(source);
       return source;
     } catch (IOException e) {
       throw openFailure(name, event, e);
+    }
+  }
+
+  /** Opens the watch and reads the baseline; a watch opened before a failed read is closed. */
+  private static void openOrClose(Source source) throws IOException {
+    try {
+      source.open();
+    } catch (IOException | RuntimeException e) {
+      if (source.watch != null) {
+        try {
+          source.watch.close();
+        } catch (IOException closing) {
+          e.addSuppressed(closing);
+        }
+      }
+      throw e;
     }
   }
 
@@ -131,7 +147,10 @@ abstract class Source {
     return Long.parseLong(content.strip());
   }
 
-  /** v1: the kernel signals an eventfd on each out-of-memory in the cgroup. */
+  /**
+   * v1: the kernel signals an eventfd on each out-of-memory in the cgroup, as it begins: the
+   * counters read then may not count its kill yet.
+   */
   private static final class OomV1 extends Source {
     OomV1(CgroupFs fs, Hierarchy h, CgroupPath path) {
       super(fs, h, path);
