@@ -89,10 +89,37 @@ public interface Container {
   /** The ids of the threads in the container ({@code tasks}, or v2 {@code cgroup.threads}), sorted. */
   List<Long> listThreads(ListPolicy policy);
 
-  /** Calls {@code listener} on a library thread whenever {@code event} happens; returns an id. */
+  /**
+   * Calls {@code listener} on a library thread whenever {@code event} happens to this container,
+   * until it is destroyed (the last notification is then {@link Notification.Kind#DESTROYED}), the
+   * registration is unregistered, or the API is closed; returns the registration's id.
+   *
+   * <ul>
+   *   <li>{@code oom}: an out-of-memory in the container (v1: eventfd on {@code memory.oom_control};
+   *       v2: the {@code oom} or {@code oom_kill} counters of {@code memory.events} grew).
+   *   <li>{@code memory_threshold}: memory usage crossed the threshold, up or down (v1: eventfd on
+   *       {@code memory.usage_in_bytes}; v2: {@code memory.current} polled every 100 ms).
+   *   <li>{@code container_empty}: the container and its subcontainers went from having
+   *       processes to having none (v2 {@code cgroup.events} {@code populated 0}; without a
+   *       unified hierarchy, {@code cgroup.procs} polled every 100 ms). Not sent for a container
+   *       that is already empty when registering.
+   *   <li>{@code container_destroyed}: only the DESTROYED notification.
+   *   <li>{@code pressure}: a PSI trigger fired (v2 only).
+   * </ul>
+   *
+   * @throws LmctfyException NOT_FOUND if the container does not exist; FAILED_PRECONDITION if the
+   *     event needs a controller or hierarchy this machine does not give the container;
+   *     INVALID_ARGUMENT if the kernel refuses the trigger
+   */
   long registerNotification(EventSpec event, NotificationListener listener);
 
-  /** Stops the registration {@code id}; the listener is not called after this returns. */
+  /**
+   * Stops the registration {@code id}: when this returns, its listener is not running and will not
+   * be called again (called from the listener itself, it returns at once, and the listener is not
+   * called again). No last notification is sent. Unregistering an ended registration does nothing.
+   *
+   * @throws LmctfyException NOT_FOUND if {@code id} is not a registration of this container
+   */
   void unregisterNotification(long id);
 
   /** Destroys the container, its subcontainers and its processes. */

@@ -1,20 +1,22 @@
 package org.lmctfy;
 
-import org.lmctfy.spec.EventSpec;
-
 /**
- * Receives the events of one {@link Container#registerNotification} registration, one at a time,
- * on a thread the library owns.
+ * Receives the notifications of one {@link Container#registerNotification} registration.
+ *
+ * <p>Called on a thread the library owns ({@code lmctfy-notify-<id>}), one notification at a time
+ * per registration, so an implementation needs no locking for its own registration. A slow
+ * listener delays only its own registration. A listener that throws is logged at warn and called
+ * again for the next notification; other registrations are not affected. It may call the library,
+ * including {@link Container#unregisterNotification} of its own registration.
+ *
+ * <pre>{@code
+ * long id = job.registerNotification(EventSpec.containerEmpty(), n -> done.countDown());
+ * }</pre>
  *
  * @since 0.1
  */
 @FunctionalInterface
 public interface NotificationListener {
-  /**
-   * Called when {@code event} happened to {@code containerName}.
-   *
-   * @param status OK for an event; a failure code with the registration's last call when the
-   *     container was destroyed or the registration could not go on
-   */
-  void onEvent(String containerName, EventSpec event, ErrorCode status);
+  /** Called for each notification of the registration; see {@link Notification}. */
+  void onEvent(Notification notification);
 }

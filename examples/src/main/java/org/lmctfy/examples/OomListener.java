@@ -3,14 +3,12 @@ package org.lmctfy.examples;
 import java.io.PrintStream;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
-import org.lmctfy.ErrorCode;
 import org.lmctfy.spec.EventSpec;
 
 /**
  * Prints a line whenever a container runs out of memory or its usage crosses a threshold, until
  * stopped: {@code java -cp examples/target/lmctfy.jar org.lmctfy.examples.OomListener /job
- * 104857600} (as root). Notifications are being built: until they land, registering fails with
- * UNIMPLEMENTED, which this program reports and exits with (12).
+ * 104857600} (as root).
  */
 public final class OomListener {
   private OomListener() {}
@@ -26,10 +24,11 @@ public final class OomListener {
   /** Registers for OOM and for usage above {@code thresholdBytes}; returns the two registration ids. */
   public static long[] listen(Container job, long thresholdBytes, PrintStream out) {
     long oom = job.registerNotification(EventSpec.oom(),
-        (name, event, status) -> out.println(name + ": out of memory" + statusSuffix(status)));
+        n -> out.println(n.containerName() + (n.last() ? ": " + n.detail() : ": out of memory")));
     try {
       long threshold = job.registerNotification(EventSpec.memoryThreshold(thresholdBytes),
-          (name, event, status) -> out.println(name + ": memory above " + thresholdBytes + " bytes" + statusSuffix(status)));
+          n -> out.println(n.containerName() + (n.last() ? ": " + n.detail()
+              : ": memory usage crossed " + thresholdBytes + " bytes")));
       return new long[] {oom, threshold};
     } catch (RuntimeException e) {
       try {
@@ -39,9 +38,5 @@ public final class OomListener {
       }
       throw e;
     }
-  }
-
-  private static String statusSuffix(ErrorCode status) {
-    return status == ErrorCode.OK ? "" : " (registration ended: " + status + ")";
   }
 }

@@ -29,7 +29,9 @@ public class CgroupFsException extends IOException {
     CHOWN("chown"),
     MOUNT("mount"),
     UNMOUNT("umount"),
-    KILL("kill");
+    KILL("kill"),
+    /** Opening a {@link CgroupWatch}: an inotify watch, an eventfd registration or a PSI trigger. */
+    WATCH("watch");
 
     private final String verb;
 

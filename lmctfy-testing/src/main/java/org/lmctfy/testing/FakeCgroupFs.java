@@ -10,6 +10,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.FakeOperation.Kind;
@@ -25,7 +26,9 @@ import org.lmctfy.testing.internal.fake.Machine;
  * and a cgroup with children or processes cannot be removed.
  *
  * <p>On top of the kernel it offers what a test needs: a process table ({@link #spawnProcess()},
- * {@link #exitProcess}), started processes that run nothing ({@link #start}), kernel-side changes ({@link #setKernelValue}), fault injection ({@link
+ * {@link #exitProcess}), started processes that run nothing ({@link #start}), kernel-side changes
+ * ({@link #setKernelValue}), notifications a test raises ({@link #raiseOom}, {@link #raisePressure},
+ * {@link #exitAll}), fault injection ({@link
  * #failMutation}, {@link #failWhen}), a crash point ({@link #crashAt}, {@link #recover()}), the record
  * of mutations and {@link #snapshot() snapshots} to compare.
  *
@@ -196,6 +199,48 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  // ---- CgroupFs: watches. Not mutations: not recorded, no faults; a crash stops them too.
+
+  /**
+   * Wakes after every change to the fake (any successful mutation, process change, {@link
+   * #setKernelValue}, {@link #raiseOom}) and when the cgroup is removed, on the thread that made
+   * the change: no polling, no delay.
+   */
+  @Override
+  public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.watch(h, path);
+    }
+  }
+
+  /**
+   * A v1 eventfd registration, signalled by {@link #raiseOom} ({@code memory.oom_control}), by
+   * {@link #setKernelValue} of a usage file that crosses the threshold either way ({@code
+   * memory.usage_in_bytes}, {@code memory.memsw.usage_in_bytes}), and by the cgroup's removal;
+   * other files are EINVAL.
+   */
+  @Override
+  public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.eventControl(h, path, file, args);
+    }
+  }
+
+  /**
+   * A PSI trigger, validated as the kernel does for a privileged writer (window 500 ms to 10 s,
+   * threshold within it); signalled by {@link #raisePressure} and by the cgroup's removal.
+   */
+  @Override
+  public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
+      throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.pressureTrigger(h, path, file, trigger);
+    }
+  }
+
   // ---- CgroupFs: mutations, each recorded and open to faults and crashes.
 
   @Override
@@ -346,6 +391,7 @@ public final class FakeCgroupFs implements CgroupFs {
       }
       recorder.record(op);
       lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
+      kernel.changed();
     }
   }
 
@@ -362,14 +408,18 @@ public final class FakeCgroupFs implements CgroupFs {
   /** Starts a process with one thread (tid == pid) in every hierarchy's root cgroup. */
   public long spawnProcess() {
     synchronized (lock) {
-      return kernel.spawnProcess();
+      long pid = kernel.spawnProcess();
+      kernel.changed();
+      return pid;
     }
   }
 
   /** Adds a thread to process {@code pid}, in the process's cgroups; returns its tid. */
   public long spawnThread(long pid) {
     synchronized (lock) {
-      return kernel.spawnThread(pid);
+      long tid = kernel.spawnThread(pid);
+      kernel.changed();
+      return tid;
     }
   }
 
@@ -383,6 +433,7 @@ public final class FakeCgroupFs implements CgroupFs {
     synchronized (lock) {
       kernel.exitProcess(pid, status);
       lock.notifyAll();
+      kernel.changed();
     }
   }
 
@@ -402,6 +453,66 @@ public final class FakeCgroupFs implements CgroupFs {
   public void setKernelValue(Hierarchy h, CgroupPath path, String file, String content) {
     synchronized (lock) {
       kernel.setKernelValue(h, path, file, content);
+      kernel.changed();
+    }
+  }
+
+  // ---- Notifications: what a test raises, delivered to watches at once.
+
+  /**
+   * An out-of-memory in the cgroup, as the kernel reports it after an OOM kill: on v1, {@code
+   * oom_kill} grows in {@code memory.oom_control} and the cgroup's OOM eventfds are signalled; on
+   * v2, {@code oom} and {@code oom_kill} grow in {@code memory.events} of the cgroup and its
+   * ancestors (and in its {@code memory.events.local}), which wakes their watches.
+   *
+   * <pre>{@code
+   * fs.raiseOom(fs.hierarchy("memory").orElseThrow(), CgroupPath.of("/job"));
+   * }</pre>
+   *
+   * @throws IllegalArgumentException if there is no such cgroup or it has no memory controller
+   */
+  public void raiseOom(Hierarchy h, CgroupPath path) {
+    synchronized (lock) {
+      kernel.raiseOom(h, path);
+    }
+  }
+
+  /**
+   * Fires the PSI triggers written to the pressure file {@code file} ({@code "cpu.pressure"},
+   * {@code "memory.pressure"}, {@code "io.pressure"}) of a v2 cgroup, as the kernel does when the
+   * stall crosses a trigger's threshold.
+   *
+   * @throws IllegalArgumentException if there is no such cgroup or file
+   */
+  public void raisePressure(Hierarchy h, CgroupPath path, String file) {
+    synchronized (lock) {
+      kernel.raisePressure(h, path, file);
+    }
+  }
+
+  /**
+   * Every process with a thread in the cgroup (not its descendants) exits, as when the last job
+   * of a container ends: v2 {@code cgroup.events} then reads {@code populated 0} if no descendant
+   * has processes.
+   *
+   * @throws IllegalArgumentException if there is no such cgroup
+   */
+  public void exitAll(Hierarchy h, CgroupPath path) {
+    synchronized (lock) {
+      String procs;
+      try {
+        procs = kernel.read(h, path, h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2 ? "cgroup.threads" : "tasks");
+      } catch (CgroupFsException e) {
+        throw new IllegalArgumentException("no cgroup " + h.display(path, null) + " in the fake", e);
+      }
+      java.util.Set<Long> pids = new java.util.TreeSet<>();
+      for (String tid : procs.split("\n")) {
+        if (!tid.isBlank()) {
+          pids.add(kernel.pidOf(Long.parseLong(tid.strip())));
+        }
+      }
+      pids.forEach(kernel::exitProcess);
+      kernel.changed();
     }
   }
 

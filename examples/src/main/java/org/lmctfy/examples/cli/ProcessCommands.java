@@ -157,7 +157,7 @@ final class ProcessCommands {
     int await(EventSpec event) throws InterruptedException {
       Container c = api().get(name);
       BlockingQueue<ErrorCode> statuses = new LinkedBlockingQueue<>();
-      long id = c.registerNotification(event, (container, e, status) -> statuses.add(status));
+      long id = c.registerNotification(event, n -> statuses.add(n.status()));
       ErrorCode status;
       try {
         status = statuses.take();

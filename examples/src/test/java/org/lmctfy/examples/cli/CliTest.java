@@ -211,12 +211,19 @@ class CliTest {
   }
 
   @Test
-  void notifyReportsUnimplementedCleanlyUntilNotificationsLand() {
+  void notifyBlocksUntilOneEventAndPrintsItsStatus() throws Exception {
     ok(cli.run("create", "/a", "memory { limit: 104857600 }"));
-    Cli.Result oom = cli.run("notify", "memory", "oom", "/a");
-    assertThat(oom.code()).isEqualTo(12);
-    assertThat(oom.err()).isEqualTo("Command exited with error message: 12: registerNotification is not implemented yet\n");
-    assertThat(cli.run("notify", "memory", "threshold", "/a", "1048576").code()).isEqualTo(12);
+    java.util.concurrent.CompletableFuture<Cli.Result> oom =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> cli.run("notify", "memory", "oom", "/a"));
+    var memory = fs.hierarchy("memory").orElseThrow();
+    var path = org.lmctfy.cgroupfs.CgroupPath.of("/a");
+    while (!oom.isDone()) {
+      fs.raiseOom(memory, path); // again until the registration, made on the other thread, sees one
+      Thread.sleep(10);
+    }
+    Cli.Result result = oom.get();
+    assertThat(result.code()).isZero();
+    assertThat(result.out()).isEqualTo("notification_status=\"0\"\n");
     assertThat(cli.run("notify", "memory", "threshold", "/a", "-1").code()).isEqualTo(3);
   }
 

@@ -17,6 +17,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.lifecycle.Lifecycle;
 import org.lmctfy.internal.lifecycle.MachineInit;
 import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.internal.notify.Notifier;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.InitSpec;
 
@@ -26,6 +27,7 @@ public final class ContainerApiImpl implements ContainerApi {
 
   private final CgroupFs fs;
   private final CgroupPath root;
+  private final Notifier notifier = new Notifier();
   private volatile Lifecycle lifecycle;
 
   public ContainerApiImpl(CgroupFs fs, CgroupPath root) {
@@ -39,7 +41,7 @@ public final class ContainerApiImpl implements ContainerApi {
     if (l == null) {
       synchronized (this) {
         if (lifecycle == null) {
-          lifecycle = new Lifecycle(fs, root, KILL_DEADLINE);
+          lifecycle = new Lifecycle(fs, root, KILL_DEADLINE, notifier::destroyed);
         }
         l = lifecycle;
       }
@@ -121,7 +123,13 @@ public final class ContainerApiImpl implements ContainerApi {
     return lifecycle().cleanup();
   }
 
-  /** Nothing to stop: no operation starts a thread (the processes run starts are reaped by the JDK). */
+  Notifier notifier() {
+    return notifier;
+  }
+
+  /** Ends every notification registration (each gets its last notification, ENDED) and thread. */
   @Override
-  public void close() {}
+  public void close() {
+    notifier.close();
+  }
 }

@@ -159,12 +159,15 @@ final class ContainerImpl implements Container {
 
   @Override
   public long registerNotification(EventSpec event, NotificationListener listener) {
-    throw ContainerApiImpl.unimplemented("registerNotification");
+    Objects.requireNonNull(event, "event");
+    Objects.requireNonNull(listener, "listener");
+    api.lifecycle().requireExists(name);
+    return api.notifier().register(api.lifecycle().layout(), name, event, listener);
   }
 
   @Override
   public void unregisterNotification(long id) {
-    throw ContainerApiImpl.unimplemented("unregisterNotification");
+    api.notifier().unregister(name, id);
   }
 
   @Override

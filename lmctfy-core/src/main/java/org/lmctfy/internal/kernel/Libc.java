@@ -12,7 +12,15 @@ import com.sun.jna.Platform;
 final class Libc {
   static final int O_RDONLY = 0;
   static final int O_WRONLY = 1;
+  static final int O_RDWR = 2;
+  static final int O_NONBLOCK = 0x800;
   static final int O_CLOEXEC = 0x80000;
+  static final int EFD_CLOEXEC = O_CLOEXEC;
+  static final short POLLIN = 0x1;
+  static final short POLLPRI = 0x2;
+  static final short POLLERR = 0x8;
+  static final short POLLHUP = 0x10;
+  static final short POLLNVAL = 0x20;
 
   static {
     Native.register(Platform.C_LIBRARY_NAME);
@@ -49,4 +57,9 @@ final class Libc {
   static native int umount2(String target, int flags) throws LastErrorException;
 
   static native int kill(int pid, int signal) throws LastErrorException;
+
+  static native int eventfd(int initval, int flags) throws LastErrorException;
+
+  /** {@code fds} holds {@code nfds} {@code struct pollfd}s (int fd, short events, short revents), native order. */
+  static native int poll(byte[] fds, long nfds, int timeoutMillis) throws LastErrorException;
 }

@@ -3,6 +3,7 @@ package org.lmctfy.internal.lifecycle;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
@@ -28,8 +29,11 @@ final class Destroyer {
   private final Census census;
   private final ContainerLocks locks;
   private final ProcessKiller killer;
+  private final Consumer<ContainerName> onDestroyed;
 
-  Destroyer(Layout layout, Census census, ContainerLocks locks, ProcessKiller killer) {
+  Destroyer(Layout layout, Census census, ContainerLocks locks, ProcessKiller killer,
+      Consumer<ContainerName> onDestroyed) {
+    this.onDestroyed = onDestroyed;
     this.layout = layout;
     this.fs = layout.fs();
     this.census = census;
@@ -100,6 +104,7 @@ final class Destroyer {
       removeCgroup(anchor, state.path());
     }
     fs.removeMarker(anchor, parent, intent);
+    onDestroyed.accept(state.name());
   }
 
   private static LmctfyException collect(LmctfyException failures, State state, IOException e) {

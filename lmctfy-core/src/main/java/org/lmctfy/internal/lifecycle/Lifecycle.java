@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
@@ -34,11 +35,15 @@ public final class Lifecycle {
   private final Updater updater;
   private final StatsReader stats;
 
-  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline) {
+  /**
+   * @param onDestroyed told of each container this lifecycle destroyed (children before their
+   *     parent), after its cgroups are gone; it must not block
+   */
+  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Consumer<ContainerName> onDestroyed) {
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null));
-    this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline));
+    this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline), onDestroyed);
     this.creator = new Creator(layout, destroyer);
     this.updater = new Updater(layout, this::host);
     this.stats = new StatsReader(fs, layout.managed());

@@ -44,6 +44,7 @@ public final class Kernel {
   private final List<String> known;
   private final List<Hier> hiers = new ArrayList<>();
   private final Processes processes;
+  private final Watches watches = new Watches();
 
   public Kernel(FakeLayout layout, Machine machine, Set<String> rootSubtreeControl, long selfPid) {
     this.machine = machine;
@@ -325,6 +326,15 @@ public final class Kernel {
     return processes.pids();
   }
 
+  /** The process a thread belongs to. */
+  public long pidOf(long tid) {
+    Long pid = processes.pidOf(tid);
+    if (pid == null) {
+      throw new IllegalArgumentException("no such thread: " + tid);
+    }
+    return pid;
+  }
+
   /** Sets a file's content with no validation; the cgroup and the file must exist. */
   public void setKernelValue(Hierarchy h, CgroupPath path, String file, String content) {
     Hier hier = find(h);
@@ -333,6 +343,83 @@ public final class Kernel {
       throw new IllegalArgumentException("no file " + h.display(path, file) + " in the fake");
     }
     node.put(file, content);
+  }
+
+  // ---- Notifications.
+
+  public org.lmctfy.cgroupfs.CgroupWatch watch(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    return watches.files(nodeOrFail(Operation.WATCH, h, path, null, null));
+  }
+
+  public org.lmctfy.cgroupfs.CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args)
+      throws CgroupFsException {
+    Node node = nodeOrFail(Operation.WATCH, h, path, file, args);
+    if (!node.hier.files(node).containsKey("cgroup.event_control")) {
+      throw fail(Operation.WATCH, h, path, "cgroup.event_control", args, Errno.ENOENT);
+    }
+    return watches.eventControl(node, file, args);
+  }
+
+  public org.lmctfy.cgroupfs.CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
+      throws CgroupFsException {
+    return watches.pressure(nodeOrFail(Operation.WATCH, h, path, file, trigger), file, trigger);
+  }
+
+  /** Something changed: wake the watches that the kernel would wake. */
+  public void changed() {
+    watches.changed();
+  }
+
+  /**
+   * An out-of-memory in the cgroup, as the kernel reports it after killing a process: v1 {@code
+   * memory.oom_control}'s {@code oom_kill} grows and its eventfds are signalled; v2 {@code oom} and
+   * {@code oom_kill} grow in {@code memory.events} of the cgroup and its ancestors and in its
+   * {@code memory.events.local}.
+   */
+  public void raiseOom(Hierarchy h, CgroupPath path) {
+    Hier hier = find(h);
+    Node node = hier == null ? null : hier.find(path);
+    if (node == null) {
+      throw new IllegalArgumentException("no cgroup " + h.display(path, null) + " in the fake");
+    }
+    Map<String, Hier.Binding> files = hier.files(node);
+    if (files.containsKey("memory.oom_control") && !hier.isV2()) {
+      bump(node, "memory.oom_control", "oom_kill");
+      watches.raise(node, Watches.Kind.OOM, null);
+    } else if (files.containsKey("memory.events")) {
+      for (Node n = node; n != null; n = n.parent) {
+        if (hier.files(n).containsKey("memory.events")) {
+          bump(n, "memory.events", "oom");
+          bump(n, "memory.events", "oom_kill");
+        }
+      }
+      bump(node, "memory.events.local", "oom");
+      bump(node, "memory.events.local", "oom_kill");
+    } else {
+      throw new IllegalArgumentException("no memory controller at " + h.display(path, null)
+          + " (v1 memory.oom_control or v2 memory.events) in the fake");
+    }
+    watches.changed();
+  }
+
+  /** Fires the PSI triggers written to {@code file} ({@code "cpu.pressure"}...) of the cgroup. */
+  public void raisePressure(Hierarchy h, CgroupPath path, String file) {
+    Hier hier = find(h);
+    Node node = hier == null ? null : hier.find(path);
+    if (node == null || !hier.files(node).containsKey(file) || !file.endsWith(".pressure")) {
+      throw new IllegalArgumentException("no pressure file " + h.display(path, file) + " in the fake");
+    }
+    watches.raise(node, Watches.Kind.PRESSURE, file);
+  }
+
+  private static void bump(Node node, String file, String key) {
+    Hier.Binding b = node.hier.files(node).get(file);
+    StringBuilder out = new StringBuilder();
+    for (String line : b.controller().read(node, b.spec()).split("\n")) {
+      String[] kv = line.split(" ");
+      out.append(kv.length == 2 && kv[0].equals(key) ? key + " " + (Long.parseLong(kv[1]) + 1) : line).append('\n');
+    }
+    node.put(file, out.toString());
   }
 
   /**

@@ -125,7 +125,8 @@ final class MemoryV1 implements Controller {
       // Charge moving is gone: only 0 is accepted (checked: 1, 3, 4 are EINVAL).
       case "memory.move_charge_at_immigrate" -> requireExactly(value, 0);
       case "memory.oom_control" -> writeOomControl(node, value);
-      // No eventfds in the fake: every registration is refused like a bad one (checked: "1" EINVAL).
+      // Writing cgroup.event_control needs an eventfd: the fake takes registrations through
+      // CgroupFs.eventControl only, and refuses a plain write like a bad one (checked: "1" EINVAL).
       default -> throw KernelError.of(Errno.EINVAL);
     }
   }

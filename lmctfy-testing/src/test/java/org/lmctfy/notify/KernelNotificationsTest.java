@@ -1,0 +1,224 @@
+package org.lmctfy.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.lmctfy.Container;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.Notification;
+import org.lmctfy.Notification.Kind;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.EventSpec;
+import org.lmctfy.spec.EventSpec.PressureTrigger;
+import org.lmctfy.testing.ScratchCgroups;
+
+/**
+ * Notifications on this machine's kernel (skipped without root, failed under CI=true): v1 eventfds
+ * for OOM and thresholds, the unified hierarchy's cgroup.events through inotify for empty, removal
+ * for destroyed, and a PSI trigger. Containers live below a scratch parent; every process started
+ * is killed and the scratch parent removed after each test.
+ */
+class KernelNotificationsTest {
+  private static final ContainerSpec SMALL = ContainerSpec.parse("memory { limit: 8388608 swap_limit: 8388608 }");
+  private static final ContainerSpec MEDIUM = ContainerSpec.parse("memory { limit: 134217728 swap_limit: 134217728 }");
+
+  private CgroupFs fs;
+  private ScratchCgroups scratch;
+  private ContainerApi api;
+  private final List<Process> started = new ArrayList<>();
+
+  @BeforeEach
+  void open() throws IOException {
+    fs = ScratchCgroups.requireHost();
+    scratch = ScratchCgroups.on(fs);
+    api = ContainerApi.open(fs, scratch.path());
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    try {
+      api.close();
+      assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("lmctfy-notify-"));
+    } finally {
+      for (Process p : started) {
+        kill(p);
+      }
+      scratch.close();
+    }
+  }
+
+  private List<Hierarchy> managed() {
+    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+        .toList();
+  }
+
+  /**
+   * Starts {@code sh -c script}, moves it into {@code name} in every managed hierarchy but cpuset
+   * (the scratch cpusets hold every cpu), then releases it: the script begins with {@code read go}.
+   */
+  private Process startInside(String name, String script) throws IOException {
+    Process p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
+    started.add(p);
+    CgroupPath path = CgroupPath.of(name).under(scratch.path());
+    for (Hierarchy h : managed()) {
+      if (!h.has("cpuset")) {
+        fs.write(h, path, "cgroup.procs", Long.toString(p.pid()));
+      }
+    }
+    p.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+    p.getOutputStream().flush();
+    return p;
+  }
+
+  @Test
+  void aProcessAllocatingPastTheLimitIsAnOomEventWithinASecond() throws Exception {
+    Container job = api.create("/job", SMALL);
+    Events events = new Events();
+    job.registerNotification(EventSpec.oom(), events);
+    Process hog = startInside("/job", "read go; head -c 100M /dev/zero | tail");
+    Notification n = events.next(Duration.ofSeconds(1));
+    assertThat(n.kind()).isEqualTo(Kind.EVENT);
+    // the kernel signals as the OOM begins: the kill may not be counted yet when the file is read
+    assertThat(n.detail()).matches("under_oom [01], oom_kill [0-9]+");
+    assertThat(hog.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(hog.exitValue()).isNotZero(); // tail was killed
+    Hierarchy memory = managed().stream().filter(h -> h.has("memory")).findFirst().orElseThrow();
+    assertThat(fs.read(memory, CgroupPath.of("/job").under(scratch.path()), "memory.oom_control"))
+        .containsPattern("oom_kill [1-9]");
+    job.destroy();
+    assertThat(events.untilLast().kind()).isEqualTo(Kind.DESTROYED);
+  }
+
+  @Test
+  void aThresholdFiresWhenUsageCrossesItAndWhenItFallsBack() throws Exception {
+    Container job = api.create("/job", MEDIUM);
+    Events events = new Events();
+    job.registerNotification(EventSpec.memoryThreshold(16L << 20), events);
+    // tail holds the 40 MiB "line" while it blocks writing it to a pipe nobody reads
+    Process holder = startInside("/job", "read go; head -c 40M /dev/zero | tail");
+    Notification up = events.next();
+    assertThat(up.kind()).isEqualTo(Kind.EVENT);
+    assertThat(up.detail()).endsWith("above 16777216");
+    kill(holder);
+    Notification down = events.next();
+    assertThat(down.kind()).isEqualTo(Kind.EVENT);
+    assertThat(down.detail()).endsWith("below 16777216");
+    job.destroy();
+    assertThat(events.untilLast().kind()).isEqualTo(Kind.DESTROYED);
+    assertThat(events.all()).hasSize(3);
+  }
+
+  /** Kills a started shell and everything it started. */
+  private static void kill(Process p) throws InterruptedException {
+    p.descendants().forEach(ProcessHandle::destroyForcibly);
+    p.destroyForcibly();
+    assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void anEmptiedContainerIsAnEmptyEvent() throws Exception {
+    Container job = api.create("/job", MEDIUM);
+    Process sleeper = startInside("/job", "read go; exec sleep 1000");
+    Events events = new Events();
+    job.registerNotification(EventSpec.containerEmpty(), events);
+    kill(sleeper);
+    Notification n = events.next();
+    assertThat(n).isEqualTo(new Notification("/job", EventSpec.containerEmpty(), Kind.EVENT, ErrorCode.OK,
+        "populated 0"));
+    job.destroy();
+    assertThat(events.untilLast().kind()).isEqualTo(Kind.DESTROYED);
+    assertThat(events.all()).hasSize(2);
+  }
+
+  @Test
+  void destroyIsTheLastEventOfEveryRegistrationOfTheContainerAndItsSubcontainers() throws Exception {
+    Container job = api.create("/job", MEDIUM);
+    Container task = api.create("/job/task", SMALL);
+    Events destroyed = new Events();
+    Events oom = new Events();
+    Events empty = new Events();
+    Events taskOom = new Events();
+    job.registerNotification(EventSpec.containerDestroyed(), destroyed);
+    job.registerNotification(EventSpec.oom(), oom);
+    job.registerNotification(EventSpec.containerEmpty(), empty);
+    task.registerNotification(EventSpec.oom(), taskOom);
+    startInside("/job/task", "read go; exec sleep 1000");
+    job.destroy();
+    for (Events e : List.of(destroyed, oom, taskOom)) {
+      assertThat(e.untilLast().kind()).isEqualTo(Kind.DESTROYED);
+      assertThat(e.all()).extracting(Notification::kind).containsExactly(Kind.DESTROYED);
+    }
+    // destroy killed the sleeper first: the container may have been seen empty before it went
+    assertThat(empty.untilLast().kind()).isEqualTo(Kind.DESTROYED);
+    assertThat(empty.all()).extracting(Notification::kind).endsWith(Kind.DESTROYED);
+  }
+
+  @Test
+  void aContainerDestroyedByAnotherApiIsReportedDestroyed() throws Exception {
+    Container job = api.create("/job", MEDIUM);
+    Events destroyed = new Events();
+    Events oom = new Events();
+    job.registerNotification(EventSpec.containerDestroyed(), destroyed);
+    job.registerNotification(EventSpec.oom(), oom);
+    try (ContainerApi other = ContainerApi.open(fs, scratch.path())) {
+      other.destroy("/job");
+    }
+    assertThat(destroyed.untilLast().kind()).isEqualTo(Kind.DESTROYED); // inotify: the directory went
+    assertThat(oom.untilLast().kind()).isEqualTo(Kind.DESTROYED); // the kernel signals eventfds on rmdir
+  }
+
+  private static boolean hasCapSysResource() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("CapEff:")) {
+        return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & (1L << 24)) != 0;
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void aPsiTriggerFiresUnderCpuPressure() throws Exception {
+    Container job = api.create("/job", MEDIUM);
+    Events events = new Events();
+    EventSpec cpu = EventSpec.pressure(PressureTrigger.Resource.CPU, PressureTrigger.Kind.SOME, 50_000, 2_000_000);
+    job.registerNotification(cpu, events);
+    for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors() + 1; i++) {
+      startInside("/job", "read go; while :; do :; done");
+    }
+    Notification n = events.next();
+    assertThat(n.kind()).isEqualTo(Kind.EVENT);
+    assertThat(n.detail()).startsWith("cpu.pressure: some avg10=");
+  }
+
+  @Test
+  void aPsiWindowNotAMultipleOfTwoSecondsNeedsCapSysResource() throws Exception {
+    Container job = api.create("/job", MEDIUM);
+    EventSpec oneSecond = EventSpec.pressure(PressureTrigger.Resource.MEMORY, PressureTrigger.Kind.SOME,
+        100_000, 1_000_000);
+    if (hasCapSysResource()) {
+      job.unregisterNotification(job.registerNotification(oneSecond, new Events()));
+      return;
+    }
+    LmctfyException e = catchThrowableOfType(LmctfyException.class,
+        () -> job.registerNotification(oneSecond, new Events()));
+    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(e.getMessage()).contains("multiple of 2 s", "memory.pressure", "EINVAL");
+  }
+}
