@@ -1,12 +1,11 @@
 package org.lmctfy.lifecycle;
 
-import org.lmctfy.cgroupfs.CgroupFs;
-import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.FakeLayout;
 
 /** The lifecycle contract on the fake laid out like this project's machines. */
 class FakeLifecycleTest extends LifecycleContract {
-  @Override
-  CgroupFs openCgroupFs() {
-    return FakeCgroupFs.create();
+  FakeLifecycleTest() {
+    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
   }
 }

@@ -5,16 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.testing.ScratchCgroups;
 
 /** The lifecycle contract on this machine's kernel (skipped without root, failed under CI=true). */
 class KernelLifecycleTest extends LifecycleContract {
-  @Override
-  CgroupFs openCgroupFs() throws IOException {
-    return ScratchCgroups.requireHost();
+  KernelLifecycleTest() {
+    super(ContractBackend.host());
   }
 
   /**

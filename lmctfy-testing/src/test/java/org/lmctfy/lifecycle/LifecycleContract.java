@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.lmctfy.ApiOnScratch;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -19,33 +18,18 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.ContractBackend;
 
 /**
  * Create, get, exists, list and destroy, asserted on the cgroup tree, on the fake and on this
  * machine's kernel (each subclass says how to open the backend). Containers live below a scratch
  * parent, which is the API's root.
  */
-abstract class LifecycleContract {
+abstract class LifecycleContract extends ApiOnScratch {
   static final ContainerSpec CPU_AND_MEMORY = ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 104857600 }");
 
-  CgroupFs fs;
-  ScratchCgroups scratch;
-  ContainerApi api;
-
-  abstract CgroupFs openCgroupFs() throws IOException;
-
-  @BeforeEach
-  void open() throws IOException {
-    fs = openCgroupFs();
-    scratch = ScratchCgroups.on(fs);
-    api = ContainerApi.open(fs, scratch.path());
-  }
-
-  @AfterEach
-  void close() throws IOException {
-    api.close();
-    scratch.close();
+  LifecycleContract(ContractBackend backend) {
+    super(backend);
   }
 
   List<Hierarchy> managed() {

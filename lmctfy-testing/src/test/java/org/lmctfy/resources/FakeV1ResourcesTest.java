@@ -1,12 +1,11 @@
 package org.lmctfy.resources;
 
-import org.lmctfy.cgroupfs.CgroupFs;
-import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.FakeLayout;
 
 /** The v1 field contract on the fake laid out like this project's machines. */
 class FakeV1ResourcesTest extends V1ResourcesContract {
-  @Override
-  CgroupFs openCgroupFs() {
-    return FakeCgroupFs.create();
+  FakeV1ResourcesTest() {
+    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
   }
 }

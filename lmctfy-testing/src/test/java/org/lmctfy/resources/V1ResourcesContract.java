@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.lmctfy.ApiOnScratch;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -16,30 +15,15 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.ContractBackend;
 
 /**
  * Each spec field on cgroup v1, on the fake and on this machine's kernel: the file and value
  * written, what spec() reads back, and the error for a value out of range.
  */
-abstract class V1ResourcesContract {
-  CgroupFs fs;
-  ScratchCgroups scratch;
-  ContainerApi api;
-
-  abstract CgroupFs openCgroupFs() throws IOException;
-
-  @BeforeEach
-  void open() throws IOException {
-    fs = openCgroupFs();
-    scratch = ScratchCgroups.on(fs);
-    api = ContainerApi.open(fs, scratch.path());
-  }
-
-  @AfterEach
-  void close() throws IOException {
-    api.close();
-    scratch.close();
+abstract class V1ResourcesContract extends ApiOnScratch {
+  V1ResourcesContract(ContractBackend backend) {
+    super(backend);
   }
 
   /** Creates /job with {@code spec}, checks spec() gives {@code readBack}, and returns the file's content. */
