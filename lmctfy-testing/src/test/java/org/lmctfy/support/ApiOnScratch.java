@@ -1,8 +1,9 @@
-package org.lmctfy;
+package org.lmctfy.support;
 
 import java.io.IOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.ScratchCgroups;
