@@ -138,4 +138,21 @@ class FaultInjectionTest {
     assertThat(w.fs().processes()).doesNotContain(pid);
     CgroupAssertions.assertThat(w.fs()).matches(withoutJob);
   }
+
+  @org.junit.jupiter.api.Test
+  void aDestroyThatCannotKillLeavesTheContainerWholeAndUsable() {
+    World w = World.create();
+    long pid = populate(w);
+    FakeSnapshot before = w.fs().snapshot();
+    w.fs().failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.kill".equals(op.file()), Errno.EPERM);
+
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> w.api().destroy("/parent/job"));
+
+    assertThat(e.errno()).contains(Errno.EPERM);
+    assertThat(w.api().exists("/parent/job")).isTrue();
+    assertThat(w.fs().processes()).contains(pid);
+    CgroupAssertions.assertThat(w.fs()).matches(before);
+    w.api().destroy("/parent/job");
+    assertThat(w.api().exists("/parent/job")).isFalse();
+  }
 }

@@ -82,10 +82,18 @@ final class Destroyer {
     Hierarchy anchor = layout.anchor();
     CgroupPath parent = layout.path(state.name().parent());
     String intent = Layout.intentKey(state.name());
-    if (!Layout.DESTROYING.equals(state.intent()) && !state.present().isEmpty()) {
+    boolean marked = !Layout.DESTROYING.equals(state.intent()) && !state.present().isEmpty();
+    if (marked) {
       fs.setMarker(anchor, parent, intent, Layout.DESTROYING);
     }
-    killer.killAll(state.present(), state.path());
+    try {
+      killer.killAll(state.present(), state.path());
+    } catch (IOException | RuntimeException e) {
+      if (marked && state.intent() == null) {
+        unmark(anchor, parent, intent, e); // nothing was removed: the container stays whole
+      }
+      throw e;
+    }
     LmctfyException failures = null;
     for (Hierarchy h : state.present()) {
       if (h.equals(anchor)) {
@@ -105,6 +113,15 @@ final class Destroyer {
     }
     fs.removeMarker(anchor, parent, intent);
     onDestroyed.accept(state.name());
+  }
+
+  /** Takes back a destroy's intent after a failure that removed nothing, keeping any new failure. */
+  private void unmark(Hierarchy anchor, CgroupPath parent, String intent, Exception failure) {
+    try {
+      fs.removeMarker(anchor, parent, intent);
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e); // the intent stays: the next destroy finishes the job
+    }
   }
 
   private static LmctfyException collect(LmctfyException failures, State state, IOException e) {
