@@ -1,10 +1,13 @@
 package org.lmctfy;
 
 import java.io.IOException;
+import java.util.Collection;
+import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.facade.ContainerApiImpl;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
 
 /**
@@ -86,7 +89,7 @@ public interface ContainerApi extends AutoCloseable {
    * Costs one read per stat file of each container, as raw reads would; no lock is taken. A
    * container that does not exist is NOT_FOUND for the whole call.
    */
-  java.util.Map<String, org.lmctfy.spec.ContainerStats> stats(java.util.Collection<String> names, StatsType type);
+  Map<String, ContainerStats> stats(Collection<String> names, StatsType type);
 
   /** Whether the container {@code name} exists. */
   boolean exists(String name);

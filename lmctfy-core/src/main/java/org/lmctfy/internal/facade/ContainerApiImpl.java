@@ -5,13 +5,12 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import org.lmctfy.StatsType;
-import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.lifecycle.Lifecycle;
@@ -19,6 +18,7 @@ import org.lmctfy.internal.lifecycle.MachineInit;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.notify.Notifier;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
 
 /** The {@link ContainerApi} over one {@link CgroupFs}. */

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.lock.ContainerLocks;
@@ -18,9 +19,8 @@ import org.lmctfy.internal.resources.Host;
 import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.internal.stats.StatsReader;
-import org.lmctfy.StatsType;
-import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.ContainerStats;
 
 /**
  * Create, destroy, existence, listing, detection and cleanup over one {@link Layout}, serialised
