@@ -8,8 +8,6 @@ import java.util.Objects;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
-import org.lmctfy.ErrorCode;
-import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -57,10 +55,6 @@ public final class ContainerApiImpl implements ContainerApi {
   @Override
   public CgroupPath root() {
     return root;
-  }
-
-  static LmctfyException unimplemented(String what) {
-    return new LmctfyException(ErrorCode.UNIMPLEMENTED, what + " is not implemented yet");
   }
 
   @Override
