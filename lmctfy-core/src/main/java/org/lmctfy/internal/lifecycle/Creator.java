@@ -66,9 +66,7 @@ final class Creator {
   }
 
   private LmctfyException rollBack(ContainerName name, Transaction tx, Exception cause) {
-    LmctfyException failure = cause instanceof LmctfyException
-        ? (LmctfyException) cause
-        : Errors.of("create " + name, (IOException) cause);
+    LmctfyException failure = Errors.of("create " + name, cause);
     try {
       tx.close();
       fs.removeMarker(layout.anchor(), layout.path(name.parent()), Layout.intentKey(name));

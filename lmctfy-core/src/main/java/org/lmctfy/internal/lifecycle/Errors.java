@@ -30,6 +30,20 @@ public final class Errors {
     }
   }
 
+  /**
+   * The failure of an operation as the caller gets it: an LmctfyException as it is, a refused
+   * filesystem operation with its code, anything else (a bug) as INTERNAL.
+   */
+  public static LmctfyException of(String what, Exception e) {
+    if (e instanceof LmctfyException) {
+      return (LmctfyException) e;
+    }
+    if (e instanceof IOException) {
+      return of(what, (IOException) e);
+    }
+    return new LmctfyException(ErrorCode.INTERNAL, what + ": " + e, e);
+  }
+
   /** {@code "<what>: <the failure, with file, value and errno>"}. */
   public static LmctfyException of(String what, IOException e) {
     return new LmctfyException(codeOf(e), what + ": " + e.getMessage(), e);

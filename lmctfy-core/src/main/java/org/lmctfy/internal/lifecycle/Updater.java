@@ -66,8 +66,7 @@ final class Updater {
       }
       tx.commit();
     } catch (IOException | RuntimeException e) {
-      LmctfyException failure = e instanceof LmctfyException ? (LmctfyException) e
-          : Errors.of("update " + name + " (every value changed was put back)", (IOException) e);
+      LmctfyException failure = Errors.of("update " + name + " (every value changed was put back)", e);
       restore(host, path, old, touched, failure);
       try {
         tx.close();
