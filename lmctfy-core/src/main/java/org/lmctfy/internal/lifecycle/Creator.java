@@ -1,10 +1,6 @@
 package org.lmctfy.internal.lifecycle;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.ResourceHandle;
@@ -24,8 +20,6 @@ import org.lmctfy.internal.resources.ResourcePlan;
  * operation on the name finishes the job.
  */
 final class Creator {
-  private static final String SUBTREE = "cgroup.subtree_control";
-
   private final Layout layout;
   private final CgroupFs fs;
   private final Destroyer destroyer;
@@ -52,7 +46,7 @@ final class Creator {
         }
       }
       if (plan.unified() != null) {
-        enableDownTo(layout, tx, plan.unified(), parent, plan.v2Controllers());
+        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
       if (!plan.fields().isEmpty()) {
@@ -74,34 +68,6 @@ final class Creator {
       failure.addSuppressed(undo);
     }
     return failure;
-  }
-
-  /**
-   * Enables the controllers in every {@code cgroup.subtree_control} from the API root down to the
-   * parent where they are missing, top down (a cgroup can enable only what its parent gives it),
-   * each undone on rollback.
-   */
-  static void enableDownTo(Layout layout, Transaction tx, Hierarchy unified, CgroupPath parent,
-      Set<String> controllers) throws IOException {
-    CgroupFs fs = layout.fs();
-    List<CgroupPath> chain = new ArrayList<>();
-    for (CgroupPath p = parent; ; p = p.parent()) {
-      chain.add(0, p);
-      if (p.equals(layout.root()) || p.isRoot()) {
-        break;
-      }
-    }
-    for (CgroupPath p : chain) {
-      Set<String> current = Set.of(fs.read(unified, p, SUBTREE).strip().split("\\s+"));
-      TreeSet<String> missing = new TreeSet<>(controllers);
-      missing.removeAll(current);
-      if (missing.isEmpty()) {
-        continue;
-      }
-      fs.write(unified, p, SUBTREE, "+" + String.join(" +", missing));
-      tx.add(ResourceHandle.of(p, SUBTREE + " of " + Layout.describe(unified, p),
-          () -> fs.write(unified, p, SUBTREE, "-" + String.join(" -", missing))));
-    }
   }
 
   /** Refuses what is at the path, or clears what a dead process of ours left there. */

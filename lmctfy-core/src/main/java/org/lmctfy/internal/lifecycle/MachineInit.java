@@ -22,8 +22,6 @@ import org.lmctfy.spec.InitSpec.CgroupMount;
  * root, each step undone if a later one fails. Idempotent: what is already there is left alone.
  */
 public final class MachineInit {
-  private static final String SUBTREE = "cgroup.subtree_control";
-
   private final CgroupFs fs;
   private final CgroupPath root;
 
@@ -41,12 +39,7 @@ public final class MachineInit {
         tx.add(ResourceHandle.of(h, "mount of " + m.hierarchy() + " at " + m.mountPath(), () -> fs.unmount(h)));
       }
       if (unified != null) {
-        for (CgroupPath p = CgroupPath.root(); ; p = p.resolve(root.components().get(p.depth()))) {
-          enable(tx, unified, p, spec.enableControllers());
-          if (p.equals(root)) {
-            break;
-          }
-        }
+        SubtreeControl.enable(fs, tx, unified, CgroupPath.root(), root, spec.enableControllers());
       }
       tx.commit();
     } catch (IOException e) {
@@ -116,18 +109,6 @@ public final class MachineInit {
       }
     }
     return unified;
-  }
-
-  /** Enables the controllers {@code p} lacks in its subtree_control, undoing that on rollback. */
-  private void enable(Transaction tx, Hierarchy h, CgroupPath p, Set<String> controllers) throws IOException {
-    Set<String> current = Set.of(fs.read(h, p, SUBTREE).trim().split("\\s+"));
-    List<String> missing = controllers.stream().filter(c -> !current.contains(c)).sorted().toList();
-    if (missing.isEmpty()) {
-      return;
-    }
-    fs.write(h, p, SUBTREE, "+" + String.join(" +", missing));
-    tx.add(ResourceHandle.of(p, SUBTREE + " of " + h.display(p, null),
-        () -> fs.write(h, p, SUBTREE, "-" + String.join(" -", missing))));
   }
 
   private static LmctfyException invalid(String message) {

@@ -58,7 +58,8 @@ final class Updater {
     Transaction tx = new Transaction();
     try {
       if (plan.unified() != null) {
-        Creator.enableDownTo(layout, tx, plan.unified(), layout.path(name.parent()), plan.v2Controllers());
+        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), layout.path(name.parent()),
+            plan.v2Controllers());
       }
       apply(fs, path, plan);
       if (!after.equals(before)) {
