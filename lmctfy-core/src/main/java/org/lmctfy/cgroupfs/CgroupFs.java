@@ -104,6 +104,19 @@ public interface CgroupFs {
   /** Sets the marker {@code key} on a cgroup. */
   void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException;
 
+  /**
+   * Sets the marker {@code key} on a cgroup unless it has one: false, and nothing changed, if it
+   * has. The kernel backend does this in one step ({@code XATTR_CREATE}); this default reads, then
+   * sets, which is enough for a caller holding the container's lock.
+   */
+  default boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
+    if (marker(h, path, key).isPresent()) {
+      return false;
+    }
+    setMarker(h, path, key, value);
+    return true;
+  }
+
   /** Removes the marker {@code key} from a cgroup; no error if it had none. */
   void removeMarker(Hierarchy h, CgroupPath path, String key) throws IOException;
 

@@ -3,6 +3,9 @@ package org.lmctfy.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupFsException;
@@ -176,6 +179,34 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
       assertThat(fs.marker(h, p, "state")).contains("creating");
       fs.setMarker(h, p, "state", "committed");
       assertThat(fs.marker(h, p, "state")).as(h.label()).contains("committed");
+    }
+  }
+
+  @Test
+  void addMarkerSetsAMarkerOnlyWhereThereIsNone() throws IOException {
+    for (Hierarchy h : fs.hierarchies()) {
+      CgroupPath p = make(h, "a");
+      assertThat(fs.addMarker(h, p, "op.b", "destroying")).as(h.label()).isTrue();
+      assertThat(fs.addMarker(h, p, "op.b", "creating")).as(h.label()).isFalse();
+      assertThat(fs.marker(h, p, "op.b")).as(h.label()).contains("destroying");
+    }
+  }
+
+  @Test
+  void markersAndKeyListsLongerThanAPageRoundTrip() throws IOException {
+    String value = "x".repeat(3000);
+    for (Hierarchy h : fs.hierarchies()) {
+      CgroupPath p = make(h, "a");
+      fs.setMarker(h, p, "long", value);
+      List<String> keys = new ArrayList<>(List.of("long"));
+      for (int i = 0; i < 40; i++) {
+        String key = String.format("op.container-with-a-rather-long-name-%02d", i);
+        fs.setMarker(h, p, key, "creating");
+        keys.add(key);
+      }
+      Collections.sort(keys);
+      assertThat(fs.marker(h, p, "long")).as(h.label()).contains(value);
+      assertThat(fs.markerKeys(h, p)).as(h.label()).isEqualTo(keys);
     }
   }
 

@@ -46,7 +46,7 @@ final class KernelBenchmarks {
   private void lifecycle() throws Exception {
     int ops = quick ? 100 : 500;
     List<Hierarchy> hs = fs.hierarchies();
-    Timer.Result raw = Timer.measure(5, ops, n -> {
+    Timer.Comparison both = Timer.compare(7, ops, n -> {
       for (int i = 0; i < n; i++) {
         for (Hierarchy h : hs) {
           Files.createDirectory(dir(h, "raw"));
@@ -58,15 +58,14 @@ final class KernelBenchmarks {
           Files.delete(dir(h, "raw"));
         }
       }
-    });
-    Timer.Result lib = Timer.measure(5, ops, n -> {
+    }, n -> {
       for (int i = 0; i < n; i++) {
         api.create("/lib", Benchmarks.SPEC);
         api.destroy("/lib");
       }
     });
-    row("lifecycle: raw NIO floor (5 mkdir, 3 writes, 5 rmdir)", raw, "1.00");
-    row("lifecycle: library create + destroy", lib, String.format("%.2f x raw", lib.median() / raw.median()));
+    row("lifecycle: raw NIO floor (5 mkdir, 3 writes, 5 rmdir)", both.floor(), "1.00");
+    row("lifecycle: library create + destroy", both.contender(), String.format("%.2f x raw", both.ratio()));
   }
 
   /** SUMMARY stats of 1,000 containers, next to reading the same files raw. */
@@ -88,14 +87,13 @@ final class KernelBenchmarks {
         paths.add(dir(fs.hierarchy(f[0]).orElseThrow(), name.substring(1)).resolve(f[1]));
       }
     }
-    Timer.Result raw = Timer.measure(5, n, ops -> {
+    Timer.Comparison both = Timer.compare(7, n, ops -> {
       for (Path p : paths) {
         Files.readAllBytes(p);
       }
-    });
-    Timer.Result lib = Timer.measure(5, n, ops -> api.stats(names, StatsType.SUMMARY));
-    row("stats: raw reads of the same 12 files, per container", raw, "1.00");
-    row("stats: library SUMMARY, per container", lib, String.format("%.2f x raw", lib.median() / raw.median()));
+    }, ops -> api.stats(names, StatsType.SUMMARY));
+    row("stats: raw reads of the same 12 files, per container", both.floor(), "1.00");
+    row("stats: library SUMMARY, per container", both.contender(), String.format("%.2f x raw", both.ratio()));
     api.destroy("/s");
   }
 

@@ -32,6 +32,7 @@ final class OnlyHierarchies implements CgroupFs {
   @Override public Optional<String> marker(Hierarchy h, CgroupPath p, String k) throws IOException { return fs.marker(h, p, k); }
   @Override public List<String> markerKeys(Hierarchy h, CgroupPath p) throws IOException { return fs.markerKeys(h, p); }
   @Override public void setMarker(Hierarchy h, CgroupPath p, String k, String v) throws IOException { fs.setMarker(h, p, k, v); }
+  @Override public boolean addMarker(Hierarchy h, CgroupPath p, String k, String v) throws IOException { return fs.addMarker(h, p, k, v); }
   @Override public void removeMarker(Hierarchy h, CgroupPath p, String k) throws IOException { fs.removeMarker(h, p, k); }
   @Override public void chown(Hierarchy h, CgroupPath p, String f, int u, int g) throws IOException { fs.chown(h, p, f, u, g); }
   @Override public int[] owner(Hierarchy h, CgroupPath p, String f) throws IOException { return fs.owner(h, p, f); }

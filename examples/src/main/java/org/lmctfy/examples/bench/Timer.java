@@ -34,6 +34,30 @@ final class Timer {
     return new Result(perOp);
   }
 
+  /** A floor and a contender, with the median of their per-round ratios. */
+  record Comparison(Result floor, Result contender, double ratio) {}
+
+  /**
+   * A floor and a contender measured side by side: their rounds alternate, so that whatever else
+   * the machine does at the time weighs on both alike; the ratio is the median of each round pair's.
+   */
+  static Comparison compare(int rounds, int ops, Round floor, Round contender) throws Exception {
+    floor.run(Math.max(1, ops / 2));
+    contender.run(Math.max(1, ops / 2));
+    double[] f = new double[rounds];
+    double[] c = new double[rounds];
+    double[] ratios = new double[rounds];
+    for (int r = 0; r < rounds; r++) {
+      f[r] = once(ops, floor);
+      c[r] = once(ops, contender);
+      ratios[r] = c[r] / f[r];
+    }
+    Arrays.sort(f);
+    Arrays.sort(c);
+    Arrays.sort(ratios);
+    return new Comparison(new Result(f), new Result(c), ratios[rounds / 2]);
+  }
+
   /** One timed run of {@code ops} operations: microseconds per operation. */
   static double once(int ops, Round round) throws Exception {
     long start = System.nanoTime();

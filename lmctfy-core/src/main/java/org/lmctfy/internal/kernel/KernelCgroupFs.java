@@ -34,7 +34,9 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public final class KernelCgroupFs implements CgroupFs {
   private static final String MARKER_PREFIX = "user.lmctfy.";
-  private static final int READ_CHUNK = 8192;
+  private static final int READ_CHUNK = 4096;
+  private static final int SMALL_BUFFER = 256;
+  private static final int XATTR_CREATE = 1;
   private static final int SIGKILL = 9;
   private static final Path LOCKS = Path.of("/run/lmctfy/locks");
 
@@ -85,7 +87,9 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public boolean exists(Hierarchy h, CgroupPath path) {
-    return Files.isDirectory(dir(h, path), LinkOption.NOFOLLOW_LINKS);
+    Path dir = dir(h, path);
+    // access(2) first: an absent cgroup, the common answer when creating, costs no exception
+    return Files.exists(dir) && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
   }
 
   @Override
@@ -190,13 +194,27 @@ public final class KernelCgroupFs implements CgroupFs {
     }
   }
 
+  /**
+   * Buffers start small (JNA copies a whole Java array to native memory and back on every call)
+   * and grow to the size the kernel asks for when it answers ERANGE.
+   */
   @Override
   public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException {
     String dir = h.display(path, null);
-    byte[] value = new byte[4096];
+    String name = MARKER_PREFIX + key;
     try {
-      long n = Libc.getxattr(dir, MARKER_PREFIX + key, value, value.length);
-      return Optional.of(new String(value, 0, (int) n, StandardCharsets.UTF_8));
+      for (int size = SMALL_BUFFER; ; ) {
+        byte[] value = new byte[size];
+        try {
+          long n = Libc.getxattr(dir, name, value, value.length);
+          return Optional.of(new String(value, 0, (int) n, StandardCharsets.UTF_8));
+        } catch (LastErrorException e) {
+          if (e.getErrorCode() != Errno.ERANGE.number()) {
+            throw e;
+          }
+          size = (int) Libc.getxattr(dir, name, null, 0); // the value grew between the two calls: ask again
+        }
+      }
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.ENODATA.number()) {
         return Optional.empty();
@@ -208,10 +226,21 @@ public final class KernelCgroupFs implements CgroupFs {
   @Override
   public List<String> markerKeys(Hierarchy h, CgroupPath path) throws IOException {
     String dir = h.display(path, null);
-    byte[] list = new byte[65536];
+    byte[] list;
     long n;
     try {
-      n = Libc.listxattr(dir, list, list.length);
+      for (int size = SMALL_BUFFER; ; ) {
+        list = new byte[size];
+        try {
+          n = Libc.listxattr(dir, list, list.length);
+          break;
+        } catch (LastErrorException e) {
+          if (e.getErrorCode() != Errno.ERANGE.number()) {
+            throw e;
+          }
+          size = (int) Libc.listxattr(dir, null, 0);
+        }
+      }
     } catch (LastErrorException e) {
       throw fail(Operation.GET_MARKER, dir, null, e);
     }
@@ -237,6 +266,21 @@ public final class KernelCgroupFs implements CgroupFs {
     try {
       Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, 0);
     } catch (LastErrorException e) {
+      throw fail(Operation.SET_MARKER, dir, key + "=" + value, e);
+    }
+  }
+
+  @Override
+  public boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
+    String dir = h.display(path, null);
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    try {
+      Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, XATTR_CREATE);
+      return true;
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.EEXIST.number()) {
+        return false;
+      }
       throw fail(Operation.SET_MARKER, dir, key + "=" + value, e);
     }
   }

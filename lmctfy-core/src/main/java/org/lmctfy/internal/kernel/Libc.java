@@ -3,6 +3,8 @@ package org.lmctfy.internal.kernel;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The few libc calls the kernel backend makes directly, because Java's NIO hides their errno (or
@@ -28,7 +30,48 @@ final class Libc {
 
   private Libc() {}
 
-  static native int open(String path, int flags) throws LastErrorException;
+  // Paths and names go to C as NUL-terminated UTF-8 byte arrays: JNA passes a byte[] for about a
+  // microsecond and a half less than a String, which counts in a create with dozens of calls.
+
+  static int open(String path, int flags) throws LastErrorException {
+    return open(c(path), flags);
+  }
+
+  static int mkdir(String path, int mode) throws LastErrorException {
+    return mkdir(c(path), mode);
+  }
+
+  static int rmdir(String path) throws LastErrorException {
+    return rmdir(c(path));
+  }
+
+  static long getxattr(String path, String name, byte[] value, long size) throws LastErrorException {
+    return getxattr(c(path), c(name), value, size);
+  }
+
+  static int setxattr(String path, String name, byte[] value, long size, int flags) throws LastErrorException {
+    return setxattr(c(path), c(name), value, size, flags);
+  }
+
+  static long listxattr(String path, byte[] list, long size) throws LastErrorException {
+    return listxattr(c(path), list, size);
+  }
+
+  static int removexattr(String path, String name) throws LastErrorException {
+    return removexattr(c(path), c(name));
+  }
+
+  static int chown(String path, int uid, int gid) throws LastErrorException {
+    return chown(c(path), uid, gid);
+  }
+
+  /** {@code s} as a C string. */
+  private static byte[] c(String s) {
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    return Arrays.copyOf(utf8, utf8.length + 1);
+  }
+
+  private static native int open(byte[] path, int flags) throws LastErrorException;
 
   static native long read(int fd, byte[] buffer, long count) throws LastErrorException;
 
@@ -36,20 +79,20 @@ final class Libc {
 
   static native int close(int fd) throws LastErrorException;
 
-  static native int mkdir(String path, int mode) throws LastErrorException;
+  private static native int mkdir(byte[] path, int mode) throws LastErrorException;
 
-  static native int rmdir(String path) throws LastErrorException;
+  private static native int rmdir(byte[] path) throws LastErrorException;
 
-  static native long getxattr(String path, String name, byte[] value, long size) throws LastErrorException;
+  private static native long getxattr(byte[] path, byte[] name, byte[] value, long size) throws LastErrorException;
 
-  static native int setxattr(String path, String name, byte[] value, long size, int flags)
+  private static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags)
       throws LastErrorException;
 
-  static native long listxattr(String path, byte[] list, long size) throws LastErrorException;
+  private static native long listxattr(byte[] path, byte[] list, long size) throws LastErrorException;
 
-  static native int removexattr(String path, String name) throws LastErrorException;
+  private static native int removexattr(byte[] path, byte[] name) throws LastErrorException;
 
-  static native int chown(String path, int uid, int gid) throws LastErrorException;
+  private static native int chown(byte[] path, int uid, int gid) throws LastErrorException;
 
   static native int mount(String source, String target, String fstype, long flags, String data)
       throws LastErrorException;

@@ -32,9 +32,13 @@ public final class Census {
     }
     Hierarchy anchor = layout.anchor();
     String intent = marker(anchor, layout.path(name.parent()), Layout.intentKey(name)).orElse(null);
-    boolean owned = present.contains(anchor)
-        && marker(anchor, path, Layout.OWNER_KEY).filter(Layout.OWNER_VALUE::equals).isPresent();
+    boolean owned = present.contains(anchor) && owned(path);
     return new State(name, path, List.copyOf(present), List.copyOf(missing), intent, owned);
+  }
+
+  /** Whether the anchor cgroup at {@code path} exists and carries our ownership marker. */
+  boolean owned(CgroupPath path) throws IOException {
+    return marker(layout.anchor(), path, Layout.OWNER_KEY).filter(Layout.OWNER_VALUE::equals).isPresent();
   }
 
   /** A marker, or empty if it or its cgroup is absent (a cgroup may go while we look). */

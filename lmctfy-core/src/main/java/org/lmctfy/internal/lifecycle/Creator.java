@@ -5,6 +5,8 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.ResourceHandle;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.naming.ContainerName;
@@ -22,15 +24,51 @@ import org.lmctfy.internal.resources.ResourcePlan;
 final class Creator {
   private final Layout layout;
   private final CgroupFs fs;
+  private final Census census;
   private final Destroyer destroyer;
 
-  Creator(Layout layout, Destroyer destroyer) {
+  Creator(Layout layout, Census census, Destroyer destroyer) {
     this.layout = layout;
     this.fs = layout.fs();
+    this.census = census;
     this.destroyer = destroyer;
   }
 
-  void create(ContainerName name, ResourcePlan plan) {
+  /**
+   * Makes {@code name}. In the common case nothing is at its path and this goes straight to work;
+   * what is in the way (the anchor cgroup, seen first, or a cgroup elsewhere, refused by mkdir
+   * with EEXIST) is classified by a census, then refused, or cleared when a dead process of ours
+   * left it, before the work starts again. Our anchor cgroup is made first and removed last, so
+   * where it is absent nothing of ours is.
+   */
+  void create(ContainerName name, ResourcePlan plan) throws IOException {
+    if (fs.exists(layout.anchor(), layout.path(name))) {
+      prepare(census.of(name));
+    }
+    try {
+      make(name, plan);
+    } catch (InTheWay e) {
+      prepare(census.of(name));
+      try {
+        make(name, plan);
+      } catch (InTheWay again) {
+        throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "create " + name + ": "
+            + Layout.describe(again.hierarchy, layout.path(name)) + " appeared while it was being created", again);
+      }
+    }
+  }
+
+  /** A cgroup was in the way of a mkdir; everything this create did is undone. */
+  private static final class InTheWay extends RuntimeException {
+    final transient Hierarchy hierarchy;
+
+    InTheWay(Hierarchy hierarchy, Exception cause) {
+      super(cause);
+      this.hierarchy = hierarchy;
+    }
+  }
+
+  private void make(ContainerName name, ResourcePlan plan) {
     CgroupPath path = layout.path(name);
     CgroupPath parent = layout.path(name.parent());
     Hierarchy anchor = layout.anchor();
@@ -39,7 +77,18 @@ final class Creator {
     try {
       fs.setMarker(anchor, parent, intent, Layout.CREATING);
       for (Hierarchy h : layout.managed()) {
-        fs.makeCgroup(h, path);
+        try {
+          fs.makeCgroup(h, path);
+        } catch (CgroupFsException e) {
+          if (e.errno() != Errno.EEXIST) {
+            throw e;
+          }
+          LmctfyException undo = rollBack(name, tx, e);
+          if (undo.getSuppressed().length > 0) {
+            throw undo;
+          }
+          throw new InTheWay(h, e);
+        }
         tx.add(ResourceHandle.of(path, "cgroup " + Layout.describe(h, path), () -> destroyer.removeCgroup(h, path)));
         if (h.equals(anchor)) {
           fs.setMarker(anchor, path, Layout.OWNER_KEY, Layout.OWNER_VALUE);
@@ -54,6 +103,8 @@ final class Creator {
       }
       fs.removeMarker(anchor, parent, intent); // the commit point
       tx.commit();
+    } catch (InTheWay e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw rollBack(name, tx, e);
     }
@@ -71,7 +122,7 @@ final class Creator {
   }
 
   /** Refuses what is at the path, or clears what a dead process of ours left there. */
-  void prepare(State state) {
+  private void prepare(State state) {
     switch (state.kind()) {
       case ABSENT:
         return;

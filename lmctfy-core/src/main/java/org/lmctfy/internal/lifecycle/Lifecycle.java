@@ -44,7 +44,7 @@ public final class Lifecycle {
     this.census = new Census(layout);
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null));
     this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline), onDestroyed);
-    this.creator = new Creator(layout, destroyer);
+    this.creator = new Creator(layout, census, destroyer);
     this.updater = new Updater(layout, this::host);
     this.stats = new StatsReader(fs, layout.managed());
   }
@@ -78,11 +78,11 @@ public final class Lifecycle {
     if (name.isRoot()) {
       throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "the root container / always exists");
     }
-    try (ContainerLocks.Held p = locks.lock(name.parent().value()); ContainerLocks.Held n = locks.lock(name.value())) {
+    // the parent's lock keeps it from being destroyed meanwhile; the root never is
+    try (ContainerLocks.Held p = name.parent().isRoot() ? null : locks.lock(name.parent().value());
+        ContainerLocks.Held n = locks.lock(name.value())) {
       requireParent(name.parent());
-      ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host(name));
-      creator.prepare(census.of(name));
-      creator.create(name, plan);
+      creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host(name)));
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
     }
@@ -141,7 +141,7 @@ public final class Lifecycle {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
     }
     try (ContainerLocks.Held n = locks.lock(name.value())) {
-      destroyer.destroy(census.of(name));
+      destroyer.destroy(name);
     } catch (IOException e) {
       throw Errors.of("destroy " + name, e);
     }

@@ -3,6 +3,8 @@ package org.lmctfy.internal.lock;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * {@code flock(2)} on a lock file. Unlike the POSIX record locks behind {@code FileChannel.lock},
@@ -22,7 +24,7 @@ final class Flock {
 
   private Flock() {}
 
-  private static native int open(String path, int flags, int mode) throws LastErrorException;
+  private static native int open(byte[] path, int flags, int mode) throws LastErrorException;
 
   private static native int flock(int fd, int operation) throws LastErrorException;
 
@@ -30,7 +32,8 @@ final class Flock {
 
   /** Opens (creating) {@code path} and blocks until it holds an exclusive flock; returns the fd. */
   static int lock(String path) {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    byte[] utf8 = path.getBytes(StandardCharsets.UTF_8);
+    int fd = open(Arrays.copyOf(utf8, utf8.length + 1), O_RDWR | O_CREAT | O_CLOEXEC, 0600); // a C string
     try {
       while (true) {
         try {
