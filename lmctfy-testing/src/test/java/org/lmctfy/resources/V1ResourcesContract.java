@@ -64,6 +64,30 @@ abstract class V1ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  void aContainerAnotherToolMadeReportsTheFieldsWeUpdatedAndStaysTheirs() throws IOException {
+    CgroupPath job = CgroupPath.of("/job").under(scratch.path());
+    api.create("/job", ContainerSpec.parse("pids { limit: 10 }"));
+    for (Hierarchy h : fs.hierarchies()) { // what another tool would have made: the cgroups, no markers
+      if (fs.exists(h, job)) {
+        for (String key : fs.markerKeys(h, job)) {
+          fs.removeMarker(h, job, key);
+        }
+      }
+    }
+    Container theirs = api.get("/job");
+    assertThat(theirs.spec()).isEqualTo(ContainerSpec.empty());
+    theirs.update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.DIFF);
+    assertThat(theirs.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 104857600 }"));
+    for (Hierarchy h : fs.hierarchies()) {
+      if (fs.exists(h, job)) {
+        assertThat(fs.marker(h, job, "owner")).as("ownership stays with its maker").isEmpty();
+      }
+    }
+    api.destroy("/job");
+    assertThat(api.exists("/job")).isFalse();
+  }
+
+  @Test
   void cpuMaxLimitBelowTheSmallestQuotaIsInvalid() {
     assertThat(refused(ErrorCode.INVALID_ARGUMENT, "cpu { max_limit: 5 }").getMessage()).contains("cpu.max_limit", "5");
   }

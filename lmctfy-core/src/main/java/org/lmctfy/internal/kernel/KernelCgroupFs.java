@@ -87,9 +87,9 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public boolean exists(Hierarchy h, CgroupPath path) {
-    Path dir = dir(h, path);
+    String dir = h.display(path, null);
     // access(2) first: an absent cgroup, the common answer when creating, costs no exception
-    return Files.exists(dir) && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
+    return Libc.exists(dir) && Files.isDirectory(Path.of(dir), LinkOption.NOFOLLOW_LINKS);
   }
 
   @Override

@@ -38,7 +38,7 @@ public final class Census {
 
   /** Whether the anchor cgroup at {@code path} exists and carries our ownership marker. */
   boolean owned(CgroupPath path) throws IOException {
-    return marker(layout.anchor(), path, Layout.OWNER_KEY).filter(Layout.OWNER_VALUE::equals).isPresent();
+    return marker(layout.anchor(), path, Layout.OWNER_KEY).filter(Layout::isOwnerValue).isPresent();
   }
 
   /** A marker, or empty if it or its cgroup is absent (a cgroup may go while we look). */

@@ -91,16 +91,13 @@ final class Creator {
         }
         tx.add(ResourceHandle.of(path, "cgroup " + Layout.describe(h, path), () -> destroyer.removeCgroup(h, path)));
         if (h.equals(anchor)) {
-          fs.setMarker(anchor, path, Layout.OWNER_KEY, Layout.OWNER_VALUE);
+          fs.setMarker(anchor, path, Layout.OWNER_KEY, Layout.ownerValue(plan.fields()));
         }
       }
       if (plan.unified() != null) {
         SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
-      if (!plan.fields().isEmpty()) {
-        fs.setMarker(anchor, path, Layout.FIELDS_KEY, String.join(",", plan.fields()));
-      }
       fs.removeMarker(anchor, parent, intent); // the commit point
       tx.commit();
     } catch (InTheWay e) {

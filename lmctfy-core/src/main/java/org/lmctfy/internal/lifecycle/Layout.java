@@ -1,5 +1,6 @@
 package org.lmctfy.internal.lifecycle;
 
+import java.util.Collection;
 import java.util.List;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
@@ -11,12 +12,17 @@ import org.lmctfy.internal.naming.ContainerName;
 
 /** Where containers live: the managed hierarchies, the anchor, and the marker keys. */
 public final class Layout {
+  /**
+   * On the anchor cgroup of a container we made: {@code lmctfy}, then the spec fields it was given
+   * ({@code lmctfy fields=cpu.limit,memory.limit}), for spec(); one marker, set at once.
+   */
   static final String OWNER_KEY = "owner";
-  static final String OWNER_VALUE = "lmctfy";
+  private static final String OWNER_VALUE = "lmctfy";
+  private static final String WITH_FIELDS = OWNER_VALUE + " fields=";
   static final String CREATING = "creating";
   static final String DESTROYING = "destroying";
   static final String INTENT_PREFIX = "op.";
-  /** On the anchor cgroup: the spec fields the container was given, for spec(). */
+  /** On the anchor cgroup of a container another tool made and we updated: its spec fields. */
   static final String FIELDS_KEY = "fields";
 
   private final CgroupFs fs;
@@ -54,6 +60,22 @@ public final class Layout {
 
   public CgroupPath path(ContainerName name) {
     return name.path(root);
+  }
+
+  /** The ownership marker's value for a container given {@code fields}. */
+  static String ownerValue(Collection<String> fields) {
+    return fields.isEmpty() ? OWNER_VALUE : WITH_FIELDS + String.join(",", fields);
+  }
+
+  /** Whether {@code value} is an ownership marker's. */
+  static boolean isOwnerValue(String value) {
+    return value.equals(OWNER_VALUE) || value.startsWith(WITH_FIELDS);
+  }
+
+  /** The fields an ownership marker's value lists. */
+  static List<String> fieldsOf(String ownerValue) {
+    return ownerValue.startsWith(WITH_FIELDS) ? List.of(ownerValue.substring(WITH_FIELDS.length()).split(","))
+        : List.of();
   }
 
   /** The key of the intent marker for {@code name}, set on its parent. */

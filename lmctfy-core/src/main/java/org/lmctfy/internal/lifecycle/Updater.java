@@ -37,18 +37,40 @@ final class Updater {
     this.hosts = hosts;
   }
 
-  /** The fields the container's spec was given (empty for a container made by another tool). */
+  /**
+   * The fields the container's spec was given: on our ownership marker, or for a container another
+   * tool made, on a marker of their own once we updated it (until then none).
+   */
   Set<String> fields(ContainerName name) throws IOException {
-    return fs.marker(layout.anchor(), layout.path(name), Layout.FIELDS_KEY)
-        .map(v -> new LinkedHashSet<>(Arrays.asList(v.split(","))))
-        .map(s -> (Set<String>) s).orElse(Set.of());
+    return new LinkedHashSet<>(recorded(layout.path(name)).fields());
+  }
+
+  /** Where a container's fields are recorded, and which. */
+  private record Recorded(String ownerValue, List<String> fields) {}
+
+  private Recorded recorded(CgroupPath path) throws IOException {
+    String owner = fs.marker(layout.anchor(), path, Layout.OWNER_KEY).filter(Layout::isOwnerValue).orElse(null);
+    if (owner != null) {
+      return new Recorded(owner, Layout.fieldsOf(owner));
+    }
+    return new Recorded(null, fs.marker(layout.anchor(), path, Layout.FIELDS_KEY)
+        .map(v -> Arrays.asList(v.split(","))).orElse(List.of()));
+  }
+
+  private void record(CgroupPath path, Recorded was, Set<String> fields) throws IOException {
+    if (was.ownerValue() != null) {
+      fs.setMarker(layout.anchor(), path, Layout.OWNER_KEY, Layout.ownerValue(fields));
+    } else {
+      fs.setMarker(layout.anchor(), path, Layout.FIELDS_KEY, String.join(",", fields));
+    }
   }
 
   void update(ContainerName name, ContainerSpec spec, Mode mode) throws IOException {
     Host host = hosts.apply(name);
     CgroupPath path = layout.path(name);
     ResourcePlan plan = ResourcePlan.of(spec, mode, host);
-    Set<String> before = fields(name);
+    Recorded recorded = recorded(path);
+    Set<String> before = new LinkedHashSet<>(recorded.fields());
     Set<String> touched = new LinkedHashSet<>(before);
     touched.addAll(plan.fields());
     plan.writes().forEach(w -> touched.add(w.field()));
@@ -63,7 +85,7 @@ final class Updater {
       }
       apply(fs, path, plan);
       if (!after.equals(before)) {
-        fs.setMarker(layout.anchor(), path, Layout.FIELDS_KEY, String.join(",", after));
+        record(path, recorded, after);
       }
       tx.commit();
     } catch (IOException | RuntimeException e) {
