@@ -9,6 +9,7 @@ import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.EventSpec;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.ScratchCgroups;
 
@@ -50,6 +51,7 @@ public final class Benchmarks {
     }
     fake();
     memory();
+    notificationMemory();
   }
 
   /** Create and destroy on the fake, as downstream test suites do thousands of times. */
@@ -81,6 +83,25 @@ public final class Benchmarks {
         "", "(list slot of 4 B excluded)");
     if (handles.isEmpty()) {
       throw new IllegalStateException("handles were collected");
+    }
+  }
+
+  /** Heap kept by registered notifications, on the fake; each also runs a platform thread. */
+  private void notificationMemory() throws Exception {
+    try (ContainerApi api = ContainerApi.open(FakeCgroupFs.create())) {
+      Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
+      int n = 1_000;
+      List<Long> ids = new ArrayList<>(n);
+      int threads = Thread.activeCount();
+      long before = usedHeap();
+      for (int i = 0; i < n; i++) {
+        ids.add(job.registerNotification(EventSpec.memoryThreshold(50L << 20), e -> { }));
+      }
+      long after = usedHeap();
+      out.printf("%-46s %9.0f B  %14s %s%n", "heap per registered notification", (after - before) / (double) n
+          - 4, "", String.format("(+%d threads for %,d registrations; their stacks are not heap)",
+          Thread.activeCount() - threads, n));
+      ids.forEach(job::unregisterNotification);
     }
   }
 

@@ -39,33 +39,42 @@ final class KernelBenchmarks {
   }
 
   private Path dir(Hierarchy h, String name) {
-    return Path.of(h.display(CgroupPath.of("/" + name).under(scratch), null));
+    return Path.of(h.display(CgroupPath.of(name).under(scratch), null));
+  }
+
+  /** Create and destroy, the library's next to the raw floor's, measured side by side. */
+  private void lifecycle() throws Exception {
+    Timer.Comparison both = compareLifecycles("/lib", quick ? 100 : 500, 7);
+    row("lifecycle: raw NIO floor (5 mkdir, 3 writes, 5 rmdir)", both.floor(), "1.00");
+    row("lifecycle: library create + destroy", both.contender(), String.format("%.2f x raw", both.ratio()));
+  }
+
+  private Timer.Comparison compareLifecycles(String name, int ops, int rounds) throws Exception {
+    return Timer.compare(rounds, ops, n -> rawLifecycles(name + "-raw", n), n -> {
+      for (int i = 0; i < n; i++) {
+        api.create(name, Benchmarks.SPEC);
+        api.destroy(name);
+      }
+    });
   }
 
   /** mkdir in each hierarchy, the three limit writes, rmdir in each: the unavoidable work. */
-  private void lifecycle() throws Exception {
-    int ops = quick ? 100 : 500;
+  private void rawLifecycles(String name, int n) throws Exception {
     List<Hierarchy> hs = fs.hierarchies();
-    Timer.Comparison both = Timer.compare(7, ops, n -> {
-      for (int i = 0; i < n; i++) {
-        for (Hierarchy h : hs) {
-          Files.createDirectory(dir(h, "raw"));
-        }
-        Files.writeString(dir(fs.hierarchy("cpu").orElseThrow(), "raw").resolve("cpu.shares"), "512");
-        Files.writeString(dir(fs.hierarchy("memory").orElseThrow(), "raw").resolve("memory.limit_in_bytes"), "104857600");
-        Files.writeString(dir(fs.hierarchy("pids").orElseThrow(), "raw").resolve("pids.max"), "100");
-        for (Hierarchy h : hs) {
-          Files.delete(dir(h, "raw"));
-        }
+    Path cpu = dir(fs.hierarchy("cpu").orElseThrow(), name).resolve("cpu.shares");
+    Path memory = dir(fs.hierarchy("memory").orElseThrow(), name).resolve("memory.limit_in_bytes");
+    Path pids = dir(fs.hierarchy("pids").orElseThrow(), name).resolve("pids.max");
+    for (int i = 0; i < n; i++) {
+      for (Hierarchy h : hs) {
+        Files.createDirectory(dir(h, name));
       }
-    }, n -> {
-      for (int i = 0; i < n; i++) {
-        api.create("/lib", Benchmarks.SPEC);
-        api.destroy("/lib");
+      Files.writeString(cpu, "512");
+      Files.writeString(memory, "104857600");
+      Files.writeString(pids, "100");
+      for (Hierarchy h : hs) {
+        Files.delete(dir(h, name));
       }
-    });
-    row("lifecycle: raw NIO floor (5 mkdir, 3 writes, 5 rmdir)", both.floor(), "1.00");
-    row("lifecycle: library create + destroy", both.contender(), String.format("%.2f x raw", both.ratio()));
+    }
   }
 
   /** SUMMARY stats of 1,000 containers, next to reading the same files raw. */
@@ -84,7 +93,7 @@ final class KernelBenchmarks {
     List<Path> paths = new ArrayList<>();
     for (String name : names) {
       for (String[] f : files) {
-        paths.add(dir(fs.hierarchy(f[0]).orElseThrow(), name.substring(1)).resolve(f[1]));
+        paths.add(dir(fs.hierarchy(f[0]).orElseThrow(), name).resolve(f[1]));
       }
     }
     Timer.Comparison both = Timer.compare(7, n, ops -> {
@@ -97,21 +106,25 @@ final class KernelBenchmarks {
     api.destroy("/s");
   }
 
-  /** Per-operation cost at 100, 1,000 and 10,000 nested containers. */
+  /**
+   * Per-operation cost at 100, 1,000 and 10,000 nested containers (parents of children), and a
+   * lifecycle next to them, the library's and the raw floor's side by side: what the kernel's own
+   * cost does as cgroups pile up shows in the floor's growth.
+   */
   private void scale() throws Exception {
     int[][] shapes = quick ? new int[][] {{10, 10}, {10, 100}} : new int[][] {{10, 10}, {10, 100}, {100, 100}};
     double[][] costs = new double[shapes.length][];
     for (int s = 0; s < shapes.length; s++) {
       costs[s] = scaleOnce(shapes[s][0], shapes[s][1]);
     }
-    String[] ops = {"create", "get", "list", "stats", "destroy"};
+    String[] ops = {"create", "get", "list", "stats", "destroy", "raw lifecycle", "lifecycle"};
     for (int o = 0; o < ops.length; o++) {
       StringBuilder sb = new StringBuilder();
       for (int s = 0; s < shapes.length; s++) {
         sb.append(String.format("%,d: %.1f µs  ", shapes[s][0] * shapes[s][1], costs[s][o]));
       }
       int last = shapes.length - 1;
-      out.printf("%-46s %s growth %.2f x%n", "scale: " + ops[o] + " per container", sb,
+      out.printf("%-46s %s growth %.2f x%n", "scale: " + ops[o] + (o < 5 ? " per container" : " next to them"), sb,
           costs[last][o] / costs[last - 1][o]);
     }
   }
@@ -125,20 +138,17 @@ final class KernelBenchmarks {
         all.add("/p" + p + "/c" + c);
       }
     }
+    for (String p : parentNames) {
+      api.create(p, ContainerSpec.empty());
+    }
     int n = all.size();
-    double create = Timer.once(n, k -> {
-      for (String p : parentNames) {
-        api.create(p, ContainerSpec.empty());
-      }
-      for (String c : all) {
-        api.create(c, Benchmarks.SPEC);
-      }
-    });
+    double create = Timer.once(n, k -> all.forEach(c -> api.create(c, Benchmarks.SPEC)));
     double get = Timer.once(n, k -> all.forEach(api::get));
     double list = Timer.once(n, k -> parentNames.forEach(p -> api.get(p).listSubcontainers(ListPolicy.SELF)));
     double stats = Timer.once(n, k -> api.stats(all, StatsType.SUMMARY));
+    Timer.Comparison next = compareLifecycles("/p0/x", 50, 5);
     double destroy = Timer.once(n, k -> parentNames.forEach(api::destroy));
-    return new double[] {create, get, list, stats, destroy};
+    return new double[] {create, get, list, stats, destroy, next.floor().median(), next.contender().median()};
   }
 
   private void row(String what, Timer.Result r, String ratio) {
