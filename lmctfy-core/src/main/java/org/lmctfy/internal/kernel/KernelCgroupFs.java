@@ -87,9 +87,9 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public boolean exists(Hierarchy h, CgroupPath path) {
-    String dir = h.display(path, null);
-    // access(2) first: an absent cgroup, the common answer when creating, costs no exception
-    return Libc.exists(dir) && Files.isDirectory(Path.of(dir), LinkOption.NOFOLLOW_LINKS);
+    // every cgroup directory, v1 or v2, has cgroup.procs; access(2) of it answers in one call,
+    // without the exception NIO makes of an absent file, the common answer when creating
+    return Libc.exists(h.display(path, "cgroup.procs"));
   }
 
   @Override
