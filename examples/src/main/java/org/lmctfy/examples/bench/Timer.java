@@ -2,7 +2,7 @@ package org.lmctfy.examples.bench;
 
 import java.util.Arrays;
 
-/** Runs a measured action for a warm-up round and several rounds; median and spread per operation. */
+/** Runs a measured action for three seconds of warm-up, then several rounds; median and spread per operation. */
 final class Timer {
   /** What one round does: {@code ops} operations, returning nothing. */
   interface Round {
@@ -20,10 +20,15 @@ final class Timer {
     }
   }
 
+  private static final long WARM_UP_NANOS = 3_000_000_000L;
+
   private Timer() {}
 
   static Result measure(int rounds, int ops, Round round) throws Exception {
-    round.run(Math.max(1, ops / 2)); // warm-up
+    long warm = System.nanoTime() + WARM_UP_NANOS;
+    do {
+      round.run(ops);
+    } while (System.nanoTime() < warm);
     double[] perOp = new double[rounds];
     for (int r = 0; r < rounds; r++) {
       long start = System.nanoTime();
@@ -42,8 +47,11 @@ final class Timer {
    * the machine does at the time weighs on both alike; the ratio is the median of each round pair's.
    */
   static Comparison compare(int rounds, int ops, Round floor, Round contender) throws Exception {
-    floor.run(Math.max(1, ops / 2));
-    contender.run(Math.max(1, ops / 2));
+    long warm = System.nanoTime() + WARM_UP_NANOS;
+    do { // until the JIT has compiled both: the library has much more code to compile than the floor
+      floor.run(ops);
+      contender.run(ops);
+    } while (System.nanoTime() < warm);
     double[] f = new double[rounds];
     double[] c = new double[rounds];
     double[] ratios = new double[rounds];
