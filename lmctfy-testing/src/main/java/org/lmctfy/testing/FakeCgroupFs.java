@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
@@ -246,37 +247,37 @@ public final class FakeCgroupFs implements CgroupFs {
   @Override
   public void makeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.MKDIR, h.label(), path, null, null, null);
-    mutate(op, Operation.MKDIR, h.display(path, null), () -> kernel.makeCgroup(h, path));
+    mutate(op, Operation.MKDIR, () -> h.display(path, null), () -> kernel.makeCgroup(h, path));
   }
 
   @Override
   public void removeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.RMDIR, h.label(), path, null, null, null);
-    mutate(op, Operation.RMDIR, h.display(path, null), () -> kernel.removeCgroup(h, path));
+    mutate(op, Operation.RMDIR, () -> h.display(path, null), () -> kernel.removeCgroup(h, path));
   }
 
   @Override
   public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.WRITE, h.label(), path, file, value, null);
-    mutate(op, Operation.WRITE, h.display(path, file), () -> kernel.write(h, path, file, value));
+    mutate(op, Operation.WRITE, () -> h.display(path, file), () -> kernel.write(h, path, file, value));
   }
 
   @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.SET_MARKER, h.label(), path, null, value, null);
-    mutate(op, Operation.SET_MARKER, h.display(path, null), () -> kernel.setMarker(h, path, key, value));
+    mutate(op, Operation.SET_MARKER, () -> h.display(path, null), () -> kernel.setMarker(h, path, key, value));
   }
 
   @Override
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.REMOVE_MARKER, h.label(), path, null, key, null);
-    mutate(op, Operation.REMOVE_MARKER, h.display(path, null), () -> kernel.removeMarker(h, path, key));
+    mutate(op, Operation.REMOVE_MARKER, () -> h.display(path, null), () -> kernel.removeMarker(h, path, key));
   }
 
   @Override
   public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.CHOWN, h.label(), path, file, uid + ":" + gid, null);
-    mutate(op, Operation.CHOWN, h.display(path, file), () -> kernel.chown(h, path, file, uid, gid));
+    mutate(op, Operation.CHOWN, () -> h.display(path, file), () -> kernel.chown(h, path, file, uid, gid));
   }
 
   @Override
@@ -284,21 +285,21 @@ public final class FakeCgroupFs implements CgroupFs {
     String label = String.join(",", new java.util.TreeSet<>(controllers));
     FakeOperation op = new FakeOperation(Kind.MOUNT, label, CgroupPath.root(), null, mountPoint, null);
     Hierarchy[] mounted = new Hierarchy[1];
-    mutate(op, Operation.MOUNT, mountPoint, () -> mounted[0] = kernel.mount(controllers, mountPoint));
+    mutate(op, Operation.MOUNT, () -> mountPoint, () -> mounted[0] = kernel.mount(controllers, mountPoint));
     return mounted[0];
   }
 
   @Override
   public void unmount(Hierarchy h) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.UNMOUNT, h.label(), CgroupPath.root(), null, null, null);
-    mutate(op, Operation.UNMOUNT, h.mountPoint(), () -> kernel.unmount(h));
+    mutate(op, Operation.UNMOUNT, h::mountPoint, () -> kernel.unmount(h));
   }
 
   /** SIGKILL: the process ends at once (a frozen one too); recorded as a KILL of the pid. */
   @Override
   public void kill(long pid) throws CgroupFsException {
     FakeOperation op = new FakeOperation(Kind.KILL, "", CgroupPath.root(), null, Long.toString(pid), null);
-    mutate(op, Operation.KILL, "pid " + pid, () -> {
+    mutate(op, Operation.KILL, () -> "pid " + pid, () -> {
       if (!kernel.processes().contains(pid)) {
         throw new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH);
       }
@@ -375,13 +376,15 @@ public final class FakeCgroupFs implements CgroupFs {
     void run() throws CgroupFsException;
   }
 
-  private void mutate(FakeOperation op, Operation verb, String display, Mutation mutation) throws CgroupFsException {
+  /** {@code display} names the target in an injected failure; built only then. */
+  private void mutate(FakeOperation op, Operation verb, Supplier<String> display, Mutation mutation)
+      throws CgroupFsException {
     synchronized (lock) {
       Errno injected = recorder.beforeMutation(op);
       if (injected != null) {
         recorder.record(op.failed(injected));
         String value = op.kind() == Kind.WRITE || op.kind() == Kind.SET_MARKER ? op.value() : null;
-        throw new CgroupFsException(verb, display, value, injected, "injected by FakeCgroupFs");
+        throw new CgroupFsException(verb, display.get(), value, injected, "injected by FakeCgroupFs");
       }
       try {
         mutation.run();

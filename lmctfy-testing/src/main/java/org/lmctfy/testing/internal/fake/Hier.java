@@ -21,14 +21,26 @@ final class Hier {
   final List<Controller> controllers;
   final Node root;
   private final Map<Long, Node> cgroupOfTid = new HashMap<>();
-  private final Map<String, Map<String, Binding>> fileTables = new HashMap<>();
+  /**
+   * Every cgroup of the tree by its path, kept in step by {@link #add} and {@link #remove}, the only
+   * ways the tree changes: a lookup is one hash probe instead of a walk over split components.
+   */
+  private final Map<CgroupPath, Node> byPath = new HashMap<>();
+  private final Map<String, Binding> rootFiles;
+  /** v1: every child's files. */
+  private final Map<String, Binding> childFiles;
+  /** v2: a child's files by its parent's cgroup.subtree_control (a fixed function of it). */
+  private final Map<String, Map<String, Binding>> v2ChildFiles = new HashMap<>();
 
   Hier(Hierarchy hierarchy, Machine machine, Processes processes, List<Controller> controllers) {
     this.hierarchy = hierarchy;
     this.machine = machine;
     this.processes = processes;
     this.controllers = List.copyOf(controllers);
+    this.rootFiles = table(true, "");
+    this.childFiles = table(false, "");
     this.root = new Node(this, null, "");
+    byPath.put(root.path, root);
   }
 
   boolean isV2() {
@@ -37,14 +49,21 @@ final class Hier {
 
   /** The cgroup at {@code path}, or null. */
   Node find(CgroupPath path) {
-    Node n = root;
-    for (String c : path.components()) {
-      n = n.child(c);
-      if (n == null) {
-        return null;
-      }
-    }
-    return n;
+    return byPath.get(path);
+  }
+
+  /** Makes a new cgroup {@code name} under {@code parent} (which must not have one of that name). */
+  Node add(Node parent, String name) {
+    Node node = new Node(this, parent, name);
+    parent.addChild(node);
+    byPath.put(node.path, node);
+    return node;
+  }
+
+  /** Removes a cgroup that has no children. */
+  void remove(Node node) {
+    node.parent.removeChild(node.name);
+    byPath.remove(node.path);
   }
 
   /**
@@ -52,15 +71,13 @@ final class Hier {
    * controllers enabled in the parent's cgroup.subtree_control (all of them at the root).
    */
   Map<String, Binding> files(Node node) {
-    String key;
     if (node.isRoot()) {
-      key = "/";
-    } else if (isV2()) {
-      key = CoreV2.subtreeControl(node.parent);
-    } else {
-      key = "";
+      return rootFiles;
     }
-    return fileTables.computeIfAbsent(key, k -> table(node.isRoot(), k));
+    if (!isV2()) {
+      return childFiles;
+    }
+    return v2ChildFiles.computeIfAbsent(CoreV2.subtreeControl(node.parent), k -> table(false, k));
   }
 
   private Map<String, Binding> table(boolean isRoot, String enabledList) {

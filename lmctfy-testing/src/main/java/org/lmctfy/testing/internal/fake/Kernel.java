@@ -116,8 +116,7 @@ public final class Kernel {
     if (hier.isV2() && overLimits(parent)) {
       throw fail(MKDIR, h, path, null, null, Errno.EAGAIN);
     }
-    Node node = new Node(hier, parent, name);
-    parent.addChild(node);
+    Node node = hier.add(parent, name);
     for (Controller c : hier.activeControllers(node)) {
       c.created(node);
     }
@@ -150,7 +149,7 @@ public final class Kernel {
     if (node.isRoot() || !node.children().isEmpty() || node.hasTasks()) {
       throw fail(RMDIR, h, path, null, null, Errno.EBUSY);
     }
-    node.parent.removeChild(node.name);
+    hier.remove(node);
   }
 
   public List<String> children(Hierarchy h, CgroupPath path) throws CgroupFsException {
@@ -201,7 +200,7 @@ public final class Kernel {
   }
 
   public List<String> markerKeys(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    return List.copyOf(new TreeMap<>(nodeOrFail(GET_MARKER, h, path, null, null).markers()).keySet());
+    return List.copyOf(nodeOrFail(GET_MARKER, h, path, null, null).markers().keySet());
   }
 
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
@@ -209,13 +208,15 @@ public final class Kernel {
     if (key.isEmpty()) {
       throw fail(SET_MARKER, h, path, null, value, Errno.EINVAL);
     }
-    Map<String, String> after = new TreeMap<>(node.markers());
-    after.put(key, value);
+    Map<String, String> before = node.markers();
+    String old = before.get(key);
+    int count = before.size() + (old == null ? 1 : 0);
     int bytes = 0;
-    for (Map.Entry<String, String> e : after.entrySet()) {
+    for (Map.Entry<String, String> e : before.entrySet()) {
       bytes += e.getKey().length() + e.getValue().length();
     }
-    if (after.size() > MAX_MARKERS || bytes > MAX_MARKER_BYTES) {
+    bytes += old == null ? key.length() + value.length() : value.length() - old.length();
+    if (count > MAX_MARKERS || bytes > MAX_MARKER_BYTES) {
       throw fail(SET_MARKER, h, path, null, value, Errno.ENOSPC);
     }
     node.setMarker(key, value);
@@ -468,9 +469,15 @@ public final class Kernel {
 
   // ---- Lookups.
 
+  /** The hierarchy's model; callers usually pass the very Hierarchy the fake handed out, so that is tried first. */
   private Hier find(Hierarchy h) {
     for (Hier hier : hiers) {
-      if (hier.hierarchy == h || hier.hierarchy.equals(h)) {
+      if (hier.hierarchy == h) {
+        return hier;
+      }
+    }
+    for (Hier hier : hiers) {
+      if (hier.hierarchy.equals(h)) {
         return hier;
       }
     }

@@ -1,7 +1,9 @@
 package org.lmctfy.testing.internal.fake;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -41,6 +43,7 @@ final class Node {
     return children == null ? null : children.get(childName);
   }
 
+  /** Only through {@link Hier#add}, which keeps the hierarchy's path index in step. */
   void addChild(Node child) {
     if (children == null) {
       children = new TreeMap<>();
@@ -48,6 +51,7 @@ final class Node {
     children.put(child.name, child);
   }
 
+  /** Only through {@link Hier#remove}. */
   void removeChild(String childName) {
     children.remove(childName);
   }
@@ -70,8 +74,9 @@ final class Node {
     }
   }
 
-  Map<String, String> markers() {
-    return markers == null ? Map.of() : markers;
+  /** The markers by key, ascending. */
+  SortedMap<String, String> markers() {
+    return markers == null ? Collections.emptySortedMap() : markers;
   }
 
   void setMarker(String key, String value) {
