@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
@@ -246,65 +245,125 @@ public final class FakeCgroupFs implements CgroupFs {
 
   @Override
   public void makeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.MKDIR, h.label(), path, null, null, null);
-    mutate(op, Operation.MKDIR, () -> h.display(path, null), () -> kernel.makeCgroup(h, path));
+    synchronized (lock) {
+      FakeOperation op = begin(Kind.MKDIR, h, path, null, null, Operation.MKDIR);
+      try {
+        kernel.makeCgroup(h, path);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+    }
   }
 
   @Override
   public void removeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.RMDIR, h.label(), path, null, null, null);
-    mutate(op, Operation.RMDIR, () -> h.display(path, null), () -> kernel.removeCgroup(h, path));
+    synchronized (lock) {
+      FakeOperation op = begin(Kind.RMDIR, h, path, null, null, Operation.RMDIR);
+      try {
+        kernel.removeCgroup(h, path);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+    }
   }
 
   @Override
   public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.WRITE, h.label(), path, file, value, null);
-    mutate(op, Operation.WRITE, () -> h.display(path, file), () -> kernel.write(h, path, file, value));
+    synchronized (lock) {
+      FakeOperation op = begin(Kind.WRITE, h, path, file, value, Operation.WRITE);
+      try {
+        kernel.write(h, path, file, value);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+    }
   }
 
   @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.SET_MARKER, h.label(), path, null, value, null);
-    mutate(op, Operation.SET_MARKER, () -> h.display(path, null), () -> kernel.setMarker(h, path, key, value));
+    synchronized (lock) {
+      FakeOperation op = begin(Kind.SET_MARKER, h, path, null, value, Operation.SET_MARKER);
+      try {
+        kernel.setMarker(h, path, key, value);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+    }
   }
 
   @Override
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.REMOVE_MARKER, h.label(), path, null, key, null);
-    mutate(op, Operation.REMOVE_MARKER, () -> h.display(path, null), () -> kernel.removeMarker(h, path, key));
+    synchronized (lock) {
+      FakeOperation op = begin(Kind.REMOVE_MARKER, h, path, null, key, Operation.REMOVE_MARKER);
+      try {
+        kernel.removeMarker(h, path, key);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+    }
   }
 
   @Override
   public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.CHOWN, h.label(), path, file, uid + ":" + gid, null);
-    mutate(op, Operation.CHOWN, () -> h.display(path, file), () -> kernel.chown(h, path, file, uid, gid));
+    synchronized (lock) {
+      FakeOperation op = begin(Kind.CHOWN, h, path, file, uid + ":" + gid, Operation.CHOWN);
+      try {
+        kernel.chown(h, path, file, uid, gid);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+    }
   }
 
   @Override
   public Hierarchy mount(Set<String> controllers, String mountPoint) throws CgroupFsException {
-    String label = String.join(",", new java.util.TreeSet<>(controllers));
-    FakeOperation op = new FakeOperation(Kind.MOUNT, label, CgroupPath.root(), null, mountPoint, null);
-    Hierarchy[] mounted = new Hierarchy[1];
-    mutate(op, Operation.MOUNT, () -> mountPoint, () -> mounted[0] = kernel.mount(controllers, mountPoint));
-    return mounted[0];
+    synchronized (lock) {
+      FakeOperation op = new FakeOperation(Kind.MOUNT, String.join(",", new java.util.TreeSet<>(controllers)),
+          CgroupPath.root(), null, mountPoint, null);
+      begin(op, Operation.MOUNT, mountPoint);
+      Hierarchy mounted;
+      try {
+        mounted = kernel.mount(controllers, mountPoint);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+      return mounted;
+    }
   }
 
   @Override
   public void unmount(Hierarchy h) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.UNMOUNT, h.label(), CgroupPath.root(), null, null, null);
-    mutate(op, Operation.UNMOUNT, h::mountPoint, () -> kernel.unmount(h));
+    synchronized (lock) {
+      FakeOperation op = new FakeOperation(Kind.UNMOUNT, h.label(), CgroupPath.root(), null, null, null);
+      begin(op, Operation.UNMOUNT, h.mountPoint());
+      try {
+        kernel.unmount(h);
+      } catch (CgroupFsException e) {
+        throw failed(op, e);
+      }
+      done(op);
+    }
   }
 
   /** SIGKILL: the process ends at once (a frozen one too); recorded as a KILL of the pid. */
   @Override
   public void kill(long pid) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.KILL, "", CgroupPath.root(), null, Long.toString(pid), null);
-    mutate(op, Operation.KILL, () -> "pid " + pid, () -> {
+    synchronized (lock) {
+      FakeOperation op = new FakeOperation(Kind.KILL, "", CgroupPath.root(), null, Long.toString(pid), null);
+      begin(op, Operation.KILL, "pid " + pid);
       if (!kernel.processes().contains(pid)) {
-        throw new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH);
+        throw failed(op, new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH));
       }
       kernel.exitProcess(pid, Kernel.SIGKILLED);
-    });
+      done(op);
+    }
   }
 
   /**
@@ -372,30 +431,44 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  private interface Mutation {
-    void run() throws CgroupFsException;
+  // Every mutation, under the lock: begin (counts it; a crash or an injected fault ends it there),
+  // the kernel's change, then done, or failed if the kernel refused.
+
+  /** Begins a mutation of a cgroup or one of its files. */
+  private FakeOperation begin(Kind kind, Hierarchy h, CgroupPath path, String file, String value, Operation verb)
+      throws CgroupFsException {
+    FakeOperation op = new FakeOperation(kind, h.label(), path, file, value, null);
+    Errno injected = recorder.beforeMutation(op);
+    if (injected != null) {
+      throw injected(op, verb, h.display(path, file), injected);
+    }
+    return op;
   }
 
-  /** {@code display} names the target in an injected failure; built only then. */
-  private void mutate(FakeOperation op, Operation verb, Supplier<String> display, Mutation mutation)
-      throws CgroupFsException {
-    synchronized (lock) {
-      Errno injected = recorder.beforeMutation(op);
-      if (injected != null) {
-        recorder.record(op.failed(injected));
-        String value = op.kind() == Kind.WRITE || op.kind() == Kind.SET_MARKER ? op.value() : null;
-        throw new CgroupFsException(verb, display.get(), value, injected, "injected by FakeCgroupFs");
-      }
-      try {
-        mutation.run();
-      } catch (CgroupFsException e) {
-        recorder.record(op.failed(e.errno()));
-        throw e;
-      }
-      recorder.record(op);
-      lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
-      kernel.changed();
+  /** Begins a mutation of something else, {@code display} naming it. */
+  private void begin(FakeOperation op, Operation verb, String display) throws CgroupFsException {
+    Errno injected = recorder.beforeMutation(op);
+    if (injected != null) {
+      throw injected(op, verb, display, injected);
     }
+  }
+
+  private CgroupFsException injected(FakeOperation op, Operation verb, String display, Errno errno) {
+    recorder.record(op.failed(errno));
+    String value = op.kind() == Kind.WRITE || op.kind() == Kind.SET_MARKER ? op.value() : null;
+    return new CgroupFsException(verb, display, value, errno, "injected by FakeCgroupFs");
+  }
+
+  /** Records a mutation the kernel refused; returns the refusal to throw. */
+  private CgroupFsException failed(FakeOperation op, CgroupFsException e) {
+    recorder.record(op.failed(e.errno()));
+    return e;
+  }
+
+  private void done(FakeOperation op) {
+    recorder.record(op);
+    lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
+    kernel.changed();
   }
 
   // ---- Processes and kernel-side changes.

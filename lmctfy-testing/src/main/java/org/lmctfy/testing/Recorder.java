@@ -11,7 +11,14 @@ final class Recorder {
   /** A fault for the mutation numbered {@code at}, or (at == 0) for the next one {@code matcher} accepts. */
   private record Fault(long at, Predicate<FakeOperation> matcher, Errno errno) {}
 
-  private final List<FakeOperation> record = new ArrayList<>();
+  /**
+   * The record, in chunks of {@link #CHUNK}: it only grows, often to millions in a long test run,
+   * and one big array would be copied whole at every growth.
+   */
+  private static final int CHUNK = 4096;
+
+  private final List<FakeOperation[]> record = new ArrayList<>();
+  private int recorded;
   private final List<Fault> faults = new ArrayList<>();
   /** Mutations attempted since creation; faults and crashes count from it. */
   private long attempts;
@@ -52,7 +59,12 @@ final class Recorder {
   }
 
   void record(FakeOperation op) {
-    record.add(op);
+    int at = recorded % CHUNK;
+    if (at == 0) {
+      record.add(new FakeOperation[CHUNK]);
+    }
+    record.get(record.size() - 1)[at] = op;
+    recorded++;
   }
 
   void failMutation(int n, Errno errno) {
@@ -84,14 +96,19 @@ final class Recorder {
   }
 
   List<FakeOperation> mutations() {
-    return List.copyOf(record);
+    FakeOperation[] all = new FakeOperation[recorded];
+    for (int c = 0; c < record.size(); c++) {
+      System.arraycopy(record.get(c), 0, all, c * CHUNK, Math.min(CHUNK, recorded - c * CHUNK));
+    }
+    return List.of(all);
   }
 
   int mutationCount() {
-    return record.size();
+    return recorded;
   }
 
   void clearRecord() {
     record.clear();
+    recorded = 0;
   }
 }

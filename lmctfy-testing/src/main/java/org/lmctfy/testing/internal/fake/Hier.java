@@ -39,7 +39,7 @@ final class Hier {
     this.controllers = List.copyOf(controllers);
     this.rootFiles = table(true, "");
     this.childFiles = table(false, "");
-    this.root = new Node(this, null, "");
+    this.root = new Node(this, null, "", CgroupPath.root());
     byPath.put(root.path, root);
   }
 
@@ -52,9 +52,9 @@ final class Hier {
     return byPath.get(path);
   }
 
-  /** Makes a new cgroup {@code name} under {@code parent} (which must not have one of that name). */
-  Node add(Node parent, String name) {
-    Node node = new Node(this, parent, name);
+  /** Makes the new cgroup {@code path} (its name is {@code name}) under {@code parent}, which has no such child. */
+  Node add(Node parent, String name, CgroupPath path) {
+    Node node = new Node(this, parent, name, path);
     parent.addChild(node);
     byPath.put(node.path, node);
     return node;

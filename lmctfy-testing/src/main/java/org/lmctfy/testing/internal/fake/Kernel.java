@@ -43,6 +43,8 @@ public final class Kernel {
   private final Machine machine;
   private final List<String> known;
   private final List<Hier> hiers = new ArrayList<>();
+  /** The Hierarchy of each of {@link #hiers}, in the same order; replaced whenever they change. */
+  private List<Hierarchy> mounted;
   private final Processes processes;
   private final Watches watches = new Watches();
 
@@ -64,6 +66,15 @@ public final class Kernel {
       }
     }
     processes.start();
+    mountsChanged();
+  }
+
+  private void mountsChanged() {
+    List<Hierarchy> out = new ArrayList<>();
+    for (Hier h : hiers) {
+      out.add(h.hierarchy);
+    }
+    mounted = List.copyOf(out);
   }
 
   private Hier hier(String name, CgroupVersion version, List<String> controllers, String mountPoint) {
@@ -73,12 +84,9 @@ public final class Kernel {
 
   // ---- The CgroupFs operations.
 
+  /** Unmodifiable, as the host's is. */
   public List<Hierarchy> hierarchies() {
-    List<Hierarchy> out = new ArrayList<>();
-    for (Hier h : hiers) {
-      out.add(h.hierarchy);
-    }
-    return out;
+    return mounted;
   }
 
   public Set<String> unmountedControllers() {
@@ -116,7 +124,7 @@ public final class Kernel {
     if (hier.isV2() && overLimits(parent)) {
       throw fail(MKDIR, h, path, null, null, Errno.EAGAIN);
     }
-    Node node = hier.add(parent, name);
+    Node node = hier.add(parent, name, path);
     for (Controller c : hier.activeControllers(node)) {
       c.created(node);
     }
@@ -153,7 +161,8 @@ public final class Kernel {
   }
 
   public List<String> children(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    return new ArrayList<>(nodeOrFail(LIST, h, path, null, null).children().keySet());
+    Map<String, Node> children = nodeOrFail(LIST, h, path, null, null).children();
+    return children.isEmpty() ? new ArrayList<>() : new ArrayList<>(children.keySet());
   }
 
   public boolean hasFile(Hierarchy h, CgroupPath path, String file) {
@@ -274,6 +283,7 @@ public final class Kernel {
       at++;
     }
     hiers.add(at, h);
+    mountsChanged();
     processes.enterAll(h);
     return h.hierarchy;
   }
@@ -288,6 +298,7 @@ public final class Kernel {
       throw new CgroupFsException(UNMOUNT, h.mountPoint(), null, Errno.EBUSY);
     }
     hiers.remove(hier);
+    mountsChanged();
   }
 
   // ---- What tests drive.

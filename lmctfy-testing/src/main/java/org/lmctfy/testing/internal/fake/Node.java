@@ -24,11 +24,12 @@ final class Node {
   private TreeSet<Long> tids;
   private Map<String, Object> state;
 
-  Node(Hier hier, Node parent, String name) {
+  /** {@code path} is {@code parent}'s path and {@code name}, the root's "/". */
+  Node(Hier hier, Node parent, String name, CgroupPath path) {
     this.hier = hier;
     this.parent = parent;
     this.name = name;
-    this.path = parent == null ? CgroupPath.root() : parent.path.resolve(name);
+    this.path = path;
   }
 
   boolean isRoot() {
