@@ -246,94 +246,93 @@ public final class FakeCgroupFs implements CgroupFs {
   @Override
   public void makeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = begin(Kind.MKDIR, h, path, null, null, Operation.MKDIR);
+      begin(Kind.MKDIR, h, path, null, null, Operation.MKDIR);
       try {
         kernel.makeCgroup(h, path);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
     }
   }
 
   @Override
   public void removeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = begin(Kind.RMDIR, h, path, null, null, Operation.RMDIR);
+      begin(Kind.RMDIR, h, path, null, null, Operation.RMDIR);
       try {
         kernel.removeCgroup(h, path);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
     }
   }
 
   @Override
   public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = begin(Kind.WRITE, h, path, file, value, Operation.WRITE);
+      begin(Kind.WRITE, h, path, file, value, Operation.WRITE);
       try {
         kernel.write(h, path, file, value);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
     }
   }
 
   @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = begin(Kind.SET_MARKER, h, path, null, value, Operation.SET_MARKER);
+      begin(Kind.SET_MARKER, h, path, null, value, Operation.SET_MARKER);
       try {
         kernel.setMarker(h, path, key, value);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
     }
   }
 
   @Override
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = begin(Kind.REMOVE_MARKER, h, path, null, key, Operation.REMOVE_MARKER);
+      begin(Kind.REMOVE_MARKER, h, path, null, key, Operation.REMOVE_MARKER);
       try {
         kernel.removeMarker(h, path, key);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
     }
   }
 
   @Override
   public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = begin(Kind.CHOWN, h, path, file, uid + ":" + gid, Operation.CHOWN);
+      begin(Kind.CHOWN, h, path, file, uid + ":" + gid, Operation.CHOWN);
       try {
         kernel.chown(h, path, file, uid, gid);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
     }
   }
 
   @Override
   public Hierarchy mount(Set<String> controllers, String mountPoint) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = new FakeOperation(Kind.MOUNT, String.join(",", new java.util.TreeSet<>(controllers)),
-          CgroupPath.root(), null, mountPoint, null);
-      begin(op, Operation.MOUNT, mountPoint);
+      String label = String.join(",", new java.util.TreeSet<>(controllers));
+      begin(Kind.MOUNT, label, mountPoint, Operation.MOUNT, mountPoint);
       Hierarchy mounted;
       try {
         mounted = kernel.mount(controllers, mountPoint);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
       return mounted;
     }
   }
@@ -341,14 +340,13 @@ public final class FakeCgroupFs implements CgroupFs {
   @Override
   public void unmount(Hierarchy h) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = new FakeOperation(Kind.UNMOUNT, h.label(), CgroupPath.root(), null, null, null);
-      begin(op, Operation.UNMOUNT, h.mountPoint());
+      begin(Kind.UNMOUNT, h.label(), null, Operation.UNMOUNT, h.mountPoint());
       try {
         kernel.unmount(h);
       } catch (CgroupFsException e) {
-        throw failed(op, e);
+        throw failed(e);
       }
-      done(op);
+      done();
     }
   }
 
@@ -356,13 +354,12 @@ public final class FakeCgroupFs implements CgroupFs {
   @Override
   public void kill(long pid) throws CgroupFsException {
     synchronized (lock) {
-      FakeOperation op = new FakeOperation(Kind.KILL, "", CgroupPath.root(), null, Long.toString(pid), null);
-      begin(op, Operation.KILL, "pid " + pid);
+      begin(Kind.KILL, "", Long.toString(pid), Operation.KILL, "pid " + pid);
       if (!kernel.processes().contains(pid)) {
-        throw failed(op, new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH));
+        throw failed(new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH));
       }
       kernel.exitProcess(pid, Kernel.SIGKILLED);
-      done(op);
+      done();
     }
   }
 
@@ -435,38 +432,36 @@ public final class FakeCgroupFs implements CgroupFs {
   // the kernel's change, then done, or failed if the kernel refused.
 
   /** Begins a mutation of a cgroup or one of its files. */
-  private FakeOperation begin(Kind kind, Hierarchy h, CgroupPath path, String file, String value, Operation verb)
+  private void begin(Kind kind, Hierarchy h, CgroupPath path, String file, String value, Operation verb)
       throws CgroupFsException {
-    FakeOperation op = new FakeOperation(kind, h.label(), path, file, value, null);
-    Errno injected = recorder.beforeMutation(op);
+    Errno injected = recorder.begin(kind, h.label(), Objects.requireNonNull(path, "path"), file, value);
     if (injected != null) {
-      throw injected(op, verb, h.display(path, file), injected);
-    }
-    return op;
-  }
-
-  /** Begins a mutation of something else, {@code display} naming it. */
-  private void begin(FakeOperation op, Operation verb, String display) throws CgroupFsException {
-    Errno injected = recorder.beforeMutation(op);
-    if (injected != null) {
-      throw injected(op, verb, display, injected);
+      throw injected(kind, value, verb, h.display(path, file), injected);
     }
   }
 
-  private CgroupFsException injected(FakeOperation op, Operation verb, String display, Errno errno) {
-    recorder.record(op.failed(errno));
-    String value = op.kind() == Kind.WRITE || op.kind() == Kind.SET_MARKER ? op.value() : null;
-    return new CgroupFsException(verb, display, value, errno, "injected by FakeCgroupFs");
+  /** Begins a mutation of something else (recorded at "/"), {@code display} naming it. */
+  private void begin(Kind kind, String label, String value, Operation verb, String display) throws CgroupFsException {
+    Errno injected = recorder.begin(kind, label, CgroupPath.root(), null, value);
+    if (injected != null) {
+      throw injected(kind, value, verb, display, injected);
+    }
   }
 
-  /** Records a mutation the kernel refused; returns the refusal to throw. */
-  private CgroupFsException failed(FakeOperation op, CgroupFsException e) {
-    recorder.record(op.failed(e.errno()));
+  private CgroupFsException injected(Kind kind, String value, Operation verb, String display, Errno errno) {
+    recorder.end(errno);
+    String shown = kind == Kind.WRITE || kind == Kind.SET_MARKER ? value : null;
+    return new CgroupFsException(verb, display, shown, errno, "injected by FakeCgroupFs");
+  }
+
+  /** Records that the kernel refused the mutation; returns the refusal to throw. */
+  private CgroupFsException failed(CgroupFsException e) {
+    recorder.end(e.errno());
     return e;
   }
 
-  private void done(FakeOperation op) {
-    recorder.record(op);
+  private void done() {
+    recorder.end(null);
     lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
     kernel.changed();
   }

@@ -4,21 +4,22 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Predicate;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.testing.FakeOperation.Kind;
 
 /** The record of mutations, the pending faults and the crash point of one FakeCgroupFs. Not thread-safe. */
 final class Recorder {
   /** A fault for the mutation numbered {@code at}, or (at == 0) for the next one {@code matcher} accepts. */
   private record Fault(long at, Predicate<FakeOperation> matcher, Errno errno) {}
 
-  /**
-   * The record, in chunks of {@link #CHUNK}: it only grows, often to millions in a long test run,
-   * and one big array would be copied whole at every growth.
-   */
-  private static final int CHUNK = 4096;
-
-  private final List<FakeOperation[]> record = new ArrayList<>();
-  private int recorded;
+  private final OperationLog record = new OperationLog();
+  // The mutation in progress, between begin and end: not an object, as there are millions.
+  private Kind kind;
+  private String hierarchy;
+  private CgroupPath path;
+  private String file;
+  private String value;
   private final List<Fault> faults = new ArrayList<>();
   /** Mutations attempted since creation; faults and crashes count from it. */
   private long attempts;
@@ -33,17 +34,26 @@ final class Recorder {
   }
 
   /**
-   * Counts a mutation about to happen: throws FakeCrash if it is the crash point, and returns the
-   * errno it must fail with if a fault is due, else null.
+   * Counts a mutation about to happen and makes it the one in progress: throws FakeCrash if it is
+   * the crash point, and returns the errno it must fail with if a fault is due, else null.
    */
-  Errno beforeMutation(FakeOperation op) {
+  Errno begin(Kind kind, String hierarchy, CgroupPath path, String file, String value) {
     checkAlive();
     attempts++;
+    this.kind = kind;
+    this.hierarchy = hierarchy;
+    this.path = path;
+    this.file = file;
+    this.value = value;
     if (attempts == crashAt) {
       crashed = true;
-      throw new FakeCrash("the fake process crashed at " + op.kind() + " " + op.hierarchy() + ":" + op.path()
-          + (op.file() == null ? "" : "/" + op.file()));
+      throw new FakeCrash("the fake process crashed at " + kind + " " + hierarchy + ":" + path
+          + (file == null ? "" : "/" + file));
     }
+    if (faults.isEmpty()) {
+      return null;
+    }
+    FakeOperation op = new FakeOperation(kind, hierarchy, path, file, value, null);
     Errno due = null;
     for (Iterator<Fault> it = faults.iterator(); it.hasNext(); ) {
       Fault f = it.next();
@@ -58,13 +68,9 @@ final class Recorder {
     return due;
   }
 
-  void record(FakeOperation op) {
-    int at = recorded % CHUNK;
-    if (at == 0) {
-      record.add(new FakeOperation[CHUNK]);
-    }
-    record.get(record.size() - 1)[at] = op;
-    recorded++;
+  /** Records the mutation in progress, as failed with {@code errno}, or as done if it is null. */
+  void end(Errno errno) {
+    record.add(kind, hierarchy, path, file, value, errno);
   }
 
   void failMutation(int n, Errno errno) {
@@ -96,19 +102,14 @@ final class Recorder {
   }
 
   List<FakeOperation> mutations() {
-    FakeOperation[] all = new FakeOperation[recorded];
-    for (int c = 0; c < record.size(); c++) {
-      System.arraycopy(record.get(c), 0, all, c * CHUNK, Math.min(CHUNK, recorded - c * CHUNK));
-    }
-    return List.of(all);
+    return record.toList();
   }
 
   int mutationCount() {
-    return recorded;
+    return record.size();
   }
 
   void clearRecord() {
     record.clear();
-    recorded = 0;
   }
 }

@@ -113,9 +113,12 @@ final class CpusetV1 implements Controller {
   }
 
   private static boolean subset(BitSet a, BitSet b) {
-    BitSet extra = (BitSet) a.clone();
-    extra.andNot(b);
-    return extra.isEmpty();
+    for (int i = a.nextSetBit(0); i >= 0; i = a.nextSetBit(i + 1)) {
+      if (!b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -26,19 +26,22 @@ final class Hier {
    * ways the tree changes: a lookup is one hash probe instead of a walk over split components.
    */
   private final Map<CgroupPath, Node> byPath = new HashMap<>();
-  private final Map<String, Binding> rootFiles;
-  /** v1: every child's files. */
-  private final Map<String, Binding> childFiles;
-  /** v2: a child's files by its parent's cgroup.subtree_control (a fixed function of it). */
-  private final Map<String, Map<String, Binding>> v2ChildFiles = new HashMap<>();
+  private final Shape rootShape;
+  /** v1: every child's shape. */
+  private final Shape childShape;
+  /** v2: a child's shape by its parent's cgroup.subtree_control, of which it is a fixed function. */
+  private final Map<String, Shape> v2ChildShapes = new HashMap<>();
+
+  /** What a cgroup has: the controllers whose state it keeps and its files by name. */
+  private record Shape(List<Controller> controllers, Map<String, Binding> files) {}
 
   Hier(Hierarchy hierarchy, Machine machine, Processes processes, List<Controller> controllers) {
     this.hierarchy = hierarchy;
     this.machine = machine;
     this.processes = processes;
     this.controllers = List.copyOf(controllers);
-    this.rootFiles = table(true, "");
-    this.childFiles = table(false, "");
+    this.rootShape = shape(true, "");
+    this.childShape = shape(false, "");
     this.root = new Node(this, null, "", CgroupPath.root());
     byPath.put(root.path, root);
   }
@@ -71,44 +74,45 @@ final class Hier {
    * controllers enabled in the parent's cgroup.subtree_control (all of them at the root).
    */
   Map<String, Binding> files(Node node) {
-    if (node.isRoot()) {
-      return rootFiles;
-    }
-    if (!isV2()) {
-      return childFiles;
-    }
-    return v2ChildFiles.computeIfAbsent(CoreV2.subtreeControl(node.parent), k -> table(false, k));
-  }
-
-  private Map<String, Binding> table(boolean isRoot, String enabledList) {
-    List<String> enabled = List.of(enabledList.strip().split(" "));
-    Map<String, Binding> out = new LinkedHashMap<>();
-    for (Controller c : controllers) {
-      boolean present = isRoot || !isV2() || c.name().isEmpty() || enabled.contains(c.name());
-      if (present) {
-        for (FileSpec f : c.files()) {
-          if (f.existsIn(isRoot)) {
-            out.put(f.name(), new Binding(c, f));
-          }
-        }
-      }
-    }
-    return Map.copyOf(out);
+    return shape(node).files();
   }
 
   /** The controllers of this hierarchy whose state a cgroup has (v2: as enabled by the parent). */
   List<Controller> activeControllers(Node node) {
-    if (node.isRoot() || !isV2()) {
-      return controllers;
+    return shape(node).controllers();
+  }
+
+  private Shape shape(Node node) {
+    if (node.isRoot()) {
+      return rootShape;
     }
-    List<String> enabled = List.of(CoreV2.subtreeControl(node.parent).strip().split(" "));
-    List<Controller> out = new ArrayList<>();
+    if (!isV2()) {
+      return childShape;
+    }
+    String enabled = CoreV2.subtreeControl(node.parent);
+    Shape s = v2ChildShapes.get(enabled);
+    if (s == null) {
+      s = shape(false, enabled);
+      v2ChildShapes.put(enabled, s);
+    }
+    return s;
+  }
+
+  private Shape shape(boolean isRoot, String enabledList) {
+    List<String> enabled = List.of(enabledList.strip().split(" "));
+    List<Controller> active = new ArrayList<>();
+    Map<String, Binding> files = new LinkedHashMap<>();
     for (Controller c : controllers) {
-      if (c.name().isEmpty() || enabled.contains(c.name())) {
-        out.add(c);
+      if (isRoot || !isV2() || c.name().isEmpty() || enabled.contains(c.name())) {
+        active.add(c);
+        for (FileSpec f : c.files()) {
+          if (f.existsIn(isRoot)) {
+            files.put(f.name(), new Binding(c, f));
+          }
+        }
       }
     }
-    return out;
+    return new Shape(List.copyOf(active), Map.copyOf(files));
   }
 
   Node cgroupOf(long tid) {

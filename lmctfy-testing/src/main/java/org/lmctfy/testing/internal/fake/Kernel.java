@@ -217,14 +217,9 @@ public final class Kernel {
     if (key.isEmpty()) {
       throw fail(SET_MARKER, h, path, null, value, Errno.EINVAL);
     }
-    Map<String, String> before = node.markers();
-    String old = before.get(key);
-    int count = before.size() + (old == null ? 1 : 0);
-    int bytes = 0;
-    for (Map.Entry<String, String> e : before.entrySet()) {
-      bytes += e.getKey().length() + e.getValue().length();
-    }
-    bytes += old == null ? key.length() + value.length() : value.length() - old.length();
+    String old = node.markers().get(key);
+    int count = node.markers().size() + (old == null ? 1 : 0);
+    int bytes = node.markerChars() + (old == null ? key.length() + value.length() : value.length() - old.length());
     if (count > MAX_MARKERS || bytes > MAX_MARKER_BYTES) {
       throw fail(SET_MARKER, h, path, null, value, Errno.ENOSPC);
     }
@@ -482,9 +477,9 @@ public final class Kernel {
 
   /** The hierarchy's model; callers usually pass the very Hierarchy the fake handed out, so that is tried first. */
   private Hier find(Hierarchy h) {
-    for (Hier hier : hiers) {
-      if (hier.hierarchy == h) {
-        return hier;
+    for (int i = 0; i < hiers.size(); i++) {
+      if (hiers.get(i).hierarchy == h) {
+        return hiers.get(i);
       }
     }
     for (Hier hier : hiers) {

@@ -20,6 +20,7 @@ final class Node {
   private TreeMap<String, Node> children;
   private Map<String, String> values;
   private TreeMap<String, String> markers;
+  private int markerChars;
   private Map<String, int[]> owners;
   private TreeSet<Long> tids;
   private Map<String, Object> state;
@@ -36,8 +37,9 @@ final class Node {
     return parent == null;
   }
 
+  /** The child cgroups by name, ascending. */
   Map<String, Node> children() {
-    return children == null ? Map.of() : children;
+    return children == null ? Collections.emptyMap() : children;
   }
 
   Node child(String childName) {
@@ -80,16 +82,23 @@ final class Node {
     return markers == null ? Collections.emptySortedMap() : markers;
   }
 
+  /** The characters of every marker's key and value, the measure of kernfs's xattr limit. */
+  int markerChars() {
+    return markerChars;
+  }
+
   void setMarker(String key, String value) {
     if (markers == null) {
       markers = new TreeMap<>();
     }
-    markers.put(key, value);
+    String old = markers.put(key, value);
+    markerChars += old == null ? key.length() + value.length() : value.length() - old.length();
   }
 
   void removeMarker(String key) {
-    if (markers != null) {
-      markers.remove(key);
+    String old = markers == null ? null : markers.remove(key);
+    if (old != null) {
+      markerChars -= key.length() + old.length();
     }
   }
 
