@@ -30,14 +30,17 @@ final class OperationLog {
   }
 
   private final List<Chunk> chunks = new ArrayList<>();
+  /** The last of {@link #chunks}, which {@link #add} fills. */
+  private Chunk last;
   private int size;
 
   void add(Kind kind, String hierarchy, CgroupPath path, String file, String value, Errno failedWith) {
     int at = size % CHUNK;
     if (at == 0) {
-      chunks.add(new Chunk());
+      last = new Chunk();
+      chunks.add(last);
     }
-    Chunk c = chunks.get(chunks.size() - 1);
+    Chunk c = last;
     c.kinds[at] = (byte) kind.ordinal();
     c.hierarchies[at] = hierarchy;
     c.paths[at] = path;
@@ -58,6 +61,7 @@ final class OperationLog {
 
   void clear() {
     chunks.clear();
+    last = null;
     size = 0;
   }
 

@@ -45,6 +45,8 @@ public final class Kernel {
   private final List<Hier> hiers = new ArrayList<>();
   /** The Hierarchy of each of {@link #hiers}, in the same order; replaced whenever they change. */
   private List<Hierarchy> mounted;
+  /** {@link #hiers} as an array for {@link #find}, replaced with {@link #mounted}. */
+  private Hier[] hierArray;
   private final Processes processes;
   private final Watches watches = new Watches();
 
@@ -75,6 +77,7 @@ public final class Kernel {
       out.add(h.hierarchy);
     }
     mounted = List.copyOf(out);
+    hierArray = hiers.toArray(new Hier[0]);
   }
 
   private Hier hier(String name, CgroupVersion version, List<String> controllers, String mountPoint) {
@@ -477,9 +480,9 @@ public final class Kernel {
 
   /** The hierarchy's model; callers usually pass the very Hierarchy the fake handed out, so that is tried first. */
   private Hier find(Hierarchy h) {
-    for (int i = 0; i < hiers.size(); i++) {
-      if (hiers.get(i).hierarchy == h) {
-        return hiers.get(i);
+    for (Hier hier : hierArray) {
+      if (hier.hierarchy == h) {
+        return hier;
       }
     }
     for (Hier hier : hiers) {
