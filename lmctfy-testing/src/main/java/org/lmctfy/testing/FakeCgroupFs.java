@@ -55,6 +55,8 @@ public final class FakeCgroupFs implements CgroupFs {
   private final Kernel kernel;
   private final Recorder recorder = new Recorder();
   private final Map<Long, List<String>> commands = new java.util.HashMap<>();
+  /** Threads in {@link #awaitExit}'s wait; a mutation wakes them only if there are any (notifyAll is not free). */
+  private int waiters;
 
   private FakeCgroupFs(Kernel kernel) {
     this.kernel = kernel;
@@ -423,7 +425,12 @@ public final class FakeCgroupFs implements CgroupFs {
         if (status != null || left <= 0) {
           return status;
         }
-        lock.wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+        waiters++;
+        try {
+          lock.wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+        } finally {
+          waiters--;
+        }
       }
     }
   }
@@ -462,7 +469,9 @@ public final class FakeCgroupFs implements CgroupFs {
 
   private void done() {
     recorder.end(null);
-    lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
+    if (waiters > 0) {
+      lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
+    }
     kernel.changed();
   }
 
