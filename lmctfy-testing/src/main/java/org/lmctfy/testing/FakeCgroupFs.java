@@ -55,6 +55,8 @@ public final class FakeCgroupFs implements CgroupFs {
   private final Kernel kernel;
   private final Recorder recorder = new Recorder();
   private final Map<Long, List<String>> commands = new java.util.HashMap<>();
+  /** Threads in {@link #awaitExit}'s wait; a mutation wakes them only if there are any (notifyAll is not free). */
+  private int waiters;
 
   private FakeCgroupFs(Kernel kernel) {
     this.kernel = kernel;
@@ -245,65 +247,122 @@ public final class FakeCgroupFs implements CgroupFs {
 
   @Override
   public void makeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.MKDIR, h.label(), path, null, null, null);
-    mutate(op, Operation.MKDIR, h.display(path, null), () -> kernel.makeCgroup(h, path));
+    synchronized (lock) {
+      begin(Kind.MKDIR, h, path, null, null, Operation.MKDIR);
+      try {
+        kernel.makeCgroup(h, path);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
   }
 
   @Override
   public void removeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.RMDIR, h.label(), path, null, null, null);
-    mutate(op, Operation.RMDIR, h.display(path, null), () -> kernel.removeCgroup(h, path));
+    synchronized (lock) {
+      begin(Kind.RMDIR, h, path, null, null, Operation.RMDIR);
+      try {
+        kernel.removeCgroup(h, path);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
   }
 
   @Override
   public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.WRITE, h.label(), path, file, value, null);
-    mutate(op, Operation.WRITE, h.display(path, file), () -> kernel.write(h, path, file, value));
+    synchronized (lock) {
+      begin(Kind.WRITE, h, path, file, value, Operation.WRITE);
+      try {
+        kernel.write(h, path, file, value);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
   }
 
   @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.SET_MARKER, h.label(), path, null, value, null);
-    mutate(op, Operation.SET_MARKER, h.display(path, null), () -> kernel.setMarker(h, path, key, value));
+    synchronized (lock) {
+      begin(Kind.SET_MARKER, h, path, null, value, Operation.SET_MARKER);
+      try {
+        kernel.setMarker(h, path, key, value);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
   }
 
   @Override
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.REMOVE_MARKER, h.label(), path, null, key, null);
-    mutate(op, Operation.REMOVE_MARKER, h.display(path, null), () -> kernel.removeMarker(h, path, key));
+    synchronized (lock) {
+      begin(Kind.REMOVE_MARKER, h, path, null, key, Operation.REMOVE_MARKER);
+      try {
+        kernel.removeMarker(h, path, key);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
   }
 
   @Override
   public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.CHOWN, h.label(), path, file, uid + ":" + gid, null);
-    mutate(op, Operation.CHOWN, h.display(path, file), () -> kernel.chown(h, path, file, uid, gid));
+    synchronized (lock) {
+      begin(Kind.CHOWN, h, path, file, uid + ":" + gid, Operation.CHOWN);
+      try {
+        kernel.chown(h, path, file, uid, gid);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
   }
 
   @Override
   public Hierarchy mount(Set<String> controllers, String mountPoint) throws CgroupFsException {
-    String label = String.join(",", new java.util.TreeSet<>(controllers));
-    FakeOperation op = new FakeOperation(Kind.MOUNT, label, CgroupPath.root(), null, mountPoint, null);
-    Hierarchy[] mounted = new Hierarchy[1];
-    mutate(op, Operation.MOUNT, mountPoint, () -> mounted[0] = kernel.mount(controllers, mountPoint));
-    return mounted[0];
+    synchronized (lock) {
+      String label = String.join(",", new java.util.TreeSet<>(controllers));
+      begin(Kind.MOUNT, label, mountPoint, Operation.MOUNT, mountPoint);
+      Hierarchy mounted;
+      try {
+        mounted = kernel.mount(controllers, mountPoint);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+      return mounted;
+    }
   }
 
   @Override
   public void unmount(Hierarchy h) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.UNMOUNT, h.label(), CgroupPath.root(), null, null, null);
-    mutate(op, Operation.UNMOUNT, h.mountPoint(), () -> kernel.unmount(h));
+    synchronized (lock) {
+      begin(Kind.UNMOUNT, h.label(), null, Operation.UNMOUNT, h.mountPoint());
+      try {
+        kernel.unmount(h);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
   }
 
   /** SIGKILL: the process ends at once (a frozen one too); recorded as a KILL of the pid. */
   @Override
   public void kill(long pid) throws CgroupFsException {
-    FakeOperation op = new FakeOperation(Kind.KILL, "", CgroupPath.root(), null, Long.toString(pid), null);
-    mutate(op, Operation.KILL, "pid " + pid, () -> {
+    synchronized (lock) {
+      begin(Kind.KILL, "", Long.toString(pid), Operation.KILL, "pid " + pid);
       if (!kernel.processes().contains(pid)) {
-        throw new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH);
+        throw failed(new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH));
       }
       kernel.exitProcess(pid, Kernel.SIGKILLED);
-    });
+      done();
+    }
   }
 
   /**
@@ -366,33 +425,54 @@ public final class FakeCgroupFs implements CgroupFs {
         if (status != null || left <= 0) {
           return status;
         }
-        lock.wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+        waiters++;
+        try {
+          lock.wait(Math.max(1, Math.min(left / 1_000_000, 100)));
+        } finally {
+          waiters--;
+        }
       }
     }
   }
 
-  private interface Mutation {
-    void run() throws CgroupFsException;
+  // Every mutation, under the lock: begin (counts it; a crash or an injected fault ends it there),
+  // the kernel's change, then done, or failed if the kernel refused.
+
+  /** Begins a mutation of a cgroup or one of its files. */
+  private void begin(Kind kind, Hierarchy h, CgroupPath path, String file, String value, Operation verb)
+      throws CgroupFsException {
+    Errno injected = recorder.begin(kind, h.label(), Objects.requireNonNull(path, "path"), file, value);
+    if (injected != null) {
+      throw injected(kind, value, verb, h.display(path, file), injected);
+    }
   }
 
-  private void mutate(FakeOperation op, Operation verb, String display, Mutation mutation) throws CgroupFsException {
-    synchronized (lock) {
-      Errno injected = recorder.beforeMutation(op);
-      if (injected != null) {
-        recorder.record(op.failed(injected));
-        String value = op.kind() == Kind.WRITE || op.kind() == Kind.SET_MARKER ? op.value() : null;
-        throw new CgroupFsException(verb, display, value, injected, "injected by FakeCgroupFs");
-      }
-      try {
-        mutation.run();
-      } catch (CgroupFsException e) {
-        recorder.record(op.failed(e.errno()));
-        throw e;
-      }
-      recorder.record(op);
+  /** Begins a mutation of something else (recorded at "/"), {@code display} naming it. */
+  private void begin(Kind kind, String label, String value, Operation verb, String display) throws CgroupFsException {
+    Errno injected = recorder.begin(kind, label, CgroupPath.root(), null, value);
+    if (injected != null) {
+      throw injected(kind, value, verb, display, injected);
+    }
+  }
+
+  private CgroupFsException injected(Kind kind, String value, Operation verb, String display, Errno errno) {
+    recorder.end(errno);
+    String shown = kind == Kind.WRITE || kind == Kind.SET_MARKER ? value : null;
+    return new CgroupFsException(verb, display, shown, errno, "injected by FakeCgroupFs");
+  }
+
+  /** Records that the kernel refused the mutation; returns the refusal to throw. */
+  private CgroupFsException failed(CgroupFsException e) {
+    recorder.end(e.errno());
+    return e;
+  }
+
+  private void done() {
+    recorder.end(null);
+    if (waiters > 0) {
       lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
-      kernel.changed();
     }
+    kernel.changed();
   }
 
   // ---- Processes and kernel-side changes.

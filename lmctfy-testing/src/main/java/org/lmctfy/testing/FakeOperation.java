@@ -33,8 +33,4 @@ public record FakeOperation(Kind kind, String hierarchy, CgroupPath path, String
   public boolean succeeded() {
     return failedWith == null;
   }
-
-  FakeOperation failed(Errno errno) {
-    return new FakeOperation(kind, hierarchy, path, file, value, errno);
-  }
 }

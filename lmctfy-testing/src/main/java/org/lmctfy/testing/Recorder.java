@@ -4,14 +4,22 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Predicate;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.testing.FakeOperation.Kind;
 
 /** The record of mutations, the pending faults and the crash point of one FakeCgroupFs. Not thread-safe. */
 final class Recorder {
   /** A fault for the mutation numbered {@code at}, or (at == 0) for the next one {@code matcher} accepts. */
   private record Fault(long at, Predicate<FakeOperation> matcher, Errno errno) {}
 
-  private final List<FakeOperation> record = new ArrayList<>();
+  private final OperationLog record = new OperationLog();
+  // The mutation in progress, between begin and end: not an object, as there are millions.
+  private Kind kind;
+  private String hierarchy;
+  private CgroupPath path;
+  private String file;
+  private String value;
   private final List<Fault> faults = new ArrayList<>();
   /** Mutations attempted since creation; faults and crashes count from it. */
   private long attempts;
@@ -26,17 +34,26 @@ final class Recorder {
   }
 
   /**
-   * Counts a mutation about to happen: throws FakeCrash if it is the crash point, and returns the
-   * errno it must fail with if a fault is due, else null.
+   * Counts a mutation about to happen and makes it the one in progress: throws FakeCrash if it is
+   * the crash point, and returns the errno it must fail with if a fault is due, else null.
    */
-  Errno beforeMutation(FakeOperation op) {
+  Errno begin(Kind kind, String hierarchy, CgroupPath path, String file, String value) {
     checkAlive();
     attempts++;
+    this.kind = kind;
+    this.hierarchy = hierarchy;
+    this.path = path;
+    this.file = file;
+    this.value = value;
     if (attempts == crashAt) {
       crashed = true;
-      throw new FakeCrash("the fake process crashed at " + op.kind() + " " + op.hierarchy() + ":" + op.path()
-          + (op.file() == null ? "" : "/" + op.file()));
+      throw new FakeCrash("the fake process crashed at " + kind + " " + hierarchy + ":" + path
+          + (file == null ? "" : "/" + file));
     }
+    if (faults.isEmpty()) {
+      return null;
+    }
+    FakeOperation op = new FakeOperation(kind, hierarchy, path, file, value, null);
     Errno due = null;
     for (Iterator<Fault> it = faults.iterator(); it.hasNext(); ) {
       Fault f = it.next();
@@ -51,8 +68,9 @@ final class Recorder {
     return due;
   }
 
-  void record(FakeOperation op) {
-    record.add(op);
+  /** Records the mutation in progress, as failed with {@code errno}, or as done if it is null. */
+  void end(Errno errno) {
+    record.add(kind, hierarchy, path, file, value, errno);
   }
 
   void failMutation(int n, Errno errno) {
@@ -84,7 +102,7 @@ final class Recorder {
   }
 
   List<FakeOperation> mutations() {
-    return List.copyOf(record);
+    return record.toList();
   }
 
   int mutationCount() {

@@ -21,6 +21,9 @@ final class CoreV1 implements Controller {
       rw("release_agent", "\n").rootOnly(),
       rw("tasks", null));
 
+  /** What a new cgroup copies from its parent. */
+  private static final List<String> INHERITED = List.of("cgroup.clone_children", "notify_on_release");
+
   private CoreV1() {}
 
   @Override
@@ -54,7 +57,7 @@ final class CoreV1 implements Controller {
 
   @Override
   public void created(Node node) {
-    for (String inherited : List.of("cgroup.clone_children", "notify_on_release")) {
+    for (String inherited : INHERITED) {
       String v = node.parent.value(inherited);
       if (v != null) {
         node.put(inherited, v);

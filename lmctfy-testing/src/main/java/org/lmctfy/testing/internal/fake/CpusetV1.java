@@ -19,11 +19,14 @@ final class CpusetV1 implements Controller {
   private static final String CPUS = "cpuset.cpus";
   private static final String MEMS = "cpuset.mems";
 
-  private final Machine machine;
+  /** The machine's online cpus and memory nodes, parsed once: the root's lists. Never mutated. */
+  private final BitSet machineCpus;
+  private final BitSet machineMems;
   private final List<FileSpec> files;
 
   CpusetV1(Machine machine) {
-    this.machine = machine;
+    this.machineCpus = machine.cpuSet();
+    this.machineMems = machine.memSet();
     this.files = List.of(
         rw("cpuset.cpu_exclusive", "0\n"),
         rw(CPUS, "\n"),
@@ -62,7 +65,7 @@ final class CpusetV1 implements Controller {
 
   private BitSet list(Node node, String file) {
     if (node.isRoot()) {
-      return file.equals(CPUS) ? machine.cpuSet() : machine.memSet();
+      return file.equals(CPUS) ? machineCpus : machineMems;
     }
     String v = node.value(file);
     return v == null ? new BitSet() : CpuList.read(v);
@@ -87,7 +90,7 @@ final class CpusetV1 implements Controller {
 
   private void writeList(Node node, String name, String value) {
     boolean cpus = name.equals(CPUS);
-    BitSet all = cpus ? machine.cpuSet() : machine.memSet();
+    BitSet all = cpus ? machineCpus : machineMems;
     BitSet wanted = CpuList.parse(value, all.length(), cpus ? Errno.ERANGE : Errno.EINVAL);
     if (node.isRoot()) {
       throw KernelError.of(Errno.EACCES);
@@ -110,9 +113,12 @@ final class CpusetV1 implements Controller {
   }
 
   private static boolean subset(BitSet a, BitSet b) {
-    BitSet extra = (BitSet) a.clone();
-    extra.andNot(b);
-    return extra.isEmpty();
+    for (int i = a.nextSetBit(0); i >= 0; i = a.nextSetBit(i + 1)) {
+      if (!b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -21,14 +21,29 @@ final class Hier {
   final List<Controller> controllers;
   final Node root;
   private final Map<Long, Node> cgroupOfTid = new HashMap<>();
-  private final Map<String, Map<String, Binding>> fileTables = new HashMap<>();
+  /**
+   * Every cgroup of the tree by its path, kept in step by {@link #add} and {@link #remove}, the only
+   * ways the tree changes: a lookup is one hash probe instead of a walk over split components.
+   */
+  private final Map<CgroupPath, Node> byPath = new HashMap<>();
+  private final Shape rootShape;
+  /** v1: every child's shape. */
+  private final Shape childShape;
+  /** v2: a child's shape by its parent's cgroup.subtree_control, of which it is a fixed function. */
+  private final Map<String, Shape> v2ChildShapes = new HashMap<>();
+
+  /** What a cgroup has: the controllers whose state it keeps and its files by name. */
+  private record Shape(List<Controller> controllers, Map<String, Binding> files) {}
 
   Hier(Hierarchy hierarchy, Machine machine, Processes processes, List<Controller> controllers) {
     this.hierarchy = hierarchy;
     this.machine = machine;
     this.processes = processes;
     this.controllers = List.copyOf(controllers);
-    this.root = new Node(this, null, "");
+    this.rootShape = shape(true, "");
+    this.childShape = shape(false, "");
+    this.root = new Node(this, null, "", CgroupPath.root());
+    byPath.put(root.path, root);
   }
 
   boolean isV2() {
@@ -37,14 +52,21 @@ final class Hier {
 
   /** The cgroup at {@code path}, or null. */
   Node find(CgroupPath path) {
-    Node n = root;
-    for (String c : path.components()) {
-      n = n.child(c);
-      if (n == null) {
-        return null;
-      }
-    }
-    return n;
+    return byPath.get(path);
+  }
+
+  /** Makes the new cgroup {@code path} (its name is {@code name}) under {@code parent}, which has no such child. */
+  Node add(Node parent, String name, CgroupPath path) {
+    Node node = new Node(this, parent, name, path);
+    parent.addChild(node);
+    byPath.put(node.path, node);
+    return node;
+  }
+
+  /** Removes a cgroup that has no children. */
+  void remove(Node node) {
+    node.parent.removeChild(node.name);
+    byPath.remove(node.path);
   }
 
   /**
@@ -52,46 +74,45 @@ final class Hier {
    * controllers enabled in the parent's cgroup.subtree_control (all of them at the root).
    */
   Map<String, Binding> files(Node node) {
-    String key;
-    if (node.isRoot()) {
-      key = "/";
-    } else if (isV2()) {
-      key = CoreV2.subtreeControl(node.parent);
-    } else {
-      key = "";
-    }
-    return fileTables.computeIfAbsent(key, k -> table(node.isRoot(), k));
-  }
-
-  private Map<String, Binding> table(boolean isRoot, String enabledList) {
-    List<String> enabled = List.of(enabledList.strip().split(" "));
-    Map<String, Binding> out = new LinkedHashMap<>();
-    for (Controller c : controllers) {
-      boolean present = isRoot || !isV2() || c.name().isEmpty() || enabled.contains(c.name());
-      if (present) {
-        for (FileSpec f : c.files()) {
-          if (f.existsIn(isRoot)) {
-            out.put(f.name(), new Binding(c, f));
-          }
-        }
-      }
-    }
-    return Map.copyOf(out);
+    return shape(node).files();
   }
 
   /** The controllers of this hierarchy whose state a cgroup has (v2: as enabled by the parent). */
   List<Controller> activeControllers(Node node) {
-    if (node.isRoot() || !isV2()) {
-      return controllers;
+    return shape(node).controllers();
+  }
+
+  private Shape shape(Node node) {
+    if (node.isRoot()) {
+      return rootShape;
     }
-    List<String> enabled = List.of(CoreV2.subtreeControl(node.parent).strip().split(" "));
-    List<Controller> out = new ArrayList<>();
+    if (!isV2()) {
+      return childShape;
+    }
+    String enabled = CoreV2.subtreeControl(node.parent);
+    Shape s = v2ChildShapes.get(enabled);
+    if (s == null) {
+      s = shape(false, enabled);
+      v2ChildShapes.put(enabled, s);
+    }
+    return s;
+  }
+
+  private Shape shape(boolean isRoot, String enabledList) {
+    List<String> enabled = List.of(enabledList.strip().split(" "));
+    List<Controller> active = new ArrayList<>();
+    Map<String, Binding> files = new LinkedHashMap<>();
     for (Controller c : controllers) {
-      if (c.name().isEmpty() || enabled.contains(c.name())) {
-        out.add(c);
+      if (isRoot || !isV2() || c.name().isEmpty() || enabled.contains(c.name())) {
+        active.add(c);
+        for (FileSpec f : c.files()) {
+          if (f.existsIn(isRoot)) {
+            files.put(f.name(), new Binding(c, f));
+          }
+        }
       }
     }
-    return out;
+    return new Shape(List.copyOf(active), Map.copyOf(files));
   }
 
   Node cgroupOf(long tid) {

@@ -43,6 +43,10 @@ public final class Kernel {
   private final Machine machine;
   private final List<String> known;
   private final List<Hier> hiers = new ArrayList<>();
+  /** The Hierarchy of each of {@link #hiers}, in the same order; replaced whenever they change. */
+  private List<Hierarchy> mounted;
+  /** {@link #hiers} as an array for {@link #find}, replaced with {@link #mounted}. */
+  private Hier[] hierArray;
   private final Processes processes;
   private final Watches watches = new Watches();
 
@@ -64,6 +68,16 @@ public final class Kernel {
       }
     }
     processes.start();
+    mountsChanged();
+  }
+
+  private void mountsChanged() {
+    List<Hierarchy> out = new ArrayList<>();
+    for (Hier h : hiers) {
+      out.add(h.hierarchy);
+    }
+    mounted = List.copyOf(out);
+    hierArray = hiers.toArray(new Hier[0]);
   }
 
   private Hier hier(String name, CgroupVersion version, List<String> controllers, String mountPoint) {
@@ -73,12 +87,9 @@ public final class Kernel {
 
   // ---- The CgroupFs operations.
 
+  /** Unmodifiable, as the host's is. */
   public List<Hierarchy> hierarchies() {
-    List<Hierarchy> out = new ArrayList<>();
-    for (Hier h : hiers) {
-      out.add(h.hierarchy);
-    }
-    return out;
+    return mounted;
   }
 
   public Set<String> unmountedControllers() {
@@ -116,8 +127,7 @@ public final class Kernel {
     if (hier.isV2() && overLimits(parent)) {
       throw fail(MKDIR, h, path, null, null, Errno.EAGAIN);
     }
-    Node node = new Node(hier, parent, name);
-    parent.addChild(node);
+    Node node = hier.add(parent, name, path);
     for (Controller c : hier.activeControllers(node)) {
       c.created(node);
     }
@@ -150,11 +160,12 @@ public final class Kernel {
     if (node.isRoot() || !node.children().isEmpty() || node.hasTasks()) {
       throw fail(RMDIR, h, path, null, null, Errno.EBUSY);
     }
-    node.parent.removeChild(node.name);
+    hier.remove(node);
   }
 
   public List<String> children(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    return new ArrayList<>(nodeOrFail(LIST, h, path, null, null).children().keySet());
+    Map<String, Node> children = nodeOrFail(LIST, h, path, null, null).children();
+    return children.isEmpty() ? new ArrayList<>() : new ArrayList<>(children.keySet());
   }
 
   public boolean hasFile(Hierarchy h, CgroupPath path, String file) {
@@ -201,7 +212,7 @@ public final class Kernel {
   }
 
   public List<String> markerKeys(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    return List.copyOf(new TreeMap<>(nodeOrFail(GET_MARKER, h, path, null, null).markers()).keySet());
+    return List.copyOf(nodeOrFail(GET_MARKER, h, path, null, null).markers().keySet());
   }
 
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
@@ -209,13 +220,10 @@ public final class Kernel {
     if (key.isEmpty()) {
       throw fail(SET_MARKER, h, path, null, value, Errno.EINVAL);
     }
-    Map<String, String> after = new TreeMap<>(node.markers());
-    after.put(key, value);
-    int bytes = 0;
-    for (Map.Entry<String, String> e : after.entrySet()) {
-      bytes += e.getKey().length() + e.getValue().length();
-    }
-    if (after.size() > MAX_MARKERS || bytes > MAX_MARKER_BYTES) {
+    String old = node.markers().get(key);
+    int count = node.markers().size() + (old == null ? 1 : 0);
+    int bytes = node.markerChars() + (old == null ? key.length() + value.length() : value.length() - old.length());
+    if (count > MAX_MARKERS || bytes > MAX_MARKER_BYTES) {
       throw fail(SET_MARKER, h, path, null, value, Errno.ENOSPC);
     }
     node.setMarker(key, value);
@@ -273,6 +281,7 @@ public final class Kernel {
       at++;
     }
     hiers.add(at, h);
+    mountsChanged();
     processes.enterAll(h);
     return h.hierarchy;
   }
@@ -287,6 +296,7 @@ public final class Kernel {
       throw new CgroupFsException(UNMOUNT, h.mountPoint(), null, Errno.EBUSY);
     }
     hiers.remove(hier);
+    mountsChanged();
   }
 
   // ---- What tests drive.
@@ -468,9 +478,15 @@ public final class Kernel {
 
   // ---- Lookups.
 
+  /** The hierarchy's model; callers usually pass the very Hierarchy the fake handed out, so that is tried first. */
   private Hier find(Hierarchy h) {
+    for (Hier hier : hierArray) {
+      if (hier.hierarchy == h) {
+        return hier;
+      }
+    }
     for (Hier hier : hiers) {
-      if (hier.hierarchy == h || hier.hierarchy.equals(h)) {
+      if (hier.hierarchy.equals(h)) {
         return hier;
       }
     }

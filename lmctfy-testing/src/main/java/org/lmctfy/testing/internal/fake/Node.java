@@ -1,7 +1,9 @@
 package org.lmctfy.testing.internal.fake;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -18,29 +20,33 @@ final class Node {
   private TreeMap<String, Node> children;
   private Map<String, String> values;
   private TreeMap<String, String> markers;
+  private int markerChars;
   private Map<String, int[]> owners;
   private TreeSet<Long> tids;
   private Map<String, Object> state;
 
-  Node(Hier hier, Node parent, String name) {
+  /** {@code path} is {@code parent}'s path and {@code name}, the root's "/". */
+  Node(Hier hier, Node parent, String name, CgroupPath path) {
     this.hier = hier;
     this.parent = parent;
     this.name = name;
-    this.path = parent == null ? CgroupPath.root() : parent.path.resolve(name);
+    this.path = path;
   }
 
   boolean isRoot() {
     return parent == null;
   }
 
+  /** The child cgroups by name, ascending. */
   Map<String, Node> children() {
-    return children == null ? Map.of() : children;
+    return children == null ? Collections.emptyMap() : children;
   }
 
   Node child(String childName) {
     return children == null ? null : children.get(childName);
   }
 
+  /** Only through {@link Hier#add}, which keeps the hierarchy's path index in step. */
   void addChild(Node child) {
     if (children == null) {
       children = new TreeMap<>();
@@ -48,6 +54,7 @@ final class Node {
     children.put(child.name, child);
   }
 
+  /** Only through {@link Hier#remove}. */
   void removeChild(String childName) {
     children.remove(childName);
   }
@@ -70,20 +77,28 @@ final class Node {
     }
   }
 
-  Map<String, String> markers() {
-    return markers == null ? Map.of() : markers;
+  /** The markers by key, ascending. */
+  SortedMap<String, String> markers() {
+    return markers == null ? Collections.emptySortedMap() : markers;
+  }
+
+  /** The characters of every marker's key and value, the measure of kernfs's xattr limit. */
+  int markerChars() {
+    return markerChars;
   }
 
   void setMarker(String key, String value) {
     if (markers == null) {
       markers = new TreeMap<>();
     }
-    markers.put(key, value);
+    String old = markers.put(key, value);
+    markerChars += old == null ? key.length() + value.length() : value.length() - old.length();
   }
 
   void removeMarker(String key) {
-    if (markers != null) {
-      markers.remove(key);
+    String old = markers == null ? null : markers.remove(key);
+    if (old != null) {
+      markerChars -= key.length() + old.length();
     }
   }
 

@@ -1,6 +1,5 @@
 package org.lmctfy.testing.internal.fake;
 
-import java.math.BigInteger;
 import org.lmctfy.cgroupfs.Errno;
 
 /** The kernel's number parsers, with the same edge cases. All throw KernelError. */
@@ -8,9 +7,6 @@ final class Numbers {
   static final long PAGE_SIZE = 4096;
   /** PAGE_COUNTER_MAX in bytes: what v1 prints for "unlimited" (checked: 9223372036854771712). */
   static final long PAGE_COUNTER_MAX = Long.MAX_VALUE / PAGE_SIZE * PAGE_SIZE;
-
-  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
-  private static final BigInteger U64_MAX = TWO_TO_64.subtract(BigInteger.ONE);
 
   private Numbers() {}
 
@@ -41,11 +37,7 @@ final class Numbers {
     if (t.startsWith("+")) {
       t = t.substring(1);
     }
-    BigInteger v = digits(t);
-    if (v.compareTo(U64_MAX) > 0) {
-      throw KernelError.of(Errno.ERANGE);
-    }
-    return v.longValue();
+    return digits(t);
   }
 
   /** kstrtoll(s, 0): like {@link #kstrtoull} with an optional '-'; ERANGE outside s64. */
@@ -55,14 +47,11 @@ final class Numbers {
     if (negative || t.startsWith("+")) {
       t = t.substring(1);
     }
-    BigInteger v = digits(t);
-    if (negative) {
-      v = v.negate();
-    }
-    if (v.bitLength() > 63) {
+    long magnitude = digits(t);
+    if (negative ? Long.compareUnsigned(magnitude, Long.MIN_VALUE) > 0 : magnitude < 0) {
       throw KernelError.of(Errno.ERANGE);
     }
-    return v.longValue();
+    return negative ? -magnitude : magnitude;
   }
 
   /** An int as kstrtoint(strstrip(s)) reads it; EINVAL for garbage, ERANGE outside int. */
@@ -74,25 +63,38 @@ final class Numbers {
     return (int) v;
   }
 
-  private static BigInteger digits(String t) {
+  /** The unsigned 64-bit value of digits with an optional 0x/0 prefix; EINVAL for garbage, ERANGE past 2^64-1. */
+  private static long digits(String t) {
     int radix = 10;
-    String d = t;
-    if (d.length() > 2 && (d.startsWith("0x") || d.startsWith("0X"))) {
+    int from = 0;
+    if (t.length() > 2 && (t.startsWith("0x") || t.startsWith("0X"))) {
       radix = 16;
-      d = d.substring(2);
-    } else if (d.length() > 1 && d.startsWith("0")) {
+      from = 2;
+    } else if (t.length() > 1 && t.startsWith("0")) {
       radix = 8;
-      d = d.substring(1);
+      from = 1;
     }
-    if (d.isEmpty()) {
+    if (from == t.length()) {
       throw KernelError.of(Errno.EINVAL);
     }
-    for (int i = 0; i < d.length(); i++) {
-      if (Character.digit(d.charAt(i), radix) < 0) {
+    for (int i = from; i < t.length(); i++) {
+      if (Character.digit(t.charAt(i), radix) < 0) {
         throw KernelError.of(Errno.EINVAL);
       }
     }
-    return new BigInteger(d, radix);
+    long max = Long.divideUnsigned(-1L, radix);
+    long v = 0;
+    for (int i = from; i < t.length(); i++) {
+      if (Long.compareUnsigned(v, max) > 0) {
+        throw KernelError.of(Errno.ERANGE);
+      }
+      long shifted = v * radix;
+      v = shifted + Character.digit(t.charAt(i), radix);
+      if (Long.compareUnsigned(v, shifted) < 0) {
+        throw KernelError.of(Errno.ERANGE);
+      }
+    }
+    return v;
   }
 
   /**
@@ -110,10 +112,9 @@ final class Numbers {
     } else if (s.startsWith("0")) {
       radix = 8;
     }
-    BigInteger v = BigInteger.ZERO;
-    BigInteger r = BigInteger.valueOf(radix);
+    long v = 0; // long arithmetic wraps modulo 2^64, as simple_strtoull does
     while (i < s.length() && Character.digit(s.charAt(i), radix) >= 0) {
-      v = v.multiply(r).add(BigInteger.valueOf(Character.digit(s.charAt(i), radix))).mod(TWO_TO_64);
+      v = v * radix + Character.digit(s.charAt(i), radix);
       i++;
     }
     if (i < s.length()) {
@@ -129,9 +130,9 @@ final class Numbers {
       if (shift < 0 || i + 1 != s.length()) {
         throw KernelError.of(Errno.EINVAL);
       }
-      v = v.shiftLeft(shift).mod(TWO_TO_64);
+      v <<= shift;
     }
-    return v.longValue();
+    return v;
   }
 
   /** Bytes (unsigned) to what a page counter stores and prints: rounded down, capped at max. */

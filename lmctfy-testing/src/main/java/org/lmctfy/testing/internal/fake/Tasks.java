@@ -41,6 +41,9 @@ final class Tasks {
 
   /** The distinct processes with a thread in the cgroup, one per line, ascending. */
   static String procs(Node node) {
+    if (!node.hasTasks()) {
+      return "";
+    }
     TreeSet<Long> pids = new TreeSet<>();
     for (long tid : node.tids()) {
       pids.add(node.hier.processes.pidOf(tid));
@@ -49,7 +52,7 @@ final class Tasks {
   }
 
   static String tasks(Node node) {
-    return lines(node.tids());
+    return node.hasTasks() ? lines(node.tids()) : "";
   }
 
   private static String lines(Iterable<Long> ids) {

@@ -86,6 +86,9 @@ final class Watches {
 
   /** After any change: file watches wake, thresholds crossed wake, watches of removed cgroups wake. */
   void changed() {
+    if (all.isEmpty()) {
+      return;
+    }
     for (Iterator<FakeWatch> it = all.iterator(); it.hasNext(); ) {
       FakeWatch w = it.next();
       if (w.isClosed()) {
