@@ -1,6 +1,7 @@
 package org.lmctfy;
 
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A piece of state that was created and that destroys itself on {@link #close()} unless {@link
@@ -36,11 +37,11 @@ public final class ResourceHandle<T> implements AutoCloseable {
   }
 
   private final T value;
-  private final String description;
+  private final Supplier<String> description;
   private final Undo undo;
   private boolean settled;
 
-  private ResourceHandle(T value, String description, Undo undo) {
+  private ResourceHandle(T value, Supplier<String> description, Undo undo) {
     this.value = value;
     this.description = Objects.requireNonNull(description, "description");
     this.undo = Objects.requireNonNull(undo, "undo");
@@ -52,6 +53,15 @@ public final class ResourceHandle<T> implements AutoCloseable {
    * @param description what was made, for error messages ({@code "cgroup memory:/a/b"})
    */
   public static <T> ResourceHandle<T> of(T value, String description, Undo undo) {
+    Objects.requireNonNull(description, "description");
+    return new ResourceHandle<>(value, () -> description, undo);
+  }
+
+  /**
+   * As {@link #of(Object, String, Undo)}, with a description built only if a message needs it: for
+   * handles made by the thousand, most of them committed.
+   */
+  public static <T> ResourceHandle<T> of(T value, Supplier<String> description, Undo undo) {
     return new ResourceHandle<>(value, description, undo);
   }
 
@@ -84,12 +94,12 @@ public final class ResourceHandle<T> implements AutoCloseable {
       throw e;
     } catch (Exception e) {
       throw new LmctfyException(
-          ErrorCode.UNAVAILABLE, "could not undo " + description + ": " + e.getMessage(), e);
+          ErrorCode.UNAVAILABLE, "could not undo " + description.get() + ": " + e.getMessage(), e);
     }
   }
 
   @Override
   public String toString() {
-    return "ResourceHandle[" + description + (settled ? ", settled]" : "]");
+    return "ResourceHandle[" + description.get() + (settled ? ", settled]" : "]");
   }
 }

@@ -33,6 +33,19 @@ public record Hierarchy(
     Objects.requireNonNull(mountRoot, "mountRoot");
   }
 
+  /** Equal components; the same instance (the common case) answers at once. */
+  @Override
+  public boolean equals(Object o) {
+    return this == o || o instanceof Hierarchy h && name.equals(h.name) && version == h.version
+        && mountPoint.equals(h.mountPoint) && mountRoot.equals(h.mountRoot) && controllers.equals(h.controllers);
+  }
+
+  /** Of the name and the mount point, which tell hierarchies apart without hashing the controllers. */
+  @Override
+  public int hashCode() {
+    return 31 * name.hashCode() + mountPoint.hashCode();
+  }
+
   /** Whether this hierarchy carries {@code controller} ({@code "memory"}, {@code "cpu"}...). */
   public boolean has(String controller) {
     return controllers.contains(controller);

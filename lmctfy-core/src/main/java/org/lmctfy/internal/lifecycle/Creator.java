@@ -89,7 +89,7 @@ final class Creator {
           }
           throw new InTheWay(h, e);
         }
-        tx.add(ResourceHandle.of(path, "cgroup " + Layout.describe(h, path), () -> destroyer.removeCgroup(h, path)));
+        tx.add(ResourceHandle.of(path, () -> "cgroup " + Layout.describe(h, path), () -> destroyer.removeCgroup(h, path)));
         if (h.equals(anchor)) {
           fs.setMarker(anchor, path, Layout.OWNER_KEY, Layout.ownerValue(plan.fields()));
         }
