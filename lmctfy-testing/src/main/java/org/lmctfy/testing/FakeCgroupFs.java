@@ -651,6 +651,11 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  /**
+   * Forgets the record of mutations (it grows by a few bytes per mutation: a fake that lives for
+   * millions of operations, as in a benchmark, should be cleared now and then). Pending
+   * {@link #failMutation} and {@link #crashAt} points count from their own call and stay.
+   */
   public void clearRecord() {
     synchronized (lock) {
       recorder.clearRecord();

@@ -18,7 +18,10 @@ import org.lmctfy.testing.ScratchCgroups;
  * (under a scratch parent it removes), how per-operation cost grows with the number of containers,
  * the fake's speed, and the heap a Container handle keeps. Prints a table of figures and ratios.
  *
- * <pre>java -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.Benchmarks [--quick]</pre>
+ * <pre>java -Xms1g -Xmx1g -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.Benchmarks [--quick]</pre>
+ *
+ * <p>A fixed 1 GiB heap keeps the young generation in memory the JVM has touched: on a VM that
+ * reclaims idle guest memory, a growing default heap pays page faults that swamp the fake's figures.
  */
 public final class Benchmarks {
   static final List<String> FIVE = List.of("cpu", "cpuacct", "memory", "freezer", "pids");
@@ -56,9 +59,11 @@ public final class Benchmarks {
 
   /** Create and destroy on the fake, as downstream test suites do thousands of times. */
   private void fake() throws Exception {
-    ContainerApi api = ContainerApi.open(FakeCgroupFs.create());
+    FakeCgroupFs fake = FakeCgroupFs.create();
+    ContainerApi api = ContainerApi.open(fake);
     int ops = quick ? 2_000 : 20_000;
     Timer.Result r = Timer.measure(5, ops, n -> {
+      fake.clearRecord(); // as a fresh fake per test would be: the record of mutations grows with them
       for (int i = 0; i < n; i++) {
         api.create("/job", SPEC);
         api.destroy("/job");

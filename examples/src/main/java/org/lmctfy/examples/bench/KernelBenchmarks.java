@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.lmctfy.ContainerApi;
-import org.lmctfy.ListPolicy;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -86,13 +85,9 @@ final class KernelBenchmarks {
       names.add("/s/c" + i);
       api.create(names.get(i), Benchmarks.SPEC);
     }
-    String[][] files = {{"cpuacct", "cpuacct.usage"}, {"cpuacct", "cpuacct.usage_percpu"},
-        {"cpuacct", "cpuacct.usage_user"}, {"cpuacct", "cpuacct.usage_sys"}, {"memory", "memory.usage_in_bytes"},
-        {"memory", "memory.max_usage_in_bytes"}, {"memory", "memory.limit_in_bytes"}, {"memory", "memory.failcnt"},
-        {"memory", "memory.stat"}, {"memory", "memory.oom_control"}, {"pids", "pids.current"}, {"pids", "pids.max"}};
     List<Path> paths = new ArrayList<>();
     for (String name : names) {
-      for (String[] f : files) {
+      for (String[] f : ScaleBenchmark.STATS_FILES) {
         paths.add(dir(fs.hierarchy(f[0]).orElseThrow(), name).resolve(f[1]));
       }
     }
@@ -106,49 +101,10 @@ final class KernelBenchmarks {
     api.destroy("/s");
   }
 
-  /**
-   * Per-operation cost at 100, 1,000 and 10,000 nested containers (parents of children), and a
-   * lifecycle next to them, the library's and the raw floor's side by side: what the kernel's own
-   * cost does as cgroups pile up shows in the floor's growth.
-   */
+  /** Per-operation cost at 100, 1,000 and 10,000 containers, the library's and the floor's. */
   private void scale() throws Exception {
     int[][] shapes = quick ? new int[][] {{10, 10}, {10, 100}} : new int[][] {{10, 10}, {10, 100}, {100, 100}};
-    double[][] costs = new double[shapes.length][];
-    for (int s = 0; s < shapes.length; s++) {
-      costs[s] = scaleOnce(shapes[s][0], shapes[s][1]);
-    }
-    String[] ops = {"create", "get", "list", "stats", "destroy", "raw lifecycle", "lifecycle"};
-    for (int o = 0; o < ops.length; o++) {
-      StringBuilder sb = new StringBuilder();
-      for (int s = 0; s < shapes.length; s++) {
-        sb.append(String.format("%,d: %.1f µs  ", shapes[s][0] * shapes[s][1], costs[s][o]));
-      }
-      int last = shapes.length - 1;
-      out.printf("%-46s %s growth %.2f x%n", "scale: " + ops[o] + (o < 5 ? " per container" : " next to them"), sb,
-          costs[last][o] / costs[last - 1][o]);
-    }
-  }
-
-  private double[] scaleOnce(int parents, int children) throws Exception {
-    List<String> parentNames = new ArrayList<>();
-    List<String> all = new ArrayList<>();
-    for (int p = 0; p < parents; p++) {
-      parentNames.add("/p" + p);
-      for (int c = 0; c < children; c++) {
-        all.add("/p" + p + "/c" + c);
-      }
-    }
-    for (String p : parentNames) {
-      api.create(p, ContainerSpec.empty());
-    }
-    int n = all.size();
-    double create = Timer.once(n, k -> all.forEach(c -> api.create(c, Benchmarks.SPEC)));
-    double get = Timer.once(n, k -> all.forEach(api::get));
-    double list = Timer.once(n, k -> parentNames.forEach(p -> api.get(p).listSubcontainers(ListPolicy.SELF)));
-    double stats = Timer.once(n, k -> api.stats(all, StatsType.SUMMARY));
-    Timer.Comparison next = compareLifecycles("/p0/x", 50, 5);
-    double destroy = Timer.once(n, k -> parentNames.forEach(api::destroy));
-    return new double[] {create, get, list, stats, destroy, next.floor().median(), next.contender().median()};
+    new ScaleBenchmark(out, fs, scratch, api).run(shapes);
   }
 
   private void row(String what, Timer.Result r, String ratio) {
