@@ -1,6 +1,7 @@
 package org.lmctfy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -208,6 +209,26 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
       assertThat(fs.marker(h, p, "long")).as(h.label()).contains(value);
       assertThat(fs.markerKeys(h, p)).as(h.label()).isEqualTo(keys);
     }
+  }
+
+  @Test
+  void aCgroupHoldsAtMost128MarkersAndTheNextIsNoSpace() throws IOException {
+    Hierarchy h = fs.hierarchies().get(0);
+    CgroupPath p = make(h, "a");
+    for (int i = 0; i < 128; i++) {
+      fs.setMarker(h, p, "op.c" + i, "creating");
+    }
+    CgroupFsException e = catchThrowableOfType(CgroupFsException.class, () -> fs.setMarker(h, p, "op.c128", "creating"));
+    assertThat(e).as("the 129th marker").isNotNull();
+    assertThat(e.errno()).isEqualTo(Errno.ENOSPC);
+    CgroupFsException replacing = catchThrowableOfType(CgroupFsException.class,
+        () -> fs.setMarker(h, p, "op.c0", "destroying"));
+    assertThat(replacing).as("kernfs counts a replacement as a new marker until it is done").isNotNull();
+    assertThat(replacing.errno()).isEqualTo(Errno.ENOSPC);
+    fs.removeMarker(h, p, "op.c1");
+    fs.setMarker(h, p, "op.c0", "destroying");
+    assertThat(fs.marker(h, p, "op.c0")).contains("destroying");
+    assertThat(fs.markerKeys(h, p)).hasSize(127);
   }
 
   @Test

@@ -114,6 +114,20 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   @Test
+  void aCreateThatFindsNoRoomForItsIntentOnTheParentChangesNothing() throws IOException {
+    Hierarchy anchor = managed().get(0);
+    for (int i = 0; i < 128; i++) { // the kernel's most user xattrs on a cgroup: 128 creates in flight
+      fs.setMarker(anchor, scratch.path(), "filler" + i, "x");
+    }
+    LmctfyException e = failure(ErrorCode.UNAVAILABLE, () -> api.create("/test", CPU_AND_MEMORY));
+    assertThat(e.getMessage()).contains("ENOSPC", anchor.display(scratch.path(), null));
+    assertThat(tree()).isEmpty();
+    fs.removeMarker(anchor, scratch.path(), "filler0");
+    api.create("/test", CPU_AND_MEMORY);
+    assertThat(api.exists("/test")).isTrue();
+  }
+
+  @Test
   void aChildNeedsItsParent() throws IOException {
     LmctfyException e = failure(ErrorCode.NOT_FOUND, () -> api.create("/test/abhishek", CPU_AND_MEMORY));
     assertThat(e.getMessage()).contains("/test");

@@ -33,7 +33,7 @@ import org.lmctfy.testing.FakeLayout;
  * FakeCgroupFs serialises calls. Methods throw CgroupFsException with the errno the kernel gives.
  */
 public final class Kernel {
-  /** kernfs: at most 128 user xattrs or 128 KiB of them per cgroup, else ENOSPC. */
+  /** kernfs: at most 128 user xattrs or 128 KiB of them per cgroup, else ENOSPC, a replacement too. */
   private static final int MAX_MARKERS = 128;
   private static final int MAX_MARKER_BYTES = 128 << 10;
 
@@ -220,9 +220,10 @@ public final class Kernel {
     if (key.isEmpty()) {
       throw fail(SET_MARKER, h, path, null, value, Errno.EINVAL);
     }
-    String old = node.markers().get(key);
-    int count = node.markers().size() + (old == null ? 1 : 0);
-    int bytes = node.markerChars() + (old == null ? key.length() + value.length() : value.length() - old.length());
+    // kernfs reserves room for a new marker before it knows that one is replaced: a replacement
+    // on a full cgroup is refused too (checked on a 6.18 kernel)
+    int count = node.markers().size() + 1;
+    int bytes = node.markerChars() + key.length() + value.length();
     if (count > MAX_MARKERS || bytes > MAX_MARKER_BYTES) {
       throw fail(SET_MARKER, h, path, null, value, Errno.ENOSPC);
     }
