@@ -128,6 +128,20 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   @Test
+  void aForeignCgroupInsideThatIsNoContainerStopsDestroyUntilItIsGoneThenDestroyFinishes() throws IOException {
+    api.create("/test", CPU_AND_MEMORY);
+    Hierarchy second = managed().get(1); // removed late: the hierarchies after it go first
+    fs.makeCgroup(second, path("/test/_stray")); // no container's name: lmctfy never removes it
+    LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION, () -> api.destroy("/test"));
+    assertThat(e.getMessage()).contains("/test/_stray", "not made by lmctfy");
+    assertThat(tree()).contains(second.label() + ":/test/_stray");
+    fs.removeCgroup(second, path("/test/_stray"));
+    api.destroy("/test");
+    assertThat(tree()).isEmpty();
+    assertThat(api.exists("/test")).isFalse();
+  }
+
+  @Test
   void aChildNeedsItsParent() throws IOException {
     LmctfyException e = failure(ErrorCode.NOT_FOUND, () -> api.create("/test/abhishek", CPU_AND_MEMORY));
     assertThat(e.getMessage()).contains("/test");
