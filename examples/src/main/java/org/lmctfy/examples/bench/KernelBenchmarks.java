@@ -104,7 +104,7 @@ final class KernelBenchmarks {
   /** Per-operation cost at 100, 1,000 and 10,000 containers, the library's and the floor's. */
   private void scale() throws Exception {
     int[][] shapes = quick ? new int[][] {{10, 10}, {10, 100}} : new int[][] {{10, 10}, {10, 100}, {100, 100}};
-    new ScaleBenchmark(out, fs, scratch, api).run(shapes);
+    new ScaleBenchmark(out, fs, scratch, api).run(shapes, quick ? 1 : 3);
   }
 
   private void row(String what, Timer.Result r, String ratio) {

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ListPolicy;
@@ -18,8 +19,8 @@ import org.lmctfy.spec.ContainerSpec;
 /**
  * Per-operation cost of create, get, list, stats and destroy at 100, 1,000 and 10,000 nested
  * containers (parents of children), the library's and then, at the same scale, a raw NIO floor's
- * doing the same work on plain directories: whatever the kernel's own cost does as cgroups pile
- * up shows in the floor's growth.
+ * doing the same work on plain directories, in alternating rounds (medians): whatever the kernel's
+ * own cost does as cgroups pile up shows in the floor's growth.
  */
 final class ScaleBenchmark {
   private static final String[] OPS = {"create", "get", "list", "stats", "destroy"};
@@ -41,26 +42,49 @@ final class ScaleBenchmark {
     this.api = api;
   }
 
-  void run(int[][] shapes) throws Exception {
+  void run(int[][] shapes, int rounds) throws Exception {
     double[][] lib = new double[shapes.length][];
     double[][] raw = new double[shapes.length][];
     for (int s = 0; s < shapes.length; s++) {
-      lib[s] = library(shapes[s][0], shapes[s][1]);
-      raw[s] = raw(shapes[s][0], shapes[s][1]);
+      double[][] libRounds = new double[rounds][];
+      double[][] rawRounds = new double[rounds][];
+      for (int r = 0; r < rounds; r++) { // alternating, as the other comparisons
+        libRounds[r] = library(shapes[s][0], shapes[s][1]);
+        rawRounds[r] = raw(shapes[s][0], shapes[s][1]);
+      }
+      lib[s] = medians(libRounds);
+      raw[s] = medians(rawRounds);
     }
     for (int o = 0; o < OPS.length; o++) {
-      print("scale: " + OPS[o] + ", library", shapes, lib, o);
-      print("scale: " + OPS[o] + ", raw floor", shapes, raw, o);
+      print("scale: " + OPS[o] + " per container (floor)", shapes, lib, raw, o);
     }
   }
 
-  private void print(String what, int[][] shapes, double[][] costs, int op) {
+  /** Per operation, the median over the rounds. */
+  private static double[] medians(double[][] rounds) {
+    double[] out = new double[OPS.length];
+    for (int o = 0; o < OPS.length; o++) {
+      double[] column = new double[rounds.length];
+      for (int r = 0; r < rounds.length; r++) {
+        column[r] = rounds[r][o];
+      }
+      Arrays.sort(column);
+      out[o] = column[rounds.length / 2];
+    }
+    return out;
+  }
+
+  /** Library and floor at each scale; the growth of each, and the library's own (its over the floor's). */
+  private void print(String what, int[][] shapes, double[][] lib, double[][] raw, int op) {
     StringBuilder sb = new StringBuilder();
     for (int s = 0; s < shapes.length; s++) {
-      sb.append(String.format("%,d: %.1f µs  ", shapes[s][0] * shapes[s][1], costs[s][op]));
+      sb.append(String.format("%,d: %.0f (%.0f) µs  ", shapes[s][0] * shapes[s][1], lib[s][op], raw[s][op]));
     }
     int last = shapes.length - 1;
-    out.printf("%-46s %s growth %.2f x%n", what, sb, costs[last][op] / costs[last - 1][op]);
+    double growth = lib[last][op] / lib[last - 1][op];
+    double floor = raw[last][op] / raw[last - 1][op];
+    out.printf("%-46s %s growth %.2f x (floor %.2f x), the library's own %.2f x%n", what, sb, growth, floor,
+        growth / floor);
   }
 
   private double[] library(int parents, int children) throws Exception {
