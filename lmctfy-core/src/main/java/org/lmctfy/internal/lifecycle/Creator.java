@@ -58,13 +58,15 @@ final class Creator {
     }
   }
 
-  /** A cgroup was in the way of a mkdir; everything this create did is undone. */
+  /** A cgroup was in the way of a mkdir (EEXIST); make() undoes everything it did before it lets this out. */
   private static final class InTheWay extends RuntimeException {
     final transient Hierarchy hierarchy;
+    final CgroupFsException refusal;
 
-    InTheWay(Hierarchy hierarchy, Exception cause) {
-      super(cause);
+    InTheWay(Hierarchy hierarchy, CgroupFsException refusal) {
+      super(refusal);
       this.hierarchy = hierarchy;
+      this.refusal = refusal;
     }
   }
 
@@ -80,14 +82,10 @@ final class Creator {
         try {
           fs.makeCgroup(h, path);
         } catch (CgroupFsException e) {
-          if (e.errno() != Errno.EEXIST) {
-            throw e;
+          if (e.errno() == Errno.EEXIST) {
+            throw new InTheWay(h, e);
           }
-          LmctfyException undo = rollBack(name, tx, e);
-          if (undo.getSuppressed().length > 0) {
-            throw undo;
-          }
-          throw new InTheWay(h, e);
+          throw e;
         }
         tx.add(ResourceHandle.of(path, () -> "cgroup " + Layout.describe(h, path), () -> destroyer.removeCgroup(h, path)));
         if (h.equals(anchor)) {
@@ -101,7 +99,8 @@ final class Creator {
       fs.removeMarker(anchor, parent, intent); // the commit point
       tx.commit();
     } catch (InTheWay e) {
-      throw e;
+      LmctfyException undo = rollBack(name, tx, e.refusal);
+      throw undo.getSuppressed().length > 0 ? undo : e; // an undo failed: the intent stays, say so
     } catch (IOException | RuntimeException e) {
       throw rollBack(name, tx, e);
     }
