@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.lmctfy.CleanupReport;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
@@ -18,7 +19,7 @@ import org.lmctfy.spec.ContainerSpec;
 /**
  * A second JVM that creates and destroys containers on the host under a scratch root, for the
  * crash and concurrency tests. {@code loop <root> <names...>}: create then destroy each name until
- * killed. {@code hammer <root> <millis> <threads> <names...>}: random creates and destroys for a
+ * killed. {@code hammer <root> <millis> <threads> <names...>}: random creates, destroys and cleanups for a
  * while, one line per successful call ({@code ok <op> <name> <startNanos> <endNanos>}). Any failure
  * other than ALREADY_EXISTS or NOT_FOUND prints {@code UNEXPECTED} and exits 3.
  */
@@ -60,6 +61,14 @@ public final class ChildJvm {
         while (System.nanoTime() < end) {
           String name = names.get(random.nextInt(names.size()));
           try {
+            if (random.nextInt(10) == 0) { // removes the lock files nobody holds while others lock them
+              CleanupReport report = api.cleanup();
+              if (!report.failures().isEmpty()) {
+                out.println("UNEXPECTED cleanup failures: " + report.failures());
+                System.exit(3);
+              }
+              continue;
+            }
             call(api, random.nextBoolean() ? "create" : "destroy", name, out);
           } catch (LmctfyException e) {
             out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());

@@ -33,6 +33,20 @@ class KernelLifecycleTest extends LifecycleContract {
   }
 
   @Test
+  void cleanupRemovesTheLockFilesNobodyHoldsAndTheNamesLockAgainAfterwards() throws Exception {
+    String name = "/locks-" + Long.toHexString(System.nanoTime());
+    java.nio.file.Path file = fs.lockDirectory().orElseThrow().resolve(name.replace("/", "%2F") + ".lock");
+    api.create(name, CPU_AND_MEMORY);
+    api.destroy(name);
+    assertThat(file).as("a lock file stays after its lock is let go").exists();
+    assertThat(api.cleanup().failures()).isEmpty();
+    assertThat(file).doesNotExist();
+    api.create(name, CPU_AND_MEMORY);
+    api.destroy(name);
+    assertThat(tree()).isEmpty();
+  }
+
+  @Test
   void destroyKillsAForkLoopInsideAndLeavesNothing() throws Exception {
     api.create("/job", CPU_AND_MEMORY);
     Process loop = startInside("/job", "read go; while :; do sleep 100 & sleep 0.01; done");

@@ -240,11 +240,15 @@ public final class Lifecycle {
     return name;
   }
 
-  /** Finishes or undoes every unfinished or partial container of ours below the root. */
+  /**
+   * Finishes or undoes every unfinished or partial container of ours below the root, and removes
+   * the lock files nobody holds.
+   */
   public CleanupReport cleanup() {
     List<String> removed = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     sweep(ContainerName.root(), removed, failures);
+    failures.addAll(locks.sweep());
     return new CleanupReport(removed, failures);
   }
 

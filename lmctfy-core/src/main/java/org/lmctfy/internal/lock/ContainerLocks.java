@@ -3,9 +3,12 @@ package org.lmctfy.internal.lock;
 import com.google.common.hash.Hashing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.lmctfy.ErrorCode;
@@ -19,8 +22,10 @@ import com.sun.jna.LastErrorException;
  * kernel drops when the holder dies, so a crash never leaves a lock behind). Callers take locks top-down
  * (parent before child), which keeps them free of deadlock.
  *
- * <p>Lock files are never deleted (deleting one races with a process about to lock it); they are
- * empty and live on {@code /run}, which the machine clears at boot.
+ * <p>Lock files are empty and stay after their lock is let go (creating and removing one per
+ * operation would cost more than the rest of a create's locking); {@link #sweep} removes those
+ * nobody holds, safely at any time (see {@link Flock}), so that a scheduler making millions of
+ * uniquely named containers need not leave a file per name on {@code /run} until the next boot.
  */
 public final class ContainerLocks {
   private final Path directory;
@@ -35,6 +40,27 @@ public final class ContainerLocks {
   /** @param directory where lock files go, or null for locks within this JVM only */
   public ContainerLocks(Path directory) {
     this.directory = directory;
+  }
+
+  /** Removes every lock file nobody holds; returns what could not be looked at or removed, as text. */
+  public List<String> sweep() {
+    List<String> failures = new ArrayList<>();
+    if (directory == null || !Files.isDirectory(directory)) {
+      return failures;
+    }
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.lock")) {
+      for (Path file : files) {
+        try {
+          Flock.removeIfFree(file.toString());
+        } catch (IOException | LastErrorException e) {
+          failures.add("lock file " + file + ": " + (e instanceof LastErrorException
+              ? Errno.of(((LastErrorException) e).getErrorCode()) : e.getMessage()));
+        }
+      }
+    } catch (IOException e) {
+      failures.add("lock directory " + directory + ": " + e.getMessage());
+    }
+    return failures;
   }
 
   /** A held lock; closing it releases it. */
