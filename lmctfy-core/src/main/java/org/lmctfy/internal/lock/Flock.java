@@ -65,7 +65,7 @@ final class Flock {
         }
         throw e;
       }
-      close(fd); // its holder removed it as we waited: lock the file now at the path
+      close(fd); // a sweep removed it as we waited: lock the file now at the path
     }
   }
 
