@@ -115,7 +115,12 @@ public interface ContainerApi extends AutoCloseable {
    */
   void initMachine(InitSpec spec);
 
-  /** Finds containers left partial or unfinished under the root and removes them. */
+  /**
+   * Finds containers left partial or unfinished under the root and removes them, and removes the
+   * lock files nobody holds (one stays per container name ever locked on this machine: a program
+   * that makes many uniquely named containers should call this now and then). Safe to call at any
+   * time, alongside any other operation, in any number of processes.
+   */
   CleanupReport cleanup();
 
   /** Ends every notification registration and thread this API started. */
