@@ -10,6 +10,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -194,27 +195,12 @@ public final class KernelCgroupFs implements CgroupFs {
     }
   }
 
-  /**
-   * Buffers start small (JNA copies a whole Java array to native memory and back on every call)
-   * and grow to the size the kernel asks for when it answers ERANGE.
-   */
   @Override
   public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException {
     String dir = h.display(path, null);
     String name = MARKER_PREFIX + key;
     try {
-      for (int size = SMALL_BUFFER; ; ) {
-        byte[] value = new byte[size];
-        try {
-          long n = Libc.getxattr(dir, name, value, value.length);
-          return Optional.of(new String(value, 0, (int) n, StandardCharsets.UTF_8));
-        } catch (LastErrorException e) {
-          if (e.getErrorCode() != Errno.ERANGE.number()) {
-            throw e;
-          }
-          size = (int) Libc.getxattr(dir, name, null, 0); // the value grew between the two calls: ask again
-        }
-      }
+      return Optional.of(new String(grown((b, n) -> Libc.getxattr(dir, name, b, n)), StandardCharsets.UTF_8));
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.ENODATA.number()) {
         return Optional.empty();
@@ -227,26 +213,14 @@ public final class KernelCgroupFs implements CgroupFs {
   public List<String> markerKeys(Hierarchy h, CgroupPath path) throws IOException {
     String dir = h.display(path, null);
     byte[] list;
-    long n;
     try {
-      for (int size = SMALL_BUFFER; ; ) {
-        list = new byte[size];
-        try {
-          n = Libc.listxattr(dir, list, list.length);
-          break;
-        } catch (LastErrorException e) {
-          if (e.getErrorCode() != Errno.ERANGE.number()) {
-            throw e;
-          }
-          size = (int) Libc.listxattr(dir, null, 0);
-        }
-      }
+      list = grown((b, n) -> Libc.listxattr(dir, b, n));
     } catch (LastErrorException e) {
       throw fail(Operation.GET_MARKER, dir, null, e);
     }
     List<String> keys = new ArrayList<>();
     int start = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < list.length; i++) {
       if (list[i] == 0) {
         String name = new String(list, start, i - start, StandardCharsets.UTF_8);
         if (name.startsWith(MARKER_PREFIX)) {
@@ -436,6 +410,29 @@ public final class KernelCgroupFs implements CgroupFs {
         Libc.rmdir(made.get(i).toString());
       } catch (LastErrorException e) {
         throw fail(Operation.RMDIR, made.get(i).toString(), null, e);
+      }
+    }
+  }
+
+  /** An xattr call filling a buffer of {@code size} bytes ({@code null}, 0: it says the size). */
+  private interface XattrCall {
+    long fill(byte[] buffer, long size);
+  }
+
+  /**
+   * The bytes an xattr call fills: with a small buffer first (JNA copies a whole Java array to
+   * native memory and back on every call), then with the size the kernel asks for on ERANGE.
+   */
+  private static byte[] grown(XattrCall call) {
+    for (int size = SMALL_BUFFER; ; ) {
+      byte[] buffer = new byte[size];
+      try {
+        return Arrays.copyOf(buffer, (int) call.fill(buffer, buffer.length));
+      } catch (LastErrorException e) {
+        if (e.getErrorCode() != Errno.ERANGE.number()) {
+          throw e;
+        }
+        size = (int) call.fill(null, 0); // what it takes now; if it grows again, ERANGE again
       }
     }
   }

@@ -61,12 +61,10 @@ final class Creator {
   /** A cgroup was in the way of a mkdir (EEXIST); make() undoes everything it did before it lets this out. */
   private static final class InTheWay extends RuntimeException {
     final transient Hierarchy hierarchy;
-    final CgroupFsException refusal;
 
     InTheWay(Hierarchy hierarchy, CgroupFsException refusal) {
       super(refusal);
       this.hierarchy = hierarchy;
-      this.refusal = refusal;
     }
   }
 
@@ -99,7 +97,7 @@ final class Creator {
       fs.removeMarker(anchor, parent, intent); // the commit point
       tx.commit();
     } catch (InTheWay e) {
-      LmctfyException undo = rollBack(name, tx, e.refusal);
+      LmctfyException undo = rollBack(name, tx, (CgroupFsException) e.getCause());
       throw undo.getSuppressed().length > 0 ? undo : e; // an undo failed: the intent stays, say so
     } catch (IOException | RuntimeException e) {
       throw rollBack(name, tx, e);

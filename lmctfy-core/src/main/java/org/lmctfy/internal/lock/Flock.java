@@ -12,11 +12,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * {@code flock(2)} on a lock file that exists only while its lock is held. Unlike the POSIX
- * record locks behind {@code FileChannel.lock}, a flock belongs to the open file, not to the
- * process, so the kernel's per-process deadlock detection cannot refuse a wait that only looks
- * like a cycle when several threads of two processes take locks in the same top-down order; like
- * them it is dropped when the holder dies.
+ * {@code flock(2)} on a lock file. Unlike the POSIX record locks behind {@code FileChannel.lock},
+ * a flock belongs to the open file, not to the process, so the kernel's per-process deadlock
+ * detection cannot refuse a wait that only looks like a cycle when several threads of two
+ * processes take locks in the same top-down order; like them it is dropped when the holder dies.
  *
  * <p>Lock files that nobody holds may be removed at any time ({@link #removeIfFree}), so that
  * they do not pile up as names come and go: whoever removes one holds its lock, and a waiter that
