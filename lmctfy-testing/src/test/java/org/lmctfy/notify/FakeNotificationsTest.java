@@ -340,6 +340,7 @@ class FakeNotificationsTest {
     thrower.next();
     fs.raiseOom(memory(), JOB);
     assertThat(thrower.next().detail()).isEqualTo("under_oom 0, oom_kill 2");
+    assertThat(other.next().kind()).as("the other registration goes on").isEqualTo(Kind.EVENT);
     job.destroy();
     assertThat(thrower.untilLast().kind()).isEqualTo(Kind.DESTROYED);
     assertThat(other.untilLast().kind()).isEqualTo(Kind.DESTROYED);
