@@ -1,5 +1,6 @@
 package org.lmctfy.lifecycle;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * call either succeeds or answers ALREADY_EXISTS / NOT_FOUND, each name ends as its last successful
  * call left it, and a final destroy leaves nothing.
  */
+@Tag("kernel")
 class KernelConcurrencyTest {
   static final List<String> NAMES = List.of("/a", "/b", "/c");
 

@@ -1,5 +1,6 @@
 package org.lmctfy.lifecycle;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * times over the same names; the next JVM always gets on with its work, and one cleanup() then
  * leaves nothing that is not a complete container.
  */
+@Tag("kernel")
 class KernelCrashTest {
   static final int KILLS = 200;
 

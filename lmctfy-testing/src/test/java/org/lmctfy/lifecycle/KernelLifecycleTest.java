@@ -1,5 +1,6 @@
 package org.lmctfy.lifecycle;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 
 /** The lifecycle contract on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
 class KernelLifecycleTest extends LifecycleContract {
   KernelLifecycleTest() {
     super(ContractBackend.host());

@@ -1,5 +1,6 @@
 package org.lmctfy.notify;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -35,6 +36,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * for destroyed, and a PSI trigger. Containers live below a scratch parent; every process started
  * is killed and the scratch parent removed after each test.
  */
+@Tag("kernel")
 class KernelNotificationsTest {
   private static final ContainerSpec SMALL = ContainerSpec.parse("memory { limit: 8388608 swap_limit: 8388608 }");
   private static final ContainerSpec MEDIUM = ContainerSpec.parse("memory { limit: 134217728 swap_limit: 134217728 }");

@@ -1,5 +1,6 @@
 package org.lmctfy.process;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -35,6 +36,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * kernel, below a scratch parent (skipped without root, failed under CI=true). Every process a
  * test starts is killed in {@link #close()}, which then checks that none is left.
  */
+@Tag("kernel")
 class KernelProcessTest {
   private static final RunSpec QUIET = RunSpec.parse("stdout: '/dev/null' stderr: '/dev/null'");
 

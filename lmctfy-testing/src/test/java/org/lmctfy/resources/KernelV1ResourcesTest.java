@@ -1,8 +1,10 @@
 package org.lmctfy.resources;
 
+import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 
 /** The v1 field contract on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
 class KernelV1ResourcesTest extends V1ResourcesContract {
   KernelV1ResourcesTest() {
     super(ContractBackend.host());

@@ -1,5 +1,6 @@
 package org.lmctfy.stats;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -21,6 +22,7 @@ import org.lmctfy.spec.RunSpec;
 import org.lmctfy.testing.ScratchCgroups;
 
 /** Stats on this machine's kernel, with a real busy process inside the container. */
+@Tag("kernel")
 class KernelStatsTest {
   CgroupFs fs;
   ScratchCgroups scratch;

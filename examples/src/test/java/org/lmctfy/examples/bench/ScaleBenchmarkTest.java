@@ -1,5 +1,6 @@
 package org.lmctfy.examples.bench;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -16,6 +17,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * The scale benchmark on this machine's kernel at a toy scale: it reports every operation for
  * library and floor, and both leave nothing below the scratch parent. No figure is checked.
  */
+@Tag("kernel")
 class ScaleBenchmarkTest {
 
   @Test

@@ -1,5 +1,6 @@
 package org.lmctfy.examples.cli;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -10,6 +11,7 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.ScratchCgroups;
 
 /** The README's transcript (lmctfy issue #37) through the CLI's main entry, on the kernel and on the fake. */
+@Tag("kernel")
 class TranscriptTest {
 
   @Test

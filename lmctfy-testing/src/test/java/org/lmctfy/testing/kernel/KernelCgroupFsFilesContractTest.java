@@ -1,9 +1,11 @@
 package org.lmctfy.testing.kernel;
 
+import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupFsFilesContract;
 
 /** {@link CgroupFsFilesContract} on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
 class KernelCgroupFsFilesContractTest extends CgroupFsFilesContract {
   KernelCgroupFsFilesContractTest() {
     super(ContractBackend.host());

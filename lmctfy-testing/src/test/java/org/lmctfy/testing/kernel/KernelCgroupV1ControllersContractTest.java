@@ -1,9 +1,11 @@
 package org.lmctfy.testing.kernel;
 
+import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1ControllersContract;
 
 /** {@link CgroupV1ControllersContract} on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
 class KernelCgroupV1ControllersContractTest extends CgroupV1ControllersContract {
   KernelCgroupV1ControllersContractTest() {
     super(ContractBackend.host());

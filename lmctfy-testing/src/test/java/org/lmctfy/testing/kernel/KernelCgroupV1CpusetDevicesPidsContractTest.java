@@ -1,9 +1,11 @@
 package org.lmctfy.testing.kernel;
 
+import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1CpusetDevicesPidsContract;
 
 /** {@link CgroupV1CpusetDevicesPidsContract} on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
 class KernelCgroupV1CpusetDevicesPidsContractTest extends CgroupV1CpusetDevicesPidsContract {
   KernelCgroupV1CpusetDevicesPidsContractTest() {
     super(ContractBackend.host());

@@ -1,9 +1,11 @@
 package org.lmctfy.testing.kernel;
 
+import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1MemoryCpuContract;
 
 /** {@link CgroupV1MemoryCpuContract} on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
 class KernelCgroupV1MemoryCpuContractTest extends CgroupV1MemoryCpuContract {
   KernelCgroupV1MemoryCpuContractTest() {
     super(ContractBackend.host());

@@ -1,9 +1,11 @@
 package org.lmctfy.testing.kernel;
 
+import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV2Contract;
 
 /** {@link CgroupV2Contract} on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
 class KernelCgroupV2ContractTest extends CgroupV2Contract {
   KernelCgroupV2ContractTest() {
     super(ContractBackend.host());

@@ -1,5 +1,6 @@
 package org.lmctfy.testing.kernel;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -27,6 +28,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * initMachine on this machine's kernel: mounts v1 controllers that no hierarchy carries (net_cls,
  * perf_event here) below a scratch directory, and unmounts them afterwards.
  */
+@Tag("kernel")
 class KernelInitMachineTest {
   private CgroupFs fs;
   private Path base;
