@@ -35,7 +35,7 @@ public interface ContainerApi extends AutoCloseable {
 
   /**
    * Opens the host's cgroups (found from {@code /proc/self/mountinfo} and {@code
-   * /proc/self/cgroup}).
+   * /proc/self/cgroup}), with the root container where {@link #open(CgroupFs)} puts it.
    *
    * @throws LmctfyException UNAVAILABLE if no cgroup hierarchy can be found or read
    */
@@ -49,9 +49,22 @@ public interface ContainerApi extends AutoCloseable {
     return open(fs);
   }
 
-  /** Opens containers over {@code fs}, with the root container at each hierarchy's mount root. */
+  /**
+   * Opens containers over {@code fs}, with the root container where this process may make
+   * containers: where the controllers live on cgroup v2 (no v1 hierarchy carries one), the cgroup
+   * this process runs in (a systemd unit's, a delegated subtree), so that containers are never made
+   * beside {@code system.slice} unless asked for with {@link #open(CgroupFs, CgroupPath)}; on v1
+   * and hybrid machines, each hierarchy's mount root.
+   *
+   * <p>Inside a unit, the unit's cgroup holds this process, and cgroup v2 lets only a cgroup
+   * without processes enable controllers for its children: a create that needs one is
+   * FAILED_PRECONDITION naming the rule, until {@link #initMachine} with {@code processes_leaf} has
+   * moved the unit's processes into a leaf, as systemd advises a delegated manager.
+   *
+   * @throws LmctfyException UNAVAILABLE if this process's cgroup cannot be read
+   */
   static ContainerApi open(CgroupFs fs) {
-    return open(fs, CgroupPath.root());
+    return open(fs, ContainerApiImpl.defaultRoot(fs));
   }
 
   /**

@@ -25,13 +25,22 @@ import org.lmctfy.internal.codec.SpecCodec;
  *
  * @param cgroupMounts {@code cgroup_mount}: v1 hierarchies to mount when not mounted: each a mount
  *     point and the controllers to co-mount there (lmctfy's {@code cgroup_mount}); never null
- * @param enableControllers {@code enable_controllers}: v2 controllers to enable in {@code
- *     cgroup.subtree_control} from the unified root down to the container root; never null
+ * @param enableControllers {@code enable_controllers}: v2 controllers to enable in the container
+ *     root's {@code cgroup.subtree_control}, for its containers; the root's parent must give them
+ *     (nothing above the API's root is touched); never null
+ * @param processesLeaf {@code processes_leaf}: the name of a child cgroup of the container root
+ *     into which every process in the root cgroup is moved before controllers are enabled there (a
+ *     cgroup with processes cannot enable controllers for its children on v2; systemd's delegation
+ *     documentation asks a delegated manager to move itself into such a leaf), made if missing;
+ *     {@code null}: no process is moved, and a root with processes is FAILED_PRECONDITION naming
+ *     them. A cgroup name component, not a container: it holds the manager's processes, and {@code
+ *     create} of that name is refused as a cgroup lmctfy did not make
  * @since 0.1
  */
 public record InitSpec(
     @JsonProperty("cgroup_mount") List<CgroupMount> cgroupMounts,
-    @JsonProperty("enable_controllers") Set<String> enableControllers) {
+    @JsonProperty("enable_controllers") Set<String> enableControllers,
+    @JsonProperty("processes_leaf") String processesLeaf) {
 
   /** lmctfy's {@code CgroupHierarchy} names whose kernel name is not the lower-cased suffix. */
   private static final Map<String, String> LMCTFY_NAMES = Map.of(
@@ -61,15 +70,24 @@ public record InitSpec(
     }
   }
 
-  /** Maps lmctfy's controller names and copies the list and set. */
+  /** Maps lmctfy's controller names, copies the list and set, and checks the leaf's name. */
   public InitSpec {
     cgroupMounts = cgroupMounts == null ? List.of() : List.copyOf(cgroupMounts);
     enableControllers = controllers(enableControllers, "enable_controllers");
+    if (processesLeaf != null && !processesLeaf.matches("[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}")) {
+      throw Checks.invalid("processes_leaf", processesLeaf,
+          "must be one cgroup name: letters, digits, '_', '-', '.', starting with a letter, digit or '_'");
+    }
+  }
+
+  /** Mounts and controllers, moving no process. */
+  public InitSpec(List<CgroupMount> cgroupMounts, Set<String> enableControllers) {
+    this(cgroupMounts, enableControllers, null);
   }
 
   /** Changes nothing: only checks that the host's cgroups can be opened. */
   public static InitSpec empty() {
-    return new InitSpec(List.of(), Set.of());
+    return new InitSpec(List.of(), Set.of(), null);
   }
 
   /**

@@ -22,9 +22,8 @@ import org.lmctfy.testing.FakeOperation;
 import org.lmctfy.testing.FakeSnapshot;
 
 /**
- * initMachine on the fake: the v2 half cannot be tried on this project's machines without writing
- * to the unified root's subtree_control, which tests must not touch (the v1 half runs on the
- * kernel in KernelInitMachineTest).
+ * initMachine on the fake (the v1 half runs on the kernel in KernelInitMachineTest, the v2 half in
+ * the v2 guest in KernelInitMachineV2Test).
  */
 class InitMachineTest {
   private static final InitSpec ENABLE = new InitSpec(List.of(), Set.of("memory", "pids"));
@@ -41,18 +40,38 @@ class InitMachineTest {
     return fs.read(fs.hierarchies().get(0), CgroupPath.of(path), "cgroup.subtree_control").strip();
   }
 
-  @Test
-  void enablesV2ControllersFromTheUnifiedRootDownToTheContainerRoot() throws IOException {
+  /** What an administrator or systemd (Delegate=) gives the API's root: memory and pids down to /lmctfy. */
+  private static FakeCgroupFs v2WithDelegatedRoot() throws IOException {
     FakeCgroupFs fs = v2WithRootContainer();
+    Hierarchy unified = fs.hierarchies().get(0);
+    fs.write(unified, CgroupPath.root(), "cgroup.subtree_control", "+memory +pids");
+    fs.write(unified, CgroupPath.of("/lmctfy"), "cgroup.subtree_control", "+memory +pids");
+    return fs;
+  }
+
+  @Test
+  void enablesV2ControllersInTheContainerRootAndTouchesNothingAboveIt() throws IOException {
+    FakeCgroupFs fs = v2WithDelegatedRoot();
+    int before = fs.mutationCount();
     ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE);
-    assertThat(subtree(fs, "/")).isEqualTo("memory pids");
-    assertThat(subtree(fs, "/lmctfy")).isEqualTo("memory pids");
     assertThat(subtree(fs, "/lmctfy/jobs")).isEqualTo("memory pids");
+    assertThat(fs.mutationCount()).as("one write, to the root's own subtree_control").isEqualTo(before + 1);
+  }
+
+  @Test
+  void aControllerTheRootsParentDoesNotGiveIsRefusedNamingTheParentAndNothingChanges() throws IOException {
+    FakeCgroupFs fs = v2WithRootContainer();
+    int before = fs.mutationCount();
+    LmctfyException e = catchThrowableOfType(LmctfyException.class,
+        () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE));
+    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(e.getMessage()).contains("[memory, pids]", "/sys/fs/cgroup/lmctfy/cgroup.subtree_control", "Delegate=");
+    assertThat(fs.mutationCount()).isEqualTo(before);
   }
 
   @Test
   void aSecondCallChangesNothing() throws IOException {
-    FakeCgroupFs fs = v2WithRootContainer();
+    FakeCgroupFs fs = v2WithDelegatedRoot();
     ContainerApi api = ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"));
     api.initMachine(ENABLE);
     int mutations = fs.mutationCount();
@@ -62,7 +81,7 @@ class InitMachineTest {
 
   @Test
   void aFailureHalfWayRestoresEverySubtreeControl() throws IOException {
-    FakeCgroupFs fs = v2WithRootContainer();
+    FakeCgroupFs fs = v2WithDelegatedRoot();
     FakeSnapshot before = fs.snapshot();
     fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"), Errno.EBUSY);
     LmctfyException e = catchThrowableOfType(LmctfyException.class,
@@ -70,6 +89,64 @@ class InitMachineTest {
     assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
     assertThat(e.getMessage()).contains("/lmctfy/jobs/cgroup.subtree_control", "EBUSY");
     CgroupAssertions.assertThat(fs).matches(before);
+  }
+
+  /** Two processes in the API's root, as in a systemd unit whose manager opened the API there. */
+  private static long[] processesIn(FakeCgroupFs fs, String path) throws IOException {
+    long[] pids = {fs.spawnProcess(), fs.spawnProcess()};
+    for (long pid : pids) {
+      fs.write(fs.hierarchies().get(0), CgroupPath.of(path), "cgroup.procs", Long.toString(pid));
+    }
+    return pids;
+  }
+
+  @Test
+  void aCreateInARootThatHoldsProcessesNamesTheNoInternalProcessesRuleAndChangesNothing() throws IOException {
+    FakeCgroupFs fs = v2WithDelegatedRoot();
+    long[] pids = processesIn(fs, "/lmctfy/jobs");
+    FakeSnapshot before = fs.snapshot();
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
+        .create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }")));
+    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(e.getMessage()).contains("no-internal-processes", "/sys/fs/cgroup/lmctfy/jobs", pids[0] + " " + pids[1],
+        "processes_leaf");
+    CgroupAssertions.assertThat(fs).matches(before);
+  }
+
+  @Test
+  void processesLeafMovesTheRootsProcessesIntoTheLeafThenEnablesAndContainersCanBeMade() throws IOException {
+    FakeCgroupFs fs = v2WithDelegatedRoot();
+    long[] pids = processesIn(fs, "/lmctfy/jobs");
+    ContainerApi api = ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"));
+    api.initMachine(InitSpec.parse("enable_controllers: [memory, pids] processes_leaf: \"supervisor\""));
+    Hierarchy unified = fs.hierarchies().get(0);
+    assertThat(fs.read(unified, CgroupPath.of("/lmctfy/jobs"), "cgroup.procs")).isBlank();
+    assertThat(fs.read(unified, CgroupPath.of("/lmctfy/jobs/supervisor"), "cgroup.procs").strip())
+        .isEqualTo(pids[0] + "\n" + pids[1]);
+    assertThat(subtree(fs, "/lmctfy/jobs")).isEqualTo("memory pids");
+    api.create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }"));
+    assertThat(fs.read(unified, CgroupPath.of("/lmctfy/jobs/job"), "memory.max").strip()).isEqualTo("104857600");
+    assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.SELF)).containsExactly("/job");
+  }
+
+  @Test
+  void aProcessesLeafThatFailsHalfWayPutsEveryProcessBackAndRemovesTheLeaf() throws IOException {
+    FakeCgroupFs fs = v2WithDelegatedRoot();
+    processesIn(fs, "/lmctfy/jobs");
+    FakeSnapshot before = fs.snapshot();
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"), Errno.EINVAL);
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
+        .initMachine(InitSpec.parse("enable_controllers: [memory] processes_leaf: \"supervisor\"")));
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).contains("/lmctfy/jobs/cgroup.subtree_control", "EINVAL");
+    CgroupAssertions.assertThat(fs).matches(before);
+  }
+
+  @Test
+  void aProcessesLeafNameMustBeOneCgroupName() {
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> InitSpec.parse("processes_leaf: \"a/b\""));
+    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(e.getMessage()).contains("processes_leaf", "a/b");
   }
 
   @Test

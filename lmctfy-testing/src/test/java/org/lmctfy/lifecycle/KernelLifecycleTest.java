@@ -13,6 +13,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 
 /** The lifecycle contract on this machine's kernel (skipped without root, failed under CI=true). */
 @Tag("kernel")
+@Tag("needs-controllers") // its containers have cpu and memory limits
 class KernelLifecycleTest extends LifecycleContract {
   KernelLifecycleTest() {
     super(ContractBackend.host());

@@ -33,6 +33,29 @@ public final class ContainerApiImpl implements ContainerApi {
     this.root = Objects.requireNonNull(root, "root");
   }
 
+  /** See {@link ContainerApi#open(CgroupFs)}: this process's v2 cgroup where v2 carries the controllers, else the root. */
+  public static CgroupPath defaultRoot(CgroupFs fs) {
+    org.lmctfy.cgroupfs.Hierarchy unified = null;
+    for (org.lmctfy.cgroupfs.Hierarchy h : fs.hierarchies()) {
+      if (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1 && !h.controllers().isEmpty()) {
+        return CgroupPath.root(); // v1 or hybrid: the mount roots, as lmctfy had them
+      }
+      if (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2) {
+        unified = h;
+      }
+    }
+    if (unified == null) {
+      return CgroupPath.root();
+    }
+    try {
+      CgroupPath self = fs.cgroupsOf(fs.selfPid()).get(unified);
+      return self == null ? CgroupPath.root() : self;
+    } catch (java.io.IOException e) {
+      throw new org.lmctfy.LmctfyException(org.lmctfy.ErrorCode.UNAVAILABLE,
+          "cannot read this process's cgroup to choose the API's root: " + e.getMessage(), e);
+    }
+  }
+
   /** Built on first use, so that initMachine can mount hierarchies before the layout is read. */
   Lifecycle lifecycle() {
     Lifecycle l = lifecycle;

@@ -56,17 +56,24 @@ public final class Census {
   /**
    * The names below {@code name}, sorted: its cgroup directories in any managed hierarchy, and the
    * children its intent markers name (an intent can outlive its cgroups when a process dies); a
-   * directory whose name is not a valid container name is in {@code foreign}.
+   * directory whose name is not a valid container name is in {@code foreign}; a processes leaf of
+   * initMachine (named by a {@code leaf.} marker) is neither.
    */
   public List<ContainerName> children(ContainerName name, List<String> foreign) throws IOException {
     CgroupPath path = layout.path(name);
     TreeSet<String> names = new TreeSet<>();
+    List<String> leaves = new ArrayList<>(0);
     for (Hierarchy h : layout.managed()) {
       try {
         names.addAll(fs.children(h, path));
         if (h.equals(layout.anchor())) {
-          fs.markerKeys(h, path).stream().filter(k -> k.startsWith(Layout.INTENT_PREFIX))
-              .map(k -> k.substring(Layout.INTENT_PREFIX.length())).forEach(names::add);
+          for (String k : fs.markerKeys(h, path)) {
+            if (k.startsWith(Layout.INTENT_PREFIX)) {
+              names.add(k.substring(Layout.INTENT_PREFIX.length()));
+            } else if (k.startsWith(Layout.LEAF_PREFIX)) {
+              leaves.add(k.substring(Layout.LEAF_PREFIX.length()));
+            }
+          }
         }
       } catch (CgroupFsException e) {
         if (e.errno() != Errno.ENOENT) {
@@ -74,6 +81,7 @@ public final class Census {
         }
       }
     }
+    names.removeAll(leaves);
     List<ContainerName> out = new ArrayList<>();
     for (String n : names) {
       if (ContainerName.isValidComponent(n)) {

@@ -22,6 +22,8 @@ public final class Layout {
   static final String CREATING = "creating";
   static final String DESTROYING = "destroying";
   static final String INTENT_PREFIX = "op.";
+  /** {@code leaf.<name>} on a cgroup: its child {@code name} is initMachine's processes leaf, no container. */
+  static final String LEAF_PREFIX = "leaf.";
   /** On the anchor cgroup of a container another tool made and we updated: its spec fields. */
   static final String FIELDS_KEY = "fields";
 

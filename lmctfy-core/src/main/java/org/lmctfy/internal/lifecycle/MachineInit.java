@@ -18,8 +18,10 @@ import org.lmctfy.spec.InitSpec.CgroupMount;
 
 /**
  * {@link org.lmctfy.ContainerApi#initMachine}: checks the whole request first, then mounts the
- * missing v1 hierarchies and enables v2 controllers from the unified root down to the container
- * root, each step undone if a later one fails. Idempotent: what is already there is left alone.
+ * missing v1 hierarchies, moves the container root's processes into the leaf asked for, and enables
+ * v2 controllers in the container root, each step undone if a later one fails. Nothing above the
+ * container root is written: what its parent does not give is FAILED_PRECONDITION. Idempotent:
+ * what is already there is left alone.
  */
 public final class MachineInit {
   private final CgroupFs fs;
@@ -32,14 +34,21 @@ public final class MachineInit {
 
   public void run(InitSpec spec) {
     List<CgroupMount> toMount = mountsNeeded(spec.cgroupMounts());
-    Hierarchy unified = spec.enableControllers().isEmpty() ? null : unifiedFor(spec.enableControllers());
+    boolean v2 = !spec.enableControllers().isEmpty() || spec.processesLeaf() != null;
+    Hierarchy unified = v2 ? unifiedFor(spec.enableControllers()) : null;
     try (Transaction tx = new Transaction()) {
+      if (unified != null) {
+        requireGivenToRoot(unified, spec.enableControllers());
+      }
       for (CgroupMount m : toMount) {
         Hierarchy h = fs.mount(m.hierarchy(), m.mountPath());
         tx.add(ResourceHandle.of(h, "mount of " + m.hierarchy() + " at " + m.mountPath(), () -> fs.unmount(h)));
       }
+      if (unified != null && spec.processesLeaf() != null) {
+        moveProcessesToLeaf(tx, unified, spec.processesLeaf());
+      }
       if (unified != null) {
-        SubtreeControl.enable(fs, tx, unified, CgroupPath.root(), root, spec.enableControllers());
+        SubtreeControl.enable(fs, tx, unified, root, root, spec.enableControllers());
       }
       tx.commit();
     } catch (IOException e) {
@@ -109,6 +118,71 @@ public final class MachineInit {
       }
     }
     return unified;
+  }
+
+  /** The controllers asked for must reach the container root: its parent gives them, or it is the root. */
+  private void requireGivenToRoot(Hierarchy unified, Set<String> controllers) throws IOException {
+    if (root.isRoot() || controllers.isEmpty()) {
+      return;
+    }
+    Set<String> given = Set.of(fs.read(unified, root, "cgroup.controllers").strip().split("\\s+"));
+    TreeSet<String> missing = new TreeSet<>(controllers);
+    missing.removeAll(given);
+    if (!missing.isEmpty()) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "enable_controllers: " + missing + " do not reach "
+          + Layout.describe(unified, root) + " (its cgroup.controllers: " + new TreeSet<>(given) + "): enable them in "
+          + Layout.describe(unified, root.parent()) + "/cgroup.subtree_control and above (systemd: Delegate= of the"
+          + " unit); initMachine touches nothing above its root");
+    }
+  }
+
+  /**
+   * Moves every process of the container root into {@code leaf} (made if missing), until none is
+   * left: a process forked meanwhile is moved in the next round. Each step is undone on failure.
+   */
+  private void moveProcessesToLeaf(Transaction tx, Hierarchy unified, String name) throws IOException {
+    CgroupPath leaf = root.resolve(name);
+    Hierarchy anchor = new Layout(fs, root).anchor();
+    String key = Layout.LEAF_PREFIX + name;
+    if (fs.addMarker(anchor, root, key, "processes")) { // marked first: never taken for a container
+      tx.add(ResourceHandle.of(key, () -> "marker " + key + " on " + Layout.describe(anchor, root),
+          () -> fs.removeMarker(anchor, root, key)));
+    }
+    if (!fs.exists(unified, leaf)) {
+      fs.makeCgroup(unified, leaf);
+      tx.add(ResourceHandle.of(leaf, () -> "processes_leaf " + Layout.describe(unified, leaf),
+          () -> fs.removeCgroup(unified, leaf)));
+    }
+    for (int round = 0; round < 100; round++) {
+      String procs = fs.read(unified, root, "cgroup.procs").strip();
+      if (procs.isEmpty()) {
+        return;
+      }
+      for (String pid : procs.split("\\s+")) {
+        try {
+          fs.write(unified, leaf, "cgroup.procs", pid);
+        } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
+          if (e.errno() == org.lmctfy.cgroupfs.Errno.ESRCH) {
+            continue; // it exited
+          }
+          throw e;
+        }
+        tx.add(ResourceHandle.of(pid, () -> "move of process " + pid + " into " + Layout.describe(unified, leaf),
+            () -> moveBack(unified, pid)));
+      }
+    }
+    throw new LmctfyException(ErrorCode.UNAVAILABLE, "processes_leaf: processes keep appearing in "
+        + Layout.describe(unified, root) + " after 100 rounds of moving them into " + Layout.describe(unified, leaf));
+  }
+
+  private void moveBack(Hierarchy unified, String pid) throws IOException {
+    try {
+      fs.write(unified, root, "cgroup.procs", pid);
+    } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
+      if (e.errno() != org.lmctfy.cgroupfs.Errno.ESRCH) {
+        throw e;
+      }
+    }
   }
 
   private static LmctfyException invalid(String message) {

@@ -5,9 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
 import org.lmctfy.ResourceHandle;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 
 /** Enabling v2 controllers in {@code cgroup.subtree_control} along a path, undone on rollback. */
@@ -20,6 +24,10 @@ final class SubtreeControl {
    * Enables {@code controllers} where they are missing in every cgroup from {@code top} down to
    * {@code bottom} (both included), top down (a cgroup can enable only what its parent gives it);
    * each write is a step of {@code tx} that disables them again.
+   *
+   * @throws LmctfyException FAILED_PRECONDITION when a cgroup on the way holds processes, which
+   *     cgroup v2's no-internal-processes rule forbids for a cgroup that enables controllers for
+   *     its children (the kernel's EBUSY), naming the cgroup and its processes
    */
   static void enable(CgroupFs fs, Transaction tx, Hierarchy unified, CgroupPath top, CgroupPath bottom,
       Set<String> controllers) throws IOException {
@@ -37,9 +45,29 @@ final class SubtreeControl {
       if (missing.isEmpty()) {
         continue;
       }
-      fs.write(unified, p, SUBTREE, "+" + String.join(" +", missing));
+      try {
+        fs.write(unified, p, SUBTREE, "+" + String.join(" +", missing));
+      } catch (CgroupFsException e) {
+        if (e.errno() == Errno.EBUSY && !p.isRoot()) {
+          String procs = fs.read(unified, p, "cgroup.procs").strip();
+          if (!procs.isEmpty()) {
+            throw internalProcesses(unified, p, missing, procs, e);
+          }
+        }
+        throw e;
+      }
       tx.add(ResourceHandle.of(p, SUBTREE + " of " + Layout.describe(unified, p),
           () -> fs.write(unified, p, SUBTREE, "-" + String.join(" -", missing))));
     }
+  }
+
+  /** The no-internal-processes refusal, said so, with the processes in the way. */
+  private static LmctfyException internalProcesses(Hierarchy unified, CgroupPath p, Set<String> controllers,
+      String procs, CgroupFsException cause) {
+    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot enable " + controllers + " for the children of "
+        + Layout.describe(unified, p) + ": it holds processes [" + procs.replace('\n', ' ') + "], and cgroup v2's no-internal-processes"
+        + " rule lets only a cgroup without processes enable controllers for its children; move them into a leaf"
+        + " cgroup first (initMachine with processes_leaf does it for the API's root, as systemd advises a"
+        + " delegated manager): " + cause.getMessage(), cause);
   }
 }
