@@ -40,8 +40,29 @@ public final class ShowHierarchies {
     }
   }
 
+  /** The leaf the demo moves its unit's processes into on v2 (see {@link #makeRoomOnV2}). */
+  static final String LEAF = "lmctfy-supervisor";
+
+  /**
+   * On v2 inside a unit (the API's root is this process's own cgroup), the root holds processes and
+   * cannot enable controllers for containers; as systemd advises a delegated manager, move them into
+   * a leaf first (initMachine with processes_leaf), once: a second run finds the root empty.
+   */
+  static void makeRoomOnV2(ContainerApi api, PrintStream out) throws Exception {
+    CgroupFs fs = api.cgroupFs();
+    Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
+        .findFirst().orElse(null);
+    if (api.root().isRoot() || unified == null || fs.read(unified, api.root(), "cgroup.procs").isBlank()) {
+      return;
+    }
+    out.println("this process runs in " + unified.display(api.root(), null) + ", which holds processes: moving them"
+        + " into " + LEAF + "/ (initMachine processes_leaf), so that its containers can have controllers");
+    api.initMachine(org.lmctfy.spec.InitSpec.parse("processes_leaf: \"" + LEAF + "\" enable_controllers: [cpu, memory]"));
+  }
+
   /** Creates a container with cpu and memory limits, shows its cgroups, and destroys it. */
   static void demo(ContainerApi api, PrintStream out) throws Exception {
+    makeRoomOnV2(api, out);
     String name = "/lmctfy-demo-" + ProcessHandle.current().pid();
     ContainerSpec spec = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 67108864 }");
     try (ResourceHandle<Container> handle = api.createHandle(name, spec)) {
@@ -49,7 +70,7 @@ public final class ShowHierarchies {
       out.println();
       out.println("created " + handle.get().name() + " with " + spec.toText().replaceAll("\\s+", " ").strip() + ":");
       for (Hierarchy h : fs.hierarchies()) {
-        CgroupPath path = CgroupPath.of(name);
+        CgroupPath path = CgroupPath.of(name).under(api.root());
         if (fs.exists(h, path)) {
           StringBuilder limits = new StringBuilder();
           for (String file : limitFiles(h)) {

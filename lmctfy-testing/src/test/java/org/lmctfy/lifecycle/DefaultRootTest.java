@@ -26,6 +26,24 @@ class DefaultRootTest {
   }
 
   @Test
+  void inTheProcessesLeafOfInitMachineTheRootIsTheCgroupTheLeafWasMadeFor() throws IOException {
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
+    Hierarchy unified = fs.hierarchies().get(0);
+    CgroupPath unit = CgroupPath.of("/app.service");
+    fs.makeCgroup(unified, unit);
+    fs.write(unified, unit, "cgroup.procs", "0");
+    try (ContainerApi api = ContainerApi.open(fs)) {
+      api.initMachine(org.lmctfy.spec.InitSpec.parse("processes_leaf: \"supervisor\" enable_controllers: [memory]"));
+    }
+    assertThat(fs.cgroupsOf(fs.selfPid())).containsEntry(unified, unit.resolve("supervisor"));
+    try (ContainerApi api = ContainerApi.open(fs)) {
+      assertThat(api.root()).isEqualTo(unit);
+      api.create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }"));
+      assertThat(fs.read(unified, unit.resolve("job"), "memory.max").strip()).isEqualTo("104857600");
+    }
+  }
+
+  @Test
   void onV2InTheRootCgroupTheRootIsTheMountRoot() {
     try (ContainerApi api = ContainerApi.open(FakeCgroupFs.create(FakeLayout.V2))) {
       assertThat(api.root()).isEqualTo(CgroupPath.root());

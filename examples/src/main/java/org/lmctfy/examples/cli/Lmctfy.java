@@ -67,8 +67,9 @@ public final class Lmctfy {
           + "empty at every invocation. Default: ${DEFAULT-VALUE}.")
   String backend;
 
-  @Option(scope = ScopeType.INHERIT, names = "--root", paramLabel = "<cgroup>", defaultValue = "/",
-      description = "The cgroup (the same path in every hierarchy) that is the container /. Default: ${DEFAULT-VALUE}.")
+  @Option(scope = ScopeType.INHERIT, names = "--root", paramLabel = "<cgroup>",
+      description = "The cgroup (the same path in every hierarchy) that is the container /. Default: the library's:"
+          + " where v2 carries the controllers, the cgroup lmctfy runs in (a systemd unit's); else /.")
   String root;
 
   @Option(scope = ScopeType.INHERIT, names = "--fake-layout", paramLabel = "<layout>", defaultValue = "THIS_MACHINE",
@@ -188,7 +189,7 @@ public final class Lmctfy {
   /** The API over the backend and {@code --root}, opened at the first call, closed by {@link #run}. */
   ContainerApi api() {
     if (api == null) {
-      api = ContainerApi.open(backend().fs(), CgroupPath.of(root));
+      api = root == null ? ContainerApi.open(backend().fs()) : ContainerApi.open(backend().fs(), CgroupPath.of(root));
     }
     return api;
   }

@@ -11,6 +11,7 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.lifecycle.Lifecycle;
 import org.lmctfy.internal.lifecycle.MachineInit;
 import org.lmctfy.internal.naming.ContainerName;
@@ -49,7 +50,12 @@ public final class ContainerApiImpl implements ContainerApi {
     }
     try {
       CgroupPath self = fs.cgroupsOf(fs.selfPid()).get(unified);
-      return self == null ? CgroupPath.root() : self;
+      if (self == null || self.isRoot()) {
+        return CgroupPath.root();
+      }
+      // in initMachine's processes leaf, the root is the cgroup the leaf was made for
+      String base = self.value().substring(self.value().lastIndexOf('/') + 1);
+      return fs.marker(unified, self.parent(), Layout.leafKey(base)).isPresent() ? self.parent() : self;
     } catch (java.io.IOException e) {
       throw new org.lmctfy.LmctfyException(org.lmctfy.ErrorCode.UNAVAILABLE,
           "cannot read this process's cgroup to choose the API's root: " + e.getMessage(), e);

@@ -24,6 +24,11 @@ public final class Layout {
   static final String INTENT_PREFIX = "op.";
   /** {@code leaf.<name>} on a cgroup: its child {@code name} is initMachine's processes leaf, no container. */
   static final String LEAF_PREFIX = "leaf.";
+
+  /** The marker that names {@code child} a processes leaf of initMachine. */
+  public static String leafKey(String child) {
+    return LEAF_PREFIX + child;
+  }
   /** On the anchor cgroup of a container another tool made and we updated: its spec fields. */
   static final String FIELDS_KEY = "fields";
 

@@ -143,7 +143,7 @@ public final class MachineInit {
   private void moveProcessesToLeaf(Transaction tx, Hierarchy unified, String name) throws IOException {
     CgroupPath leaf = root.resolve(name);
     Hierarchy anchor = new Layout(fs, root).anchor();
-    String key = Layout.LEAF_PREFIX + name;
+    String key = Layout.leafKey(name);
     if (fs.addMarker(anchor, root, key, "processes")) { // marked first: never taken for a container
       tx.add(ResourceHandle.of(key, () -> "marker " + key + " on " + Layout.describe(anchor, root),
           () -> fs.removeMarker(anchor, root, key)));
