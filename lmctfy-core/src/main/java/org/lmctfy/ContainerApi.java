@@ -6,6 +6,7 @@ import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.facade.ContainerApiImpl;
+import org.lmctfy.internal.kernel.KernelCgroupFs;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
@@ -34,19 +35,29 @@ import org.lmctfy.spec.InitSpec;
 public interface ContainerApi extends AutoCloseable {
 
   /**
-   * Opens the host's cgroups (found from {@code /proc/self/mountinfo} and {@code
-   * /proc/self/cgroup}).
+   * Opens the host's cgroups ({@link #hostCgroupFs()}).
    *
-   * @throws LmctfyException UNAVAILABLE if no cgroup hierarchy can be found or read
+   * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read
    */
   static ContainerApi open() {
     CgroupFs fs;
     try {
-      fs = CgroupFs.host();
+      fs = hostCgroupFs();
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot open the host's cgroups: " + e.getMessage(), e);
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot open the host's cgroups: " + e.getMessage(), e);
     }
     return open(fs);
+  }
+
+  /**
+   * The host's cgroup filesystem, the kernel backend that {@link #open()} works on: every
+   * hierarchy mounted in this process's mount namespace, found from {@code /proc/self/mountinfo}
+   * and {@code /proc/self/cgroup}. For tools that use the {@link CgroupFs} SPI directly.
+   *
+   * @throws IOException if those files cannot be read or no cgroup hierarchy is mounted
+   */
+  static CgroupFs hostCgroupFs() throws IOException {
+    return KernelCgroupFs.discover();
   }
 
   /** Opens containers over {@code fs}, with the root container at each hierarchy's mount root. */

@@ -28,7 +28,7 @@ public final class ShowHierarchies {
     String unusable = ScratchCgroups.hostUnusableReason();
     CgroupFs fs;
     if (unusable == null) {
-      fs = CgroupFs.host();
+      fs = ContainerApi.hostCgroupFs();
       out.println("backend: host kernel (cgroups found from /proc/self/mountinfo)");
     } else {
       fs = FakeCgroupFs.create();

@@ -9,8 +9,9 @@ import java.util.Set;
 /**
  * The cgroup filesystem as the library sees it: mounted hierarchies, cgroups in them, their
  * interface files, ownership markers and process membership. This is the seam between the library
- * and the kernel: {@link #host()} is the real one; {@code org.lmctfy.testing.FakeCgroupFs} is an
- * in-memory one that behaves like the kernel, for tests.
+ * and the kernel: {@code ContainerApi.hostCgroupFs()} gives the real one; {@code
+ * org.lmctfy.testing.FakeCgroupFs} is an in-memory one that behaves like the kernel, for tests.
+ * This package knows no implementation of its own.
  *
  * <p>Every operation names a hierarchy (one of {@link #hierarchies()}) and a {@link CgroupPath}
  * relative to that hierarchy's mount. Failures are {@link CgroupFsException}s carrying the
@@ -23,7 +24,7 @@ import java.util.Set;
  * <p>Implementations are thread-safe.
  *
  * <pre>{@code
- * CgroupFs fs = CgroupFs.host();
+ * CgroupFs fs = ContainerApi.hostCgroupFs();
  * Hierarchy memory = fs.hierarchy("memory").orElseThrow();
  * fs.makeCgroup(memory, CgroupPath.of("/job"));
  * fs.write(memory, CgroupPath.of("/job"), "memory.limit_in_bytes", "104857600");
@@ -32,16 +33,6 @@ import java.util.Set;
  * @since 0.1
  */
 public interface CgroupFs {
-
-  /**
-   * The host's cgroup filesystem: every hierarchy mounted in this process's mount namespace,
-   * found from {@code /proc/self/mountinfo} and {@code /proc/self/cgroup}.
-   *
-   * @throws IOException if those files cannot be read or no cgroup hierarchy is mounted
-   */
-  static CgroupFs host() throws IOException {
-    return org.lmctfy.internal.kernel.KernelCgroupFs.discover();
-  }
 
   /** The mounted hierarchies, v1 ones first in mount order, then the v2 unified one. */
   List<Hierarchy> hierarchies();
@@ -204,20 +195,18 @@ public interface CgroupFs {
    * is a member of {@code cgroups}, one cgroup per hierarchy, before it executes its first
    * instruction, and returns it once it is placed.
    *
-   * <p>The default is for backends whose processes are this machine's: a launcher {@code /bin/sh}
-   * writes its own pid into each cgroup's {@code cgroup.procs} (the paths and the argv are passed
-   * as positional parameters, never spliced into the script), exits with status 125 if a write
-   * fails, and otherwise execs the command. A backend whose processes are not the host's (an
-   * in-memory fake) overrides this.
+   * <p>The kernel backend starts a launcher {@code /bin/sh} that writes its own pid into each
+   * cgroup's {@code cgroup.procs} (the paths and the argv are passed as positional parameters,
+   * never spliced into the script), exits with status 125 if a write fails, and otherwise execs
+   * the command. An in-memory fake places a fake process with the same writes; a backend that
+   * wraps another delegates to it.
    *
    * @throws IOException if the launcher could not start or place itself (naming the file); no
    *     process is left behind then
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT, before anything starts, if the program
    *     is not an executable file or the working directory or a redirected file is unusable
    */
-  default Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
-    return org.lmctfy.internal.process.Launcher.start(this, command, cgroups);
-  }
+  Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException;
 
   /**
    * The directory where processes that share this cgroup filesystem keep per-container lock

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -91,7 +92,7 @@ public final class ScratchCgroups implements AutoCloseable {
       }
       org.junit.jupiter.api.Assumptions.abort("kernel test skipped: " + reason);
     }
-    return CgroupFs.host();
+    return ContainerApi.hostCgroupFs();
   }
 
   /** Why the host's cgroups cannot be used for tests, or null if they can. */
@@ -101,7 +102,7 @@ public final class ScratchCgroups implements AutoCloseable {
       if (!status.lines().anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"))) {
         return "not running as root (creating cgroups needs root, or a delegated subtree)";
       }
-      if (CgroupFs.host().hierarchies().isEmpty()) {
+      if (ContainerApi.hostCgroupFs().hierarchies().isEmpty()) {
         return "no cgroup hierarchy is mounted";
       }
       return null;

@@ -1,6 +1,7 @@
 package org.lmctfy.examples.cli;
 
 import java.io.IOException;
+import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
@@ -41,6 +42,6 @@ record Backend(CgroupFs fs, String notice, boolean endsPrograms) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the host's cgroups cannot be used: " + unusable
           + "; to try lmctfy without root, add --backend fake (an in-memory cgroupfs that lasts one command)");
     }
-    return new Backend(CgroupFs.host(), null, true);
+    return new Backend(ContainerApi.hostCgroupFs(), null, true);
   }
 }
