@@ -68,7 +68,7 @@ class DownstreamTestExample {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("build-2").hasMessageContaining("EINVAL")
         .cause().isInstanceOf(LmctfyException.class)
-        .satisfies(e -> assertThat(((LmctfyException) e).code()).isEqualTo(ErrorCode.UNAVAILABLE));
+        .satisfies(e -> assertThat(((LmctfyException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
     CgroupAssertions.assertThat(cgroups).matches(before);
   }
 

@@ -176,7 +176,7 @@ public final class Lmctfy {
       try {
         openedBackend = backends.open(kind, fakeLayout);
       } catch (IOException e) {
-        throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot open the " + backend + " cgroups: " + e.getMessage(), e);
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot open the " + backend + " cgroups: " + e.getMessage(), e);
       }
       if (openedBackend.notice() != null) {
         err.println(openedBackend.notice());

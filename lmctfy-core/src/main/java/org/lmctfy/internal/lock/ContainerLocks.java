@@ -14,6 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.internal.lifecycle.Errors;
 import com.sun.jna.LastErrorException;
 
 /**
@@ -101,8 +102,12 @@ public final class ContainerLocks {
         entry.fd = Flock.lock(file.toString());
       }
     } catch (IOException | LastErrorException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot lock container " + name + " with lock file " + file
-          + ": " + (e instanceof LastErrorException ? Errno.of(((LastErrorException) e).getErrorCode()) : e), e);
+      String what = "cannot lock container " + name + " with lock file " + file;
+      if (e instanceof LastErrorException l) {
+        Errno errno = Errno.of(l.getErrorCode());
+        throw new LmctfyException(Errors.codeOf(errno), what + ": " + errno, e);
+      }
+      throw Errors.of(what, (IOException) e);
     }
   }
 

@@ -117,16 +117,12 @@ abstract class Source {
     if (e instanceof CgroupFsException) {
       Errno errno = ((CgroupFsException) e).errno();
       if (errno == Errno.ENOENT) {
-        return new LmctfyException(ErrorCode.NOT_FOUND, what + ": the container does not exist: " + e.getMessage(), e);
+        return Errors.of(what + ": the container does not exist", e);
       }
       if (errno == Errno.EINVAL) {
         String hint = event.pressure() != null
             ? " (without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of 2 s)" : "";
-        return new LmctfyException(ErrorCode.INVALID_ARGUMENT, what + ": the kernel refused it" + hint + ": "
-            + e.getMessage(), e);
-      }
-      if (errno == Errno.EOPNOTSUPP) {
-        return new LmctfyException(ErrorCode.UNIMPLEMENTED, what + ": " + e.getMessage(), e);
+        return Errors.of(what + ": the kernel refused it" + hint, e);
       }
     }
     return Errors.of(what, e);

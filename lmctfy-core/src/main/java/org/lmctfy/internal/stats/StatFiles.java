@@ -10,6 +10,7 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.lifecycle.Errors;
 
 /**
  * Reads one container's stat files: a file this kernel lacks is {@code null} (the field stays
@@ -61,7 +62,7 @@ final class StatFiles {
   }
 
   private LmctfyException fail(IOException e) {
-    return new LmctfyException(ErrorCode.UNAVAILABLE, "stats of " + name + ": " + e.getMessage(), e);
+    return Errors.of("stats of " + name, e);
   }
 
   /** A single number, or null if the file is absent; {@code max} is -1. */
