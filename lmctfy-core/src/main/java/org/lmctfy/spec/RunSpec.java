@@ -2,7 +2,6 @@ package org.lmctfy.spec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.google.common.collect.ImmutableSortedMap;
 import java.util.Map;
 import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.SpecCodec;
@@ -61,7 +60,7 @@ public record RunSpec(
           throw Checks.invalid("environment." + name, e.getValue(), "must be a string without NUL");
         }
       }
-      environment = ImmutableSortedMap.copyOf(environment);
+      environment = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(environment));
     }
     Checks.nonEmpty(workingDirectory, "working_directory");
     Checks.nonEmpty(stdin, "stdin");

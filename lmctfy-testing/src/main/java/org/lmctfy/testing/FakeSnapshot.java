@@ -1,11 +1,12 @@
 package org.lmctfy.testing;
 
-import com.google.common.collect.ImmutableSortedMap;
-import com.google.common.collect.ImmutableSortedSet;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -24,28 +25,28 @@ import java.util.TreeSet;
  * @since 0.1
  */
 public final class FakeSnapshot {
-  private final ImmutableSortedMap<String, ImmutableSortedMap<String, String>> sections;
+  private final SortedMap<String, SortedMap<String, String>> sections;
 
   FakeSnapshot(Map<String, Map<String, String>> sections) {
-    ImmutableSortedMap.Builder<String, ImmutableSortedMap<String, String>> b = ImmutableSortedMap.naturalOrder();
-    sections.forEach((k, v) -> b.put(k, ImmutableSortedMap.copyOf(v)));
-    this.sections = b.build();
+    SortedMap<String, SortedMap<String, String>> copy = new TreeMap<>();
+    sections.forEach((k, v) -> copy.put(k, Collections.unmodifiableSortedMap(new TreeMap<>(v))));
+    this.sections = Collections.unmodifiableSortedMap(copy);
   }
 
   /** Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path). */
   public Set<String> cgroups() {
-    ImmutableSortedSet.Builder<String> b = ImmutableSortedSet.naturalOrder();
+    TreeSet<String> cgroups = new TreeSet<>();
     for (String k : sections.keySet()) {
       if (isCgroup(k)) {
-        b.add(k);
+        cgroups.add(k);
       }
     }
-    return b.build();
+    return Collections.unmodifiableSortedSet(cgroups);
   }
 
   /** The content of one file in this snapshot, or null: {@code file("memory:/a", "tasks")}. */
   public String file(String cgroup, String file) {
-    Map<String, String> s = sections.getOrDefault(cgroup, ImmutableSortedMap.of());
+    Map<String, String> s = sections.getOrDefault(cgroup, Collections.emptySortedMap());
     return s.get(file);
   }
 
@@ -107,7 +108,7 @@ public final class FakeSnapshot {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    for (Map.Entry<String, ImmutableSortedMap<String, String>> s : sections.entrySet()) {
+    for (Map.Entry<String, SortedMap<String, String>> s : sections.entrySet()) {
       sb.append(s.getKey()).append('\n');
       for (Map.Entry<String, String> e : s.getValue().entrySet()) {
         sb.append("  ").append(e.getKey()).append(": ").append(show(e.getValue())).append('\n');

@@ -1,6 +1,5 @@
 package org.lmctfy.internal.lock;
 
-import com.google.common.hash.Hashing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -137,6 +136,11 @@ public final class ContainerLocks {
     if (escaped.length() <= 200) {
       return escaped + ".lock";
     }
-    return "sha256-" + Hashing.sha256().hashString(name, StandardCharsets.UTF_8) + ".lock";
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+      return "sha256-" + java.util.HexFormat.of().formatHex(digest) + ".lock";
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError("every Java platform has SHA-256", e);
+    }
   }
 }
