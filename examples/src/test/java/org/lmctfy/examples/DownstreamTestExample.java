@@ -54,9 +54,10 @@ class DownstreamTestExample {
   void aSlotHasTheJobsMemoryCap() throws Exception {
     JobSlots slots = new JobSlots(api);
     slots.acquire("build-1", 104857600);
-    CgroupAssertions.assertThat(cgroups).hasCgroup("memory:/jobs/build-1");
+    CgroupAssertions.assertThat(cgroups).hasContainer("/jobs/build-1")
+        .hasValue("/jobs/build-1", "memory.limit_in_bytes", "104857600");
     slots.release("build-1");
-    CgroupAssertions.assertThat(cgroups).hasNoCgroup("memory:/jobs/build-1");
+    CgroupAssertions.assertThat(cgroups).hasNoContainer("/jobs/build-1");
   }
 
   @Test

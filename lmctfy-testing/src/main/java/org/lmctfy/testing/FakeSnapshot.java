@@ -44,10 +44,14 @@ public final class FakeSnapshot {
     return Collections.unmodifiableSortedSet(cgroups);
   }
 
-  /** The content of one file in this snapshot, or null: {@code file("memory:/a", "tasks")}. */
+  /**
+   * The content of one file in this snapshot without the kernel's final newline ({@code
+   * "104857600"}; lines of a multi-line file stay separated by newlines), or null if there is no
+   * such cgroup or file: {@code file("memory:/a", "memory.limit_in_bytes")}.
+   */
   public String file(String cgroup, String file) {
-    Map<String, String> s = sections.getOrDefault(cgroup, Collections.emptySortedMap());
-    return s.get(file);
+    String content = sections.getOrDefault(cgroup, Collections.emptySortedMap()).get(file);
+    return content != null && content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
   }
 
   private static boolean isCgroup(String key) {
