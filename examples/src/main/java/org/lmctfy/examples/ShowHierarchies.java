@@ -20,8 +20,11 @@ import org.lmctfy.testing.ScratchCgroups;
 public final class ShowHierarchies {
   private ShowHierarchies() {}
 
-  public static void main(String[] args) throws Exception {
-    run(System.out);
+  public static void main(String[] args) {
+    ExampleMain.run("ShowHierarchies", 0, args, () -> {
+      run(System.out);
+      return 0;
+    });
   }
 
   public static void run(PrintStream out) throws Exception {

@@ -88,6 +88,38 @@ class CliTest {
   }
 
   @Test
+  void aMistypedCommandGetsWhatItMayHaveMeantNotTheWholeUsage() {
+    Cli.Result r = cli.run("craete", "/a");
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.err()).startsWith("Command exited with error message: 5: unknown command 'craete' for lmctfy;"
+        + " did you mean create?").doesNotContain("Usage:");
+    assertThat(r.err().lines().count()).isEqualTo(2);
+    assertThat(Lmctfy.nearest("pasue", java.util.List.of("pause", "resume", "spec"))).containsExactly("pause");
+    assertThat(Lmctfy.nearest("frobnicate", java.util.List.of("pause", "run"))).isEmpty();
+  }
+
+  @Test
+  void aFailurePrintsNoStackTraceUnlessDebugAsksForOne() {
+    Cli broken = Cli.with((kind, layout) -> {
+      throw new IllegalStateException("a bug");
+    });
+    Cli.Result plain = broken.run("list", "containers", "/");
+    assertThat(plain.code()).isEqualTo(13);
+    assertThat(plain.err()).contains("a bug", "--debug prints the stack trace").doesNotContain("\tat ");
+    Cli.Result debug = broken.run("--debug", "list", "containers", "/");
+    assertThat(debug.code()).isEqualTo(13);
+    assertThat(debug.err()).contains("java.lang.IllegalStateException: a bug", "\tat ");
+    assertThat(cli.run("destroy", "/nope").err()).doesNotContain("\tat ");
+  }
+
+  @Test
+  void versionPrintsTheProjectVersion() {
+    Cli.Result r = cli.run("--version");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).matches("lmctfy for Java \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n");
+  }
+
+  @Test
   void createTakesTheSpecInlineOrFromAFileButNotBoth(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("spec.json");
     Files.writeString(file, "{\"memory\": {\"limit\": 104857600}}");
