@@ -48,7 +48,12 @@ public record InitSpec(
   public record CgroupMount(
       @JsonProperty("mount_path") String mountPath,
       @JsonProperty("hierarchy") Set<String> hierarchy) {
-    /** Validates the path, maps lmctfy's controller names and copies the set. */
+    /**
+     * Validates the path, maps lmctfy's controller names and copies the set.
+     *
+     * @param mountPath the mount path
+     * @param hierarchy the hierarchy
+     */
     public CgroupMount {
       Checks.required(mountPath, "cgroup_mount[].mount_path");
       if (!mountPath.startsWith("/")) {
@@ -61,13 +66,22 @@ public record InitSpec(
     }
   }
 
-  /** Maps lmctfy's controller names and copies the list and set. */
+  /**
+   * Maps lmctfy's controller names and copies the list and set.
+   *
+   * @param cgroupMounts the cgroup mounts
+   * @param enableControllers the enable controllers
+   */
   public InitSpec {
     cgroupMounts = cgroupMounts == null ? List.of() : List.copyOf(cgroupMounts);
     enableControllers = controllers(enableControllers, "enable_controllers");
   }
 
-  /** Changes nothing: only checks that the host's cgroups can be opened. */
+  /**
+   * Changes nothing: only checks that the host's cgroups can be opened.
+   *
+   * @return the InitSpec
+   */
   public static InitSpec empty() {
     return new InitSpec(List.of(), Set.of());
   }
@@ -75,6 +89,8 @@ public record InitSpec(
   /**
    * Reads an init spec from lmctfy's text format or JSON; blank text is {@link #empty()}.
    *
+   * @param text the text
+   * @return the InitSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static InitSpec parse(String text) {

@@ -23,7 +23,11 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
     super(actual, FakeCgroupFsAssert.class);
   }
 
-  /** No hierarchy holds any cgroup but its root. */
+  /**
+   * No hierarchy holds any cgroup but its root.
+   *
+   * @return no hierarchy holds any cgroup but its root
+   */
   public FakeCgroupFsAssert hasNoCgroupsButTheRoots() {
     isNotNull();
     Set<String> extra = actual.snapshot().cgroups().stream().filter(c -> !c.endsWith(":/"))
@@ -34,7 +38,12 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
     return this;
   }
 
-  /** The whole tree (cgroups, files, markers, owners, processes) equals {@code expected}. */
+  /**
+   * The whole tree (cgroups, files, markers, owners, processes) equals {@code expected}.
+   *
+   * @param expected the expected value
+   * @return the whole tree (cgroups, files, markers, owners, processes) equals {@code expected}
+   */
   public FakeCgroupFsAssert matches(FakeSnapshot expected) {
     isNotNull();
     List<String> differences = actual.snapshot().differencesFrom(expected);
@@ -47,6 +56,9 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   /**
    * The container {@code name} ({@code "/jobs/build-1"}) exists whole: a cgroup at its path in
    * every hierarchy a container occupies (each with controllers, and the unified one).
+   *
+   * @param name the container's name
+   * @return the container {@code name} ({@code "/jobs/build-1"}) exists whole: a cgroup at its path in every hierarchy a container occupies (each with controllers, and the unified one)
    */
   public FakeCgroupFsAssert hasContainer(String name) {
     isNotNull();
@@ -64,7 +76,12 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
     return this;
   }
 
-  /** Nothing is left of the container {@code name}: no hierarchy has a cgroup at its path. */
+  /**
+   * Nothing is left of the container {@code name}: no hierarchy has a cgroup at its path.
+   *
+   * @param name the container's name
+   * @return Nothing is left of the container {@code name}: no hierarchy has a cgroup at its path
+   */
   public FakeCgroupFsAssert hasNoContainer(String name) {
     isNotNull();
     Set<String> cgroups = actual.snapshot().cgroups();
@@ -80,6 +97,11 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
    * The interface file {@code file} of the container {@code name} reads {@code expected}, without
    * the kernel's final newline: {@code hasValue("/job", "memory.max", "104857600")}. Every
    * hierarchy that has the file there must agree; none having it fails.
+   *
+   * @param name the container's name
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param expected the expected value
+   * @return the interface file {@code file} of the container {@code name} reads {@code expected}, without the kernel's final newline: {@code hasValue("/job", "memory.max", "104857600")}
    */
   public FakeCgroupFsAssert hasValue(String name, String file, String expected) {
     isNotNull();
@@ -104,6 +126,8 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   /**
    * The cgroup {@code "<hierarchy label>:<path>"} exists, e.g. {@code "memory:/a/b"}.
    *
+   * @param cgroup the cgroup
+   * @return the cgroup {@code "<hierarchy label>:<path>"} exists, e.g
    * @throws IllegalArgumentException if the fake's layout has no hierarchy of that label
    */
   public FakeCgroupFsAssert hasCgroup(String cgroup) {
@@ -119,6 +143,8 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   /**
    * The cgroup {@code "<hierarchy label>:<path>"} does not exist.
    *
+   * @param cgroup the cgroup
+   * @return the cgroup {@code "<hierarchy label>:<path>"} does not exist
    * @throws IllegalArgumentException if the fake's layout has no hierarchy of that label (on
    *     {@link FakeLayout#V2} there is no {@code "memory:"}, only {@code "unified:"}): such a
    *     cgroup could never exist, so the assertion would prove nothing

@@ -33,7 +33,11 @@ public final class FakeSnapshot {
     this.sections = Collections.unmodifiableSortedMap(copy);
   }
 
-  /** Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path). */
+  /**
+   * Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path).
+   *
+   * @return Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path)
+   */
   public Set<String> cgroups() {
     TreeSet<String> cgroups = new TreeSet<>();
     for (String k : sections.keySet()) {
@@ -48,6 +52,10 @@ public final class FakeSnapshot {
    * The content of one file in this snapshot without the kernel's final newline ({@code
    * "104857600"}; lines of a multi-line file stay separated by newlines), or null if there is no
    * such cgroup or file: {@code file("memory:/a", "memory.limit_in_bytes")}.
+   *
+   * @param cgroup the cgroup
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @return the content of one file in this snapshot without the kernel's final newline ({@code "104857600"}; lines of a multi-line file stay separated by newlines), or null if there is no such cgroup or file: {@code file("memory:/a", "memory.limit_in_bytes")}
    */
   public String file(String cgroup, String file) {
     String content = sections.getOrDefault(cgroup, Collections.emptySortedMap()).get(file);
@@ -63,6 +71,9 @@ public final class FakeSnapshot {
    * {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"} for one
    * only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed. Empty
    * when the snapshots are equal.
+   *
+   * @param other the other
+   * @return How this snapshot differs from {@code other} (an earlier one, usually), one line each, in order: {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"} for one only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed
    */
   public List<String> differencesFrom(FakeSnapshot other) {
     List<String> out = new ArrayList<>();

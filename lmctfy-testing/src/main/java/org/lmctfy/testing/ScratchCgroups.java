@@ -45,7 +45,13 @@ public final class ScratchCgroups implements AutoCloseable {
     this.path = path;
   }
 
-  /** Makes a scratch parent in every hierarchy of {@code fs}. */
+  /**
+   * Makes a scratch parent in every hierarchy of {@code fs}.
+   *
+   * @param fs the cgroup filesystem
+   * @return the ScratchCgroups
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   public static ScratchCgroups on(CgroupFs fs) throws IOException {
     Objects.requireNonNull(fs, "fs");
     ScratchCgroups scratch =
@@ -75,6 +81,9 @@ public final class ScratchCgroups implements AutoCloseable {
   /**
    * Makes a scratch parent on the host's kernel, or skips the calling test (fails it under {@code
    * CI=true}) when the kernel cannot be used here.
+   *
+   * @return the ScratchCgroups
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static ScratchCgroups onHost() throws IOException {
     return on(requireHost());
@@ -83,6 +92,9 @@ public final class ScratchCgroups implements AutoCloseable {
   /**
    * The host's cgroups, for a test; skips the calling test (fails it under {@code CI=true}) when
    * they cannot be used here.
+   *
+   * @return the host's cgroups, for a test; skips the calling test (fails it under {@code CI=true}) when they cannot be used here
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static CgroupFs requireHost() throws IOException {
     String reason = hostUnusableReason();
@@ -95,7 +107,11 @@ public final class ScratchCgroups implements AutoCloseable {
     return ContainerApi.hostCgroupFs();
   }
 
-  /** Why the host's cgroups cannot be used for tests, or null if they can. */
+  /**
+   * Why the host's cgroups cannot be used for tests, or null if they can.
+   *
+   * @return why the host's cgroups cannot be used for tests, or null if they can
+   */
   public static String hostUnusableReason() {
     try {
       String status = Files.readString(Path.of("/proc/self/status"));
@@ -111,17 +127,29 @@ public final class ScratchCgroups implements AutoCloseable {
     }
   }
 
-  /** The backend the scratch parent lives on. */
+  /**
+   * The backend the scratch parent lives on.
+   *
+   * @return the backend the scratch parent lives on
+   */
   public CgroupFs fs() {
     return fs;
   }
 
-  /** The scratch parent's path, the same in every hierarchy. */
+  /**
+   * The scratch parent's path, the same in every hierarchy.
+   *
+   * @return the scratch parent's path, the same in every hierarchy
+   */
   public CgroupPath path() {
     return path;
   }
 
-  /** The hierarchies the scratch parent was made in. */
+  /**
+   * The hierarchies the scratch parent was made in.
+   *
+   * @return the hierarchies the scratch parent was made in
+   */
   public List<Hierarchy> hierarchies() {
     return List.copyOf(made);
   }
