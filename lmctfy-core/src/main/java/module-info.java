@@ -1,6 +1,5 @@
 /** lmctfy for Java: the library. Exports the facade, the spec model and the CgroupFs SPI. */
 module org.lmctfy {
-  requires com.google.common;
   requires com.fasterxml.jackson.databind;
   requires org.slf4j;
   requires com.sun.jna;

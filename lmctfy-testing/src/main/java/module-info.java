@@ -1,7 +1,6 @@
 /** lmctfy for Java: test support. FakeCgroupFs, the CgroupFs contract suite, JUnit 5 and AssertJ helpers. */
 module org.lmctfy.testing {
   requires transitive org.lmctfy;
-  requires com.google.common;
   requires static org.junit.jupiter.api;
   requires static org.junit.platform.commons;
   requires static org.assertj.core;

@@ -10,6 +10,12 @@ import java.util.List;
  * @since 0.1
  */
 public record CleanupReport(List<String> removed, List<String> failures) {
+  /**
+   * Copies the lists.
+   *
+   * @param removed the removed
+   * @param failures the failures
+   */
   public CleanupReport {
     removed = List.copyOf(removed);
     failures = List.copyOf(failures);

@@ -23,16 +23,34 @@ import org.lmctfy.spec.RunSpec;
  */
 public interface Container {
 
-  /** The container's absolute name, {@code "/a/b"}. */
+  /**
+   * The container's absolute name, {@code "/a/b"}.
+   *
+   * @return the container's absolute name, {@code "/a/b"}
+   */
   String name();
 
-  /** Changes the container's resources (see {@link UpdatePolicy}); transactional. */
+  /**
+   * Changes the container's resources (see {@link UpdatePolicy}); transactional.
+   *
+   * @param spec the spec
+   * @param policy SELF or RECURSIVE
+   */
   void update(ContainerSpec spec, UpdatePolicy policy);
 
-  /** The container's resources as the kernel has them now. */
+  /**
+   * The container's resources as the kernel has them now.
+   *
+   * @return the container's resources as the kernel has them now
+   */
   ContainerSpec spec();
 
-  /** What the container uses. */
+  /**
+   * What the container uses.
+   *
+   * @param type SUMMARY or FULL
+   * @return what the container uses
+   */
   ContainerStats stats(StatsType type);
 
   /**
@@ -41,6 +59,8 @@ public interface Container {
    * (written to {@code cgroup.procs}), as v2 keeps a process's threads together. All or nothing:
    * if one move fails, those already made are moved back, and the error names the id and the
    * hierarchy.
+   *
+   * @param tids the thread ids
    */
   void enter(List<Long> tids);
 
@@ -51,6 +71,9 @@ public interface Container {
    * {@code spec.use_shell} is set. A failed start (an {@code argv[0]} that is not an executable
    * file, a refused placement) leaves no process behind and throws.
    *
+   * @param argv the program and its arguments
+   * @param spec the spec
+   * @return the ContainerProcess
    * @throws LmctfyException INVALID_ARGUMENT for a bad argv or run spec, UNAVAILABLE naming the
    *     file the launcher could not write
    */
@@ -77,16 +100,29 @@ public interface Container {
    */
   void killAll();
 
-  /** The subcontainers' names, sorted. */
+  /**
+   * The subcontainers' names, sorted.
+   *
+   * @param policy SELF or RECURSIVE
+   * @return the subcontainers' names, sorted
+   */
   List<String> listSubcontainers(ListPolicy policy);
 
   /**
    * The ids of the processes in the container (its {@code cgroup.procs} in the first hierarchy),
    * sorted; RECURSIVE adds those in every cgroup below it.
+   *
+   * @param policy SELF or RECURSIVE
+   * @return the ids of the processes in the container (its {@code cgroup.procs} in the first hierarchy), sorted; RECURSIVE adds those in every cgroup below it
    */
   List<Long> listProcesses(ListPolicy policy);
 
-  /** The ids of the threads in the container ({@code tasks}, or v2 {@code cgroup.threads}), sorted. */
+  /**
+   * The ids of the threads in the container ({@code tasks}, or v2 {@code cgroup.threads}), sorted.
+   *
+   * @param policy SELF or RECURSIVE
+   * @return the ids of the threads in the container ({@code tasks}, or v2 {@code cgroup.threads}), sorted
+   */
   List<Long> listThreads(ListPolicy policy);
 
   /**
@@ -107,6 +143,9 @@ public interface Container {
    *   <li>{@code pressure}: a PSI trigger fired (v2 only).
    * </ul>
    *
+   * @param event the event
+   * @param listener called with each notification
+   * @return the number
    * @throws LmctfyException NOT_FOUND if the container does not exist; FAILED_PRECONDITION if the
    *     event needs a controller or hierarchy this machine does not give the container;
    *     INVALID_ARGUMENT if the kernel refuses the trigger
@@ -118,6 +157,7 @@ public interface Container {
    * be called again (called from the listener itself, it returns at once, and the listener is not
    * called again). No last notification is sent. Unregistering an ended registration does nothing.
    *
+   * @param id the registration's id
    * @throws LmctfyException NOT_FOUND if {@code id} is not a registration of this container
    */
   void unregisterNotification(long id);

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.facade.ContainerApiImpl;
+import org.lmctfy.internal.kernel.KernelCgroupFs;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
@@ -37,16 +38,29 @@ public interface ContainerApi extends AutoCloseable {
    * Opens the host's cgroups (found from {@code /proc/self/mountinfo} and {@code
    * /proc/self/cgroup}), with the root container where {@link #open(CgroupFs)} puts it.
    *
-   * @throws LmctfyException UNAVAILABLE if no cgroup hierarchy can be found or read
+   * @return the ContainerApi
+   * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read
    */
   static ContainerApi open() {
     CgroupFs fs;
     try {
-      fs = CgroupFs.host();
+      fs = hostCgroupFs();
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot open the host's cgroups: " + e.getMessage(), e);
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot open the host's cgroups: " + e.getMessage(), e);
     }
     return open(fs);
+  }
+
+  /**
+   * The host's cgroup filesystem, the kernel backend that {@link #open()} works on: every
+   * hierarchy mounted in this process's mount namespace, found from {@code /proc/self/mountinfo}
+   * and {@code /proc/self/cgroup}. For tools that use the {@link CgroupFs} SPI directly.
+   *
+   * @return the host's cgroup filesystem, the kernel backend that {@link #open()} works on: every hierarchy mounted in this process's mount namespace, found from {@code /proc/self/mountinfo} and {@code /proc/self/cgroup}
+   * @throws IOException if those files cannot be read or no cgroup hierarchy is mounted
+   */
+  static CgroupFs hostCgroupFs() throws IOException {
+    return KernelCgroupFs.discover();
   }
 
   /**
@@ -61,6 +75,8 @@ public interface ContainerApi extends AutoCloseable {
    * FAILED_PRECONDITION naming the rule, until {@link #initMachine} with {@code processes_leaf} has
    * moved the unit's processes into a leaf, as systemd advises a delegated manager.
    *
+   * @param fs the cgroup filesystem
+   * @return the ContainerApi
    * @throws LmctfyException UNAVAILABLE if this process's cgroup cannot be read
    */
   static ContainerApi open(CgroupFs fs) {
@@ -71,53 +87,101 @@ public interface ContainerApi extends AutoCloseable {
    * Opens containers over {@code fs} whose root container {@code "/"} is the cgroup {@code root}
    * in every hierarchy: no container name resolves outside it. For tools that own one subtree of a
    * machine, and for tests that work under a scratch parent.
+   *
+   * @param fs the cgroup filesystem
+   * @param root the cgroup that is the root container in every hierarchy
+   * @return the ContainerApi
    */
   static ContainerApi open(CgroupFs fs, CgroupPath root) {
     return new ContainerApiImpl(fs, root);
   }
 
-  /** The cgroup that is the root container {@code "/"} in every hierarchy. */
+  /**
+   * The cgroup that is the root container {@code "/"} in every hierarchy.
+   *
+   * @return the cgroup that is the root container {@code "/"} in every hierarchy
+   */
   CgroupPath root();
 
-  /** The cgroup filesystem this API works on. */
+  /**
+   * The cgroup filesystem this API works on.
+   *
+   * @return the cgroup filesystem this API works on
+   */
   CgroupFs cgroupFs();
 
-  /** Creates the container {@code name} with the resources of {@code spec}. */
+  /**
+   * Creates the container {@code name} with the resources of {@code spec}.
+   *
+   * @param name the container's name
+   * @param spec the spec
+   * @return the Container
+   */
   Container create(String name, ContainerSpec spec);
 
   /**
    * Creates a container that destroys itself when the handle closes, unless committed: for code
    * that must not leave a container behind on any path out of a block.
+   *
+   * @param name the container's name
+   * @param spec the spec
+   * @return the ResourceHandle
    */
   default ResourceHandle<Container> createHandle(String name, ContainerSpec spec) {
     Container c = create(name, spec);
     return ResourceHandle.of(c, "container " + c.name(), c::destroy);
   }
 
-  /** The existing container {@code name}. NOT_FOUND if there is none. */
+  /**
+   * The existing container {@code name}. NOT_FOUND if there is none.
+   *
+   * @param name the container's name
+   * @return the existing container {@code name}
+   */
   Container get(String name);
 
   /**
    * The stats of many containers at once, in the order given: what a monitoring agent scrapes.
    * Costs one read per stat file of each container, as raw reads would; no lock is taken. A
    * container that does not exist is NOT_FOUND for the whole call.
+   *
+   * @param names the containers' names
+   * @param type SUMMARY or FULL
+   * @return the stats of many containers at once, in the order given: what a monitoring agent scrapes
    */
   Map<String, ContainerStats> stats(Collection<String> names, StatsType type);
 
-  /** Whether the container {@code name} exists. */
+  /**
+   * Whether the container {@code name} exists.
+   *
+   * @param name the container's name
+   * @return whether the container {@code name} exists
+   */
   boolean exists(String name);
 
   /**
    * {@code spec} as {@link Container#spec()} will report it once a container of this API has it:
    * values as this host's kernel stores them (memory rounded down to pages, cpu weights converted
    * on v2, device rules merged). {@code create(name, s).spec()} equals {@code normalise(s)}.
+   *
+   * @param spec the spec
+   * @return {@code spec} as {@link Container#spec()} will report it once a container of this API has it: values as this host's kernel stores them (memory rounded down to pages, cpu weights converted on v2, device rules merged)
    */
   ContainerSpec normalise(ContainerSpec spec);
 
-  /** Destroys the container {@code name}, its subcontainers and its processes. */
+  /**
+   * Destroys the container {@code name}, its subcontainers and its processes.
+   *
+   * @param name the container's name
+   */
   void destroy(String name);
 
-  /** The name of the container process {@code pid} is in ({@code 0}: this process). */
+  /**
+   * The name of the container process {@code pid} is in ({@code 0}: this process).
+   *
+   * @param pid the process id
+   * @return the name of the container process {@code pid} is in ({@code 0}: this process)
+   */
   String detect(long pid);
 
   /**
@@ -125,6 +189,8 @@ public interface ContainerApi extends AutoCloseable {
    * and enables the v2 controllers it asks for in every {@code cgroup.subtree_control} from the
    * unified root down to the container root. Idempotent; a failure half-way undoes what this call
    * did before it throws.
+   *
+   * @param spec the spec
    */
   void initMachine(InitSpec spec);
 
@@ -133,6 +199,8 @@ public interface ContainerApi extends AutoCloseable {
    * lock files nobody holds (one stays per container name ever locked on this machine: a program
    * that makes many uniquely named containers should call this now and then). Safe to call at any
    * time, alongside any other operation, in any number of processes.
+   *
+   * @return the CleanupReport
    */
   CleanupReport cleanup();
 

@@ -8,11 +8,15 @@ package org.lmctfy;
  * @since 0.1
  */
 public enum ErrorCode {
+  /** Success. */
   OK(0),
+  /** The operation was cancelled (a notification ended by {@code close()}). */
   CANCELLED(1),
+  /** A failure that fits no other code (an I/O error without an errno). */
   UNKNOWN(2),
   /** The caller gave a bad name, spec or argument; nothing on the machine changed. */
   INVALID_ARGUMENT(3),
+  /** The kernel did not reach the state in time (a freeze, a kill). */
   DEADLINE_EXCEEDED(4),
   /** The container (or the thing named) does not exist. */
   NOT_FOUND(5),
@@ -20,10 +24,13 @@ public enum ErrorCode {
   ALREADY_EXISTS(6),
   /** The kernel refused for lack of privilege (EACCES, EPERM). */
   PERMISSION_DENIED(7),
+  /** A limit is reached (ENOSPC, ENOMEM: markers on a cgroup, an empty cpuset, memory); may succeed once something is released. */
   RESOURCE_EXHAUSTED(8),
   /** The machine is not in a state the operation needs (missing controller, partial container). */
   FAILED_PRECONDITION(9),
+  /** Not used by lmctfy for Java; kept for lmctfy's numbers. */
   ABORTED(10),
+  /** Not used by lmctfy for Java; kept for lmctfy's numbers. */
   OUT_OF_RANGE(11),
   /** Not built (yet), or not possible on this kernel. */
   UNIMPLEMENTED(12),
@@ -31,6 +38,7 @@ public enum ErrorCode {
   INTERNAL(13),
   /** The kernel refused an operation that was valid (a write, an rmdir). */
   UNAVAILABLE(14),
+  /** Not used by lmctfy for Java; kept for lmctfy's numbers. */
   DATA_LOSS(15);
 
   private final int number;
@@ -39,7 +47,11 @@ public enum ErrorCode {
     this.number = number;
   }
 
-  /** The canonical number, also the {@code lmctfy} CLI's exit code. */
+  /**
+   * The canonical number, also the {@code lmctfy} CLI's exit code.
+   *
+   * @return the canonical number, also the {@code lmctfy} CLI's exit code
+   */
   public int number() {
     return number;
   }

@@ -26,12 +26,22 @@ import org.lmctfy.cgroupfs.Errno;
 public final class LmctfyException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The status. */
   private final ErrorCode code;
 
+  /** A failure.
+   *
+   * @param code the status
+   * @param message what failed, naming the field, file, value or errno */
   public LmctfyException(ErrorCode code, String message) {
     this(code, message, null);
   }
 
+  /** A failure with its cause.
+   *
+   * @param code the status
+   * @param message what failed, naming the field, file, value or errno
+   * @param cause the underlying failure (a {@link org.lmctfy.cgroupfs.CgroupFsException} carries the errno) */
   public LmctfyException(ErrorCode code, String message, Throwable cause) {
     super(message, cause);
     if (code == null || code == ErrorCode.OK) {
@@ -40,17 +50,29 @@ public final class LmctfyException extends RuntimeException {
     this.code = code;
   }
 
-  /** The canonical status code. */
+  /**
+   * The canonical status code.
+   *
+   * @return the canonical status code
+   */
   public ErrorCode code() {
     return code;
   }
 
-  /** The errno of the cgroup filesystem failure behind this exception, if there was one. */
+  /**
+   * The errno of the cgroup filesystem failure behind this exception, if there was one.
+   *
+   * @return the errno of the cgroup filesystem failure behind this exception, if there was one
+   */
   public Optional<Errno> errno() {
     return fsCause().map(CgroupFsException::errno);
   }
 
-  /** The file or directory of the cgroup filesystem failure behind this exception, if any. */
+  /**
+   * The file or directory of the cgroup filesystem failure behind this exception, if any.
+   *
+   * @return the file or directory of the cgroup filesystem failure behind this exception, if any
+   */
   public Optional<String> file() {
     return fsCause().map(CgroupFsException::file);
   }

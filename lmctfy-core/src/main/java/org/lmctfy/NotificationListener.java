@@ -17,6 +17,10 @@ package org.lmctfy;
  */
 @FunctionalInterface
 public interface NotificationListener {
-  /** Called for each notification of the registration; see {@link Notification}. */
+  /**
+   * Called for each notification of the registration; see {@link Notification}.
+   *
+   * @param notification the notification
+   */
   void onEvent(Notification notification);
 }

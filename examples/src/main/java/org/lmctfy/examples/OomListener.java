@@ -13,12 +13,15 @@ import org.lmctfy.spec.EventSpec;
 public final class OomListener {
   private OomListener() {}
 
-  public static void main(String[] args) throws InterruptedException {
-    try (ContainerApi api = ContainerApi.open()) {
-      Container job = api.get(args[0]);
-      listen(job, Long.parseLong(args[1]), System.out);
-      Thread.currentThread().join(); // events arrive on the library's thread until the JVM is stopped
-    }
+  public static void main(String[] args) {
+    ExampleMain.run("OomListener <container> <threshold bytes>   (as root)", 2, args, () -> {
+      try (ContainerApi api = ContainerApi.open()) {
+        Container job = api.get(args[0]);
+        listen(job, Long.parseLong(args[1]), System.out);
+        Thread.currentThread().join(); // events arrive on the library's thread until the JVM is stopped
+        return 0;
+      }
+    });
   }
 
   /** Registers for OOM and for usage above {@code thresholdBytes}; returns the two registration ids. */

@@ -19,10 +19,12 @@ public final class RunWithLimits {
   private RunWithLimits() {}
 
   /** Runs {@code argv} under limits in a container of the host; exits with the command's code. */
-  public static void main(String[] args) throws Exception {
-    try (ContainerApi api = ContainerApi.open()) {
-      System.exit(run(api, "/run-with-limits-" + ProcessHandle.current().pid(), List.of(args), System.out));
-    }
+  public static void main(String[] args) {
+    ExampleMain.run("RunWithLimits <command> [<argument>...]   (as root)", 1, args, () -> {
+      try (ContainerApi api = ContainerApi.open()) {
+        return run(api, "/run-with-limits-" + ProcessHandle.current().pid(), List.of(args), System.out);
+      }
+    });
   }
 
   /** Runs {@code argv} in a new container {@code name} (destroyed afterwards); its exit code. */

@@ -20,15 +20,18 @@ import org.lmctfy.testing.ScratchCgroups;
 public final class ShowHierarchies {
   private ShowHierarchies() {}
 
-  public static void main(String[] args) throws Exception {
-    run(System.out);
+  public static void main(String[] args) {
+    ExampleMain.run("ShowHierarchies", 0, args, () -> {
+      run(System.out);
+      return 0;
+    });
   }
 
   public static void run(PrintStream out) throws Exception {
     String unusable = ScratchCgroups.hostUnusableReason();
     CgroupFs fs;
     if (unusable == null) {
-      fs = CgroupFs.host();
+      fs = ContainerApi.hostCgroupFs();
       out.println("backend: host kernel (cgroups found from /proc/self/mountinfo)");
     } else {
       fs = FakeCgroupFs.create();

@@ -18,9 +18,12 @@ public final class StatsScraper {
   private StatsScraper() {}
 
   public static void main(String[] args) {
-    try (ContainerApi api = ContainerApi.open()) {
-      printTable(api, System.out);
-    }
+    ExampleMain.run("StatsScraper   (as root)", 0, args, () -> {
+      try (ContainerApi api = ContainerApi.open()) {
+        printTable(api, System.out);
+        return 0;
+      }
+    });
   }
 
   /** Prints the table of every container below the root; {@code -} where a value is absent. */

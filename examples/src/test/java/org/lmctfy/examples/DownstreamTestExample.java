@@ -54,9 +54,10 @@ class DownstreamTestExample {
   void aSlotHasTheJobsMemoryCap() throws Exception {
     JobSlots slots = new JobSlots(api);
     slots.acquire("build-1", 104857600);
-    CgroupAssertions.assertThat(cgroups).hasCgroup("memory:/jobs/build-1");
+    CgroupAssertions.assertThat(cgroups).hasContainer("/jobs/build-1")
+        .hasValue("/jobs/build-1", "memory.limit_in_bytes", "104857600");
     slots.release("build-1");
-    CgroupAssertions.assertThat(cgroups).hasNoCgroup("memory:/jobs/build-1");
+    CgroupAssertions.assertThat(cgroups).hasNoContainer("/jobs/build-1");
   }
 
   @Test
@@ -68,7 +69,7 @@ class DownstreamTestExample {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("build-2").hasMessageContaining("EINVAL")
         .cause().isInstanceOf(LmctfyException.class)
-        .satisfies(e -> assertThat(((LmctfyException) e).code()).isEqualTo(ErrorCode.UNAVAILABLE));
+        .satisfies(e -> assertThat(((LmctfyException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
     CgroupAssertions.assertThat(cgroups).matches(before);
   }
 

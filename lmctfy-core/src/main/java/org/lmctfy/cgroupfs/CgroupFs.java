@@ -9,8 +9,9 @@ import java.util.Set;
 /**
  * The cgroup filesystem as the library sees it: mounted hierarchies, cgroups in them, their
  * interface files, ownership markers and process membership. This is the seam between the library
- * and the kernel: {@link #host()} is the real one; {@code org.lmctfy.testing.FakeCgroupFs} is an
- * in-memory one that behaves like the kernel, for tests.
+ * and the kernel: {@code ContainerApi.hostCgroupFs()} gives the real one; {@code
+ * org.lmctfy.testing.FakeCgroupFs} is an in-memory one that behaves like the kernel, for tests.
+ * This package knows no implementation of its own.
  *
  * <p>Every operation names a hierarchy (one of {@link #hierarchies()}) and a {@link CgroupPath}
  * relative to that hierarchy's mount. Failures are {@link CgroupFsException}s carrying the
@@ -23,7 +24,7 @@ import java.util.Set;
  * <p>Implementations are thread-safe.
  *
  * <pre>{@code
- * CgroupFs fs = CgroupFs.host();
+ * CgroupFs fs = ContainerApi.hostCgroupFs();
  * Hierarchy memory = fs.hierarchy("memory").orElseThrow();
  * fs.makeCgroup(memory, CgroupPath.of("/job"));
  * fs.write(memory, CgroupPath.of("/job"), "memory.limit_in_bytes", "104857600");
@@ -34,19 +35,18 @@ import java.util.Set;
 public interface CgroupFs {
 
   /**
-   * The host's cgroup filesystem: every hierarchy mounted in this process's mount namespace,
-   * found from {@code /proc/self/mountinfo} and {@code /proc/self/cgroup}.
+   * The mounted hierarchies, v1 ones first in mount order, then the v2 unified one.
    *
-   * @throws IOException if those files cannot be read or no cgroup hierarchy is mounted
+   * @return the mounted hierarchies, v1 ones first in mount order, then the v2 unified one
    */
-  static CgroupFs host() throws IOException {
-    return org.lmctfy.internal.kernel.KernelCgroupFs.discover();
-  }
-
-  /** The mounted hierarchies, v1 ones first in mount order, then the v2 unified one. */
   List<Hierarchy> hierarchies();
 
-  /** The hierarchy carrying {@code controller}, or the one named so ({@code "name=systemd"}). */
+  /**
+   * The hierarchy carrying {@code controller}, or the one named so ({@code "name=systemd"}).
+   *
+   * @param controller the controller's name ({@code "memory"}) or the named hierarchy's name
+   * @return the hierarchy carrying {@code controller}, or the one named so ({@code "name=systemd"})
+   */
   default Optional<Hierarchy> hierarchy(String controller) {
     for (Hierarchy h : hierarchies()) {
       if (h.has(controller) || h.name().equals(controller)) {
@@ -59,55 +59,130 @@ public interface CgroupFs {
   /**
    * The v1 controllers the kernel knows but that are not mounted anywhere (from {@code
    * /proc/cgroups}), which {@link #mount} can mount.
+   *
+   * @return the v1 controllers the kernel knows but that are not mounted anywhere (from {@code /proc/cgroups}), which {@link #mount} can mount
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Set<String> unmountedControllers() throws IOException;
 
-  /** Whether a cgroup exists at {@code path}. */
+  /**
+   * Whether a cgroup exists at {@code path}.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @return whether a cgroup exists at {@code path}
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   boolean exists(Hierarchy h, CgroupPath path) throws IOException;
 
   /**
    * Makes the cgroup {@code path}; the kernel creates its interface files. Fails with EEXIST if it
    * exists and ENOENT if its parent does not.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void makeCgroup(Hierarchy h, CgroupPath path) throws IOException;
 
   /**
    * Removes the cgroup {@code path} with its interface files. Fails with EBUSY if it has child
    * cgroups or member processes, ENOENT if it does not exist.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void removeCgroup(Hierarchy h, CgroupPath path) throws IOException;
 
-  /** The names of {@code path}'s child cgroups, sorted. ENOENT if {@code path} does not exist. */
+  /**
+   * The names of {@code path}'s child cgroups, sorted. ENOENT if {@code path} does not exist.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @return the names of {@code path}'s child cgroups, sorted
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   List<String> children(Hierarchy h, CgroupPath path) throws IOException;
 
-  /** Whether the cgroup has an interface file called {@code file}. */
+  /**
+   * Whether the cgroup has an interface file called {@code file}.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @return whether the cgroup has an interface file called {@code file}
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   boolean hasFile(Hierarchy h, CgroupPath path, String file) throws IOException;
 
-  /** The content of an interface file, as the kernel prints it (usually ending in a newline). */
+  /**
+   * The content of an interface file, as the kernel prints it (usually ending in a newline).
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @return the content of an interface file, as the kernel prints it (usually ending in a newline)
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   String read(Hierarchy h, CgroupPath path, String file) throws IOException;
 
   /**
    * Writes {@code value} to an interface file in one write, as the kernel expects. The kernel
    * validates it: a refused value is an EINVAL, EBUSY, ENOSPC... {@link CgroupFsException}.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param value the value
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void write(Hierarchy h, CgroupPath path, String file, String value) throws IOException;
 
   /**
    * The marker {@code key} on a cgroup (a {@code user.*} extended attribute on the kernel), or
    * empty if it has none.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param key the marker's key
+   * @return the marker {@code key} on a cgroup (a {@code user.*} extended attribute on the kernel), or empty if it has none
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException;
 
-  /** The keys of the markers on a cgroup, sorted. */
+  /**
+   * The keys of the markers on a cgroup, sorted.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @return the keys of the markers on a cgroup, sorted
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   List<String> markerKeys(Hierarchy h, CgroupPath path) throws IOException;
 
-  /** Sets the marker {@code key} on a cgroup. */
+  /**
+   * Sets the marker {@code key} on a cgroup.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param key the marker's key
+   * @param value the value
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException;
 
   /**
    * Sets the marker {@code key} on a cgroup unless it has one: false, and nothing changed, if it
    * has. The kernel backend does this in one step ({@code XATTR_CREATE}); this default reads, then
    * sets, which is enough for a caller holding the container's lock.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param key the marker's key
+   * @param value the value
+   * @return whether it did
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   default boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
     if (marker(h, path, key).isPresent()) {
@@ -117,39 +192,84 @@ public interface CgroupFs {
     return true;
   }
 
-  /** Removes the marker {@code key} from a cgroup; no error if it had none. */
+  /**
+   * Removes the marker {@code key} from a cgroup; no error if it had none.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param key the marker's key
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   void removeMarker(Hierarchy h, CgroupPath path, String key) throws IOException;
 
   /**
    * Changes the owner of a cgroup's directory ({@code file == null}) or of one of its interface
    * files, by numeric ids; {@code -1} leaves an id unchanged.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param uid the user id ({@code -1}: unchanged)
+   * @param gid the group id ({@code -1}: unchanged)
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws IOException;
 
-  /** The owner ({@code [uid, gid]}) of a cgroup's directory or interface file. */
+  /**
+   * The owner ({@code [uid, gid]}) of a cgroup's directory or interface file.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @return the owner ({@code [uid, gid]}) of a cgroup's directory or interface file
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException;
 
   /**
    * The cgroup of process {@code pid} in each hierarchy where it is visible below the mount root
    * (from {@code /proc/<pid>/cgroup}). ESRCH if there is no such process.
+   *
+   * @param pid the process id
+   * @return the cgroup of process {@code pid} in each hierarchy where it is visible below the mount root (from {@code /proc/<pid>/cgroup})
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws IOException;
 
   /**
    * Mounts a new v1 hierarchy with {@code controllers} at {@code mountPoint} and returns it.
    * EBUSY if a controller is mounted elsewhere.
+   *
+   * @param controllers the controllers
+   * @param mountPoint where to mount it
+   * @return the Hierarchy
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Hierarchy mount(Set<String> controllers, String mountPoint) throws IOException;
 
-  /** Unmounts a hierarchy this backend mounted (the undo of {@link #mount}). */
+  /**
+   * Unmounts a hierarchy this backend mounted (the undo of {@link #mount}).
+   *
+   * @param h the hierarchy
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   void unmount(Hierarchy h) throws IOException;
 
-  /** The id of the calling process, as this backend's {@link #cgroupsOf} knows it. */
+  /**
+   * The id of the calling process, as this backend's {@link #cgroupsOf} knows it.
+   *
+   * @return the id of the calling process, as this backend's {@link #cgroupsOf} knows it
+   */
   default long selfPid() {
     return ProcessHandle.current().pid();
   }
 
-  /** Sends {@code SIGKILL} to process {@code pid}. ESRCH if there is no such process. */
+  /**
+   * Sends {@code SIGKILL} to process {@code pid}. ESRCH if there is no such process.
+   *
+   * @param pid the process id
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   void kill(long pid) throws IOException;
 
   /** How often the default {@link #watch} signals: the polling interval of files no kernel notifies. */
@@ -164,6 +284,12 @@ public interface CgroupFs {
    * v2 {@code *.events} files ({@code cgroup.events}, {@code memory.events}), on its parent for
    * the removal; it polls every {@link #POLL_INTERVAL} for other files. This default polls for
    * any backend.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param files the interface files to watch
+   * @return a watch that wakes when one of {@code files} of the cgroup may have changed, or when the cgroup is removed; an empty {@code files} wakes only on removal
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   default CgroupWatch watch(Hierarchy h, CgroupPath path, java.util.Set<String> files) throws IOException {
     if (!exists(h, path)) {
@@ -179,6 +305,13 @@ public interface CgroupFs {
    * cgroup; {@code memory.usage_in_bytes} (args: a byte threshold) when usage crosses the
    * threshold either way; and on the cgroup's removal. The kernel's errno if it refuses (EINVAL
    * for a bad file or threshold). This default fails with EOPNOTSUPP.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param args the arguments after the file descriptors
+   * @return the CgroupWatch
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   default CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
     throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), args, Errno.EOPNOTSUPP,
@@ -192,6 +325,13 @@ public interface CgroupFs {
    * most once per window), and when the cgroup is removed. The kernel's errno if it refuses:
    * EINVAL for a bad trigger, and for a window that is not a multiple of 2 s without {@code
    * CAP_SYS_RESOURCE}. This default fails with EOPNOTSUPP.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param trigger the PSI trigger
+   * @return the CgroupWatch
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   default CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
       throws IOException {
@@ -204,25 +344,28 @@ public interface CgroupFs {
    * is a member of {@code cgroups}, one cgroup per hierarchy, before it executes its first
    * instruction, and returns it once it is placed.
    *
-   * <p>The default is for backends whose processes are this machine's: a launcher {@code /bin/sh}
-   * writes its own pid into each cgroup's {@code cgroup.procs} (the paths and the argv are passed
-   * as positional parameters, never spliced into the script), exits with status 125 if a write
-   * fails, and otherwise execs the command. A backend whose processes are not the host's (an
-   * in-memory fake) overrides this.
+   * <p>The kernel backend starts a launcher {@code /bin/sh} that writes its own pid into each
+   * cgroup's {@code cgroup.procs} (the paths and the argv are passed as positional parameters,
+   * never spliced into the script), exits with status 125 if a write fails, and otherwise execs
+   * the command. An in-memory fake places a fake process with the same writes; a backend that
+   * wraps another delegates to it.
    *
+   * @param command the program to start, with its environment, directory and redirections
+   * @param cgroups one cgroup per hierarchy
+   * @return the Process
    * @throws IOException if the launcher could not start or place itself (naming the file); no
    *     process is left behind then
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT, before anything starts, if the program
    *     is not an executable file or the working directory or a redirected file is unusable
    */
-  default Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
-    return org.lmctfy.internal.process.Launcher.start(this, command, cgroups);
-  }
+  Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException;
 
   /**
    * The directory where processes that share this cgroup filesystem keep per-container lock
    * files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as
    * for an in-memory fake.
+   *
+   * @return the directory where processes that share this cgroup filesystem keep per-container lock files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as for an in-memory fake
    */
   default Optional<java.nio.file.Path> lockDirectory() {
     return Optional.empty();

@@ -17,18 +17,31 @@ public class CgroupFsException extends IOException {
 
   /** What was being done. */
   public enum Operation {
+    /** Making a cgroup. */
     MKDIR("mkdir"),
+    /** Removing a cgroup. */
     RMDIR("rmdir"),
+    /** Reading an interface file. */
     READ("read"),
+    /** Writing an interface file. */
     WRITE("write"),
+    /** Listing child cgroups. */
     LIST("list"),
+    /** Looking a cgroup or file up. */
     STAT("stat"),
+    /** Reading a marker (an extended attribute). */
     GET_MARKER("getxattr"),
+    /** Setting a marker. */
     SET_MARKER("setxattr"),
+    /** Removing a marker. */
     REMOVE_MARKER("removexattr"),
+    /** Changing an owner. */
     CHOWN("chown"),
+    /** Mounting a hierarchy. */
     MOUNT("mount"),
+    /** Unmounting a hierarchy. */
     UNMOUNT("umount"),
+    /** Sending a signal. */
     KILL("kill"),
     /** Opening a {@link CgroupWatch}: an inotify watch, an eventfd registration or a PSI trigger. */
     WATCH("watch");
@@ -39,19 +52,29 @@ public class CgroupFsException extends IOException {
       this.verb = verb;
     }
 
+    /** The system call's name, for messages: {@code "mkdir"}.
+   *
+   * @return the verb */
     public String verb() {
       return verb;
     }
   }
 
+  /** What was being done. */
   private final Operation operation;
+  /** The file or cgroup, as a display path. */
   private final String file;
+  /** The value written, or null. */
   private final String value;
+  /** The errno the kernel (or the fake) gave. */
   private final Errno errno;
 
   /**
    * @param file the display path of the file or cgroup directory
    * @param value the value written or the marker set, or null
+   * @param operation what was attempted
+   * @param errno the errno
+   * @param detail what the errno alone does not say
    */
   public CgroupFsException(Operation operation, String file, String value, Errno errno, String detail) {
     super(format(operation, file, value, errno, detail));
@@ -61,6 +84,12 @@ public class CgroupFsException extends IOException {
     this.errno = Objects.requireNonNull(errno, "errno");
   }
 
+  /** A failure with no detail beyond the errno.
+   *
+   * @param operation what was attempted
+   * @param file the file or cgroup, as a display path
+   * @param value the value written, or null
+   * @param errno the errno */
   public CgroupFsException(Operation operation, String file, String value, Errno errno) {
     this(operation, file, value, errno, null);
   }
@@ -78,20 +107,34 @@ public class CgroupFsException extends IOException {
     return sb.toString();
   }
 
+  /** What was being done.
+   *
+   * @return the operation */
   public Operation operation() {
     return operation;
   }
 
-  /** The display path of the file or cgroup directory. */
+  /**
+   * The display path of the file or cgroup directory.
+   *
+   * @return the display path of the file or cgroup directory
+   */
   public String file() {
     return file;
   }
 
-  /** The value written, or null for operations that write none. */
+  /**
+   * The value written, or null for operations that write none.
+   *
+   * @return the value written, or null for operations that write none
+   */
   public String value() {
     return value;
   }
 
+  /** The errno the kernel (or the fake) gave.
+   *
+   * @return the errno */
   public Errno errno() {
     return errno;
   }

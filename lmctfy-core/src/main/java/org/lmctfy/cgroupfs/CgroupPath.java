@@ -22,7 +22,11 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     this.value = value;
   }
 
-  /** The root of a hierarchy's mount. */
+  /**
+   * The root of a hierarchy's mount.
+   *
+   * @return the root of a hierarchy's mount
+   */
   public static CgroupPath root() {
     return ROOT;
   }
@@ -30,6 +34,8 @@ public final class CgroupPath implements Comparable<CgroupPath> {
   /**
    * Parses an absolute, clean path.
    *
+   * @param value the value
+   * @return the CgroupPath
    * @throws IllegalArgumentException naming the value if it is not absolute and clean
    */
   public static CgroupPath of(String value) {
@@ -53,13 +59,23 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     }
   }
 
-  /** The child called {@code name}. */
+  /**
+   * The child called {@code name}.
+   *
+   * @param name the child's name, one path component
+   * @return the child called {@code name}
+   */
   public CgroupPath resolve(String name) {
     checkComponent(name);
     return new CgroupPath(isRoot() ? "/" + name : value + "/" + name);
   }
 
-  /** This path below {@code base}: {@code /a} under {@code /scratch} is {@code /scratch/a}. */
+  /**
+   * This path below {@code base}: {@code /a} under {@code /scratch} is {@code /scratch/a}.
+   *
+   * @param base the base
+   * @return this path below {@code base}: {@code /a} under {@code /scratch} is {@code /scratch/a}
+   */
   public CgroupPath under(CgroupPath base) {
     if (isRoot()) {
       return base;
@@ -67,7 +83,12 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     return base.isRoot() ? this : new CgroupPath(base.value + value);
   }
 
-  /** This path relative to {@code ancestor}, which must be an ancestor or equal. */
+  /**
+   * This path relative to {@code ancestor}, which must be an ancestor or equal.
+   *
+   * @param ancestor the ancestor
+   * @return this path relative to {@code ancestor}, which must be an ancestor or equal
+   */
   public CgroupPath relativeTo(CgroupPath ancestor) {
     if (!ancestor.isAncestorOrSelf(this)) {
       throw new IllegalArgumentException(value + " is not below " + ancestor.value);
@@ -78,32 +99,56 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     return value.length() == ancestor.value.length() ? ROOT : new CgroupPath(value.substring(ancestor.value.length()));
   }
 
-  /** Whether this is {@code other} or one of its ancestors. */
+  /**
+   * Whether this is {@code other} or one of its ancestors.
+   *
+   * @param other the other
+   * @return whether this is {@code other} or one of its ancestors
+   */
   public boolean isAncestorOrSelf(CgroupPath other) {
     return isRoot() || other.value.equals(value) || other.value.startsWith(value + "/");
   }
 
-  /** The parent; the root's parent is the root. */
+  /**
+   * The parent; the root's parent is the root.
+   *
+   * @return the parent; the root's parent is the root
+   */
   public CgroupPath parent() {
     int slash = value.lastIndexOf('/');
     return slash <= 0 ? ROOT : new CgroupPath(value.substring(0, slash));
   }
 
-  /** The last component; {@code ""} for the root. */
+  /**
+   * The last component; {@code ""} for the root.
+   *
+   * @return the last component; {@code ""} for the root
+   */
   public String name() {
     return value.substring(value.lastIndexOf('/') + 1);
   }
 
+  /** Whether this is the hierarchy's root, {@code "/"}.
+   *
+   * @return whether it is the root */
   public boolean isRoot() {
     return value.equals("/");
   }
 
-  /** The number of components; 0 for the root. */
+  /**
+   * The number of components; 0 for the root.
+   *
+   * @return the number of components; 0 for the root
+   */
   public int depth() {
     return components().size();
   }
 
-  /** The components from the top down. */
+  /**
+   * The components from the top down.
+   *
+   * @return the components from the top down
+   */
   public List<String> components() {
     List<String> out = new ArrayList<>();
     if (!isRoot()) {
@@ -114,7 +159,11 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     return out;
   }
 
-  /** The path as a string, {@code "/a/b"}. */
+  /**
+   * The path as a string, {@code "/a/b"}.
+   *
+   * @return the path as a string, {@code "/a/b"}
+   */
   public String value() {
     return value;
   }

@@ -43,6 +43,9 @@ public interface CgroupWatch extends AutoCloseable {
   /**
    * A watch that signals every {@code interval}, for files the kernel does not notify about
    * ({@code memory.current}, v1 {@code cgroup.procs}): the caller polls them.
+   *
+   * @param interval the interval
+   * @return a watch that signals every {@code interval}, for files the kernel does not notify about ({@code memory.current}, v1 {@code cgroup.procs}): the caller polls them
    */
   static CgroupWatch polling(Duration interval) {
     return new PollingWatch(interval);

@@ -25,6 +25,15 @@ import java.util.Set;
 public record Hierarchy(
     String name, CgroupVersion version, Set<String> controllers, String mountPoint, String mountRoot) {
 
+  /**
+   * Validates and copies the controllers.
+   *
+   * @param name how {@code /proc/<pid>/cgroup} names it (see above)
+   * @param version the version
+   * @param controllers the controllers
+   * @param mountPoint where to mount it
+   * @param mountRoot the mount root
+   */
   public Hierarchy {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(version, "version");
@@ -46,17 +55,32 @@ public record Hierarchy(
     return 31 * name.hashCode() + mountPoint.hashCode();
   }
 
-  /** Whether this hierarchy carries {@code controller} ({@code "memory"}, {@code "cpu"}...). */
+  /**
+   * Whether this hierarchy carries {@code controller} ({@code "memory"}, {@code "cpu"}...).
+   *
+   * @param controller the controller's name ({@code "memory"}) or the named hierarchy's name
+   * @return whether this hierarchy carries {@code controller} ({@code "memory"}, {@code "cpu"}...)
+   */
   public boolean has(String controller) {
     return controllers.contains(controller);
   }
 
-  /** A short label for messages: {@code "memory"}, {@code "cpu,cpuacct"} or {@code "unified"}. */
+  /**
+   * A short label for messages: {@code "memory"}, {@code "cpu,cpuacct"} or {@code "unified"}.
+   *
+   * @return a short label for messages: {@code "memory"}, {@code "cpu,cpuacct"} or {@code "unified"}
+   */
   public String label() {
     return version == CgroupVersion.V2 ? "unified" : name;
   }
 
-  /** The display path of a cgroup or of a file in it: {@code /sys/fs/cgroup/memory/a/memory.max}. */
+  /**
+   * The display path of a cgroup or of a file in it: {@code /sys/fs/cgroup/memory/a/memory.max}.
+   *
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @return the display path of a cgroup or of a file in it: {@code /sys/fs/cgroup/memory/a/memory.max}
+   */
   public String display(CgroupPath path, String file) {
     StringBuilder sb = new StringBuilder(mountPoint);
     if (!path.isRoot()) {

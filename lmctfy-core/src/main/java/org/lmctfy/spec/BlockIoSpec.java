@@ -33,7 +33,12 @@ public record BlockIoSpec(
     @JsonProperty("device_limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<DeviceLimit> deviceLimits) {
 
-  /** Validates the weight and that no device is throttled twice; copies the list. */
+  /**
+   * Validates the weight and that no device is throttled twice; copies the list.
+   *
+   * @param weight the weight
+   * @param deviceLimits the device limits
+   */
   public BlockIoSpec {
     inRange(weight, 10, 1000, "blockio.weight");
     deviceLimits = deviceLimits == null ? List.of() : List.copyOf(deviceLimits);
@@ -67,7 +72,16 @@ public record BlockIoSpec(
 
     private static final String FIELD = "blockio.device_limits[].";
 
-    /** Validates the device numbers and rates. */
+    /**
+     * Validates the device numbers and rates.
+     *
+     * @param major the device's major number
+     * @param minor the device's minor number
+     * @param readBps the read bps
+     * @param writeBps the write bps
+     * @param readIops the read iops
+     * @param writeIops the write iops
+     */
     public DeviceLimit {
       Checks.atLeast(major, 0, FIELD + "major");
       Checks.atLeast(minor, 0, FIELD + "minor");
@@ -88,7 +102,11 @@ public record BlockIoSpec(
       }
     }
 
-    /** The device as the kernel writes it: {@code "8:0"}. */
+    /**
+     * The device as the kernel writes it: {@code "8:0"}.
+     *
+     * @return the device as the kernel writes it: {@code "8:0"}
+     */
     public String device() {
       return major + ":" + minor;
     }

@@ -55,14 +55,32 @@ public record ContainerSpec(
     @JsonProperty("network") NetworkSpec network,
     @JsonProperty("monitoring") MonitoringSpec monitoring) {
 
-  /** Validates the top-level numbers; the sections validated themselves. */
+  /**
+   * Validates the top-level numbers; the sections validated themselves.
+   *
+   * @param owner the owner
+   * @param ownerGroup the owner group
+   * @param childrenLimit the children limit
+   * @param cpu the cpu
+   * @param memory the memory
+   * @param pids the pids
+   * @param blockio the blockio
+   * @param device the device
+   * @param hugetlb the hugetlb
+   * @param network the network
+   * @param monitoring the monitoring
+   */
   public ContainerSpec {
     atLeast(owner, 0, "owner");
     atLeast(ownerGroup, 0, "owner_group");
     atLeast(childrenLimit, 0, "children_limit");
   }
 
-  /** A spec that isolates nothing: every section absent. */
+  /**
+   * A spec that isolates nothing: every section absent.
+   *
+   * @return A spec that isolates nothing: every section absent
+   */
   public static ContainerSpec empty() {
     return builder().build();
   }
@@ -72,6 +90,8 @@ public record ContainerSpec(
    * from JSON (text starting with <code>{</code>). Blank text is the {@linkplain #empty() empty
    * spec}.
    *
+   * @param text the text
+   * @return the ContainerSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field path, the bad value and,
    *     for syntax errors, the line:column
    */
@@ -79,22 +99,38 @@ public record ContainerSpec(
     return SpecCodec.parse(text, ContainerSpec.class, "spec");
   }
 
-  /** This spec as compact JSON with lmctfy's field names; absent sections are left out. */
+  /**
+   * This spec as compact JSON with lmctfy's field names; absent sections are left out.
+   *
+   * @return this spec as compact JSON with lmctfy's field names; absent sections are left out
+   */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /** This spec in lmctfy's text format, one field a line, in a fixed order; empty if empty. */
+  /**
+   * This spec in lmctfy's text format, one field a line, in a fixed order; empty if empty.
+   *
+   * @return this spec in lmctfy's text format, one field a line, in a fixed order; empty if empty
+   */
   public String toText() {
     return SpecCodec.toText(this);
   }
 
-  /** A builder with every field absent. */
+  /**
+   * A builder with every field absent.
+   *
+   * @return A builder with every field absent
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder holding this spec's fields, to derive a changed copy. */
+  /**
+   * A builder holding this spec's fields, to derive a changed copy.
+   *
+   * @return A builder holding this spec's fields, to derive a changed copy
+   */
   public Builder toBuilder() {
     return new Builder()
         .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit)
@@ -118,73 +154,132 @@ public record ContainerSpec(
 
     private Builder() {}
 
-    /** Sets {@code owner} (uid). */
+    /**
+     * Sets {@code owner} (uid).
+     *
+     * @param owner the owner
+     * @return the Builder
+     */
     public Builder owner(Long owner) {
       this.owner = owner;
       return this;
     }
 
-    /** Sets {@code owner_group} (gid). */
+    /**
+     * Sets {@code owner_group} (gid).
+     *
+     * @param ownerGroup the owner group
+     * @return the Builder
+     */
     public Builder ownerGroup(Long ownerGroup) {
       this.ownerGroup = ownerGroup;
       return this;
     }
 
-    /** Sets {@code children_limit}. */
+    /**
+     * Sets {@code children_limit}.
+     *
+     * @param childrenLimit the children limit
+     * @return the Builder
+     */
     public Builder childrenLimit(Long childrenLimit) {
       this.childrenLimit = childrenLimit;
       return this;
     }
 
-    /** Sets the {@code cpu} section. */
+    /**
+     * Sets the {@code cpu} section.
+     *
+     * @param cpu the cpu
+     * @return the Builder
+     */
     public Builder cpu(CpuSpec cpu) {
       this.cpu = cpu;
       return this;
     }
 
-    /** Sets the {@code memory} section. */
+    /**
+     * Sets the {@code memory} section.
+     *
+     * @param memory the memory
+     * @return the Builder
+     */
     public Builder memory(MemorySpec memory) {
       this.memory = memory;
       return this;
     }
 
-    /** Sets the {@code pids} section. */
+    /**
+     * Sets the {@code pids} section.
+     *
+     * @param pids the pids
+     * @return the Builder
+     */
     public Builder pids(PidsSpec pids) {
       this.pids = pids;
       return this;
     }
 
-    /** Sets the {@code blockio} section. */
+    /**
+     * Sets the {@code blockio} section.
+     *
+     * @param blockio the blockio
+     * @return the Builder
+     */
     public Builder blockio(BlockIoSpec blockio) {
       this.blockio = blockio;
       return this;
     }
 
-    /** Sets the {@code device} section. */
+    /**
+     * Sets the {@code device} section.
+     *
+     * @param device the device
+     * @return the Builder
+     */
     public Builder device(DeviceSpec device) {
       this.device = device;
       return this;
     }
 
-    /** Sets the {@code hugetlb} section. */
+    /**
+     * Sets the {@code hugetlb} section.
+     *
+     * @param hugetlb the hugetlb
+     * @return the Builder
+     */
     public Builder hugetlb(HugetlbSpec hugetlb) {
       this.hugetlb = hugetlb;
       return this;
     }
 
-    /** Sets the {@code network} section. */
+    /**
+     * Sets the {@code network} section.
+     *
+     * @param network the network
+     * @return the Builder
+     */
     public Builder network(NetworkSpec network) {
       this.network = network;
       return this;
     }
 
-    /** Sets the {@code monitoring} section. */
+    /**
+     * Sets the {@code monitoring} section.
+     *
+     * @param monitoring the monitoring
+     * @return the Builder
+     */
     public Builder monitoring(MonitoringSpec monitoring) {
       this.monitoring = monitoring;
       return this;
     }
 
-    /** The spec; validates the top-level numbers. */
+    /**
+     * The spec; validates the top-level numbers.
+     *
+     * @return the spec; validates the top-level numbers
+     */
     public ContainerSpec build() {
       return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio,
           device, hugetlb, network, monitoring);

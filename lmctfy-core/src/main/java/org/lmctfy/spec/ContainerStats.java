@@ -35,16 +35,33 @@ public record ContainerStats(
     @JsonProperty("blockio") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceIo> blockio,
     @JsonProperty("pressure") PressureStats pressure) {
 
+  /**
+   * Validates and copies.
+   *
+   * @param cpu the cpu
+   * @param memory the memory
+   * @param pids the pids
+   * @param blockio the blockio
+   * @param pressure the pressure
+   */
   public ContainerStats {
     blockio = blockio == null ? List.of() : List.copyOf(blockio);
   }
 
-  /** These stats as compact JSON with snake_case names. */
+  /**
+   * These stats as compact JSON with snake_case names.
+   *
+   * @return these stats as compact JSON with snake_case names
+   */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /** These stats in lmctfy's text format. */
+  /**
+   * These stats in lmctfy's text format.
+   *
+   * @return these stats in lmctfy's text format
+   */
   public String toText() {
     return SpecCodec.toText(this);
   }
@@ -65,6 +82,15 @@ public record ContainerStats(
       @JsonProperty("user_ns") Long userNs,
       @JsonProperty("system_ns") Long systemNs,
       @JsonProperty("throttling") Throttling throttling) {
+    /**
+     * Validates and copies.
+     *
+     * @param totalNs the total ns
+     * @param perCpuNs the per cpu ns
+     * @param userNs the user ns
+     * @param systemNs the system ns
+     * @param throttling the throttling
+     */
     public CpuStats {
       perCpuNs = perCpuNs == null ? List.of() : List.copyOf(perCpuNs);
     }
@@ -108,6 +134,20 @@ public record ContainerStats(
       @JsonProperty("oom_kills") Long oomKills,
       @JsonProperty("container_data") Map<String, Long> containerData,
       @JsonProperty("hierarchical_data") Map<String, Long> hierarchicalData) {
+    /**
+     * Validates and copies.
+     *
+     * @param usage the usage
+     * @param maxUsage the max usage
+     * @param limit the limit
+     * @param effectiveLimit the effective limit
+     * @param failCount the fail count
+     * @param workingSet the working set
+     * @param oomEvents the oom events
+     * @param oomKills the oom kills
+     * @param containerData the container data
+     * @param hierarchicalData the hierarchical data
+     */
     public MemoryStats {
       containerData = containerData == null ? null : Map.copyOf(containerData);
       hierarchicalData = hierarchicalData == null ? null : Map.copyOf(hierarchicalData);

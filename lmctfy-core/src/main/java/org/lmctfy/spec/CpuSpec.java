@@ -51,7 +51,15 @@ public record CpuSpec(
     BEST_EFFORT
   }
 
-  /** Validates every field; see the component docs for the ranges. */
+  /**
+   * Validates every field; see the component docs for the ranges.
+   *
+   * @param limit the limit
+   * @param maxLimit the max limit
+   * @param mask the mask
+   * @param memoryNodes the memory nodes
+   * @param schedulingLatency the scheduling latency
+   */
   public CpuSpec {
     atLeast(limit, 0, "cpu.limit");
     unlimitedOrAtLeast(maxLimit, 1, "cpu.max_limit");
@@ -59,7 +67,12 @@ public record CpuSpec(
     memoryNodes = CpuLists.normalize(memoryNodes, "cpu.memory_nodes");
   }
 
-  /** A spec with only a share: {@code cpu { limit: milliCpus }}. */
+  /**
+   * A spec with only a share: {@code cpu { limit: milliCpus }}.
+   *
+   * @param milliCpus the milli cpus
+   * @return a spec with only a share: {@code cpu { limit: milliCpus }}
+   */
   public static CpuSpec ofLimit(long milliCpus) {
     return new CpuSpec(milliCpus, null, null, null, null);
   }

@@ -25,21 +25,30 @@ import org.lmctfy.internal.codec.Checks;
 public record DeviceSpec(
     @JsonProperty("rules") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceRule> rules) {
 
-  /** Copies the list. */
+  /**
+   * Copies the list.
+   *
+   * @param rules the rules
+   */
   public DeviceSpec {
     rules = rules == null ? List.of() : List.copyOf(rules);
   }
 
   /** Whether a rule grants or takes away access. */
   public enum Permission {
+    /** Lets the container use the devices. */
     ALLOW,
+    /** Keeps the container from the devices. */
     DENY
   }
 
   /** Which devices a rule covers: all, block devices or character devices. */
   public enum Type {
+    /** Every device, block and character ({@code a}). */
     ALL('a'),
+    /** Block devices ({@code b}). */
     BLOCK('b'),
+    /** Character devices ({@code c}). */
     CHAR('c');
 
     private final char kernel;
@@ -48,7 +57,11 @@ public record DeviceSpec(
       this.kernel = kernel;
     }
 
-    /** The kernel's letter: {@code a}, {@code b} or {@code c}. */
+    /**
+     * The kernel's letter: {@code a}, {@code b} or {@code c}.
+     *
+     * @return the kernel's letter: {@code a}, {@code b} or {@code c}
+     */
     public char kernelLetter() {
       return kernel;
     }
@@ -76,7 +89,15 @@ public record DeviceSpec(
 
     private static final String FIELD = "device.rules[].";
 
-    /** Validates every field. */
+    /**
+     * Validates every field.
+     *
+     * @param permission the permission
+     * @param type SUMMARY or FULL
+     * @param major the device's major number
+     * @param minor the device's minor number
+     * @param access the access
+     */
     public DeviceRule {
       Checks.required(permission, FIELD + "permission");
       Checks.required(type, FIELD + "type");
@@ -111,7 +132,11 @@ public record DeviceSpec(
       }
     }
 
-    /** The rule as the kernel writes it: {@code "c 1:3 rwm"}, {@code "a *:* rwm"}. */
+    /**
+     * The rule as the kernel writes it: {@code "c 1:3 rwm"}, {@code "a *:* rwm"}.
+     *
+     * @return the rule as the kernel writes it: {@code "c 1:3 rwm"}, {@code "a *:* rwm"}
+     */
     public String kernelRule() {
       return type.kernelLetter() + " " + number(major) + ":" + number(minor) + " " + access;
     }

@@ -39,7 +39,15 @@ public record EventSpec(
     @JsonProperty("container_destroyed") ContainerDestroyed containerDestroyedEvent,
     @JsonProperty("pressure") PressureTrigger pressure) {
 
-  /** Checks that exactly one event is set. */
+  /**
+   * Checks that exactly one event is set.
+   *
+   * @param oomEvent the oom event
+   * @param memoryThreshold the memory threshold
+   * @param containerEmptyEvent the container empty event
+   * @param containerDestroyedEvent the container destroyed event
+   * @param pressure the pressure
+   */
   public EventSpec {
     List<String> set = new ArrayList<>();
     if (oomEvent != null) {
@@ -63,27 +71,52 @@ public record EventSpec(
     }
   }
 
-  /** Out-of-memory in the container. */
+  /**
+   * Out-of-memory in the container.
+   *
+   * @return out-of-memory in the container
+   */
   public static EventSpec oom() {
     return new EventSpec(new OomEvent(), null, null, null, null);
   }
 
-  /** Memory usage (bytes, {@code > 0}) crossed. */
+  /**
+   * Memory usage (bytes, {@code > 0}) crossed.
+   *
+   * @param usageBytes the usage bytes
+   * @return Memory usage (bytes, {@code > 0}) crossed
+   */
   public static EventSpec memoryThreshold(long usageBytes) {
     return new EventSpec(null, new MemoryThreshold(usageBytes), null, null, null);
   }
 
-  /** The container has no processes left. */
+  /**
+   * The container has no processes left.
+   *
+   * @return the container has no processes left
+   */
   public static EventSpec containerEmpty() {
     return new EventSpec(null, null, new ContainerEmpty(), null, null);
   }
 
-  /** The container was destroyed. */
+  /**
+   * The container was destroyed.
+   *
+   * @return the container was destroyed
+   */
   public static EventSpec containerDestroyed() {
     return new EventSpec(null, null, null, new ContainerDestroyed(), null);
   }
 
-  /** A pressure stall trigger; see {@link PressureTrigger} for units and ranges. */
+  /**
+   * A pressure stall trigger; see {@link PressureTrigger} for units and ranges.
+   *
+   * @param resource the resource
+   * @param kind the kind
+   * @param thresholdUs the threshold us
+   * @param windowUs the window us
+   * @return a pressure stall trigger; see {@link PressureTrigger} for units and ranges
+   */
   public static EventSpec pressure(PressureTrigger.Resource resource, PressureTrigger.Kind kind,
       long thresholdUs, long windowUs) {
     return new EventSpec(null, null, null, null,
@@ -93,18 +126,28 @@ public record EventSpec(
   /**
    * Reads an event spec from text format ({@code memory_threshold { usage: 1048576 }}) or JSON.
    *
+   * @param text the text
+   * @return the EventSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static EventSpec parse(String text) {
     return SpecCodec.parse(text, EventSpec.class, "event spec");
   }
 
-  /** This event spec as compact JSON. */
+  /**
+   * This event spec as compact JSON.
+   *
+   * @return this event spec as compact JSON
+   */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /** This event spec in text format. */
+  /**
+   * This event spec in text format.
+   *
+   * @return this event spec in text format
+   */
   public String toText() {
     return SpecCodec.toText(this);
   }
@@ -125,7 +168,11 @@ public record EventSpec(
    */
   public record MemoryThreshold(
       @JsonProperty("usage") @JsonSetter(nulls = Nulls.FAIL) long usage) {
-    /** Validates the threshold. */
+    /**
+     * Validates the threshold.
+     *
+     * @param usage the usage
+     */
     public MemoryThreshold {
       if (usage <= 0) {
         throw Checks.invalid("memory_threshold.usage", usage, "must be > 0 bytes");
@@ -151,18 +198,30 @@ public record EventSpec(
 
     /** The resource whose pressure is watched. */
     public enum Resource {
+      /** {@code cpu.pressure}. */
       CPU,
+      /** {@code memory.pressure}. */
       MEMORY,
+      /** {@code io.pressure}. */
       IO
     }
 
     /** Which PSI line: some tasks stalled, or all of them. */
     public enum Kind {
+      /** Some tasks stalled. */
       SOME,
+      /** All non-idle tasks stalled at once. */
       FULL
     }
 
-    /** Validates the resource, kind, window and threshold. */
+    /**
+     * Validates the resource, kind, window and threshold.
+     *
+     * @param resource the resource
+     * @param kind the kind
+     * @param thresholdUs the threshold us
+     * @param windowUs the window us
+     */
     public PressureTrigger {
       Checks.required(resource, "pressure.resource");
       Checks.required(kind, "pressure.kind");
@@ -176,7 +235,11 @@ public record EventSpec(
       }
     }
 
-    /** The trigger line the kernel takes: {@code "some 150000 1000000"}. */
+    /**
+     * The trigger line the kernel takes: {@code "some 150000 1000000"}.
+     *
+     * @return the trigger line the kernel takes: {@code "some 150000 1000000"}
+     */
     public String kernelTrigger() {
       return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + thresholdUs + " " + windowUs;
     }

@@ -28,7 +28,11 @@ public record HugetlbSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<HugetlbLimit> limits) {
 
-  /** Copies the list and checks that no page size appears twice. */
+  /**
+   * Copies the list and checks that no page size appears twice.
+   *
+   * @param limits the limits
+   */
   public HugetlbSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -55,7 +59,12 @@ public record HugetlbSpec(
 
     private static final Pattern PAGE_SIZE = Pattern.compile("[1-9][0-9]*[KMG]B");
 
-    /** Validates the page size and limit. */
+    /**
+     * Validates the page size and limit.
+     *
+     * @param pageSize the page size
+     * @param limit the limit
+     */
     public HugetlbLimit {
       Checks.required(pageSize, "hugetlb.limits[].page_size");
       if (!PAGE_SIZE.matcher(pageSize).matches()) {

@@ -57,7 +57,12 @@ public record InitSpec(
   public record CgroupMount(
       @JsonProperty("mount_path") String mountPath,
       @JsonProperty("hierarchy") Set<String> hierarchy) {
-    /** Validates the path, maps lmctfy's controller names and copies the set. */
+    /**
+     * Validates the path, maps lmctfy's controller names and copies the set.
+     *
+     * @param mountPath the mount path
+     * @param hierarchy the hierarchy
+     */
     public CgroupMount {
       Checks.required(mountPath, "cgroup_mount[].mount_path");
       if (!mountPath.startsWith("/")) {
@@ -70,7 +75,13 @@ public record InitSpec(
     }
   }
 
-  /** Maps lmctfy's controller names, copies the list and set, and checks the leaf's name. */
+  /**
+   * Maps lmctfy's controller names, copies the list and set, and checks the leaf's name.
+   *
+   * @param cgroupMounts the cgroup mounts
+   * @param enableControllers the enable controllers
+   * @param processesLeaf the processes leaf
+   */
   public InitSpec {
     cgroupMounts = cgroupMounts == null ? List.of() : List.copyOf(cgroupMounts);
     enableControllers = controllers(enableControllers, "enable_controllers");
@@ -80,12 +91,21 @@ public record InitSpec(
     }
   }
 
-  /** Mounts and controllers, moving no process. */
+  /**
+   * Mounts and controllers, moving no process.
+   *
+   * @param cgroupMounts the cgroup mounts
+   * @param enableControllers the enable controllers
+   */
   public InitSpec(List<CgroupMount> cgroupMounts, Set<String> enableControllers) {
     this(cgroupMounts, enableControllers, null);
   }
 
-  /** Changes nothing: only checks that the host's cgroups can be opened. */
+  /**
+   * Changes nothing: only checks that the host's cgroups can be opened.
+   *
+   * @return the InitSpec
+   */
   public static InitSpec empty() {
     return new InitSpec(List.of(), Set.of(), null);
   }
@@ -93,6 +113,8 @@ public record InitSpec(
   /**
    * Reads an init spec from lmctfy's text format or JSON; blank text is {@link #empty()}.
    *
+   * @param text the text
+   * @return the InitSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static InitSpec parse(String text) {

@@ -39,7 +39,17 @@ public record MemorySpec(
     @JsonProperty("oom_group") Boolean oomGroup,
     @JsonProperty("swappiness") Integer swappiness) {
 
-  /** Validates every field and that {@code swap_limit >= limit}. */
+  /**
+   * Validates every field and that {@code swap_limit >= limit}.
+   *
+   * @param limit the limit
+   * @param swapLimit the swap limit
+   * @param reservation the reservation
+   * @param high the high
+   * @param oomKillDisable the oom kill disable
+   * @param oomGroup the oom group
+   * @param swappiness the swappiness
+   */
   public MemorySpec {
     unlimitedOrAtLeast(limit, 0, "memory.limit");
     unlimitedOrAtLeast(swapLimit, 0, "memory.swap_limit");
@@ -53,7 +63,12 @@ public record MemorySpec(
     }
   }
 
-  /** A spec with only a hard limit: {@code memory { limit: bytes }}. */
+  /**
+   * A spec with only a hard limit: {@code memory { limit: bytes }}.
+   *
+   * @param bytes the bytes
+   * @return a spec with only a hard limit: {@code memory { limit: bytes }}
+   */
   public static MemorySpec ofLimit(long bytes) {
     return new MemorySpec(bytes, null, null, null, null, null, null);
   }

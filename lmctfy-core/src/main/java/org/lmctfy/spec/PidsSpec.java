@@ -20,7 +20,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PidsSpec(@JsonProperty("limit") Long limit) {
-  /** Validates the limit. */
+  /**
+   * Validates the limit.
+   *
+   * @param limit the limit
+   */
   public PidsSpec {
     unlimitedOrAtLeast(limit, 1, "pids.limit");
   }

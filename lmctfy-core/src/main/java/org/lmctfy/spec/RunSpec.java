@@ -2,7 +2,6 @@ package org.lmctfy.spec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.google.common.collect.ImmutableSortedMap;
 import java.util.Map;
 import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.SpecCodec;
@@ -48,7 +47,17 @@ public record RunSpec(
     DETACHED
   }
 
-  /** Validates names and paths; copies the environment. */
+  /**
+   * Validates names and paths; copies the environment.
+   *
+   * @param fdPolicy the fd policy
+   * @param environment the environment
+   * @param workingDirectory the working directory
+   * @param stdin the stdin
+   * @param stdout the stdout
+   * @param stderr the stderr
+   * @param useShell the use shell
+   */
   public RunSpec {
     fdPolicy = fdPolicy == null ? FdPolicy.INHERIT : fdPolicy;
     if (environment != null) {
@@ -61,7 +70,7 @@ public record RunSpec(
           throw Checks.invalid("environment." + name, e.getValue(), "must be a string without NUL");
         }
       }
-      environment = ImmutableSortedMap.copyOf(environment);
+      environment = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(environment));
     }
     Checks.nonEmpty(workingDirectory, "working_directory");
     Checks.nonEmpty(stdin, "stdin");
@@ -69,12 +78,20 @@ public record RunSpec(
     Checks.nonEmpty(stderr, "stderr");
   }
 
-  /** Inherits everything from the caller: lmctfy's default. */
+  /**
+   * Inherits everything from the caller: lmctfy's default.
+   *
+   * @return the RunSpec
+   */
   public static RunSpec inherit() {
     return new RunSpec(FdPolicy.INHERIT, null, null, null, null, null, null);
   }
 
-  /** A detached process: new session, standard streams on /dev/null. */
+  /**
+   * A detached process: new session, standard streams on /dev/null.
+   *
+   * @return A detached process: new session, standard streams on /dev/null
+   */
   public static RunSpec detached() {
     return new RunSpec(FdPolicy.DETACHED, null, null, null, null, null, null);
   }
@@ -83,18 +100,28 @@ public record RunSpec(
    * Reads a run spec from text format ({@code fd_policy: DETACHED environment { PATH: "/bin" }})
    * or JSON. Blank text is {@link #inherit()}.
    *
+   * @param text the text
+   * @return the RunSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static RunSpec parse(String text) {
     return SpecCodec.parse(text, RunSpec.class, "run spec");
   }
 
-  /** This run spec as compact JSON. */
+  /**
+   * This run spec as compact JSON.
+   *
+   * @return this run spec as compact JSON
+   */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /** This run spec in text format. */
+  /**
+   * This run spec in text format.
+   *
+   * @return this run spec in text format
+   */
   public String toText() {
     return SpecCodec.toText(this);
   }

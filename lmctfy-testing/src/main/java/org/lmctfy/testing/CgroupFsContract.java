@@ -23,6 +23,9 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupFsContract extends CgroupFsContractSupport {
 
+  /** The cases, run on {@code backend}.
+   *
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
   protected CgroupFsContract(ContractBackend backend) {
     super(backend);
   }

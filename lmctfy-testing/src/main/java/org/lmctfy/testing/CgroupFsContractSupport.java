@@ -28,11 +28,16 @@ public abstract class CgroupFsContractSupport {
   /** A pid no Linux process can have: above the kernel's largest {@code pid_max}. */
   protected static final long NO_SUCH_PID = 99_999_999L;
 
+  /** The backend under test, set before each case. */
   protected CgroupFs fs;
+  /** The scratch parent each case works under, removed after it. */
   protected ScratchCgroups scratch;
   private final ContractBackend backend;
   private final List<Long> started = new ArrayList<>();
 
+  /** The cases, run on {@code backend}.
+   *
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
   protected CgroupFsContractSupport(ContractBackend backend) {
     this.backend = backend;
   }
@@ -57,25 +62,44 @@ public abstract class CgroupFsContractSupport {
     }
   }
 
-  /** Whether a case may move the test's own process (see {@link ContractBackend}). */
+  /**
+   * Whether a case may move the test's own process (see {@link ContractBackend}).
+   *
+   * @return whether a case may move the test's own process (see {@link ContractBackend})
+   */
   protected final boolean mayMoveTheTestProcess() {
     return backend.mayMoveTheTestProcess();
   }
 
-  /** A process for this case; it is stopped after the case. */
+  /**
+   * A process for this case; it is stopped after the case.
+   *
+   * @return A process for this case; it is stopped after the case
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   protected final long process() throws IOException {
     long pid = backend.startProcess(fs);
     started.add(pid);
     return pid;
   }
 
-  /** Stops a process of this case before the case ends. */
+  /**
+   * Stops a process of this case before the case ends.
+   *
+   * @param pid the process id
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   protected final void stop(long pid) throws IOException {
     started.remove(pid);
     backend.stopProcess(fs, pid);
   }
 
-  /** The hierarchy carrying {@code controller}; the case is skipped where the layout has none. */
+  /**
+   * The hierarchy carrying {@code controller}; the case is skipped where the layout has none.
+   *
+   * @param controller the controller's name ({@code "memory"}) or the named hierarchy's name
+   * @return the hierarchy carrying {@code controller}; the case is skipped where the layout has none
+   */
   protected final Hierarchy hierarchy(String controller) {
     Optional<Hierarchy> h = fs.hierarchy(controller);
     assumeTrue(h.isPresent() && h.get().version() == CgroupVersion.V1,
@@ -83,14 +107,23 @@ public abstract class CgroupFsContractSupport {
     return h.get();
   }
 
-  /** The unified hierarchy; the case is skipped where the layout has none. */
+  /**
+   * The unified hierarchy; the case is skipped where the layout has none.
+   *
+   * @return the unified hierarchy; the case is skipped where the layout has none
+   */
   protected final Hierarchy unified() {
     Optional<Hierarchy> h = fs.hierarchies().stream().filter(x -> x.version() == CgroupVersion.V2).findFirst();
     assumeTrue(h.isPresent(), "this layout has no cgroup2 hierarchy");
     return h.get();
   }
 
-  /** {@code name} below the scratch parent. */
+  /**
+   * {@code name} below the scratch parent.
+   *
+   * @param name a path relative to the scratch parent ({@code "a/b"})
+   * @return {@code name} below the scratch parent
+   */
   protected final CgroupPath at(String name) {
     CgroupPath p = scratch.path();
     for (String c : name.split("/")) {
@@ -99,7 +132,14 @@ public abstract class CgroupFsContractSupport {
     return p;
   }
 
-  /** Makes {@code name} (and its missing ancestors) below the scratch parent. */
+  /**
+   * Makes {@code name} (and its missing ancestors) below the scratch parent.
+   *
+   * @param h the hierarchy
+   * @param name a path relative to the scratch parent ({@code "a/b"})
+   * @return the CgroupPath
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   protected final CgroupPath make(Hierarchy h, String name) throws IOException {
     CgroupPath p = scratch.path();
     for (String c : name.split("/")) {
@@ -111,12 +151,26 @@ public abstract class CgroupFsContractSupport {
     return p;
   }
 
-  /** The content of a file without its trailing newline. */
+  /**
+   * The content of a file without its trailing newline.
+   *
+   * @param h the hierarchy
+   * @param p the p
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @return the content of a file without its trailing newline
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   protected final String read(Hierarchy h, CgroupPath p, String file) throws IOException {
     return fs.read(h, p, file).strip();
   }
 
-  /** Asserts that {@code call} fails with {@code errno} and returns the failure. */
+  /**
+   * Asserts that {@code call} fails with {@code errno} and returns the failure.
+   *
+   * @param errno the errno
+   * @param call the call
+   * @return the CgroupFsException
+   */
   protected static CgroupFsException assertErrno(Errno errno, ThrowingCallable call) {
     CgroupFsException e = catchThrowableOfType(CgroupFsException.class, call);
     assertThat(e).as("expected a CgroupFsException with %s", errno).isNotNull();
@@ -124,7 +178,16 @@ public abstract class CgroupFsContractSupport {
     return e;
   }
 
-  /** Asserts that writing {@code value} fails with {@code errno} and leaves the file as it was. */
+  /**
+   * Asserts that writing {@code value} fails with {@code errno} and leaves the file as it was.
+   *
+   * @param errno the errno
+   * @param h the hierarchy
+   * @param p the p
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param value the value
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   protected final void assertWriteRefused(Errno errno, Hierarchy h, CgroupPath p, String file, String value)
       throws IOException {
     String before = fs.read(h, p, file);
@@ -134,7 +197,16 @@ public abstract class CgroupFsContractSupport {
     assertThat(fs.read(h, p, file)).as("%s after a refused write", file).isEqualTo(before);
   }
 
-  /** Writes {@code value} and returns what the file then reads. */
+  /**
+   * Writes {@code value} and returns what the file then reads.
+   *
+   * @param h the hierarchy
+   * @param p the p
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param value the value
+   * @return the text
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   protected final String writeAndRead(Hierarchy h, CgroupPath p, String file, String value) throws IOException {
     fs.write(h, p, file, value);
     return read(h, p, file);

@@ -17,6 +17,9 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV1MemoryCpuContract extends CgroupFsContractSupport {
 
+  /** The cases, run on {@code backend}.
+   *
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
   protected CgroupV1MemoryCpuContract(ContractBackend backend) {
     super(backend);
   }

@@ -20,6 +20,9 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV2Contract extends CgroupFsContractSupport {
 
+  /** The cases, run on {@code backend}.
+   *
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
   protected CgroupV2Contract(ContractBackend backend) {
     super(backend);
   }

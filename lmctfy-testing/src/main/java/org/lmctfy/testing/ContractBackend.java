@@ -19,24 +19,48 @@ import org.lmctfy.cgroupfs.CgroupFs;
  */
 public interface ContractBackend {
 
-  /** The backend under test, fresh for each case (a shared one is fine for the kernel). */
+  /**
+   * The backend under test, fresh for each case (a shared one is fine for the kernel).
+   *
+   * @return the backend under test, fresh for each case (a shared one is fine for the kernel)
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   CgroupFs open() throws IOException;
 
-  /** Starts a process (outside the scratch cgroups) that runs until {@link #stopProcess}. */
+  /**
+   * Starts a process (outside the scratch cgroups) that runs until {@link #stopProcess}.
+   *
+   * @param fs the cgroup filesystem
+   * @return the number
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   long startProcess(CgroupFs fs) throws IOException;
 
-  /** Ends a process the case started (it may have died already) and waits until it left its cgroups. */
+  /**
+   * Ends a process the case started (it may have died already) and waits until it left its cgroups.
+   *
+   * @param fs the cgroup filesystem
+   * @param pid the process id
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   void stopProcess(CgroupFs fs, long pid) throws IOException;
 
   /**
    * Whether a case may move the test's own process (writing "0" to cgroup.procs moves the writer):
    * never on the kernel, where that would move the test JVM; the fake models its "self".
+   *
+   * @return whether a case may move the test's own process (writing "0" to cgroup.procs moves the writer): never on the kernel, where that would move the test JVM; the fake models its "self"
    */
   default boolean mayMoveTheTestProcess() {
     return false;
   }
 
-  /** A fresh {@link FakeCgroupFs} per case, laid out as {@code layout}, with fake processes. */
+  /**
+   * A fresh {@link FakeCgroupFs} per case, laid out as {@code layout}, with fake processes.
+   *
+   * @param layout the layout
+   * @return a fresh {@link FakeCgroupFs} per case, laid out as {@code layout}, with fake processes
+   */
   static ContractBackend fake(FakeLayout layout) {
     return new ContractBackend() {
       @Override
@@ -67,6 +91,8 @@ public interface ContractBackend {
   /**
    * This machine's kernel ({@link ScratchCgroups#requireHost}: skipped without root, failed under
    * {@code CI=true}), with {@code sleep} processes.
+   *
+   * @return this machine's kernel ({@link ScratchCgroups#requireHost}: skipped without root, failed under {@code CI=true}), with {@code sleep} processes
    */
   static ContractBackend host() {
     Map<Long, Process> running = new ConcurrentHashMap<>();

@@ -62,15 +62,26 @@ public final class FakeCgroupFs implements CgroupFs {
     this.kernel = kernel;
   }
 
-  /** A fake laid out like the machine lmctfy for Java is developed on ({@link FakeLayout#THIS_MACHINE}). */
+  /**
+   * A fake laid out like the machine lmctfy for Java is developed on ({@link FakeLayout#THIS_MACHINE}).
+   *
+   * @return a fake laid out like the machine lmctfy for Java is developed on ({@link FakeLayout#THIS_MACHINE})
+   */
   public static FakeCgroupFs create() {
     return builder().build();
   }
 
+  /** A fake with the hierarchies of {@code layout}.
+   *
+   * @param layout the hierarchies to mount
+   * @return the fake, with only root cgroups */
   public static FakeCgroupFs create(FakeLayout layout) {
     return builder().layout(layout).build();
   }
 
+  /** A builder, to choose the layout, the cpus, the memory nodes and the v2 root's controllers.
+   *
+   * @return a new builder */
   public static Builder builder() {
     return new Builder();
   }
@@ -84,18 +95,32 @@ public final class FakeCgroupFs implements CgroupFs {
 
     private Builder() {}
 
+    /** The hierarchies to mount, {@link FakeLayout#THIS_MACHINE} by default.
+     *
+     * @param layout the layout
+     * @return this builder */
     public Builder layout(FakeLayout layout) {
       this.layout = Objects.requireNonNull(layout, "layout");
       return this;
     }
 
-    /** The online cpus as a kernel list, {@code "0-1"} by default. */
+    /**
+     * The online cpus as a kernel list, {@code "0-1"} by default.
+     *
+     * @param cpuList a kernel cpu list ({@code "0-3,8"})
+     * @return the online cpus as a kernel list, {@code "0-1"} by default
+     */
     public Builder cpus(String cpuList) {
       this.cpus = Objects.requireNonNull(cpuList, "cpuList");
       return this;
     }
 
-    /** The memory nodes as a kernel list, {@code "0"} by default. */
+    /**
+     * The memory nodes as a kernel list, {@code "0"} by default.
+     *
+     * @param nodeList a kernel node list ({@code "0"})
+     * @return the memory nodes as a kernel list, {@code "0"} by default
+     */
     public Builder memoryNodes(String nodeList) {
       this.memoryNodes = Objects.requireNonNull(nodeList, "nodeList");
       return this;
@@ -104,12 +129,18 @@ public final class FakeCgroupFs implements CgroupFs {
     /**
      * The controllers enabled in the v2 root's {@code cgroup.subtree_control}; by default all of
      * them in {@link FakeLayout#V2} and none elsewhere. Ones the v2 root does not have are ignored.
+     *
+     * @param controllers the controllers
+     * @return the controllers enabled in the v2 root's {@code cgroup.subtree_control}; by default all of them in {@link FakeLayout#V2} and none elsewhere
      */
     public Builder rootSubtreeControl(Set<String> controllers) {
       this.rootSubtreeControl = Set.copyOf(controllers);
       return this;
     }
 
+    /** The fake.
+     *
+     * @return a new fake with only root cgroups */
     public FakeCgroupFs build() {
       Machine m = Layouts.defaultMachine(layout);
       Machine machine = new Machine(cpus == null ? m.cpus() : cpus,
@@ -393,7 +424,12 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** The command a process {@link #start} started would have run, or empty for other pids. */
+  /**
+   * The command a process {@link #start} started would have run, or empty for other pids.
+   *
+   * @param pid the process id
+   * @return the command a process {@link #start} started would have run, or empty for other pids
+   */
   public Optional<List<String>> commandOf(long pid) {
     synchronized (lock) {
       return Optional.ofNullable(commands.get(pid));
@@ -485,7 +521,11 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** Starts a process with one thread (tid == pid) in every hierarchy's root cgroup. */
+  /**
+   * Starts a process with one thread (tid == pid) in every hierarchy's root cgroup.
+   *
+   * @return the number
+   */
   public long spawnProcess() {
     synchronized (lock) {
       long pid = kernel.spawnProcess();
@@ -494,7 +534,12 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** Adds a thread to process {@code pid}, in the process's cgroups; returns its tid. */
+  /**
+   * Adds a thread to process {@code pid}, in the process's cgroups; returns its tid.
+   *
+   * @param pid the process id
+   * @return the number
+   */
   public long spawnThread(long pid) {
     synchronized (lock) {
       long tid = kernel.spawnThread(pid);
@@ -503,12 +548,21 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** Ends a process: it and its threads leave every cgroup. */
+  /**
+   * Ends a process: it and its threads leave every cgroup.
+   *
+   * @param pid the process id
+   */
   public void exitProcess(long pid) {
     exitProcess(pid, 0);
   }
 
-  /** Ends a process with an exit status, which a {@link #start started} process's waitFor returns. */
+  /**
+   * Ends a process with an exit status, which a {@link #start started} process's waitFor returns.
+   *
+   * @param pid the process id
+   * @param status the exit status
+   */
   public void exitProcess(long pid, int status) {
     synchronized (lock) {
       kernel.exitProcess(pid, status);
@@ -517,7 +571,11 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** The pids of the living processes. */
+  /**
+   * The pids of the living processes.
+   *
+   * @return the pids of the living processes
+   */
   public Set<Long> processes() {
     synchronized (lock) {
       return kernel.processes();
@@ -528,6 +586,10 @@ public final class FakeCgroupFs implements CgroupFs {
    * Changes a file as the kernel would on its own (usage counters, memory.events, under_oom...),
    * with no validation; the cgroup and the file must exist.
    *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param content the new content
    * @throws IllegalArgumentException if they do not
    */
   public void setKernelValue(Hierarchy h, CgroupPath path, String file, String content) {
@@ -549,6 +611,8 @@ public final class FakeCgroupFs implements CgroupFs {
    * fs.raiseOom(fs.hierarchy("memory").orElseThrow(), CgroupPath.of("/job"));
    * }</pre>
    *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
    * @throws IllegalArgumentException if there is no such cgroup or it has no memory controller
    */
   public void raiseOom(Hierarchy h, CgroupPath path) {
@@ -562,6 +626,9 @@ public final class FakeCgroupFs implements CgroupFs {
    * {@code "memory.pressure"}, {@code "io.pressure"}) of a v2 cgroup, as the kernel does when the
    * stall crosses a trigger's threshold.
    *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @throws IllegalArgumentException if there is no such cgroup or file
    */
   public void raisePressure(Hierarchy h, CgroupPath path, String file) {
@@ -575,6 +642,8 @@ public final class FakeCgroupFs implements CgroupFs {
    * of a container ends: v2 {@code cgroup.events} then reads {@code populated 0} if no descendant
    * has processes.
    *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
    * @throws IllegalArgumentException if there is no such cgroup
    */
   public void exitAll(Hierarchy h, CgroupPath path) {
@@ -598,14 +667,24 @@ public final class FakeCgroupFs implements CgroupFs {
 
   // ---- Faults and crashes.
 
-  /** Makes the {@code n}-th mutating operation from now (1 = the next) fail with {@code errno}, once, changing nothing. */
+  /**
+   * Makes the {@code n}-th mutating operation from now (1 = the next) fail with {@code errno}, once, changing nothing.
+   *
+   * @param n which operation from now (1 = the next)
+   * @param errno the errno
+   */
   public void failMutation(int n, Errno errno) {
     synchronized (lock) {
       recorder.failMutation(n, Objects.requireNonNull(errno, "errno"));
     }
   }
 
-  /** Makes the next mutating operation that {@code matcher} accepts fail with {@code errno}, once, changing nothing. */
+  /**
+   * Makes the next mutating operation that {@code matcher} accepts fail with {@code errno}, once, changing nothing.
+   *
+   * @param matcher which operation fails
+   * @param errno the errno
+   */
   public void failWhen(Predicate<FakeOperation> matcher, Errno errno) {
     synchronized (lock) {
       recorder.failWhen(Objects.requireNonNull(matcher, "matcher"), Objects.requireNonNull(errno, "errno"));
@@ -616,6 +695,8 @@ public final class FakeCgroupFs implements CgroupFs {
    * From the {@code n}-th mutating operation from now on (1 = the next), every CgroupFs operation,
    * reads too, throws {@link FakeCrash} until {@link #recover()}. The {@code n}-th operation does not
    * happen and is not recorded.
+   *
+   * @param n which operation from now (1 = the next)
    */
   public void crashAt(int n) {
     synchronized (lock) {
@@ -630,6 +711,9 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  /** Whether {@link #crashAt} has struck and {@link #recover()} has not been called since.
+   *
+   * @return whether the fake is crashed */
   public boolean crashed() {
     synchronized (lock) {
       return recorder.crashed();
@@ -638,13 +722,20 @@ public final class FakeCgroupFs implements CgroupFs {
 
   // ---- Record and snapshots.
 
-  /** Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed ones too. */
+  /**
+   * Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed ones too.
+   *
+   * @return Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed ones too
+   */
   public List<FakeOperation> mutations() {
     synchronized (lock) {
       return recorder.mutations();
     }
   }
 
+  /** How many mutating operations were attempted since creation or {@link #clearRecord()}.
+   *
+   * @return the count, failed ones too */
   public int mutationCount() {
     synchronized (lock) {
       return recorder.mutationCount();
@@ -662,7 +753,11 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** The whole state now; works while crashed. */
+  /**
+   * The whole state now; works while crashed.
+   *
+   * @return the whole state now; works while crashed
+   */
   public FakeSnapshot snapshot() {
     synchronized (lock) {
       return new FakeSnapshot(kernel.snapshot());

@@ -34,6 +34,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Target({ElementType.TYPE, ElementType.METHOD})
 @ExtendWith(FakeCgroupsExtension.class)
 public @interface FakeCgroups {
-  /** The host layout the fake mimics. */
+  /**
+   * The host layout the fake mimics.
+   *
+   * @return the host layout the fake mimics
+   */
   FakeLayout layout() default FakeLayout.THIS_MACHINE;
 }

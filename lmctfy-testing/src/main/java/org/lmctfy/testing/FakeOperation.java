@@ -20,16 +20,47 @@ public record FakeOperation(Kind kind, String hierarchy, CgroupPath path, String
 
   /** What the operation was. */
   public enum Kind {
-    MKDIR, RMDIR, WRITE, SET_MARKER, REMOVE_MARKER, CHOWN, MOUNT, UNMOUNT, KILL
+    /** Making a cgroup. */
+    MKDIR,
+    /** Removing a cgroup. */
+    RMDIR,
+    /** Writing an interface file. */
+    WRITE,
+    /** Setting a marker. */
+    SET_MARKER,
+    /** Removing a marker. */
+    REMOVE_MARKER,
+    /** Changing an owner. */
+    CHOWN,
+    /** Mounting a hierarchy. */
+    MOUNT,
+    /** Unmounting a hierarchy. */
+    UNMOUNT,
+    /** Killing a process. */
+    KILL
   }
 
+  /**
+   * Checks that kind, hierarchy and path are given.
+   *
+   * @param kind the kind
+   * @param hierarchy the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @param value the value
+   * @param failedWith the failed with
+   */
   public FakeOperation {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(hierarchy, "hierarchy");
     Objects.requireNonNull(path, "path");
   }
 
-  /** Whether it succeeded. */
+  /**
+   * Whether it succeeded.
+   *
+   * @return whether it succeeded
+   */
   public boolean succeeded() {
     return failedWith == null;
   }

@@ -1,11 +1,12 @@
 package org.lmctfy.testing;
 
-import com.google.common.collect.ImmutableSortedMap;
-import com.google.common.collect.ImmutableSortedSet;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -24,29 +25,41 @@ import java.util.TreeSet;
  * @since 0.1
  */
 public final class FakeSnapshot {
-  private final ImmutableSortedMap<String, ImmutableSortedMap<String, String>> sections;
+  private final SortedMap<String, SortedMap<String, String>> sections;
 
   FakeSnapshot(Map<String, Map<String, String>> sections) {
-    ImmutableSortedMap.Builder<String, ImmutableSortedMap<String, String>> b = ImmutableSortedMap.naturalOrder();
-    sections.forEach((k, v) -> b.put(k, ImmutableSortedMap.copyOf(v)));
-    this.sections = b.build();
+    SortedMap<String, SortedMap<String, String>> copy = new TreeMap<>();
+    sections.forEach((k, v) -> copy.put(k, Collections.unmodifiableSortedMap(new TreeMap<>(v))));
+    this.sections = Collections.unmodifiableSortedMap(copy);
   }
 
-  /** Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path). */
+  /**
+   * Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path).
+   *
+   * @return Every cgroup, roots included, as {@code "memory:/a/b"} (hierarchy label, colon, path)
+   */
   public Set<String> cgroups() {
-    ImmutableSortedSet.Builder<String> b = ImmutableSortedSet.naturalOrder();
+    TreeSet<String> cgroups = new TreeSet<>();
     for (String k : sections.keySet()) {
       if (isCgroup(k)) {
-        b.add(k);
+        cgroups.add(k);
       }
     }
-    return b.build();
+    return Collections.unmodifiableSortedSet(cgroups);
   }
 
-  /** The content of one file in this snapshot, or null: {@code file("memory:/a", "tasks")}. */
+  /**
+   * The content of one file in this snapshot without the kernel's final newline ({@code
+   * "104857600"}; lines of a multi-line file stay separated by newlines), or null if there is no
+   * such cgroup or file: {@code file("memory:/a", "memory.limit_in_bytes")}.
+   *
+   * @param cgroup the cgroup
+   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
+   * @return the content of one file in this snapshot without the kernel's final newline ({@code "104857600"}; lines of a multi-line file stay separated by newlines), or null if there is no such cgroup or file: {@code file("memory:/a", "memory.limit_in_bytes")}
+   */
   public String file(String cgroup, String file) {
-    Map<String, String> s = sections.getOrDefault(cgroup, ImmutableSortedMap.of());
-    return s.get(file);
+    String content = sections.getOrDefault(cgroup, Collections.emptySortedMap()).get(file);
+    return content != null && content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
   }
 
   private static boolean isCgroup(String key) {
@@ -58,6 +71,9 @@ public final class FakeSnapshot {
    * {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"} for one
    * only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed. Empty
    * when the snapshots are equal.
+   *
+   * @param other the other
+   * @return How this snapshot differs from {@code other} (an earlier one, usually), one line each, in order: {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"} for one only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed
    */
   public List<String> differencesFrom(FakeSnapshot other) {
     List<String> out = new ArrayList<>();
@@ -107,7 +123,7 @@ public final class FakeSnapshot {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    for (Map.Entry<String, ImmutableSortedMap<String, String>> s : sections.entrySet()) {
+    for (Map.Entry<String, SortedMap<String, String>> s : sections.entrySet()) {
       sb.append(s.getKey()).append('\n');
       for (Map.Entry<String, String> e : s.getValue().entrySet()) {
         sb.append("  ").append(e.getKey()).append(": ").append(show(e.getValue())).append('\n');

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -44,7 +45,13 @@ public final class ScratchCgroups implements AutoCloseable {
     this.path = path;
   }
 
-  /** Makes a scratch parent in every hierarchy of {@code fs}. */
+  /**
+   * Makes a scratch parent in every hierarchy of {@code fs}.
+   *
+   * @param fs the cgroup filesystem
+   * @return the ScratchCgroups
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   */
   public static ScratchCgroups on(CgroupFs fs) throws IOException {
     Objects.requireNonNull(fs, "fs");
     ScratchCgroups scratch =
@@ -74,6 +81,9 @@ public final class ScratchCgroups implements AutoCloseable {
   /**
    * Makes a scratch parent on the host's kernel, or skips the calling test (fails it under {@code
    * CI=true}) when the kernel cannot be used here.
+   *
+   * @return the ScratchCgroups
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static ScratchCgroups onHost() throws IOException {
     return on(requireHost());
@@ -82,6 +92,9 @@ public final class ScratchCgroups implements AutoCloseable {
   /**
    * The host's cgroups, for a test; skips the calling test (fails it under {@code CI=true}) when
    * they cannot be used here.
+   *
+   * @return the host's cgroups, for a test; skips the calling test (fails it under {@code CI=true}) when they cannot be used here
+   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static CgroupFs requireHost() throws IOException {
     String reason = hostUnusableReason();
@@ -91,17 +104,21 @@ public final class ScratchCgroups implements AutoCloseable {
       }
       org.junit.jupiter.api.Assumptions.abort("kernel test skipped: " + reason);
     }
-    return CgroupFs.host();
+    return ContainerApi.hostCgroupFs();
   }
 
-  /** Why the host's cgroups cannot be used for tests, or null if they can. */
+  /**
+   * Why the host's cgroups cannot be used for tests, or null if they can.
+   *
+   * @return why the host's cgroups cannot be used for tests, or null if they can
+   */
   public static String hostUnusableReason() {
     try {
       String status = Files.readString(Path.of("/proc/self/status"));
       if (!status.lines().anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"))) {
         return "not running as root (creating cgroups needs root, or a delegated subtree)";
       }
-      if (CgroupFs.host().hierarchies().isEmpty()) {
+      if (ContainerApi.hostCgroupFs().hierarchies().isEmpty()) {
         return "no cgroup hierarchy is mounted";
       }
       return null;
@@ -110,17 +127,29 @@ public final class ScratchCgroups implements AutoCloseable {
     }
   }
 
-  /** The backend the scratch parent lives on. */
+  /**
+   * The backend the scratch parent lives on.
+   *
+   * @return the backend the scratch parent lives on
+   */
   public CgroupFs fs() {
     return fs;
   }
 
-  /** The scratch parent's path, the same in every hierarchy. */
+  /**
+   * The scratch parent's path, the same in every hierarchy.
+   *
+   * @return the scratch parent's path, the same in every hierarchy
+   */
   public CgroupPath path() {
     return path;
   }
 
-  /** The hierarchies the scratch parent was made in. */
+  /**
+   * The hierarchies the scratch parent was made in.
+   *
+   * @return the hierarchies the scratch parent was made in
+   */
   public List<Hierarchy> hierarchies() {
     return List.copyOf(made);
   }

@@ -12,7 +12,6 @@ import org.lmctfy.CleanupReport;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.spec.ContainerSpec;
 
@@ -30,7 +29,7 @@ public final class ChildJvm {
 
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    ContainerApi api = ContainerApi.open(CgroupFs.host(), CgroupPath.of(args[1]));
+    ContainerApi api = ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[1]));
     try {
       if (args[0].equals("loop")) {
         out.println("ready");

@@ -128,7 +128,7 @@ abstract class LifecycleContract extends ApiOnScratch {
     for (int i = 0; i < 128; i++) { // the kernel's most user xattrs on a cgroup: 128 creates in flight
       fs.setMarker(anchor, scratch.path(), "filler" + i, "x");
     }
-    LmctfyException e = failure(ErrorCode.UNAVAILABLE, () -> api.create("/test", CPU_AND_MEMORY));
+    LmctfyException e = failure(ErrorCode.RESOURCE_EXHAUSTED, () -> api.create("/test", CPU_AND_MEMORY));
     assertThat(e.getMessage()).contains("ENOSPC", anchor.display(scratch.path(), null));
     assertThat(tree()).isEmpty();
     fs.removeMarker(anchor, scratch.path(), "filler0");

@@ -78,7 +78,7 @@ class FakeProcessTest {
     var before = fs.processes();
     fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.procs".equals(op.file())
         && op.hierarchy().equals("memory"), Errno.ENOMEM);
-    LmctfyException e = failure(ErrorCode.UNAVAILABLE, () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
+    LmctfyException e = failure(ErrorCode.RESOURCE_EXHAUSTED, () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
     assertThat(e.getMessage()).contains(memory.display(CgroupPath.of("/job"), "cgroup.procs"), "ENOMEM");
     assertThat(fs.processes()).isEqualTo(before);
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
@@ -100,7 +100,7 @@ class FakeProcessTest {
     assertThat(a.listThreads(ListPolicy.SELF)).containsExactly(pid, tid);
     Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
     fs.write(cpuset, CgroupPath.of("/b"), "cpuset.cpus", "\n");
-    LmctfyException e = failure(ErrorCode.UNAVAILABLE, () -> b.enter(List.of(pid, tid)));
+    LmctfyException e = failure(ErrorCode.RESOURCE_EXHAUSTED, () -> b.enter(List.of(pid, tid)));
     assertThat(e.getMessage()).contains(Long.toString(pid), "cpuset:" + cpuset.display(CgroupPath.of("/b"), null));
     assertThat(e.errno()).contains(Errno.ENOSPC);
     for (Hierarchy h : managed(fs)) {

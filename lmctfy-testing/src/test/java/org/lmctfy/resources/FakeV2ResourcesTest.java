@@ -37,7 +37,7 @@ class FakeV2ResourcesTest {
   LmctfyException refused(ErrorCode code, String spec) {
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job", ContainerSpec.parse(spec)));
     assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
-    CgroupAssertions.assertThat(fs).hasNoCgroup(":/job");
+    CgroupAssertions.assertThat(fs).hasNoContainer("/job");
     return e;
   }
 

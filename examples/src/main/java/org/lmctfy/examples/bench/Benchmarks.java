@@ -45,7 +45,7 @@ public final class Benchmarks {
     out.printf("%-46s %12s %14s %s%n", "benchmark", "median", "rounds", "ratio");
     String unusable = ScratchCgroups.hostUnusableReason();
     if (unusable == null) {
-      CgroupFs host = new OnlyHierarchies(CgroupFs.host(), FIVE);
+      CgroupFs host = new OnlyHierarchies(ContainerApi.hostCgroupFs(), FIVE);
       try (ScratchCgroups scratch = ScratchCgroups.on(host)) {
         new KernelBenchmarks(out, host, scratch.path(), quick).run();
       }

@@ -40,6 +40,7 @@ final class OnlyHierarchies implements CgroupFs {
   @Override public Hierarchy mount(Set<String> c, String m) throws IOException { return fs.mount(c, m); }
   @Override public void unmount(Hierarchy h) throws IOException { fs.unmount(h); }
   @Override public void kill(long pid) throws IOException { fs.kill(pid); }
+  @Override public Process start(ProcessBuilder c, Map<Hierarchy, CgroupPath> g) throws IOException { return fs.start(c, g); }
   @Override public Optional<Path> lockDirectory() { return fs.lockDirectory(); }
   @Override public long selfPid() { return fs.selfPid(); }
 }

@@ -1,12 +1,12 @@
 package org.lmctfy.examples.cli;
 
 import java.io.IOException;
+import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
-import org.lmctfy.testing.ScratchCgroups;
 
 /**
  * The cgroup filesystem one CLI invocation works on.
@@ -30,17 +30,25 @@ record Backend(CgroupFs fs, String notice, boolean endsPrograms) {
   /**
    * The real choice: the host's cgroups, refused with the reason when this process cannot manage
    * them (not root, nothing mounted); or a fresh {@link FakeCgroupFs}, empty at every invocation.
+   * Only the fake touches {@code lmctfy-testing}: the host needs no test kit.
    */
   static Backend open(Kind kind, FakeLayout layout) throws IOException {
     if (kind == Kind.FAKE) {
       return new Backend(FakeCgroupFs.create(layout), "lmctfy: backend: in-memory fake (FakeCgroupFs, layout "
           + layout + "); it starts empty and is gone when this command ends", false);
     }
-    String unusable = ScratchCgroups.hostUnusableReason();
-    if (unusable != null) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the host's cgroups cannot be used: " + unusable
-          + "; to try lmctfy without root, add --backend fake (an in-memory cgroupfs that lasts one command)");
+    if (new com.sun.security.auth.module.UnixSystem().getUid() != 0) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the host's cgroups cannot be used: not running as "
+          + "root (creating cgroups needs root, or --root on a delegated subtree); " + TRY_FAKE);
     }
-    return new Backend(CgroupFs.host(), null, true);
+    try {
+      return new Backend(ContainerApi.hostCgroupFs(), null, true);
+    } catch (IOException e) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the host's cgroups cannot be used: " + e.getMessage()
+          + "; " + TRY_FAKE, e);
+    }
   }
+
+  private static final String TRY_FAKE =
+      "to try lmctfy without root, add --backend fake (an in-memory cgroupfs that lasts one command)";
 }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Properties;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -28,9 +29,10 @@ import picocli.CommandLine.ScopeType;
  * <p>The exit code is the {@link ErrorCode} number (0 on success; {@code run} without {@code -n}
  * exits with its program's code); a failure prints {@code Command exited with error message:
  * <code>: <message>} on stderr. Usage errors are INVALID_ARGUMENT (3), an unknown command
- * NOT_FOUND (5), as in lmctfy. The global options ({@code -p -v -l --json --backend --root
- * --fake-layout -h -V}) may come before or after the command; after {@code run}'s container name
- * everything belongs to the program.
+ * NOT_FOUND (5), as in lmctfy, with the commands it may have meant. No failure prints a stack
+ * trace unless {@code --debug} is given. The global options ({@code -p -v -l --json --backend
+ * --root --fake-layout --debug -h -V}) may come before or after the command; after {@code run}'s
+ * container name everything belongs to the program.
  *
  * <p>One instance per invocation; not thread-safe.
  */
@@ -76,6 +78,9 @@ public final class Lmctfy {
       description = "The fake's host layout: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
   FakeLayout fakeLayout;
 
+  @Option(scope = ScopeType.INHERIT, names = "--debug", description = "Print the stack trace of a failure.")
+  boolean debug;
+
   final InputStream in;
   final PrintStream out;
   final PrintStream err;
@@ -115,28 +120,69 @@ public final class Lmctfy {
     cl.getSubcommands().get("run").setStopAtPositional(true);
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> top.fail(e));
     cl.setParameterExceptionHandler((e, args) -> {
-      boolean unknownCommand = e instanceof CommandLine.UnmatchedArgumentException u
-          && !e.getCommandLine().getSubcommands().isEmpty() && !u.getUnmatched().isEmpty()
-          && !u.getUnmatched().get(0).startsWith("-");
-      ErrorCode code = unknownCommand ? ErrorCode.NOT_FOUND : ErrorCode.INVALID_ARGUMENT;
-      String message = unknownCommand ? "unknown command '" + ((CommandLine.UnmatchedArgumentException) e).getUnmatched().get(0)
-          + "' for " + e.getCommandLine().getCommandName() : e.getMessage();
-      top.err.println(ERROR_PREFIX + code.number() + ": " + message);
-      e.getCommandLine().usage(top.err);
-      return code.number();
+      CommandLine where = e.getCommandLine();
+      if (e instanceof CommandLine.UnmatchedArgumentException u && !where.getSubcommands().isEmpty()
+          && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+        // an unknown command: what it may have meant, not the whole usage
+        List<String> near = nearest(u.getUnmatched().get(0), where.getSubcommands().keySet());
+        top.err.println(ERROR_PREFIX + ErrorCode.NOT_FOUND.number() + ": unknown command '" + u.getUnmatched().get(0)
+            + "' for " + where.getCommandName() + (near.isEmpty() ? "" : "; did you mean " + String.join(" or ", near) + "?"));
+        top.err.println("The commands: " + String.join(", ", where.getSubcommands().keySet()) + ". See '"
+            + where.getCommandSpec().qualifiedName() + " help'.");
+        return ErrorCode.NOT_FOUND.number();
+      }
+      top.err.println(ERROR_PREFIX + ErrorCode.INVALID_ARGUMENT.number() + ": " + e.getMessage());
+      where.usage(top.err);
+      return ErrorCode.INVALID_ARGUMENT.number();
     });
     return cl;
   }
 
-  /** Prints a failure as lmctfy did and returns its exit code. */
+  /** The commands within two edits (a swap of neighbours is one) of a mistyped {@code word}, nearest first. */
+  static List<String> nearest(String word, java.util.Collection<String> commands) {
+    java.util.Map<String, Integer> near = new java.util.TreeMap<>();
+    for (String c : commands) {
+      int d = distance(word, c);
+      if (d <= 2 && d < c.length()) {
+        near.put(c, d);
+      }
+    }
+    return near.keySet().stream().sorted(java.util.Comparator.comparing(near::get)).toList();
+  }
+
+  /** Edit distance with transpositions (optimal string alignment). */
+  private static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      for (int j = 0; j <= b.length(); j++) {
+        if (i == 0 || j == 0) {
+          d[i][j] = i + j;
+          continue;
+        }
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+
+  /** Prints a failure as lmctfy did (its stack trace only with {@code --debug}) and returns its exit code. */
   int fail(Exception e) {
+    int code;
     if (e instanceof LmctfyException lmctfy) {
       err.println(ERROR_PREFIX + lmctfy.code().number() + ": " + describe(lmctfy));
-      return lmctfy.code().number();
+      code = lmctfy.code().number();
+    } else {
+      err.println(ERROR_PREFIX + ErrorCode.INTERNAL.number() + ": " + e + (debug ? "" : " (--debug prints the stack trace)"));
+      code = ErrorCode.INTERNAL.number();
     }
-    err.println(ERROR_PREFIX + ErrorCode.INTERNAL.number() + ": " + e);
-    e.printStackTrace(err);
-    return ErrorCode.INTERNAL.number();
+    if (debug) {
+      e.printStackTrace(err);
+    }
+    return code;
   }
 
   /**
@@ -177,7 +223,7 @@ public final class Lmctfy {
       try {
         openedBackend = backends.open(kind, fakeLayout);
       } catch (IOException e) {
-        throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot open the " + backend + " cgroups: " + e.getMessage(), e);
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot open the " + backend + " cgroups: " + e.getMessage(), e);
       }
       if (openedBackend.notice() != null) {
         err.println(openedBackend.notice());

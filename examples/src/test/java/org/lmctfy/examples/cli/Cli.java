@@ -30,6 +30,11 @@ final class Cli {
     return new Cli((kind, layout) -> backend, List.of(leadingArgs));
   }
 
+  /** Every invocation opens its backend with {@code backends}. */
+  static Cli with(Backend.Factory backends) {
+    return new Cli(backends, List.of());
+  }
+
   /** The tool as a user runs it: --backend chooses, a fresh fake per invocation. */
   static Cli real(String... leadingArgs) {
     return new Cli(Backend::open, List.of(leadingArgs));

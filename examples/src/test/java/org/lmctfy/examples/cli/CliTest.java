@@ -70,8 +70,8 @@ class CliTest {
     ok(cli.run("create", "/a", ""));
     fs.failWhen(op -> op.file() != null && op.file().equals("memory.limit_in_bytes"), org.lmctfy.cgroupfs.Errno.EINVAL);
     Cli.Result r = cli.run("update", "diff", "/a", "memory { limit: 100000000 }");
-    assertThat(r.code()).as(r.toString()).isEqualTo(14);
-    assertThat(r.err()).startsWith("Command exited with error message: 14: ")
+    assertThat(r.code()).as(r.toString()).isEqualTo(3);
+    assertThat(r.err()).startsWith("Command exited with error message: 3: ")
         .contains("memory.limit_in_bytes", "100000000", "EINVAL");
   }
 
@@ -85,6 +85,38 @@ class CliTest {
     assertThat(unknown.err()).startsWith("Command exited with error message: 5: unknown command 'frobnicate'");
     assertThat(cli.run("stats", "partial", "/").code()).isEqualTo(5);
     assertThat(cli.run("list").code()).isEqualTo(3);
+  }
+
+  @Test
+  void aMistypedCommandGetsWhatItMayHaveMeantNotTheWholeUsage() {
+    Cli.Result r = cli.run("craete", "/a");
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.err()).startsWith("Command exited with error message: 5: unknown command 'craete' for lmctfy;"
+        + " did you mean create?").doesNotContain("Usage:");
+    assertThat(r.err().lines().count()).isEqualTo(2);
+    assertThat(Lmctfy.nearest("pasue", java.util.List.of("pause", "resume", "spec"))).containsExactly("pause");
+    assertThat(Lmctfy.nearest("frobnicate", java.util.List.of("pause", "run"))).isEmpty();
+  }
+
+  @Test
+  void aFailurePrintsNoStackTraceUnlessDebugAsksForOne() {
+    Cli broken = Cli.with((kind, layout) -> {
+      throw new IllegalStateException("a bug");
+    });
+    Cli.Result plain = broken.run("list", "containers", "/");
+    assertThat(plain.code()).isEqualTo(13);
+    assertThat(plain.err()).contains("a bug", "--debug prints the stack trace").doesNotContain("\tat ");
+    Cli.Result debug = broken.run("--debug", "list", "containers", "/");
+    assertThat(debug.code()).isEqualTo(13);
+    assertThat(debug.err()).contains("java.lang.IllegalStateException: a bug", "\tat ");
+    assertThat(cli.run("destroy", "/nope").err()).doesNotContain("\tat ");
+  }
+
+  @Test
+  void versionPrintsTheProjectVersion() {
+    Cli.Result r = cli.run("--version");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).matches("lmctfy for Java \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n");
   }
 
   @Test

@@ -24,10 +24,21 @@ public final class CpuLists {
     if (list == null) {
       return null;
     }
+    if (list.isBlank()) {
+      throw Checks.invalid(field, list, "must list at least one id, as in \"0-3,6\"");
+    }
+    return format(parse(list, field));
+  }
+
+  /**
+   * The ids of a list as the kernel prints it ({@code "0-3,6\n"}; an empty one is an empty
+   * cpuset); fails naming {@code field} when it is not ids and ranges.
+   */
+  public static BitSet parse(String list, String field) {
     BitSet ids = new BitSet();
     String trimmed = list.strip();
     if (trimmed.isEmpty()) {
-      throw Checks.invalid(field, list, "must list at least one id, as in \"0-3,6\"");
+      return ids;
     }
     for (String part : trimmed.split(",", -1)) {
       int dash = part.indexOf('-');
@@ -38,7 +49,14 @@ public final class CpuLists {
       }
       ids.set(lo, hi + 1);
     }
-    return format(ids);
+    return ids;
+  }
+
+  /** Whether every id of {@code list} is in {@code outer}, both lists as the kernel prints them. */
+  public static boolean within(String list, String outer, String field) {
+    BitSet extra = parse(list, field);
+    extra.andNot(parse(outer, field));
+    return extra.isEmpty();
   }
 
   /**
@@ -79,7 +97,8 @@ public final class CpuLists {
     return id;
   }
 
-  private static String format(BitSet ids) {
+  /** The canonical list form of {@code ids}: sorted, ranges merged ({@code "0-3,6"}); "" for none. */
+  public static String format(BitSet ids) {
     StringBuilder out = new StringBuilder();
     for (int lo = ids.nextSetBit(0); lo >= 0; lo = ids.nextSetBit(lo)) {
       int hi = ids.nextClearBit(lo) - 1;

@@ -28,6 +28,7 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.process.Launcher;
 
 /**
  * The host's cgroup filesystem. Mutations and reads of interface files go through libc so that
@@ -396,6 +397,12 @@ public final class KernelCgroupFs implements CgroupFs {
   public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
       throws IOException {
     return KernelWatches.pressureTrigger(h.display(path, null), file, trigger);
+  }
+
+  /** The launcher places itself, then execs the command (see {@link Launcher}). */
+  @Override
+  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+    return Launcher.start(this, command, cgroups);
   }
 
   @Override

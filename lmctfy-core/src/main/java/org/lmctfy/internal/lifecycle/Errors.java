@@ -1,33 +1,89 @@
 package org.lmctfy.internal.lifecycle;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.util.EnumMap;
+import java.util.Map;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.Errno;
 
-/** Turns the cgroup filesystem's {@link IOException}s into {@link LmctfyException}s. */
+/**
+ * Turns the cgroup filesystem's {@link IOException}s into {@link LmctfyException}s: the one
+ * errno-to-status table of the library (the README's "Error codes" table says the same, and a
+ * test holds them together).
+ *
+ * <p>The rule: only what may succeed if simply tried again is UNAVAILABLE (EAGAIN, EINTR); the
+ * caller's bad value is INVALID_ARGUMENT; a state of the machine the caller must change first is
+ * FAILED_PRECONDITION (EBUSY reaches the caller only after the library's own retries, where the
+ * kernel was only settling); a limit reached is RESOURCE_EXHAUSTED.
+ */
 public final class Errors {
   private Errors() {}
 
-  /** The canonical code for a refused operation: privilege, existence, busy, or a kernel refusal. */
+  private static final Map<Errno, ErrorCode> TABLE = new EnumMap<>(Errno.class);
+
+  static {
+    put(ErrorCode.PERMISSION_DENIED, Errno.EPERM, Errno.EACCES);
+    put(ErrorCode.NOT_FOUND, Errno.ENOENT, Errno.ESRCH, Errno.ENODATA);
+    put(ErrorCode.ALREADY_EXISTS, Errno.EEXIST);
+    put(ErrorCode.INVALID_ARGUMENT, Errno.EINVAL, Errno.ERANGE, Errno.E2BIG, Errno.ENAMETOOLONG, Errno.EFBIG,
+        Errno.ENOTDIR, Errno.EISDIR, Errno.ELOOP, Errno.ENODEV, Errno.EXDEV);
+    put(ErrorCode.FAILED_PRECONDITION, Errno.EBUSY, Errno.ENOTEMPTY, Errno.EROFS, Errno.EDEADLK);
+    put(ErrorCode.RESOURCE_EXHAUSTED, Errno.ENOSPC, Errno.ENOMEM, Errno.EMFILE, Errno.EDQUOT);
+    put(ErrorCode.UNAVAILABLE, Errno.EAGAIN, Errno.EINTR);
+    put(ErrorCode.UNIMPLEMENTED, Errno.EOPNOTSUPP);
+    put(ErrorCode.INTERNAL, Errno.EBADF, Errno.EFAULT);
+    put(ErrorCode.UNKNOWN, Errno.EIO, Errno.UNKNOWN);
+  }
+
+  private static void put(ErrorCode code, Errno... errnos) {
+    for (Errno e : errnos) {
+      if (TABLE.put(e, code) != null) {
+        throw new AssertionError(e + " is in the errno table twice");
+      }
+    }
+  }
+
+  /** The status for an errno; every {@link Errno} has one. */
+  public static ErrorCode codeOf(Errno errno) {
+    ErrorCode code = TABLE.get(errno);
+    if (code == null) {
+      throw new AssertionError(errno + " is missing from the errno table");
+    }
+    return code;
+  }
+
+  /**
+   * The status for a refused operation: by its errno, or, for an exception of Java's own without
+   * one, by its kind ({@link AccessDeniedException}, {@link NoSuchFileException}...); UNKNOWN
+   * otherwise.
+   */
   public static ErrorCode codeOf(IOException e) {
-    if (!(e instanceof CgroupFsException)) {
-      return ErrorCode.UNAVAILABLE;
+    if (e instanceof CgroupFsException fs) {
+      return codeOf(fs.errno());
     }
-    switch (((CgroupFsException) e).errno()) {
-      case EACCES:
-      case EPERM:
-        return ErrorCode.PERMISSION_DENIED;
-      case EEXIST:
-        return ErrorCode.ALREADY_EXISTS;
-      case ENOENT:
-      case ESRCH:
-        return ErrorCode.NOT_FOUND;
-      case EBUSY:
-        return ErrorCode.FAILED_PRECONDITION;
-      default:
-        return ErrorCode.UNAVAILABLE;
+    if (e instanceof AccessDeniedException) {
+      return ErrorCode.PERMISSION_DENIED;
     }
+    if (e instanceof NoSuchFileException) {
+      return ErrorCode.NOT_FOUND;
+    }
+    if (e instanceof FileAlreadyExistsException) {
+      return ErrorCode.ALREADY_EXISTS;
+    }
+    if (e instanceof DirectoryNotEmptyException) {
+      return ErrorCode.FAILED_PRECONDITION;
+    }
+    if (e instanceof NotDirectoryException) {
+      return ErrorCode.INVALID_ARGUMENT;
+    }
+    return ErrorCode.UNKNOWN;
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.lmctfy.internal.lock;
 
-import com.google.common.hash.Hashing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -14,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.internal.lifecycle.Errors;
 import com.sun.jna.LastErrorException;
 
 /**
@@ -101,8 +101,12 @@ public final class ContainerLocks {
         entry.fd = Flock.lock(file.toString());
       }
     } catch (IOException | LastErrorException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot lock container " + name + " with lock file " + file
-          + ": " + (e instanceof LastErrorException ? Errno.of(((LastErrorException) e).getErrorCode()) : e), e);
+      String what = "cannot lock container " + name + " with lock file " + file;
+      if (e instanceof LastErrorException l) {
+        Errno errno = Errno.of(l.getErrorCode());
+        throw new LmctfyException(Errors.codeOf(errno), what + ": " + errno, e);
+      }
+      throw Errors.of(what, (IOException) e);
     }
   }
 
@@ -132,6 +136,11 @@ public final class ContainerLocks {
     if (escaped.length() <= 200) {
       return escaped + ".lock";
     }
-    return "sha256-" + Hashing.sha256().hashString(name, StandardCharsets.UTF_8) + ".lock";
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+      return "sha256-" + java.util.HexFormat.of().formatHex(digest) + ".lock";
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError("every Java platform has SHA-256", e);
+    }
   }
 }

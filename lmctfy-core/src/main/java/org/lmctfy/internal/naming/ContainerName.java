@@ -1,7 +1,6 @@
 package org.lmctfy.internal.naming;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
@@ -110,13 +109,7 @@ public record ContainerName(String value) {
   }
 
   public List<String> components() {
-    List<String> out = new ArrayList<>();
-    if (!isRoot()) {
-      for (String c : value.substring(1).split("/")) {
-        out.add(c);
-      }
-    }
-    return out;
+    return CgroupPath.of(value).components(); // a container name is a valid cgroup path
   }
 
   /** The parent container; the root's parent is the root. */

@@ -13,6 +13,7 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.internal.lifecycle.Errors;
 import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.naming.ContainerName;
@@ -117,16 +118,12 @@ abstract class Source {
     if (e instanceof CgroupFsException) {
       Errno errno = ((CgroupFsException) e).errno();
       if (errno == Errno.ENOENT) {
-        return new LmctfyException(ErrorCode.NOT_FOUND, what + ": the container does not exist: " + e.getMessage(), e);
+        return Errors.of(what + ": the container does not exist", e);
       }
       if (errno == Errno.EINVAL) {
         String hint = event.pressure() != null
             ? " (without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of 2 s)" : "";
-        return new LmctfyException(ErrorCode.INVALID_ARGUMENT, what + ": the kernel refused it" + hint + ": "
-            + e.getMessage(), e);
-      }
-      if (errno == Errno.EOPNOTSUPP) {
-        return new LmctfyException(ErrorCode.UNIMPLEMENTED, what + ": " + e.getMessage(), e);
+        return Errors.of(what + ": the kernel refused it" + hint, e);
       }
     }
     return Errors.of(what, e);
@@ -134,13 +131,7 @@ abstract class Source {
 
   /** The value of {@code key} in a flat-keyed file ({@code "oom 3\noom_kill 1\n"}); 0 if absent. */
   static long field(String content, String key) {
-    for (String line : content.split("\n")) {
-      String[] kv = line.strip().split(" ");
-      if (kv.length == 2 && kv[0].equals(key)) {
-        return Long.parseLong(kv[1]);
-      }
-    }
-    return 0;
+    return FlatKeyed.parse(content, "a flat-keyed file").getOrDefault(key, 0L);
   }
 
   static long number(String content) {

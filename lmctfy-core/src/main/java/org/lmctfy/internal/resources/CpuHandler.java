@@ -3,6 +3,7 @@ package org.lmctfy.internal.resources;
 import java.util.List;
 import java.util.Set;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.codec.CpuLists;
 import org.lmctfy.spec.CpuSpec;
 
 /**
@@ -72,7 +73,7 @@ final class CpuHandler {
       }
       String parentList = host.readParent(h, Host.isV2(h) ? f[0] + ".effective" : f[0]);
       if (f[1] != null) {
-        if (!CpuList.parse(parentList).containsAll(CpuList.parse(f[1]))) {
+        if (!CpuLists.within(f[1], parentList, f[2])) {
           throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + f[0] + " \"" + parentList + "\"");
         }
         out.add(new FileWrite(h, f[0], f[1], f[2]));
@@ -157,7 +158,7 @@ final class CpuHandler {
 
   /** A cpu or node list as the spec writes it; null for an empty one (the spec has no "none"). */
   private static String list(String kernel) {
-    String formatted = CpuList.format(CpuList.parse(kernel));
+    String formatted = CpuLists.format(CpuLists.parse(kernel, "the kernel's list"));
     return formatted.isEmpty() ? null : formatted;
   }
 
@@ -169,7 +170,7 @@ final class CpuHandler {
       long shares = shares(limit);
       limit = v2 ? limitOfShares(sharesOfWeight(weight(shares))) : limitOfShares(shares);
     }
-    return new CpuSpec(limit, c.maxLimit(), c.mask() == null ? null : CpuList.format(CpuList.parse(c.mask())),
-        c.memoryNodes() == null ? null : CpuList.format(CpuList.parse(c.memoryNodes())), c.schedulingLatency());
+    return new CpuSpec(limit, c.maxLimit(), CpuLists.normalize(c.mask(), "cpu.mask"),
+        CpuLists.normalize(c.memoryNodes(), "cpu.memory_nodes"), c.schedulingLatency());
   }
 }

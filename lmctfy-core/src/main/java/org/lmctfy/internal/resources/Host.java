@@ -10,6 +10,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.lifecycle.Errors;
 
 /**
  * What the handlers may look at: where each controller lives on this host, and the files of the
@@ -99,7 +100,7 @@ public final class Host {
     try {
       return fs.hasFile(h, p, file);
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot look for " + h.display(p, file) + ": " + e.getMessage(), e);
+      throw Errors.of("cannot look for " + h.display(p, file), e);
     }
   }
 
@@ -107,7 +108,7 @@ public final class Host {
     try {
       return fs.read(h, p, file).strip();
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot read " + file + ": " + e.getMessage(), e);
+      throw Errors.of("cannot read " + file, e);
     }
   }
 

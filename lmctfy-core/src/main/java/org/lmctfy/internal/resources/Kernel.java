@@ -2,6 +2,7 @@ package org.lmctfy.internal.resources;
 
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.internal.codec.FlatKeyed;
 
 /** Unit conversions between spec values and interface-file text, shared by the handlers. */
 final class Kernel {
@@ -45,11 +46,9 @@ final class Kernel {
 
   /** The {@code key value} line of a flat-keyed file such as memory.oom_control. */
   static long keyed(String text, String key, String file) {
-    for (String line : text.split("\n")) {
-      String[] kv = line.strip().split("\\s+");
-      if (kv.length == 2 && kv[0].equals(key)) {
-        return number(kv[1], file);
-      }
+    Long value = FlatKeyed.parse(text, file).get(key);
+    if (value != null) {
+      return value;
     }
     throw new LmctfyException(ErrorCode.INTERNAL, "no \"" + key + "\" in " + file + ": \"" + text + "\"");
   }

@@ -3,10 +3,9 @@ package org.lmctfy.internal.resources;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
-import org.lmctfy.ErrorCode;
-import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.lifecycle.Errors;
 
 /**
  * owner / owner_group: delegation. The container's directory in every managed hierarchy and the
@@ -42,7 +41,7 @@ final class OwnerHandler {
     try {
       return host.fs().owner(anchor, host.parent(), null);
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot read the owner of the parent: " + e.getMessage(), e);
+      throw Errors.of("cannot read the owner of the parent", e);
     }
   }
 
@@ -56,7 +55,7 @@ final class OwnerHandler {
       return new Long[] {fields.contains("owner") ? (long) o[0] : null,
           fields.contains("owner_group") ? (long) o[1] : null};
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot read the owner of " + host.self() + ": " + e.getMessage(), e);
+      throw Errors.of("cannot read the owner of " + host.self(), e);
     }
   }
 

@@ -1,7 +1,6 @@
 package org.lmctfy.internal.stats;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
@@ -10,6 +9,8 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.codec.FlatKeyed;
+import org.lmctfy.internal.lifecycle.Errors;
 
 /**
  * Reads one container's stat files: a file this kernel lacks is {@code null} (the field stays
@@ -61,7 +62,7 @@ final class StatFiles {
   }
 
   private LmctfyException fail(IOException e) {
-    return new LmctfyException(ErrorCode.UNAVAILABLE, "stats of " + name + ": " + e.getMessage(), e);
+    return Errors.of("stats of " + name, e);
   }
 
   /** A single number, or null if the file is absent; {@code max} is -1. */
@@ -81,25 +82,10 @@ final class StatFiles {
   }
 
   static Map<String, Long> keyed(String text, String file) {
-    Map<String, Long> out = new LinkedHashMap<>();
-    for (String line : text.split("\n")) {
-      int space = line.indexOf(' ');
-      if (space > 0) {
-        out.put(line.substring(0, space), parse(line.substring(space + 1).strip(), file));
-      }
-    }
-    return out;
+    return FlatKeyed.parse(text, file);
   }
 
   static long parse(String v, String file) {
-    try {
-      return Long.parseUnsignedLong(v);
-    } catch (NumberFormatException e) {
-      try {
-        return Long.parseLong(v);
-      } catch (NumberFormatException again) {
-        throw new LmctfyException(ErrorCode.INTERNAL, "unexpected value \"" + v + "\" in " + file, again);
-      }
-    }
+    return FlatKeyed.number(v, file);
   }
 }

@@ -94,7 +94,7 @@ class KernelInitMachineTest {
 
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
 
-    assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
     assertThat(e.errno()).contains(Errno.ENOTDIR);
     assertThat(e.getMessage()).contains("/proc/version/perf_event");
     assertThat(fs.hierarchy("net_cls")).isEmpty();

@@ -1,0 +1,63 @@
+package org.lmctfy.internal.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.Errno;
+
+class ErrorsTest {
+  /** A row of the README's table: {@code | `UNAVAILABLE` (14) | `EAGAIN`, `EINTR` | ... |}. */
+  private static final Pattern ROW = Pattern.compile("^\\| `([A-Z_]+)` \\(\\d+\\) \\| ([^|]+) \\|");
+
+  @Test
+  void theReadmeTableIsTheCodesTable() throws IOException {
+    Map<Errno, ErrorCode> documented = new EnumMap<>(Errno.class);
+    for (String line : Files.readAllLines(Path.of("../README.md"))) {
+      Matcher m = ROW.matcher(line);
+      if (m.find()) {
+        for (Matcher e = Pattern.compile("`(E[A-Z0-9]+|UNKNOWN)`").matcher(m.group(2)); e.find(); ) {
+          documented.put(Errno.valueOf(e.group(1)), ErrorCode.valueOf(m.group(1)));
+        }
+      }
+    }
+    Map<Errno, ErrorCode> coded = new EnumMap<>(Errno.class);
+    for (Errno e : Errno.values()) {
+      coded.put(e, Errors.codeOf(e));
+    }
+    assertThat(documented).isEqualTo(coded);
+  }
+
+  @Test
+  void onlyWhatATryAgainMayCureIsUnavailable() {
+    for (Errno e : Errno.values()) {
+      boolean transientErrno = e == Errno.EAGAIN || e == Errno.EINTR;
+      assertThat(Errors.codeOf(e) == ErrorCode.UNAVAILABLE).as(e.name()).isEqualTo(transientErrno);
+    }
+    assertThat(Errors.codeOf(Errno.EINVAL)).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(Errors.codeOf(Errno.EBUSY)).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+  }
+
+  @Test
+  void aFailureCarriesTheCodeOfItsErrnoAndSaysWhatFailed() {
+    var e = Errors.of("create /job", new CgroupFsException(CgroupFsException.Operation.WRITE,
+        "/sys/fs/cgroup/memory/job/memory.limit_in_bytes", "1", Errno.EINVAL));
+    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(e.getMessage()).startsWith("create /job: ").contains("memory.limit_in_bytes", "EINVAL");
+  }
+
+  @Test
+  void javasOwnExceptionsMapByKindAndTheRestIsUnknown() {
+    assertThat(Errors.codeOf(new java.nio.file.AccessDeniedException("/run/lmctfy"))).isEqualTo(ErrorCode.PERMISSION_DENIED);
+    assertThat(Errors.codeOf(new java.nio.file.NoSuchFileException("/x"))).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThat(Errors.codeOf(new IOException("odd"))).isEqualTo(ErrorCode.UNKNOWN);
+  }
+}
