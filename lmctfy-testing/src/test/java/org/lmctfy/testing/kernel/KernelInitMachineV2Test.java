@@ -38,7 +38,10 @@ class KernelInitMachineV2Test {
   void aUnitWithAProcessInIt() throws IOException {
     scratch = ScratchCgroups.onHost();
     fs = scratch.fs();
-    unified = fs.hierarchies().stream().filter(h -> h.has("memory")).findFirst().orElseThrow();
+    unified = fs.hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
+        .findFirst().orElse(null);
+    org.junit.jupiter.api.Assumptions.assumeTrue(unified != null && unified.has("memory") && unified.has("pids"),
+        "needs v2 with memory and pids (tag needs-v2: .ci/run leaves it out elsewhere; .ci/kernel-vm --layout v2 runs it)");
     fs.write(unified, scratch.path(), "cgroup.subtree_control", "+memory +pids");
     unit = scratch.path().resolve("app.service");
     fs.makeCgroup(unified, unit);
@@ -49,8 +52,10 @@ class KernelInitMachineV2Test {
   @AfterEach
   void removeIt() throws Exception {
     try {
-      member.destroyForcibly();
-      member.waitFor(10, TimeUnit.SECONDS);
+      if (member != null) {
+        member.destroyForcibly();
+        member.waitFor(10, TimeUnit.SECONDS);
+      }
     } finally {
       scratch.close();
     }
