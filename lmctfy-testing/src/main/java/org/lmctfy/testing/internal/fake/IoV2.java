@@ -13,13 +13,15 @@ import org.lmctfy.cgroupfs.Errno;
  * The v2 io controller, from Documentation/admin-guide/cgroup-v2.rst: io.weight "default N" plus
  * "MAJ:MIN N" overrides (1..10000, ERANGE outside; "MAJ:MIN default" removes one), io.max lines
  * "MAJ:MIN rbps=N wbps=N riops=N wiops=N" ("max" lifts a limit; a line with no limit left goes
- * away). An unknown device is ENODEV.
+ * away); io.latency lines "MAJ:MIN target=N" (µs; "target=max" removes one). An unknown device is
+ * ENODEV.
  */
 final class IoV2 implements Controller {
   private static final List<String> KEYS = List.of("rbps", "wbps", "riops", "wiops");
 
   private final Machine machine;
   private final List<FileSpec> files = List.of(
+      rw("io.latency", "").childOnly(),
       rw("io.max", "").childOnly(),
       ro("io.stat", ""),
       rw("io.weight", "default 100\n").childOnly());
@@ -68,6 +70,21 @@ final class IoV2 implements Controller {
       return;
     }
     device(f[0]);
+    if (file.name().equals("io.latency")) {
+      if (f.length != 2 || !f[1].startsWith("target=")) {
+        throw KernelError.of(Errno.EINVAL);
+      }
+      String target = f[1].substring("target=".length());
+      if (target.equals("max")) {
+        lines.remove(f[0]);
+      } else {
+        lines.put(f[0], "target=" + Long.toUnsignedString(Numbers.kstrtoull(target)));
+      }
+      StringBuilder sb = new StringBuilder();
+      lines.forEach((dev, l) -> sb.append(dev).append(' ').append(l).append('\n'));
+      node.put(file.name(), sb.toString());
+      return;
+    }
     Map<String, String> limits = new LinkedHashMap<>();
     KEYS.forEach(k -> limits.put(k, "max"));
     if (lines.containsKey(f[0])) {
