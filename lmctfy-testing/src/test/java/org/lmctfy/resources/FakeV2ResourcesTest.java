@@ -102,6 +102,16 @@ class FakeV2ResourcesTest {
   }
 
   @Test
+  void perDeviceWeightsAreIoWeightLinesOnceTheRootEnablesIocost() throws IOException {
+    fs.write(unified, CgroupPath.root(), "io.cost.qos", "254:0 enable=1");
+    assertThat(createAndRead("blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }",
+        "blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }", "io.weight"))
+        .isEqualTo("default 4950\n254:0 10000");
+    api.get("/job").update(ContainerSpec.parse("blockio { weight: 500 }"), org.lmctfy.UpdatePolicy.REPLACE);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "io.weight").strip()).isEqualTo("default 4950");
+  }
+
+  @Test
   void hugetlbReservedLimitsAreRsvdMax() throws IOException {
     assertThat(createAndRead("hugetlb { limits { page_size: \"2MB\" limit: 4194304 reserved_limit: 2097152 } }",
         "hugetlb { limits { page_size: \"2MB\" limit: 4194304 reserved_limit: 2097152 } }", "hugetlb.2MB.rsvd.max"))

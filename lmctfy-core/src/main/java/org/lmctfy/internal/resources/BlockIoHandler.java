@@ -1,6 +1,7 @@
 package org.lmctfy.internal.resources;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +95,11 @@ final class BlockIoHandler {
       out.add(new FileWrite(h, file, "default " + (file.equals("io.weight") ? v2Weight(w) : w), "blockio.weight"));
     }
     List<DeviceWeight> wanted = io == null ? List.of() : io.deviceWeights();
+    if (file.equals("io.weight")) {
+      for (DeviceWeight d : wanted) {
+        requireIocost(host, h, d.device());
+      }
+    }
     if (!wanted.isEmpty() || replace) {
       if (mode != Mode.CREATE) {
         for (String[] now : deviceLines(host, h, file)) {
@@ -109,13 +115,31 @@ final class BlockIoHandler {
     }
   }
 
+  /**
+   * Per-device lines of io.weight are the iocost controller's, which the kernel refuses
+   * (EOPNOTSUPP) on a device where the machine's root cgroup has not enabled it in io.cost.qos.
+   */
+  private static void requireIocost(Host host, Hierarchy h, String device) {
+    String qos = host.readRoot(h, "io.cost.qos");
+    boolean enabled = qos != null && Arrays.stream(qos.split("\n"))
+        .anyMatch(line -> line.startsWith(device + " ") && line.contains(" enable=1"));
+    if (!enabled) {
+      throw Host.notOn(h, "blockio.device_weights", "a per-device io.weight needs the iocost controller on device "
+          + device + " (\"" + device + " enable=1\" in the root cgroup's io.cost.qos, a machine-wide setting lmctfy "
+          + "leaves to the administrator), or the BFQ scheduler (io.bfq.weight)" + (qos == null
+              ? "; this kernel has no io.cost.qos" : ""));
+    }
+  }
+
   private static void planLatency(BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h,
       List<FileWrite> out) {
     List<LatencyTarget> wanted = io == null ? List.of() : io.latencyTargets();
     if (wanted.isEmpty() && !(replace && host.selfHas(h, "io.latency"))) {
       return;
     }
-    if (mode != Mode.CREATE && !host.selfHas(h, "io.latency")) {
+    boolean lacks = mode == Mode.CREATE ? host.parentHas(h, "io.max") && !host.parentHas(h, "io.latency")
+        : !host.selfHas(h, "io.latency");
+    if (lacks) {
       throw Host.notOn(h, "blockio.latency_targets", "this kernel has no io.latency (built without "
           + "CONFIG_BLK_CGROUP_IOLATENCY)");
     }

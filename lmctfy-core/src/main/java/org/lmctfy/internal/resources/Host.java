@@ -101,6 +101,11 @@ public final class Host {
     return read(h, parent, file);
   }
 
+  /** A file of the hierarchy's root cgroup (machine-wide settings), stripped; null if it has none. */
+  String readRoot(Hierarchy h, String file) {
+    return has(h, CgroupPath.root(), file) ? read(h, CgroupPath.root(), file) : null;
+  }
+
   /** A file of the container, stripped. */
   String readSelf(Hierarchy h, String file) {
     return read(h, self, file);
