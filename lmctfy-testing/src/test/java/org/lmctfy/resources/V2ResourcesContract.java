@@ -251,7 +251,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     }
   }
 
-  /** io.latency where the kernel has it (Debian's 6.12 is built without it: FAILED_PRECONDITION). */
+  /** io.latency where the kernel has it (Debian builds 6.1 and 6.12 without it: FAILED_PRECONDITION). */
   @Test
   void latencyTargetsAreIoLatencyWhereTheKernelHasIt() throws IOException {
     String spec = "blockio { latency_targets { major: 254 minor: 0 target_us: 5000 } }";

@@ -28,10 +28,11 @@ import org.lmctfy.spec.ContainerSpec;
  * API's root down to the parent (a container has the files of a controller only once its parent
  * enables it; an enabling the kernel refuses is FAILED_PRECONDITION naming the controller and the
  * cgroup); then the plan is made against what the container has (REPLACE resets exactly the
- * controllers it has); the values of every field the plan touches are read before the first write; the writes go in the plan's kernel-safe order; if one fails, a plan back
- * to the values read (worked out from the state the failure left) puts them back, and the
- * exception carries the failing file and errno with every value that could not be restored
- * attached as suppressed, and the enabling is undone.
+ * controllers it has); the values of every field the plan touches are read before the first
+ * write; the writes go in the plan's kernel-safe order; if one fails, a plan back to the values
+ * read (worked out from the state the failure left) puts them back, the enabling is undone, and
+ * the exception carries the failing file and errno with every value that could not be restored
+ * attached as suppressed.
  */
 final class Updater {
   private final Layout layout;

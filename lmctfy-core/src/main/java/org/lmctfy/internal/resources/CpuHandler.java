@@ -75,6 +75,10 @@ final class CpuHandler {
   /** cpu.max (or the v1 quota and period) and cpu.max.burst, in an order the kernel accepts. */
   private static void planMax(CpuSpec c, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     boolean v2 = h != null && Host.isV2(h);
+    boolean writesBurst = v2 && (c.burstUs() != null || replace && host.selfHas(h, "cpu.max.burst"));
+    if (c.maxLimit() == null && !replace && !writesBurst) {
+      return;
+    }
     boolean existing = mode != Mode.CREATE;
     long[] now = existing && h != null ? currentQuotaPeriod(host, h) : new long[] {-1, PERIOD_US};
     long burstNow = existing && v2 && host.selfHas(h, "cpu.max.burst")
@@ -98,7 +102,7 @@ final class CpuHandler {
     }
     FileWrite burst = null;
     long burstAfter = burstNow;
-    if (v2 && (c.burstUs() != null || replace && host.selfHas(h, "cpu.max.burst"))) {
+    if (writesBurst) {
       burstAfter = c.burstUs() == null ? 0 : c.burstUs();
       burst = new FileWrite(h, "cpu.max.burst", Long.toString(burstAfter), "cpu.burst_us");
     }

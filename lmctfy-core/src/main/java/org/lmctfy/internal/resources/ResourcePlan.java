@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.ContainerSpec;
@@ -69,7 +70,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
   }
 
   private static void checkOffered(Host host, Hierarchy unified, Set<String> controllers,
-      java.util.function.Function<String, String> fieldOf) {
+      Function<String, String> fieldOf) {
     Set<String> offered = host.rootControllers(unified);
     for (String c : controllers) {
       if (!offered.contains(c)) {
