@@ -51,13 +51,28 @@ public final class ShowHierarchies {
       for (Hierarchy h : fs.hierarchies()) {
         CgroupPath path = CgroupPath.of(name);
         if (fs.exists(h, path)) {
-          String limit = h.has("memory") ? "  memory.limit_in_bytes=" + fs.read(h, path, "memory.limit_in_bytes").strip()
-              : h.has("cpu") ? "  cpu.shares=" + fs.read(h, path, "cpu.shares").strip() : "";
-          out.println("  " + h.display(path, null) + limit);
+          StringBuilder limits = new StringBuilder();
+          for (String file : limitFiles(h)) {
+            limits.append("  ").append(file).append('=').append(fs.read(h, path, file).strip());
+          }
+          out.println("  " + h.display(path, null) + limits);
         }
       }
     } // not committed: the handle destroys the container
     out.println("destroyed " + name + "; left behind: " + (api.exists(name) ? "the container (a bug)" : "nothing"));
+  }
+
+  /** The files that show the demo's limits in {@code h}: v1 and v2 name them differently. */
+  private static java.util.List<String> limitFiles(Hierarchy h) {
+    java.util.List<String> files = new java.util.ArrayList<>();
+    boolean v1 = h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1;
+    if (h.has("cpu")) {
+      files.add(v1 ? "cpu.shares" : "cpu.weight");
+    }
+    if (h.has("memory")) {
+      files.add(v1 ? "memory.limit_in_bytes" : "memory.max");
+    }
+    return files;
   }
 
   static void print(CgroupFs fs, PrintStream out) throws Exception {

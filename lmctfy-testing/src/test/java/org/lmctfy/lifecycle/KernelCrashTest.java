@@ -13,6 +13,7 @@ import org.lmctfy.CleanupReport;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.support.TestScale;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
@@ -22,7 +23,8 @@ import org.lmctfy.testing.ScratchCgroups;
  */
 @Tag("kernel")
 class KernelCrashTest {
-  static final int KILLS = 200;
+  /** 200 on a real machine; fewer where {@code LMCTFY_TEST_SCALE} says JVMs start slowly. */
+  static final int KILLS = TestScale.scaled(200);
 
   @Test
   void twoHundredSigkillsAtRandomPointsLeaveNothingThatNeedsAPerson() throws Exception {

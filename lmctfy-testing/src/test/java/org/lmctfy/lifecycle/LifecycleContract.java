@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.Container;
@@ -76,13 +77,21 @@ abstract class LifecycleContract extends ApiOnScratch {
     for (Hierarchy h : managed()) {
       assertThat(fs.exists(h, path("/test"))).as(h.label()).isTrue();
     }
-    assertThat(fs.read(hierarchy("cpu"), path("/test"), "cpu.shares").strip()).isEqualTo("1024");
-    assertThat(fs.read(hierarchy("memory"), path("/test"), "memory.limit_in_bytes").strip()).isEqualTo("104857600");
+    Hierarchy cpu = hierarchy("cpu");
+    Hierarchy memory = hierarchy("memory");
+    if (cpu.version() == CgroupVersion.V1) {
+      assertThat(fs.read(cpu, path("/test"), "cpu.shares").strip()).isEqualTo("1024");
+    } else {
+      assertThat(fs.read(cpu, path("/test"), "cpu.weight").strip()).as("one CPU's share is the default weight").isEqualTo("100");
+    }
+    String limitFile = memory.version() == CgroupVersion.V1 ? "memory.limit_in_bytes" : "memory.max";
+    assertThat(fs.read(memory, path("/test"), limitFile).strip()).isEqualTo("104857600");
     assertThat(api.exists("/test")).isTrue();
     assertThat(api.get("test").name()).isEqualTo("/test");
   }
 
   @Test
+  @Tag("needs-v1") // a v1 cpuset, or a cgroup in one hierarchy of several
   void createGivesAV1CpusetContainerItsParentsCpusAndMemoryNodesSoThatTasksCanJoin() throws IOException {
     Hierarchy cpuset = hierarchy("cpuset");
     api.create("/test", CPU_AND_MEMORY);
@@ -179,6 +188,7 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   @Test
+  @Tag("needs-v1") // a v1 cpuset, or a cgroup in one hierarchy of several
   void aStrayCgroupInOneHierarchyMakesThePathPartialAndCreateSaysWhere() throws IOException {
     Hierarchy memory = hierarchy("memory");
     fs.makeCgroup(memory, path("/test"));
@@ -191,6 +201,7 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   @Test
+  @Tag("needs-v1") // a v1 cpuset, or a cgroup in one hierarchy of several
   void destroyByNameRemovesAnEmptyStrayCgroupThatLmctfyDidNotMake() throws IOException {
     fs.makeCgroup(hierarchy("memory"), path("/test"));
     api.destroy("/test");
@@ -199,6 +210,7 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   @Test
+  @Tag("needs-v1") // a v1 cpuset, or a cgroup in one hierarchy of several
   void cleanupLeavesForeignPartialCgroupsAndReportsThem() throws IOException {
     fs.makeCgroup(hierarchy("memory"), path("/stray"));
     api.create("/test", CPU_AND_MEMORY);
@@ -248,9 +260,12 @@ abstract class LifecycleContract extends ApiOnScratch {
 
   @Test
   void aFieldTheHostCannotHonourIsRefusedNamingItNotIgnored() throws IOException {
+    boolean v1 = hierarchy("memory").version() == CgroupVersion.V1;
+    // memory.high exists only on v2, memory.swappiness only on v1
+    String field = v1 ? "high: 2048000" : "swappiness: 10";
     LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION,
-        () -> api.create("/test", ContainerSpec.parse("memory { limit: 4096000 high: 2048000 }")));
-    assertThat(e.getMessage()).contains("memory.high", "v1");
+        () -> api.create("/test", ContainerSpec.parse("memory { limit: 4096000 " + field + " }")));
+    assertThat(e.getMessage()).contains(v1 ? "memory.high" : "memory.swappiness", v1 ? "v1" : "v2");
     LmctfyException perf = failure(ErrorCode.FAILED_PRECONDITION,
         () -> api.create("/test", ContainerSpec.parse("monitoring { }")));
     assertThat(perf.getMessage()).contains("monitoring", "perf_event");

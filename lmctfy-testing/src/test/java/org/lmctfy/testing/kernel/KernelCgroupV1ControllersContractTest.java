@@ -6,6 +6,7 @@ import org.lmctfy.testing.CgroupV1ControllersContract;
 
 /** {@link CgroupV1ControllersContract} on this machine's kernel (skipped without root, failed under CI=true). */
 @Tag("kernel")
+@Tag("needs-v1") // v1 controller files
 class KernelCgroupV1ControllersContractTest extends CgroupV1ControllersContract {
   KernelCgroupV1ControllersContractTest() {
     super(ContractBackend.host());

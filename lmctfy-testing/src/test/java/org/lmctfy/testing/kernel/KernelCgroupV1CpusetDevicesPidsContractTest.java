@@ -6,6 +6,7 @@ import org.lmctfy.testing.CgroupV1CpusetDevicesPidsContract;
 
 /** {@link CgroupV1CpusetDevicesPidsContract} on this machine's kernel (skipped without root, failed under CI=true). */
 @Tag("kernel")
+@Tag("needs-v1") // v1 controller files
 class KernelCgroupV1CpusetDevicesPidsContractTest extends CgroupV1CpusetDevicesPidsContract {
   KernelCgroupV1CpusetDevicesPidsContractTest() {
     super(ContractBackend.host());

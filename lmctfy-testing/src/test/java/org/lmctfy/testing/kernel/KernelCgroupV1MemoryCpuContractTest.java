@@ -6,6 +6,7 @@ import org.lmctfy.testing.CgroupV1MemoryCpuContract;
 
 /** {@link CgroupV1MemoryCpuContract} on this machine's kernel (skipped without root, failed under CI=true). */
 @Tag("kernel")
+@Tag("needs-v1") // v1 controller files
 class KernelCgroupV1MemoryCpuContractTest extends CgroupV1MemoryCpuContract {
   KernelCgroupV1MemoryCpuContractTest() {
     super(ContractBackend.host());

@@ -29,6 +29,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * perf_event here) below a scratch directory, and unmounts them afterwards.
  */
 @Tag("kernel")
+@Tag("needs-v1") // mounts v1 hierarchies
 class KernelInitMachineTest {
   private CgroupFs fs;
   private Path base;
