@@ -2,6 +2,7 @@ package org.lmctfy.spec;
 
 import static org.lmctfy.internal.codec.Checks.inRange;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
@@ -25,28 +26,105 @@ import org.lmctfy.internal.codec.Checks;
  * @param weight {@code weight}: proportional share in v1 blkio units, 10..1000 ({@code
  *     blkio.weight}; mapped onto {@code io.weight} on v2)
  * @param deviceLimits {@code device_limits}: throttles, at most one per device; never null
+ * @param deviceWeights {@code device_weights}: per-device weights in the same units as {@code
+ *     weight}, at most one per device ({@code io.weight} "MAJ:MIN N" lines, v2 only); never null
+ * @param latencyTargets {@code latency_targets}: per-device I/O latency targets ({@code io.latency},
+ *     v2 only), at most one per device; never null
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BlockIoSpec(
     @JsonProperty("weight") Integer weight,
     @JsonProperty("device_limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        List<DeviceLimit> deviceLimits) {
+        List<DeviceLimit> deviceLimits,
+    @JsonProperty("device_weights") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<DeviceWeight> deviceWeights,
+    @JsonProperty("latency_targets") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<LatencyTarget> latencyTargets) {
 
   /**
-   * Validates the weight and that no device is throttled twice; copies the list.
+   * Validates the weight and that no device is given twice in a list; copies the lists.
    *
    * @param weight the weight
    * @param deviceLimits the device limits
+   * @param deviceWeights the per-device weights (v2 {@code io.weight})
+   * @param latencyTargets the per-device latency targets (v2 {@code io.latency})
    */
+  @JsonCreator
   public BlockIoSpec {
     inRange(weight, 10, 1000, "blockio.weight");
     deviceLimits = deviceLimits == null ? List.of() : List.copyOf(deviceLimits);
+    deviceWeights = deviceWeights == null ? List.of() : List.copyOf(deviceWeights);
+    latencyTargets = latencyTargets == null ? List.of() : List.copyOf(latencyTargets);
+    unique(deviceLimits.stream().map(DeviceLimit::device).toList(), "blockio.device_limits");
+    unique(deviceWeights.stream().map(DeviceWeight::device).toList(), "blockio.device_weights");
+    unique(latencyTargets.stream().map(LatencyTarget::device).toList(), "blockio.latency_targets");
+  }
+
+  /** lmctfy's {@code blockio} section: a weight and throttles. */
+  public BlockIoSpec(Integer weight, List<DeviceLimit> deviceLimits) {
+    this(weight, deviceLimits, null, null);
+  }
+
+  private static void unique(List<String> devices, String field) {
     Set<String> seen = new HashSet<>();
-    for (DeviceLimit limit : deviceLimits) {
-      if (!seen.add(limit.device())) {
-        throw Checks.invalid("blockio.device_limits", limit.device(), "device given twice");
+    for (String device : devices) {
+      if (!seen.add(device)) {
+        throw Checks.invalid(field, device, "device given twice");
       }
+    }
+  }
+
+  /**
+   * The weight of one block device, overriding {@code weight} for it.
+   *
+   * @param major {@code major}: the device's major number, {@code >= 0}
+   * @param minor {@code minor}: the device's minor number, {@code >= 0}
+   * @param weight {@code weight}: 10..1000, mapped as {@code blockio.weight} is
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record DeviceWeight(
+      @JsonProperty("major") @JsonSetter(nulls = Nulls.FAIL) long major,
+      @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
+      @JsonProperty("weight") @JsonSetter(nulls = Nulls.FAIL) int weight) {
+
+    /** Validates the device numbers and the weight. */
+    public DeviceWeight {
+      Checks.atLeast(major, 0, "blockio.device_weights[].major");
+      Checks.atLeast(minor, 0, "blockio.device_weights[].minor");
+      inRange(weight, 10, 1000, "blockio.device_weights[].weight");
+    }
+
+    /** The device as the kernel writes it: {@code "8:0"}. */
+    public String device() {
+      return major + ":" + minor;
+    }
+  }
+
+  /**
+   * The I/O latency target of one block device: when the container's I/O on it is slower than
+   * this, the kernel throttles its siblings with looser targets.
+   *
+   * @param major {@code major}: the device's major number, {@code >= 0}
+   * @param minor {@code minor}: the device's minor number, {@code >= 0}
+   * @param targetUs {@code target_us}: the target in microseconds, {@code > 0}
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record LatencyTarget(
+      @JsonProperty("major") @JsonSetter(nulls = Nulls.FAIL) long major,
+      @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
+      @JsonProperty("target_us") @JsonSetter(nulls = Nulls.FAIL) long targetUs) {
+
+    /** Validates the device numbers and the target. */
+    public LatencyTarget {
+      Checks.atLeast(major, 0, "blockio.latency_targets[].major");
+      Checks.atLeast(minor, 0, "blockio.latency_targets[].minor");
+      Checks.atLeast(targetUs, 1, "blockio.latency_targets[].target_us");
+    }
+
+    /** The device as the kernel writes it: {@code "8:0"}. */
+    public String device() {
+      return major + ":" + minor;
     }
   }
 

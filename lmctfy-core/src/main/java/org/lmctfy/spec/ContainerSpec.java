@@ -2,9 +2,14 @@ package org.lmctfy.spec;
 
 import static org.lmctfy.internal.codec.Checks.atLeast;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 import org.lmctfy.internal.codec.SpecCodec;
+import org.lmctfy.internal.codec.UnifiedFiles;
 
 /**
  * What a container isolates and how: lmctfy's {@code ContainerSpec}. Each section is optional; an
@@ -39,6 +44,13 @@ import org.lmctfy.internal.codec.SpecCodec;
  * @param hugetlb {@code hugetlb}: huge page limits
  * @param network {@code network}: net_cls class id and net_prio priorities
  * @param monitoring {@code monitoring}: presence gives the container a perf_event cgroup
+ * @param misc {@code misc}: limits of the v2 misc controller's resources
+ * @param unified {@code unified}: raw cgroup v2 interface files and the values to write to them,
+ *     for a setting the typed sections do not model (as the OCI runtime spec's {@code unified}):
+ *     names such as {@code "memory.swap.high"}; a file the typed sections model, a file of
+ *     lmctfy's own ({@code cgroup.procs}, {@code cgroup.subtree_control}, ...) or a name with a
+ *     {@code /} is refused. Written after every typed field, rolled back like them, read back by
+ *     {@code spec()} as the kernel shows them; on v1 FAILED_PRECONDITION. Never null
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -53,10 +65,12 @@ public record ContainerSpec(
     @JsonProperty("device") DeviceSpec device,
     @JsonProperty("hugetlb") HugetlbSpec hugetlb,
     @JsonProperty("network") NetworkSpec network,
-    @JsonProperty("monitoring") MonitoringSpec monitoring) {
+    @JsonProperty("monitoring") MonitoringSpec monitoring,
+    @JsonProperty("misc") MiscSpec misc,
+    @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> unified) {
 
   /**
-   * Validates the top-level numbers; the sections validated themselves.
+   * Validates the top-level numbers and the unified names; the sections validated themselves.
    *
    * @param owner the owner
    * @param ownerGroup the owner group
@@ -69,11 +83,24 @@ public record ContainerSpec(
    * @param hugetlb the hugetlb
    * @param network the network
    * @param monitoring the monitoring
+   * @param misc the misc section (v2 {@code misc.max})
+   * @param unified raw v2 interface files and their values
    */
+  @JsonCreator
   public ContainerSpec {
     atLeast(owner, 0, "owner");
     atLeast(ownerGroup, 0, "owner_group");
     atLeast(childrenLimit, 0, "children_limit");
+    unified = unified == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(unified));
+    unified.forEach(UnifiedFiles::check);
+  }
+
+  /** The sections of lmctfy's {@code ContainerSpec}, without misc and unified. */
+  public ContainerSpec(Long owner, Long ownerGroup, Long childrenLimit, CpuSpec cpu, MemorySpec memory,
+      PidsSpec pids, BlockIoSpec blockio, DeviceSpec device, HugetlbSpec hugetlb, NetworkSpec network,
+      MonitoringSpec monitoring) {
+    this(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio, device, hugetlb, network, monitoring,
+        null, null);
   }
 
   /**
@@ -135,7 +162,7 @@ public record ContainerSpec(
     return new Builder()
         .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit)
         .cpu(cpu).memory(memory).pids(pids).blockio(blockio).device(device)
-        .hugetlb(hugetlb).network(network).monitoring(monitoring);
+        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).unified(unified);
   }
 
   /** Builds a {@link ContainerSpec}; each setter takes {@code null} to clear. Not thread-safe. */
@@ -151,6 +178,8 @@ public record ContainerSpec(
     private HugetlbSpec hugetlb;
     private NetworkSpec network;
     private MonitoringSpec monitoring;
+    private MiscSpec misc;
+    private Map<String, String> unified;
 
     private Builder() {}
 
@@ -276,13 +305,35 @@ public record ContainerSpec(
     }
 
     /**
+     * Sets the {@code misc} section.
+     *
+     * @param misc the misc section
+     * @return this builder
+     */
+    public Builder misc(MiscSpec misc) {
+      this.misc = misc;
+      return this;
+    }
+
+    /**
+     * Sets the {@code unified} files (null or empty for none).
+     *
+     * @param unified file names and values
+     * @return this builder
+     */
+    public Builder unified(Map<String, String> unified) {
+      this.unified = unified;
+      return this;
+    }
+
+    /**
      * The spec; validates the top-level numbers.
      *
-     * @return the spec; validates the top-level numbers
+     * @return the spec
      */
     public ContainerSpec build() {
       return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio,
-          device, hugetlb, network, monitoring);
+          device, hugetlb, network, monitoring, misc, unified);
     }
   }
 }

@@ -3,9 +3,11 @@ package org.lmctfy.spec;
 import static org.lmctfy.internal.codec.Checks.atLeast;
 import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.CpuLists;
 import org.lmctfy.internal.codec.CpuMaskDeserializer;
 
@@ -29,6 +31,14 @@ import org.lmctfy.internal.codec.CpuMaskDeserializer;
  * @param memoryNodes {@code memory_nodes}: NUMA memory nodes in the same list format, as {@code
  *     "0"}; becomes {@code cpuset.mems}
  * @param schedulingLatency {@code scheduling_latency}: lmctfy's latency class; fixed at create
+ * @param periodUs {@code period_us}: the CFS period that {@code max_limit} is enforced over, in
+ *     µs, 1000..1000000 (default 100000); {@code cpu.max}'s second number (v2), {@code
+ *     cpu.cfs_period_us} (v1); given only together with {@code max_limit}
+ * @param burstUs {@code burst_us}: quota a container may bank from idle periods and spend in a
+ *     burst, in µs, {@code >= 0} and not above the quota ({@code cpu.max.burst}, v2 only)
+ * @param idle {@code idle}: run only when nothing else in the parent wants the CPU ({@code
+ *     cpu.idle}, v2 only); cannot be given with {@code limit}, as an idle cgroup has the
+ *     scheduler's smallest weight
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,7 +47,10 @@ public record CpuSpec(
     @JsonProperty("max_limit") Long maxLimit,
     @JsonProperty("mask") @JsonDeserialize(using = CpuMaskDeserializer.class) String mask,
     @JsonProperty("memory_nodes") String memoryNodes,
-    @JsonProperty("scheduling_latency") SchedulingLatency schedulingLatency) {
+    @JsonProperty("scheduling_latency") SchedulingLatency schedulingLatency,
+    @JsonProperty("period_us") Long periodUs,
+    @JsonProperty("burst_us") Long burstUs,
+    @JsonProperty("idle") Boolean idle) {
 
   /** lmctfy's scheduling latency classes, from the most to the least latency-sensitive. */
   public enum SchedulingLatency {
@@ -59,12 +72,41 @@ public record CpuSpec(
    * @param mask the mask
    * @param memoryNodes the memory nodes
    * @param schedulingLatency the scheduling latency
+   * @param periodUs the period of {@code max_limit} in microseconds
+   * @param burstUs the burst in microseconds ({@code cpu.max.burst})
+   * @param idle whether the cgroup is idle ({@code cpu.idle})
    */
+  @JsonCreator
   public CpuSpec {
     atLeast(limit, 0, "cpu.limit");
+    if (periodUs != null && (periodUs < 1000 || periodUs > 1_000_000)) {
+      throw Checks.invalid("cpu.period_us", periodUs, "must be in 1000..1000000");
+    }
+    if (periodUs != null && maxLimit == null) {
+      throw Checks.problem("cpu.period_us", "needs cpu.max_limit in the same spec (the cap is max_limit "
+          + "milli-CPUs over the period)");
+    }
+    atLeast(burstUs, 0, "cpu.burst_us");
+    if (Boolean.TRUE.equals(idle) && limit != null) {
+      throw Checks.problem("cpu.idle", "cannot be given with cpu.limit: an idle cgroup has the scheduler's "
+          + "smallest weight, and the kernel refuses a weight for it");
+    }
     unlimitedOrAtLeast(maxLimit, 1, "cpu.max_limit");
     mask = CpuLists.normalize(mask, "cpu.mask");
     memoryNodes = CpuLists.normalize(memoryNodes, "cpu.memory_nodes");
+  }
+
+  /**
+   * The fields of lmctfy's {@code cpu} section, without the v2 settings.
+   *
+   * @param limit the limit
+   * @param maxLimit the max limit
+   * @param mask the mask
+   * @param memoryNodes the memory nodes
+   * @param schedulingLatency the scheduling latency
+   */
+  public CpuSpec(Long limit, Long maxLimit, String mask, String memoryNodes, SchedulingLatency schedulingLatency) {
+    this(limit, maxLimit, mask, memoryNodes, schedulingLatency, null, null, null);
   }
 
   /**

@@ -8,7 +8,10 @@ import org.lmctfy.internal.codec.Checks;
 
 /**
  * Device access control: lmctfy's {@code device} section. Rules apply in order, each one write to
- * {@code devices.allow} or {@code devices.deny} (v1) or into the device BPF program (v2).
+ * {@code devices.allow} or {@code devices.deny} (v1). Cgroup v2 has no device files: its device
+ * control is an eBPF program attached to the cgroup, which lmctfy does not load, so on v2 only
+ * {@code ALLOW ALL rwm} (what a cgroup without a program has) is accepted; other rules are
+ * UNIMPLEMENTED.
  *
  * <pre>{@code
  * DeviceSpec devices = new DeviceSpec(List.of(

@@ -1,5 +1,6 @@
 package org.lmctfy.spec;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
@@ -51,21 +52,38 @@ public record HugetlbSpec(
    *     {@code "2MB"} or {@code "1GB"}; required
    * @param limit {@code limit}: bytes of huge pages of this size, or {@code -1} for unlimited;
    *     required
+   * @param reservedLimit {@code reserved_limit}: bytes of huge pages of this size the container
+   *     may reserve (at mmap, before any fault), or {@code -1} for unlimited ({@code
+   *     hugetlb.<size>.rsvd.max} on v2, {@code hugetlb.<size>.rsvd.limit_in_bytes} on v1); optional
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record HugetlbLimit(
       @JsonProperty("page_size") String pageSize,
-      @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) long limit) {
+      @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) long limit,
+      @JsonProperty("reserved_limit") Long reservedLimit) {
 
     private static final Pattern PAGE_SIZE = Pattern.compile("[1-9][0-9]*[KMG]B");
 
     /**
-     * Validates the page size and limit.
+     * A limit of faulted pages only.
      *
      * @param pageSize the page size
      * @param limit the limit
      */
+    public HugetlbLimit(String pageSize, long limit) {
+      this(pageSize, limit, null);
+    }
+
+    /**
+     * Validates the page size and limits.
+     *
+     * @param pageSize the page size
+     * @param limit the limit
+     * @param reservedLimit the limit of reservations ({@code hugetlb.<size>.rsvd.max})
+     */
+    @JsonCreator
     public HugetlbLimit {
+      Checks.unlimitedOrAtLeast(reservedLimit, 0, "hugetlb.limits[].reserved_limit");
       Checks.required(pageSize, "hugetlb.limits[].page_size");
       if (!PAGE_SIZE.matcher(pageSize).matches()) {
         throw Checks.invalid("hugetlb.limits[].page_size", pageSize,

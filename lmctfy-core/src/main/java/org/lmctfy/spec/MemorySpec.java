@@ -3,6 +3,7 @@ package org.lmctfy.spec;
 import static org.lmctfy.internal.codec.Checks.inRange;
 import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.lmctfy.internal.codec.Checks;
@@ -27,6 +28,10 @@ import org.lmctfy.internal.codec.Checks;
  * @param oomKillDisable {@code oom_kill_disable}: pause instead of OOM-killing (v1 only)
  * @param oomGroup {@code oom_group}: OOM-kill the whole cgroup together (v2 only)
  * @param swappiness {@code swappiness}: 0..100 (v1 only)
+ * @param min {@code min}: memory the kernel never reclaims from the container, in bytes ({@code
+ *     memory.min}, v2 only)
+ * @param zswapLimit {@code zswap_limit}: most bytes of the container's memory held compressed in
+ *     zswap ({@code memory.zswap.max}, v2 only; needs a kernel with zswap)
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,7 +42,9 @@ public record MemorySpec(
     @JsonProperty("high") Long high,
     @JsonProperty("oom_kill_disable") Boolean oomKillDisable,
     @JsonProperty("oom_group") Boolean oomGroup,
-    @JsonProperty("swappiness") Integer swappiness) {
+    @JsonProperty("swappiness") Integer swappiness,
+    @JsonProperty("min") Long min,
+    @JsonProperty("zswap_limit") Long zswapLimit) {
 
   /**
    * Validates every field and that {@code swap_limit >= limit}.
@@ -49,8 +56,13 @@ public record MemorySpec(
    * @param oomKillDisable the oom kill disable
    * @param oomGroup the oom group
    * @param swappiness the swappiness
+   * @param min the protected minimum ({@code memory.min})
+   * @param zswapLimit the zswap limit ({@code memory.zswap.max})
    */
+  @JsonCreator
   public MemorySpec {
+    unlimitedOrAtLeast(min, 0, "memory.min");
+    unlimitedOrAtLeast(zswapLimit, 0, "memory.zswap_limit");
     unlimitedOrAtLeast(limit, 0, "memory.limit");
     unlimitedOrAtLeast(swapLimit, 0, "memory.swap_limit");
     unlimitedOrAtLeast(reservation, 0, "memory.reservation");
@@ -61,6 +73,22 @@ public record MemorySpec(
       throw Checks.invalid("memory.swap_limit", swapLimit,
           "must be >= memory.limit (" + limit + ") or -1: swap_limit is memory plus swap");
     }
+  }
+
+  /**
+   * The fields of lmctfy's {@code memory} section, without the v2 settings.
+   *
+   * @param limit the limit
+   * @param swapLimit the swap limit
+   * @param reservation the reservation
+   * @param high the high
+   * @param oomKillDisable the oom kill disable
+   * @param oomGroup the oom group
+   * @param swappiness the swappiness
+   */
+  public MemorySpec(Long limit, Long swapLimit, Long reservation, Long high, Boolean oomKillDisable,
+      Boolean oomGroup, Integer swappiness) {
+    this(limit, swapLimit, reservation, high, oomKillDisable, oomGroup, swappiness, null, null);
   }
 
   /**

@@ -42,8 +42,8 @@ class FakeV2ResourcesTest {
   }
 
   @Test
-  void cpuLimitIsAWeightConvertedFromSharesWhichLosesPrecision() throws IOException {
-    assertThat(createAndRead("cpu { limit: 1000 }", "cpu { limit: 976 }", "cpu.weight")).isEqualTo("39");
+  void cpuLimitIsAWeightOnRuncsCurveWithOneCpuAtTheDefault() throws IOException {
+    assertThat(createAndRead("cpu { limit: 1000 }", "cpu { limit: 1000 }", "cpu.weight")).isEqualTo("100");
     assertThat(api.normalise(ContainerSpec.parse("cpu { limit: 1000 }"))).isEqualTo(api.get("/job").spec());
   }
 
@@ -96,9 +96,48 @@ class FakeV2ResourcesTest {
   }
 
   @Test
-  void deviceRulesNeedEbpfOnV2AndAreRefused() {
-    assertThat(refused(ErrorCode.UNIMPLEMENTED, "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }")
-        .getMessage()).contains("eBPF");
+  void deviceRulesOtherThanAllowAllNeedEbpfOnV2AndAreRefused() {
+    assertThat(refused(ErrorCode.UNIMPLEMENTED, "device { rules { permission: DENY type: ALL access: \"rwm\" } "
+        + "rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: \"rwm\" } }").getMessage()).contains("eBPF");
+  }
+
+  @Test
+  void perDeviceWeightsAreIoWeightLinesOnceTheRootEnablesIocost() throws IOException {
+    fs.write(unified, CgroupPath.root(), "io.cost.qos", "254:0 enable=1");
+    assertThat(createAndRead("blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }",
+        "blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }", "io.weight"))
+        .isEqualTo("default 4950\n254:0 10000");
+    api.get("/job").update(ContainerSpec.parse("blockio { weight: 500 }"), org.lmctfy.UpdatePolicy.REPLACE);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "io.weight").strip()).isEqualTo("default 4950");
+  }
+
+  @Test
+  void hugetlbReservedLimitsAreRsvdMax() throws IOException {
+    assertThat(createAndRead("hugetlb { limits { page_size: \"2MB\" limit: 4194304 reserved_limit: 2097152 } }",
+        "hugetlb { limits { page_size: \"2MB\" limit: 4194304 reserved_limit: 2097152 } }", "hugetlb.2MB.rsvd.max"))
+        .isEqualTo("2097152");
+    api.get("/job").update(ContainerSpec.parse("hugetlb { limits { page_size: \"2MB\" limit: 4194304 } }"),
+        org.lmctfy.UpdatePolicy.REPLACE);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "hugetlb.2MB.rsvd.max").strip()).isEqualTo("max");
+  }
+
+  @Test
+  void miscLimitsOfAResourceTheMachineLacksAreRefusedByTheKernelAndChangeNothing() {
+    FakeSnapshot before = fs.snapshot();
+    LmctfyException e = refused(ErrorCode.UNAVAILABLE, "misc { limits { resource: \"sev\" limit: 1 } }");
+    assertThat(e.getMessage()).contains("misc.max", "EINVAL");
+    CgroupAssertions.assertThat(fs).matches(before);
+  }
+
+  @Test
+  void aFailedWriteAfterEnablingAControllerDisablesItAgain() throws IOException {
+    api.create("/a", ContainerSpec.empty());
+    org.lmctfy.Container b = api.create("/a/b", ContainerSpec.empty());
+    FakeSnapshot before = fs.snapshot();
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()), Errno.EINVAL);
+    catchThrowableOfType(LmctfyException.class, () -> b.update(
+        ContainerSpec.parse("memory { limit: 4096000 } pids { limit: 5 }"), org.lmctfy.UpdatePolicy.DIFF));
+    CgroupAssertions.assertThat(fs).matches(before);
   }
 
   @Test

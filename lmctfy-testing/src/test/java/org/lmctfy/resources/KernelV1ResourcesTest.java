@@ -5,6 +5,7 @@ import org.lmctfy.testing.ContractBackend;
 
 /** The v1 field contract on this machine's kernel (skipped without root, failed under CI=true). */
 @Tag("kernel")
+@Tag("needs-v1")
 class KernelV1ResourcesTest extends V1ResourcesContract {
   KernelV1ResourcesTest() {
     super(ContractBackend.host());

@@ -7,7 +7,11 @@ import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.Function;
+import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
@@ -20,10 +24,14 @@ import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
- * Transactional update: the plan is checked first; the values of every field it touches are read
- * before the first write; the writes go in the plan's kernel-safe order; if one fails, a plan back
- * to the values read (worked out from the state the failure left) puts them back, and the
- * exception carries the failing file and errno with every value that could not be restored
+ * Transactional update: on v2 the controllers the spec's fields need are enabled first, from the
+ * API's root down to the parent (a container has the files of a controller only once its parent
+ * enables it; an enabling the kernel refuses is FAILED_PRECONDITION naming the controller and the
+ * cgroup); then the plan is made against what the container has (REPLACE resets exactly the
+ * controllers it has); the values of every field the plan touches are read before the first
+ * write; the writes go in the plan's kernel-safe order; if one fails, a plan back to the values
+ * read (worked out from the state the failure left) puts them back, the enabling is undone, and
+ * the exception carries the failing file and errno with every value that could not be restored
  * attached as suppressed.
  */
 final class Updater {
@@ -68,21 +76,31 @@ final class Updater {
   void update(ContainerName name, ContainerSpec spec, Mode mode) throws IOException {
     Host host = hosts.apply(name);
     CgroupPath path = layout.path(name);
-    ResourcePlan plan = ResourcePlan.of(spec, mode, host);
+    Set<String> bring = ResourcePlan.v2Controllers(spec, host);
     Recorded recorded = recorded(path);
     Set<String> before = new LinkedHashSet<>(recorded.fields());
-    Set<String> touched = new LinkedHashSet<>(before);
-    touched.addAll(plan.fields());
-    plan.writes().forEach(w -> touched.add(w.field()));
-    plan.chowns().forEach(c -> touched.add(c.field()));
-    ContainerSpec old = ResourcePlan.read(host, touched);
-    Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
-    Transaction tx = new Transaction();
-    try {
-      if (plan.unified() != null) {
-        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), layout.path(name.parent()),
-            plan.v2Controllers());
+    if (mode == Mode.REPLACE) {
+      for (String field : before) {
+        if (field.startsWith("unified.") && !spec.unified().containsKey(field.substring("unified.".length()))) {
+          throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "update " + name + ": REPLACE would leave " + field
+              + " as it is: lmctfy cannot know the default of a file the spec does not model; give it in the spec "
+              + "with the value it should have");
+        }
       }
+    }
+    Transaction tx = new Transaction();
+    ContainerSpec old = null;
+    Set<String> touched = new LinkedHashSet<>(before);
+    try {
+      if (!bring.isEmpty()) {
+        enable(name, tx, bring);
+      }
+      ResourcePlan plan = ResourcePlan.of(spec, mode, host);
+      touched.addAll(plan.fields());
+      plan.writes().forEach(w -> touched.add(w.field()));
+      plan.chowns().forEach(c -> touched.add(c.field()));
+      old = ResourcePlan.read(host, touched);
+      Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
       apply(fs, path, plan);
       if (!after.equals(before)) {
         record(path, recorded, after);
@@ -90,13 +108,29 @@ final class Updater {
       tx.commit();
     } catch (IOException | RuntimeException e) {
       LmctfyException failure = Errors.of("update " + name + " (every value changed was put back)", e);
-      restore(host, path, old, touched, failure);
+      if (old != null) {
+        restore(host, path, old, touched, failure);
+      }
       try {
         tx.close();
       } catch (RuntimeException undo) {
         failure.addSuppressed(undo);
       }
       throw failure;
+    }
+  }
+
+  /** Enables {@code controllers} from the API's root down to the parent; a refusal names controller and cgroup. */
+  private void enable(ContainerName name, Transaction tx, Set<String> controllers) {
+    Hierarchy unified = layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
+    try {
+      SubtreeControl.enable(fs, tx, unified, layout.root(), layout.path(name.parent()), controllers);
+    } catch (IOException e) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "update " + name + ": the " + String.join(", ", controllers)
+          + " controller(s) must be enabled for it in " + Layout.describe(unified, layout.path(name.parent()))
+          + " (and each cgroup above it, up to the API's root), and the kernel refused: " + e.getMessage()
+          + (e instanceof CgroupFsException c && c.errno() == Errno.EBUSY ? " (a cgroup with processes of its own "
+              + "cannot enable controllers for its children)" : ""), e);
     }
   }
 

@@ -1,6 +1,7 @@
 package org.lmctfy.internal.resources;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,15 +9,23 @@ import java.util.Set;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.BlockIoSpec.DeviceLimit;
+import org.lmctfy.spec.BlockIoSpec.DeviceWeight;
+import org.lmctfy.spec.BlockIoSpec.LatencyTarget;
 
 /**
  * blockio: {@code weight} (v1 units, 10..1000) and per-device bps and iops limits.
  *
  * <p>v1: {@code blkio.weight}, or {@code blkio.bfq.weight} where the BFQ scheduler provides it;
  * limits in {@code blkio.throttle.{read,write}_{bps,iops}_device} as {@code "major:minor value"}, 0
- * removing one. v2: {@code io.weight = "default " + (1 + (weight - 10) * 9999 / 990)}, read back as
- * {@code 10 + ceil((w - 1) * 990 / 9999)}; limits in {@code io.max} as {@code "major:minor rbps=.. wbps=..
- * riops=.. wiops=.."} ({@code max} unlimited). -1 in the spec is unlimited.
+ * removing one. v2: where the BFQ scheduler is loaded, {@code io.bfq.weight = "default " + weight}
+ * (BFQ takes v1's units; looked for in the container, or on create in its parent), else {@code
+ * io.weight = "default " + (1 + (weight - 10) * 9999 / 990)}, read back as {@code 10 + ceil((w - 1)
+ * * 990 / 9999)}, as runc and crun do; {@code device_weights} as {@code "major:minor N"} lines of the
+ * same file ({@code "major:minor default"} removes one); limits in {@code io.max} as {@code
+ * "major:minor rbps=.. wbps=.. riops=.. wiops=.."} ({@code max} unlimited); {@code latency_targets}
+ * in {@code io.latency} as {@code "major:minor target=µs"} ({@code target=max} removes one). -1 in
+ * the spec is unlimited. A given list replaces the container's whole list (devices left out lose
+ * their setting); REPLACE clears what is not given.
  */
 final class BlockIoHandler {
   private static final String[][] V1_FILES = {{"read_bps", "blkio.throttle.read_bps_device"},
@@ -27,22 +36,29 @@ final class BlockIoHandler {
   private BlockIoHandler() {}
 
   static void plan(BlockIoSpec io, Mode mode, Host host, List<FileWrite> out) {
-    boolean replace = mode == Mode.REPLACE && (host.find("blkio").isPresent() || host.find("io").isPresent());
+    boolean replace = mode == Mode.REPLACE && (host.has("blkio") || host.has("io"));
     if (io == null && !replace) {
       return;
     }
     Hierarchy h = host.find("io").orElseGet(() -> host.require("blkio", "blockio"));
     Integer weight = io == null ? null : io.weight();
-    if (weight != null || replace) {
-      if (Host.isV2(h)) {
-        out.add(new FileWrite(h, "io.weight", "default " + (weight == null ? 100 : v2Weight(weight)), "blockio.weight"));
-      } else {
-        String file = v1WeightFile(host, h, mode);
-        if (weight != null || host.selfHas(h, file)) {
-          out.add(new FileWrite(h, file, Integer.toString(weight == null ? defaultWeight(file) : weight),
-              "blockio.weight"));
-        }
+    if (!Host.isV2(h) && io != null && !io.deviceWeights().isEmpty()) {
+      throw Host.notOn(h, "blockio.device_weights", "lmctfy sets per-device weights on v2 only");
+    }
+    if (!Host.isV2(h) && io != null && !io.latencyTargets().isEmpty()) {
+      throw Host.notOn(h, "blockio.latency_targets", "v1 has no io.latency");
+    }
+    if (Host.isV2(h)) {
+      planV2Weights(io, mode, replace, host, h, out);
+    } else if (weight != null || replace) {
+      String file = v1WeightFile(host, h, mode);
+      if (weight != null || host.selfHas(h, file)) {
+        out.add(new FileWrite(h, file, Integer.toString(weight == null ? defaultWeight(file) : weight),
+            "blockio.weight"));
       }
+    }
+    if (Host.isV2(h)) {
+      planLatency(io, mode, replace, host, h, out);
     }
     List<DeviceLimit> limits = io == null ? List.of() : io.deviceLimits();
     if (mode != Mode.CREATE) {
@@ -68,6 +84,95 @@ final class BlockIoHandler {
         }
       }
     }
+  }
+
+  private static void planV2Weights(BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h,
+      List<FileWrite> out) {
+    String file = bfq(host, h, mode) ? "io.bfq.weight" : "io.weight";
+    Integer weight = io == null ? null : io.weight();
+    if (weight != null || replace) {
+      int w = weight == null ? 100 : weight;
+      out.add(new FileWrite(h, file, "default " + (file.equals("io.weight") ? v2Weight(w) : w), "blockio.weight"));
+    }
+    List<DeviceWeight> wanted = io == null ? List.of() : io.deviceWeights();
+    if (file.equals("io.weight")) {
+      for (DeviceWeight d : wanted) {
+        requireIocost(host, h, d.device());
+      }
+    }
+    if (!wanted.isEmpty() || replace) {
+      if (mode != Mode.CREATE) {
+        for (String[] now : deviceLines(host, h, file)) {
+          if (wanted.stream().noneMatch(d -> d.device().equals(now[0]))) {
+            out.add(new FileWrite(h, file, now[0] + " default", "blockio.device_weights"));
+          }
+        }
+      }
+      for (DeviceWeight d : wanted) {
+        out.add(new FileWrite(h, file, d.device() + " " + (file.equals("io.weight") ? v2Weight(d.weight()) : d.weight()),
+            "blockio.device_weights"));
+      }
+    }
+  }
+
+  /**
+   * Per-device lines of io.weight are the iocost controller's, which the kernel refuses
+   * (EOPNOTSUPP) on a device where the machine's root cgroup has not enabled it in io.cost.qos.
+   */
+  private static void requireIocost(Host host, Hierarchy h, String device) {
+    String qos = host.readRoot(h, "io.cost.qos");
+    boolean enabled = qos != null && Arrays.stream(qos.split("\n"))
+        .anyMatch(line -> line.startsWith(device + " ") && line.contains(" enable=1"));
+    if (!enabled) {
+      throw Host.notOn(h, "blockio.device_weights", "a per-device io.weight needs the iocost controller on device "
+          + device + " (\"" + device + " enable=1\" in the root cgroup's io.cost.qos, a machine-wide setting lmctfy "
+          + "leaves to the administrator), or the BFQ scheduler (io.bfq.weight)" + (qos == null
+              ? "; this kernel has no io.cost.qos" : ""));
+    }
+  }
+
+  private static void planLatency(BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h,
+      List<FileWrite> out) {
+    List<LatencyTarget> wanted = io == null ? List.of() : io.latencyTargets();
+    if (wanted.isEmpty() && !(replace && host.selfHas(h, "io.latency"))) {
+      return;
+    }
+    boolean lacks = mode == Mode.CREATE ? host.parentHas(h, "io.max") && !host.parentHas(h, "io.latency")
+        : !host.selfHas(h, "io.latency");
+    if (lacks) {
+      throw Host.notOn(h, "blockio.latency_targets", "this kernel has no io.latency (built without "
+          + "CONFIG_BLK_CGROUP_IOLATENCY)");
+    }
+    if (mode != Mode.CREATE) {
+      for (String[] now : deviceLines(host, h, "io.latency")) {
+        if (wanted.stream().noneMatch(d -> d.device().equals(now[0]))) {
+          out.add(new FileWrite(h, "io.latency", now[0] + " target=max", "blockio.latency_targets"));
+        }
+      }
+    }
+    for (LatencyTarget t : wanted) {
+      out.add(new FileWrite(h, "io.latency", t.device() + " target=" + t.targetUs(), "blockio.latency_targets"));
+    }
+  }
+
+  /** Whether the BFQ scheduler's io.bfq.weight is there (in the container, or on create its parent). */
+  private static boolean bfq(Host host, Hierarchy h, Mode mode) {
+    return mode == Mode.CREATE ? host.parentHas(h, "io.bfq.weight") : host.selfHas(h, "io.bfq.weight");
+  }
+
+  /** The "major:minor value" lines of a per-device file, split in two; "default" lines left out. */
+  private static List<String[]> deviceLines(Host host, Hierarchy h, String file) {
+    List<String[]> out = new ArrayList<>();
+    if (!host.selfHas(h, file)) {
+      return out;
+    }
+    for (String line : host.readSelf(h, file).split("\n")) {
+      String[] parts = line.strip().split("\\s+", 2);
+      if (parts.length == 2 && parts[0].matches("[0-9]+:[0-9]+")) {
+        out.add(parts);
+      }
+    }
+    return out;
   }
 
   /** REPLACE and DIFF of the whole list: devices limited now but not in the spec are unlimited again. */
@@ -100,21 +205,41 @@ final class BlockIoHandler {
   }
 
   static BlockIoSpec read(Host host, Set<String> fields) {
-    if (!fields.contains("blockio.weight") && !fields.contains("blockio.device_limits")) {
+    if (fields.stream().noneMatch(f -> f.startsWith("blockio."))) {
       return null;
     }
     Hierarchy h = host.find("io").orElseGet(() -> host.require("blkio", "blockio"));
     Integer weight = null;
+    String file = Host.isV2(h) && bfq(host, h, Mode.DIFF) ? "io.bfq.weight" : "io.weight";
     if (fields.contains("blockio.weight")) {
       if (Host.isV2(h)) {
-        String line = host.readSelf(h, "io.weight").split("\n")[0];
-        weight = weightOfV2((int) Kernel.number(line.substring(line.indexOf(' ') + 1), "io.weight"));
+        String line = host.readSelf(h, file).split("\n")[0];
+        int w = (int) Kernel.number(line.substring(line.indexOf(' ') + 1), file);
+        weight = file.equals("io.weight") ? weightOfV2(w) : w;
       } else {
-        String file = v1WeightFile(host, h, Mode.DIFF);
-        weight = (int) Kernel.number(host.readSelf(h, file).split("\n")[0].replaceAll("^default ", ""), file);
+        String v1File = v1WeightFile(host, h, Mode.DIFF);
+        weight = (int) Kernel.number(host.readSelf(h, v1File).split("\n")[0].replaceAll("^default ", ""), v1File);
       }
     }
-    return new BlockIoSpec(weight, fields.contains("blockio.device_limits") ? readLimits(host, h) : List.of());
+    List<DeviceWeight> weights = new ArrayList<>();
+    if (fields.contains("blockio.device_weights")) {
+      for (String[] d : deviceLines(host, h, file)) {
+        int w = (int) Kernel.number(d[1], file);
+        String[] mm = d[0].split(":");
+        weights.add(new DeviceWeight(Long.parseLong(mm[0]), Long.parseLong(mm[1]),
+            file.equals("io.weight") ? weightOfV2(w) : w));
+      }
+    }
+    List<LatencyTarget> targets = new ArrayList<>();
+    if (fields.contains("blockio.latency_targets")) {
+      for (String[] d : deviceLines(host, h, "io.latency")) {
+        String[] mm = d[0].split(":");
+        targets.add(new LatencyTarget(Long.parseLong(mm[0]), Long.parseLong(mm[1]),
+            Kernel.number(d[1].replaceFirst("^target=", ""), "io.latency")));
+      }
+    }
+    return new BlockIoSpec(weight, fields.contains("blockio.device_limits") ? readLimits(host, h) : List.of(), weights,
+        targets);
   }
 
   /** The device limits the container has, one entry per device, unlimited values as -1. */
@@ -167,7 +292,9 @@ final class BlockIoHandler {
             v1(d.writeIops())));
       }
     }
-    return new BlockIoSpec(weight, limits);
+    List<DeviceWeight> weights = io.deviceWeights().stream().map(d -> new DeviceWeight(d.major(), d.minor(),
+        v2 ? weightOfV2(v2Weight(d.weight())) : d.weight())).toList();
+    return new BlockIoSpec(weight, limits, weights, io.latencyTargets());
   }
 
   private static Long orMax(Long v) {

@@ -7,56 +7,140 @@ import org.lmctfy.internal.codec.CpuLists;
 import org.lmctfy.spec.CpuSpec;
 
 /**
- * cpu: {@code limit} (milli-CPUs) becomes a weight, {@code max_limit} (milli-CPUs, -1 = no cap) a
- * CFS quota, {@code mask} and {@code memory_nodes} the cpuset.
+ * cpu: {@code limit} (milli-CPUs) becomes a weight, {@code max_limit} (milli-CPUs, -1 = no cap)
+ * over {@code period_us} a CFS quota, {@code burst_us} and {@code idle} the v2 files of the same
+ * names, {@code mask} and {@code memory_nodes} the cpuset.
  *
- * <p>Conversions: v1 {@code cpu.shares = max(2, limit * 1024 / 1000)}, read back as {@code
- * ceil(shares * 1000 / 1024)}; v2 {@code cpu.weight = 1 + (shares - 2) * 9999 / 262142} (the
- * mapping runc and systemd use), read back through {@code shares = 2 + ceil((weight - 1) * 262142 /
- * 9999)}. The quota runs over a period of {@value #PERIOD_US} µs: {@code quota = max_limit * 100}
- * µs, at least 1000, so {@code max_limit} is -1 or at least 10. A new v1 cpuset gets its parent's
- * cpus and memory nodes unless the spec gives them (an empty cpuset cannot hold a process).
+ * <p>Conversions: {@code shares = max(2, limit * 1024 / 1000)}. v1 writes {@code cpu.shares} and
+ * reads it back as {@code ceil(shares * 1000 / 1024)}. v2 maps shares onto {@code cpu.weight} as
+ * current runc, crun and containerd's cgroups do: with {@code L = log2(shares)}, {@code weight =
+ * ceil(10^((L² + 125·L) / 612 − 7/34))}, a parabola in log space through shares 2 → weight 1,
+ * 1024 → 100 and 262144 → 10000, so the v1 default (1024, one CPU's worth) lands on the v2
+ * default (100) and a container asked for one CPU weighs as much as a sibling that asked for
+ * nothing. The mapping is many-to-one, so a weight reads back as the roundest limit (most
+ * trailing decimal zeros) of those that map to it: every limit a person writes (500, 1000, 2500)
+ * reads back unchanged. The quota is {@code max_limit * period / 1000} µs over a period of
+ * {@code period_us} (default {@value #PERIOD_US}; a DIFF without it keeps the container's), at
+ * least 1000 µs; v2 writes {@code cpu.max = "quota period"}. A new v1 cpuset gets its parent's
+ * cpus and memory nodes unless the spec gives them (an empty cpuset cannot hold a process); a v2
+ * REPLACE without them writes a newline to {@code cpuset.cpus}/{@code .mems}, which clears the
+ * restriction (the parent's effective set applies again; an empty write changes nothing).
  */
 final class CpuHandler {
   static final long PERIOD_US = 100_000;
   static final long MAX_SHARES = 262_144;
   static final long DEFAULT_SHARES = 1024;
+  static final long MAX_LIMIT = 256_000;
 
   private CpuHandler() {}
 
   static void plan(CpuSpec cpu, Mode mode, Host host, List<FileWrite> out) {
     CpuSpec c = cpu == null ? new CpuSpec(null, null, null, null, null) : cpu;
-    boolean replace = mode == Mode.REPLACE;
+    boolean replace = mode == Mode.REPLACE && host.has("cpu");
     if (c.schedulingLatency() != null) {
       Hierarchy h = host.require("cpu", "cpu.scheduling_latency");
       throw Host.notOn(h, "cpu.scheduling_latency", "the kernel has no cpu.lat (a Google kernel patch)");
     }
-    if (c.limit() != null || replace && host.find("cpu").isPresent()) {
-      Hierarchy h = host.require("cpu", "cpu.limit");
+    Hierarchy h = c.limit() != null || c.maxLimit() != null || c.burstUs() != null || c.idle() != null || replace
+        ? host.require("cpu", "cpu") : null;
+    if (h != null && !Host.isV2(h)) {
+      if (c.burstUs() != null) {
+        throw Host.notOn(h, "cpu.burst_us", "lmctfy sets cpu.max.burst on v2 only");
+      }
+      if (c.idle() != null) {
+        throw Host.notOn(h, "cpu.idle", "lmctfy sets cpu.idle on v2 only");
+      }
+    }
+    boolean v2 = h != null && Host.isV2(h);
+    String idle = c.idle() != null ? (c.idle() ? "1" : "0") : replace && v2 && host.selfHas(h, "cpu.idle") ? "0" : null;
+    if (c.limit() != null && idle == null && mode == Mode.DIFF && v2 && host.selfHas(h, "cpu.idle")
+        && Kernel.number(host.readSelf(h, "cpu.idle"), "cpu.idle") == 1) {
+      throw Kernel.invalid("cpu.limit", c.limit(), "cannot be set while the container is idle (cpu.idle 1): give "
+          + "idle: false with it");
+    }
+    if ("0".equals(idle)) {
+      out.add(new FileWrite(h, "cpu.idle", "0", "cpu.idle")); // the kernel refuses a weight while idle
+    }
+    if (c.limit() != null || replace && !"1".equals(idle)) {
       long shares = c.limit() == null ? DEFAULT_SHARES : shares(c.limit());
-      out.add(Host.isV2(h)
-          ? new FileWrite(h, "cpu.weight", Long.toString(weight(shares)), "cpu.limit")
+      out.add(v2 ? new FileWrite(h, "cpu.weight", Long.toString(weight(shares)), "cpu.limit")
           : new FileWrite(h, "cpu.shares", Long.toString(shares), "cpu.limit"));
     }
-    if (c.maxLimit() != null || replace && host.find("cpu").isPresent()) {
-      Hierarchy h = host.require("cpu", "cpu.max_limit");
-      long quota = quota(c.maxLimit() == null ? -1 : c.maxLimit());
-      checkParentQuota(host, h, quota);
-      if (Host.isV2(h)) {
-        out.add(new FileWrite(h, "cpu.max", (quota < 0 ? "max" : Long.toString(quota)) + " " + PERIOD_US, "cpu.max_limit"));
+    planMax(c, mode, replace, host, h, out);
+    if ("1".equals(idle)) {
+      out.add(new FileWrite(h, "cpu.idle", "1", "cpu.idle"));
+    }
+    planCpuset(c, mode, host, out);
+  }
+
+  /** cpu.max (or the v1 quota and period) and cpu.max.burst, in an order the kernel accepts. */
+  private static void planMax(CpuSpec c, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+    boolean v2 = h != null && Host.isV2(h);
+    boolean writesBurst = v2 && (c.burstUs() != null || replace && host.selfHas(h, "cpu.max.burst"));
+    if (c.maxLimit() == null && !replace && !writesBurst) {
+      return;
+    }
+    boolean existing = mode != Mode.CREATE;
+    long[] now = existing && h != null ? currentQuotaPeriod(host, h) : new long[] {-1, PERIOD_US};
+    long burstNow = existing && v2 && host.selfHas(h, "cpu.max.burst")
+        ? Kernel.number(host.readSelf(h, "cpu.max.burst"), "cpu.max.burst") : 0;
+    FileWrite max = null;
+    long quota = now[0];
+    if (c.maxLimit() != null || replace) {
+      long period = c.periodUs() != null ? c.periodUs() : mode == Mode.DIFF ? now[1] : PERIOD_US;
+      quota = quota(c.maxLimit() == null ? -1 : c.maxLimit(), period);
+      if (quota >= 0 && quota < 1000) {
+        throw Kernel.invalid("cpu.max_limit", c.maxLimit(), "is below the kernel's smallest quota of 1000 µs per "
+            + period + " µs period (" + (1_000_000 + period - 1) / period + " milli-CPUs at this period)");
+      }
+      checkParentQuota(host, h, quota, period);
+      if (v2) {
+        max = new FileWrite(h, "cpu.max", (quota < 0 ? "max" : Long.toString(quota)) + " " + period, "cpu.max_limit");
       } else {
-        out.add(new FileWrite(h, "cpu.cfs_period_us", Long.toString(PERIOD_US), "cpu.max_limit"));
+        out.add(new FileWrite(h, "cpu.cfs_period_us", Long.toString(period), "cpu.max_limit"));
         out.add(new FileWrite(h, "cpu.cfs_quota_us", Long.toString(quota), "cpu.max_limit"));
       }
     }
-    planCpuset(c, mode, host, out);
+    FileWrite burst = null;
+    long burstAfter = burstNow;
+    if (writesBurst) {
+      burstAfter = c.burstUs() == null ? 0 : c.burstUs();
+      burst = new FileWrite(h, "cpu.max.burst", Long.toString(burstAfter), "cpu.burst_us");
+    }
+    if (quota >= 0 && burstAfter > quota) {
+      throw c.burstUs() != null
+          ? Kernel.invalid("cpu.burst_us", c.burstUs(), "is above the quota of " + quota + " µs (cpu.max_limit)")
+          : Kernel.invalid("cpu.max_limit", c.maxLimit(), "gives a quota of " + quota + " µs, below the container's "
+              + "cpu.max.burst of " + burstNow + " µs: lower cpu.burst_us with it");
+    }
+    // the kernel keeps burst <= quota after each write: a burst that fits the old quota goes first
+    if (burst != null && (now[0] < 0 || burstAfter <= now[0])) {
+      out.add(burst);
+      burst = null;
+    }
+    if (max != null) {
+      out.add(max);
+    }
+    if (burst != null) {
+      out.add(burst);
+    }
+  }
+
+  /** The container's quota (-1 for none) and period now. */
+  private static long[] currentQuotaPeriod(Host host, Hierarchy h) {
+    if (!host.selfHas(h, Host.isV2(h) ? "cpu.max" : "cpu.cfs_quota_us")) {
+      return new long[] {-1, PERIOD_US};
+    }
+    String[] qp = Host.isV2(h) ? host.readSelf(h, "cpu.max").split(" ")
+        : new String[] {host.readSelf(h, "cpu.cfs_quota_us"), host.readSelf(h, "cpu.cfs_period_us")};
+    return new long[] {qp[0].equals("max") ? -1 : Kernel.number(qp[0], "cpu quota"), Kernel.number(qp[1], "cpu period")};
   }
 
   private static void planCpuset(CpuSpec c, Mode mode, Host host, List<FileWrite> out) {
     boolean needed = c.mask() != null || c.memoryNodes() != null;
     Hierarchy h = needed ? host.require("cpuset", c.mask() != null ? "cpu.mask" : "cpu.memory_nodes")
         : host.find("cpuset").orElse(null);
-    if (h == null) {
+    if (h == null || !needed && mode == Mode.REPLACE && !host.has("cpuset")) {
       return;
     }
     boolean copyParent = mode == Mode.REPLACE || mode == Mode.CREATE && !Host.isV2(h);
@@ -67,7 +151,7 @@ final class CpuHandler {
       }
       if (f[1] == null && Host.isV2(h)) {
         if (host.selfHas(h, f[0])) {
-          out.add(new FileWrite(h, f[0], "", f[2])); // "" gives the container its parent's again
+          out.add(new FileWrite(h, f[0], "\n", f[2])); // clears it: the parent's effective set applies
         }
         continue;
       }
@@ -91,30 +175,61 @@ final class CpuHandler {
     return (shares * 1000 + 1023) / 1024;
   }
 
+  /** shares to cpu.weight: see the class comment. */
   static long weight(long shares) {
-    return 1 + (shares - 2) * 9999 / 262_142;
+    if (shares <= 2) {
+      return 1;
+    }
+    if (shares >= MAX_SHARES) {
+      return 10_000;
+    }
+    double l = Math.log(shares) / Math.log(2);
+    return (long) Math.ceil(Math.pow(10, (l * l + 125 * l) / 612.0 - 7.0 / 34.0));
   }
 
-  static long sharesOfWeight(long weight) {
-    return 2 + ((weight - 1) * 262_142 + 9998) / 9999;
+  /** The limit a cpu.weight reads back as: the roundest of the limits that map to it. */
+  static long limitOfWeight(long weight) {
+    long lo = firstLimit(weight);
+    long hi = firstLimit(weight + 1) - 1;
+    if (lo > hi) { // no limit maps to this weight (another tool wrote it): the nearest above
+      return Math.min(lo, MAX_LIMIT);
+    }
+    for (long unit = 100_000; unit > 1; unit /= 10) {
+      long round = (lo + unit - 1) / unit * unit;
+      if (round <= hi) {
+        return round;
+      }
+    }
+    return lo;
   }
 
-  static long quota(long maxLimit) {
-    return maxLimit < 0 ? -1 : maxLimit * PERIOD_US / 1000;
+  /** The smallest limit whose weight is at least {@code weight} (MAX_LIMIT + 1 if none). */
+  private static long firstLimit(long weight) {
+    long lo = 0;
+    long hi = MAX_LIMIT + 1;
+    while (lo < hi) {
+      long mid = (lo + hi) >>> 1;
+      if (weight(shares(mid)) >= weight) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  static long quota(long maxLimit, long period) {
+    return maxLimit < 0 ? -1 : maxLimit * period / 1000;
   }
 
   static void validate(CpuSpec c) {
     if (c.limit() != null && shares(c.limit()) > MAX_SHARES) {
       throw Kernel.invalid("cpu.limit", c.limit(), "is above the kernel's maximum of 256000 milli-CPUs (262144 shares)");
     }
-    if (c.maxLimit() != null && c.maxLimit() >= 0 && quota(c.maxLimit()) < 1000) {
-      throw Kernel.invalid("cpu.max_limit", c.maxLimit(), "is below 10 milli-CPUs: the kernel's smallest quota is "
-          + "1000 µs per " + PERIOD_US + " µs");
-    }
   }
 
   /** v1 refuses a child quota above its parent's (EINVAL); say so before writing anything. */
-  private static void checkParentQuota(Host host, Hierarchy h, long quota) {
+  private static void checkParentQuota(Host host, Hierarchy h, long quota, long period) {
     if (Host.isV2(h) || quota < 0) {
       return; // an uncapped child of a capped parent runs under the parent's cap
     }
@@ -123,8 +238,8 @@ final class CpuHandler {
       return;
     }
     long parentPeriod = Kernel.number(host.readParent(h, "cpu.cfs_period_us"), "cpu.cfs_period_us");
-    if (quota * parentPeriod > parentQuota * PERIOD_US) {
-      throw Kernel.invalid("cpu.max_limit", quota * 1000 / PERIOD_US, "is above the parent's cap of "
+    if (quota * parentPeriod > parentQuota * period) {
+      throw Kernel.invalid("cpu.max_limit", quota * 1000 / period, "is above the parent's cap of "
           + parentQuota * 1000 / parentPeriod + " milli-CPUs");
     }
   }
@@ -133,27 +248,29 @@ final class CpuHandler {
   static CpuSpec read(Host host, Set<String> fields) {
     Long limit = null;
     Long maxLimit = null;
-    String mask = null;
-    String nodes = null;
+    Long period = null;
     if (fields.contains("cpu.limit")) {
       Hierarchy h = host.require("cpu", "cpu.limit");
-      limit = Host.isV2(h) ? limitOfShares(sharesOfWeight(Kernel.number(host.readSelf(h, "cpu.weight"), "cpu.weight")))
+      limit = Host.isV2(h) ? limitOfWeight(Kernel.number(host.readSelf(h, "cpu.weight"), "cpu.weight"))
           : limitOfShares(Kernel.number(host.readSelf(h, "cpu.shares"), "cpu.shares"));
     }
-    if (fields.contains("cpu.max_limit")) {
-      Hierarchy h = host.require("cpu", "cpu.max_limit");
-      String[] qp = Host.isV2(h) ? host.readSelf(h, "cpu.max").split(" ")
-          : new String[] {host.readSelf(h, "cpu.cfs_quota_us"), host.readSelf(h, "cpu.cfs_period_us")};
-      long quota = qp[0].equals("max") ? -1 : Kernel.number(qp[0], "cpu quota");
-      maxLimit = quota < 0 ? -1 : quota * 1000 / Kernel.number(qp[1], "cpu period");
+    if (fields.contains("cpu.max_limit") || fields.contains("cpu.period_us")) {
+      long[] qp = currentQuotaPeriod(host, host.require("cpu", "cpu.max_limit"));
+      maxLimit = qp[0] < 0 ? -1 : qp[0] * 1000 / qp[1];
+      period = fields.contains("cpu.period_us") ? qp[1] : null;
     }
-    if (fields.contains("cpu.mask")) {
-      mask = list(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus"));
+    Long burst = fields.contains("cpu.burst_us")
+        ? Kernel.number(host.readSelf(host.require("cpu", "cpu.burst_us"), "cpu.max.burst"), "cpu.max.burst") : null;
+    Boolean idle = fields.contains("cpu.idle")
+        ? Kernel.number(host.readSelf(host.require("cpu", "cpu.idle"), "cpu.idle"), "cpu.idle") == 1 : null;
+    if (Boolean.TRUE.equals(idle)) {
+      limit = null; // an idle cgroup has no weight of its own
     }
-    if (fields.contains("cpu.memory_nodes")) {
-      nodes = list(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems"));
-    }
-    return new CpuSpec(limit, maxLimit, mask, nodes, null);
+    String mask = fields.contains("cpu.mask")
+        ? list(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus")) : null;
+    String nodes = fields.contains("cpu.memory_nodes")
+        ? list(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems")) : null;
+    return new CpuSpec(limit, maxLimit, mask, nodes, null, period, burst, idle);
   }
 
   /** A cpu or node list as the spec writes it; null for an empty one (the spec has no "none"). */
@@ -167,10 +284,15 @@ final class CpuHandler {
     Long limit = c.limit();
     if (limit != null) {
       boolean v2 = host.find("cpu").map(Host::isV2).orElse(false);
-      long shares = shares(limit);
-      limit = v2 ? limitOfShares(sharesOfWeight(weight(shares))) : limitOfShares(shares);
+      limit = v2 ? limitOfWeight(weight(shares(limit))) : limitOfShares(shares(limit));
     }
-    return new CpuSpec(limit, c.maxLimit(), CpuLists.normalize(c.mask(), "cpu.mask"),
-        CpuLists.normalize(c.memoryNodes(), "cpu.memory_nodes"), c.schedulingLatency());
+    Long maxLimit = c.maxLimit();
+    if (maxLimit != null && maxLimit >= 0) {
+      long period = c.periodUs() == null ? PERIOD_US : c.periodUs();
+      maxLimit = quota(maxLimit, period) * 1000 / period;
+    }
+    return new CpuSpec(limit, maxLimit, CpuLists.normalize(c.mask(), "cpu.mask"),
+        CpuLists.normalize(c.memoryNodes(), "cpu.memory_nodes"), c.schedulingLatency(),
+        c.periodUs(), c.burstUs(), c.idle());
   }
 }

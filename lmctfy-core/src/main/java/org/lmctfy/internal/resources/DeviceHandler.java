@@ -18,7 +18,9 @@ import org.lmctfy.spec.DeviceSpec.Type;
  * the devices allowed, because that is what {@code devices.list} can report back (deny exceptions to
  * allow-all are not listed by the kernel). Written as {@code a} to {@code devices.deny} then each rule
  * to {@code devices.allow}; read back from {@code devices.list}, where the kernel merges the access
- * letters of one device. On v2, device control needs an eBPF program, which lmctfy does not load.
+ * letters of one device. On v2 device control needs an eBPF program, which lmctfy does not load:
+ * {@code ALLOW ALL rwm} is what a v2 cgroup without a program already has, so it needs nothing
+ * and reads back as itself; any other rule is UNIMPLEMENTED.
  */
 final class DeviceHandler {
   private static final DeviceRule ALLOW_ALL = new DeviceRule(Permission.ALLOW, Type.ALL, -1, -1, "rwm");
@@ -30,11 +32,16 @@ final class DeviceHandler {
     if (device == null && !(mode == Mode.REPLACE && host.find("devices").isPresent())) {
       return;
     }
-    Hierarchy h = host.find("devices").orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
-        "device rules need the v1 devices controller; on cgroup v2 they need an eBPF program, which lmctfy does "
-            + "not load"));
     List<DeviceRule> rules = device == null ? List.of(ALLOW_ALL) : device.rules();
     validate(rules);
+    Hierarchy h = host.find("devices").orElse(null);
+    if (h == null) {
+      if (host.unified().isPresent() && rules.equals(List.of(ALLOW_ALL))) {
+        return; // a v2 cgroup with no device program allows every device
+      }
+      throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "device rules other than ALLOW ALL need the v1 devices "
+          + "controller; on cgroup v2 they need an eBPF program, which lmctfy does not load");
+    }
     if (rules.get(0).permission() == Permission.ALLOW) {
       out.add(new FileWrite(h, "devices.allow", "a", "device.rules"));
       return;
@@ -66,6 +73,9 @@ final class DeviceHandler {
   static DeviceSpec read(Host host, Set<String> fields) {
     if (!fields.contains("device.rules")) {
       return null;
+    }
+    if (host.find("devices").isEmpty() && host.unified().isPresent()) {
+      return new DeviceSpec(List.of(ALLOW_ALL));
     }
     Hierarchy h = host.require("devices", "device.rules");
     List<DeviceRule> rules = new ArrayList<>();

@@ -61,6 +61,25 @@ public final class Host {
     return Optional.empty();
   }
 
+  /**
+   * Whether the container has {@code controller}: on v1 its hierarchy is mounted; on v2 the
+   * parent enables it for the container (the container's {@code cgroup.controllers} lists it).
+   * What REPLACE resets: a controller the container does not have has no files to reset.
+   */
+  boolean has(String controller) {
+    Optional<Hierarchy> h = find(controller);
+    if (h.isEmpty() || !isV2(h.get())) {
+      return h.isPresent();
+    }
+    return has(h.get(), self, "cgroup.controllers")
+        && Set.of(read(h.get(), self, "cgroup.controllers").split("\\s+")).contains(controller);
+  }
+
+  /** The unified hierarchy, or empty when no cgroup2 is mounted. */
+  Optional<Hierarchy> unified() {
+    return fs.hierarchies().stream().filter(Host::isV2).findFirst();
+  }
+
   /** The hierarchy of {@code controller}; FAILED_PRECONDITION naming {@code field} if none. */
   Hierarchy require(String controller, String field) {
     return find(controller).orElseThrow(() -> new LmctfyException(ErrorCode.FAILED_PRECONDITION,
@@ -81,6 +100,11 @@ public final class Host {
   /** A file of the parent, stripped. */
   String readParent(Hierarchy h, String file) {
     return read(h, parent, file);
+  }
+
+  /** A file of the hierarchy's root cgroup (machine-wide settings), stripped; null if it has none. */
+  String readRoot(Hierarchy h, String file) {
+    return has(h, CgroupPath.root(), file) ? read(h, CgroupPath.root(), file) : null;
   }
 
   /** A file of the container, stripped. */

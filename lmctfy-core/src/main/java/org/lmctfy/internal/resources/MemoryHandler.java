@@ -11,7 +11,13 @@ import org.lmctfy.spec.MemorySpec;
  * <ul>
  *   <li>{@code limit}: v1 {@code memory.limit_in_bytes}, v2 {@code memory.max}.
  *   <li>{@code swap_limit} (memory plus swap, as lmctfy): v1 {@code memory.memsw.limit_in_bytes};
- *       v2 {@code memory.swap.max = swap_limit - limit}, read back as {@code swap.max + max}.
+ *       v2 {@code memory.swap.max = swap_limit - limit}, read back as {@code swap.max + max}. A
+ *       finite swap limit needs a finite memory limit (the spec's, or on DIFF the container's):
+ *       else INVALID_ARGUMENT naming both fields, as runc refuses swap without memory. On v2 a DIFF
+ *       of only {@code swap_limit} computes {@code swap.max} from the container's {@code memory.max},
+ *       and a DIFF of only {@code limit} rewrites {@code swap.max} so that memory plus swap stays
+ *       what it was (as v1's memsw does), refusing a limit above it.
+ *   <li>{@code min}: v2 {@code memory.min}; {@code zswap_limit}: v2 {@code memory.zswap.max}.
  *   <li>{@code reservation}: v1 {@code memory.soft_limit_in_bytes}, v2 {@code memory.low}.
  *   <li>{@code high}: v2 {@code memory.high}; {@code oom_group}: v2 {@code memory.oom.group}.
  *   <li>{@code oom_kill_disable}: v1 {@code memory.oom_control}; {@code swappiness}: v1 {@code
@@ -26,13 +32,25 @@ final class MemoryHandler {
 
   static void plan(MemorySpec memory, Mode mode, Host host, List<FileWrite> out) {
     MemorySpec m = memory == null ? new MemorySpec(null, null, null, null, null, null, null) : memory;
-    boolean replace = mode == Mode.REPLACE && host.find("memory").isPresent();
+    boolean replace = mode == Mode.REPLACE && host.has("memory");
     if (!replace && m.equals(new MemorySpec(null, null, null, null, null, null, null))) {
       return;
     }
     Hierarchy h = host.require("memory", "memory");
+    if (m.swapLimit() != null && m.swapLimit() >= 0) {
+      long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(host, h) : -1;
+      if (limit < 0) {
+        throw Kernel.invalid("memory.swap_limit", m.swapLimit(), "needs a finite memory.limit (swap_limit is memory "
+            + "plus swap; the container's memory.limit is " + (m.limit() != null || mode == Mode.DIFF ? "unlimited"
+            : "not given, so unlimited") + ")");
+      }
+      if (m.limit() == null && m.swapLimit() < limit) {
+        throw Kernel.invalid("memory.swap_limit", m.swapLimit(), "is below the container's memory.limit of " + limit
+            + " bytes: swap_limit is memory plus swap");
+      }
+    }
     if (Host.isV2(h)) {
-      planV2(m, replace, h, out);
+      planV2(m, mode, replace, host, h, out);
     } else {
       planV1(m, mode, replace, host, h, out);
     }
@@ -41,6 +59,12 @@ final class MemoryHandler {
   private static void planV1(MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     if (m.high() != null) {
       throw Host.notOn(h, "memory.high", "v1 has no memory.high (use limit and reservation)");
+    }
+    if (m.min() != null) {
+      throw Host.notOn(h, "memory.min", "v1 has no memory.min (use reservation)");
+    }
+    if (m.zswapLimit() != null) {
+      throw Host.notOn(h, "memory.zswap_limit", "v1 has no memory.zswap.max");
     }
     if (m.oomGroup() != null) {
       throw Host.notOn(h, "memory.oom_group", "v1 has no memory.oom.group");
@@ -86,7 +110,7 @@ final class MemoryHandler {
     return now >= 0 && (wanted < 0 || wanted > now);
   }
 
-  private static void planV2(MemorySpec m, boolean replace, Hierarchy h, List<FileWrite> out) {
+  private static void planV2(MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     if (m.oomKillDisable() != null) {
       throw Host.notOn(h, "memory.oom_kill_disable", "v2 cannot disable the OOM killer (use memory.high, oom_group)");
     }
@@ -97,21 +121,49 @@ final class MemoryHandler {
       out.add(new FileWrite(h, "memory.max", Kernel.v2Bytes(or(m.limit(), -1)), "memory.limit"));
     }
     if (m.swapLimit() != null || replace) {
-      long limit = or(m.limit(), -1);
       long swap = or(m.swapLimit(), -1);
-      out.add(new FileWrite(h, "memory.swap.max", swap < 0 || limit < 0 ? "max" : Long.toString(swap - limit),
-          "memory.swap_limit"));
+      long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(host, h) : -1;
+      out.add(new FileWrite(h, "memory.swap.max", swap < 0 ? "max" : Long.toString(swap - limit), "memory.swap_limit"));
+    } else if (m.limit() != null && mode == Mode.DIFF && host.selfHas(h, "memory.swap.max")) {
+      long swapMax = Kernel.bytes(host.readSelf(h, "memory.swap.max"), "memory.swap.max");
+      long limitNow = currentLimit(host, h);
+      if (swapMax >= 0 && limitNow >= 0) { // keep memory plus swap as it is
+        long both = swapMax + limitNow;
+        if (m.limit() < 0 || m.limit() > both) {
+          throw Kernel.invalid("memory.limit", m.limit(), "is above the container's memory.swap_limit (memory plus "
+              + "swap) of " + both + " bytes: give a swap_limit at least as high with it");
+        }
+        out.add(new FileWrite(h, "memory.swap.max", Long.toString(both - m.limit()), "memory.swap_limit"));
+      }
     }
     if (m.reservation() != null || replace) {
       out.add(new FileWrite(h, "memory.low", m.reservation() == null ? "0" : Kernel.v2Bytes(m.reservation()),
           "memory.reservation"));
     }
+    if (m.min() != null || replace) {
+      out.add(new FileWrite(h, "memory.min", m.min() == null ? "0" : Kernel.v2Bytes(m.min()), "memory.min"));
+    }
     if (m.high() != null || replace) {
       out.add(new FileWrite(h, "memory.high", Kernel.v2Bytes(or(m.high(), -1)), "memory.high"));
+    }
+    if (m.zswapLimit() != null || replace && host.selfHas(h, "memory.zswap.max")) {
+      boolean lacks = mode == Mode.CREATE
+          ? host.parentHas(h, "memory.max") && !host.parentHas(h, "memory.zswap.max")
+          : !host.selfHas(h, "memory.zswap.max");
+      if (lacks) {
+        throw Host.notOn(h, "memory.zswap_limit", "this kernel has no memory.zswap.max (built without zswap)");
+      }
+      out.add(new FileWrite(h, "memory.zswap.max", Kernel.v2Bytes(or(m.zswapLimit(), -1)), "memory.zswap_limit"));
     }
     if (m.oomGroup() != null || replace) {
       out.add(new FileWrite(h, "memory.oom.group", Boolean.TRUE.equals(m.oomGroup()) ? "1" : "0", "memory.oom_group"));
     }
+  }
+
+  /** The container's memory limit now (-1 unlimited, also before it exists). */
+  private static long currentLimit(Host host, Hierarchy h) {
+    String file = Host.isV2(h) ? "memory.max" : "memory.limit_in_bytes";
+    return host.selfHas(h, file) ? Kernel.bytes(host.readSelf(h, file), file) : -1;
   }
 
   static MemorySpec read(Host host, Set<String> fields) {
@@ -140,7 +192,9 @@ final class MemoryHandler {
         ? Kernel.number(host.readSelf(h, "memory.oom.group"), "memory.oom.group") == 1 : null;
     Integer swappiness = fields.contains("memory.swappiness")
         ? (int) Kernel.number(host.readSelf(h, "memory.swappiness"), "memory.swappiness") : null;
-    return new MemorySpec(limit, swap, reservation, high, oomKillDisable, oomGroup, swappiness);
+    Long min = fields.contains("memory.min") ? bytes(host, h, "memory.min") : null;
+    Long zswap = fields.contains("memory.zswap_limit") ? bytes(host, h, "memory.zswap.max") : null;
+    return new MemorySpec(limit, swap, reservation, high, oomKillDisable, oomGroup, swappiness, min, zswap);
   }
 
   private static long bytes(Host host, Hierarchy h, String file) {
@@ -152,13 +206,11 @@ final class MemoryHandler {
     Long swap = m.swapLimit();
     if (swap != null && v2 && swap >= 0 && m.limit() != null && m.limit() >= 0) {
       swap = Kernel.pages(swap - m.limit()) + Kernel.pages(m.limit());
-    } else if (swap != null && v2 && (m.limit() == null || m.limit() < 0)) {
-      swap = -1L;
     } else if (swap != null) {
       swap = Kernel.pages(swap);
     }
     return new MemorySpec(pages(m.limit()), swap, pages(m.reservation()), pages(m.high()), m.oomKillDisable(),
-        m.oomGroup(), m.swappiness());
+        m.oomGroup(), m.swappiness(), pages(m.min()), pages(m.zswapLimit()));
   }
 
   private static Long pages(Long bytes) {

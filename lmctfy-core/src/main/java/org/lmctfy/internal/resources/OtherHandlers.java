@@ -2,6 +2,8 @@ package org.lmctfy.internal.resources;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
@@ -9,13 +11,18 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.HugetlbSpec;
 import org.lmctfy.spec.HugetlbSpec.HugetlbLimit;
+import org.lmctfy.internal.codec.UnifiedFiles;
+import org.lmctfy.spec.MiscSpec;
+import org.lmctfy.spec.MiscSpec.MiscLimit;
 import org.lmctfy.spec.MonitoringSpec;
 import org.lmctfy.spec.NetworkSpec;
 import org.lmctfy.spec.NetworkSpec.InterfacePriority;
 
 /**
  * The small sections. hugetlb: v1 {@code hugetlb.<size>.limit_in_bytes}, v2 {@code
- * hugetlb.<size>.max}. network: {@code net_cls.classid} and {@code net_prio.ifpriomap} (v1 only).
+ * hugetlb.<size>.max}; reserved limits v1 {@code hugetlb.<size>.rsvd.limit_in_bytes}, v2 {@code
+ * hugetlb.<size>.rsvd.max}. misc (v2): {@code misc.max} lines {@code "resource N"}. unified (v2):
+ * each file written as given, after every typed field. network: {@code net_cls.classid} and {@code net_prio.ifpriomap} (v1 only).
  * monitoring: the container's perf_event cgroup (the section needs that hierarchy). children_limit:
  * v2 {@code cgroup.max.descendants}.
  */
@@ -26,37 +33,57 @@ final class OtherHandlers {
   private OtherHandlers() {}
 
   static void hugetlb(HugetlbSpec spec, Mode mode, Host host, List<FileWrite> out) {
-    if (spec == null && !(mode == Mode.REPLACE && host.find("hugetlb").isPresent())) {
+    if (spec == null && !(mode == Mode.REPLACE && host.has("hugetlb"))) {
       return;
     }
     Hierarchy h = host.require("hugetlb", "hugetlb");
+    boolean v2 = Host.isV2(h);
     List<HugetlbLimit> limits = new ArrayList<>(spec == null ? List.of() : spec.limits());
     if (mode != Mode.CREATE) {
       for (HugetlbLimit now : readHugetlb(host, h)) {
         if (limits.stream().noneMatch(l -> l.pageSize().equals(now.pageSize()))) {
-          limits.add(new HugetlbLimit(now.pageSize(), -1));
+          limits.add(new HugetlbLimit(now.pageSize(), -1, now.reservedLimit() == null ? null : -1L));
         }
       }
     }
     for (HugetlbLimit l : limits) {
-      boolean v2 = Host.isV2(h);
-      out.add(new FileWrite(h, hugetlbFile(l.pageSize(), v2), v2 ? Kernel.v2Bytes(l.limit()) : Kernel.v1Bytes(l.limit()),
-          "hugetlb.limits"));
+      out.add(new FileWrite(h, hugetlbFile(l.pageSize(), v2, false), bytes(l.limit(), v2), "hugetlb.limits"));
+      String rsvd = hugetlbFile(l.pageSize(), v2, true);
+      Long reserved = l.reservedLimit();
+      if (reserved == null && mode == Mode.REPLACE && host.selfHas(h, rsvd)) {
+        reserved = -1L;
+      }
+      if (reserved != null) {
+        boolean lacks = mode == Mode.CREATE
+            ? host.parentHas(h, hugetlbFile(l.pageSize(), v2, false)) && !host.parentHas(h, rsvd)
+            : !host.selfHas(h, rsvd);
+        if (lacks) {
+          throw Host.notOn(h, "hugetlb.limits.reserved_limit", "this kernel has no " + rsvd);
+        }
+        out.add(new FileWrite(h, rsvd, bytes(reserved, v2), "hugetlb.limits"));
+      }
     }
   }
 
-  private static String hugetlbFile(String size, boolean v2) {
-    return "hugetlb." + size + (v2 ? ".max" : ".limit_in_bytes");
+  private static String bytes(long value, boolean v2) {
+    return v2 ? Kernel.v2Bytes(value) : Kernel.v1Bytes(value);
   }
 
+  private static String hugetlbFile(String size, boolean v2, boolean reserved) {
+    return "hugetlb." + size + (reserved ? ".rsvd" : "") + (v2 ? ".max" : ".limit_in_bytes");
+  }
+
+  /** The page sizes with a finite limit or reserved limit; the reserved one null when unlimited. */
   private static List<HugetlbLimit> readHugetlb(Host host, Hierarchy h) {
     List<HugetlbLimit> out = new ArrayList<>();
     for (String size : PAGE_SIZES) {
-      String file = hugetlbFile(size, Host.isV2(h));
+      String file = hugetlbFile(size, Host.isV2(h), false);
       if (host.selfHas(h, file)) {
         long limit = Kernel.bytes(host.readSelf(h, file), file);
-        if (limit >= 0) {
-          out.add(new HugetlbLimit(size, limit));
+        String rsvdFile = hugetlbFile(size, Host.isV2(h), true);
+        long rsvd = host.selfHas(h, rsvdFile) ? Kernel.bytes(host.readSelf(h, rsvdFile), rsvdFile) : -1;
+        if (limit >= 0 || rsvd >= 0) {
+          out.add(new HugetlbLimit(size, limit, rsvd >= 0 ? rsvd : null));
         }
       }
     }
@@ -69,7 +96,76 @@ final class OtherHandlers {
   }
 
   static HugetlbSpec normalise(HugetlbSpec spec) {
-    return new HugetlbSpec(spec.limits().stream().filter(l -> l.limit() >= 0).toList());
+    return new HugetlbSpec(spec.limits().stream()
+        .map(l -> new HugetlbLimit(l.pageSize(), l.limit(), l.reservedLimit() == null || l.reservedLimit() < 0
+            ? null : l.reservedLimit()))
+        .filter(l -> l.limit() >= 0 || l.reservedLimit() != null).toList());
+  }
+
+  static void misc(MiscSpec spec, Mode mode, Host host, List<FileWrite> out) {
+    if (spec == null && !(mode == Mode.REPLACE && host.has("misc"))) {
+      return;
+    }
+    Hierarchy h = host.require("misc", "misc");
+    List<MiscLimit> limits = new ArrayList<>(spec == null ? List.of() : spec.limits());
+    if (mode != Mode.CREATE) {
+      for (MiscLimit now : readMisc(host, h)) {
+        if (limits.stream().noneMatch(l -> l.resource().equals(now.resource()))) {
+          limits.add(new MiscLimit(now.resource(), -1));
+        }
+      }
+    }
+    for (MiscLimit l : limits) {
+      out.add(new FileWrite(h, "misc.max", l.resource() + " " + Kernel.v2Bytes(l.limit()), "misc.limits"));
+    }
+  }
+
+  private static List<MiscLimit> readMisc(Host host, Hierarchy h) {
+    List<MiscLimit> out = new ArrayList<>();
+    for (String line : host.readSelf(h, "misc.max").split("\n")) {
+      String[] kv = line.strip().split("\\s+");
+      if (kv.length == 2 && !kv[1].equals("max")) {
+        out.add(new MiscLimit(kv[0], Kernel.number(kv[1], "misc.max")));
+      }
+    }
+    return out;
+  }
+
+  static MiscSpec readMisc(Host host, Set<String> fields) {
+    return fields.contains("misc.limits") ? new MiscSpec(readMisc(host, host.require("misc", "misc"))) : null;
+  }
+
+  static MiscSpec normalise(MiscSpec spec) {
+    return new MiscSpec(spec.limits().stream().filter(l -> l.limit() >= 0).toList());
+  }
+
+  /** The unified files, last: each controller must be on the unified hierarchy. */
+  static void unified(Map<String, String> files, Host host, List<FileWrite> out) {
+    if (files.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      String field = "unified." + f.getKey();
+      String controller = UnifiedFiles.controller(f.getKey());
+      Hierarchy h = host.unified().orElseThrow(() -> new LmctfyException(ErrorCode.FAILED_PRECONDITION,
+          field + " needs cgroup v2, and no cgroup2 hierarchy is mounted"));
+      if (!h.has(controller)) {
+        throw Host.notOn(h, field, "the unified hierarchy does not carry the " + controller + " controller");
+      }
+      out.add(new FileWrite(h, f.getKey(), f.getValue(), field));
+    }
+  }
+
+  /** The unified files of {@code fields}, as the kernel shows them now (stripped). */
+  static Map<String, String> readUnified(Host host, Set<String> fields) {
+    Map<String, String> out = new TreeMap<>();
+    for (String f : fields) {
+      if (f.startsWith("unified.")) {
+        String file = f.substring("unified.".length());
+        out.put(file, host.readSelf(host.unified().orElseThrow(), file));
+      }
+    }
+    return out;
   }
 
   static void network(NetworkSpec spec, Mode mode, Host host, List<FileWrite> out) {

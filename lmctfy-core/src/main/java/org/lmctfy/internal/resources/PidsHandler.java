@@ -11,7 +11,7 @@ final class PidsHandler {
 
   static void plan(PidsSpec pids, Mode mode, Host host, List<FileWrite> out) {
     Long limit = pids == null ? null : pids.limit();
-    if (limit == null && !(mode == Mode.REPLACE && host.find("pids").isPresent())) {
+    if (limit == null && !(mode == Mode.REPLACE && host.has("pids"))) {
       return;
     }
     Hierarchy h = host.require("pids", "pids.limit");

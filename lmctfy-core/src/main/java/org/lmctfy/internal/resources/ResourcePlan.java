@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.ContainerSpec;
@@ -42,7 +43,9 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     OtherHandlers.hugetlb(spec.hugetlb(), mode, host, writes);
     OtherHandlers.network(spec.network(), mode, host, writes);
     OtherHandlers.monitoring(spec.monitoring(), host);
+    OtherHandlers.misc(spec.misc(), mode, host, writes);
     OtherHandlers.childrenLimit(spec.childrenLimit(), mode, host, writes);
+    OtherHandlers.unified(spec.unified(), host, writes);
     List<Chown> chowns = new ArrayList<>();
     OwnerHandler.plan(spec.owner(), spec.ownerGroup(), mode, host, host.managed(), chowns);
     Set<String> v2 = new TreeSet<>();
@@ -62,15 +65,60 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
 
   /** On v2 a controller must reach the API root (its cgroup.controllers); below, create enables it. */
   private static void checkParentOffers(Host host, Hierarchy unified, Set<String> controllers, List<FileWrite> writes) {
+    checkOffered(host, unified, controllers,
+        c -> writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field());
+  }
+
+  private static void checkOffered(Host host, Hierarchy unified, Set<String> controllers,
+      Function<String, String> fieldOf) {
     Set<String> offered = host.rootControllers(unified);
     for (String c : controllers) {
       if (!offered.contains(c)) {
-        String field = writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field();
+        String field = fieldOf.apply(c);
         throw Host.notOn(unified, field, "the " + c + " controller does not reach the API's root cgroup (its "
             + "cgroup.controllers is \"" + String.join(" ", offered).strip() + "\"); run initMachine with "
             + "enable_controllers");
       }
     }
+  }
+
+  /**
+   * The v2 controllers the fields of {@code spec} write to: what an update enables down to the
+   * container before it reads or writes anything. FAILED_PRECONDITION naming the field when one
+   * does not reach the API's root.
+   */
+  public static Set<String> v2Controllers(ContainerSpec spec, Host host) {
+    Set<String> out = new TreeSet<>();
+    Hierarchy unified = host.unified().orElse(null);
+    if (unified == null) {
+      return out;
+    }
+    Set<String> fields = fields(spec);
+    for (String field : fields) {
+      String controller = controllerOf(field);
+      if (controller != null && unified.has(controller)) {
+        out.add(controller);
+      }
+    }
+    checkOffered(host, unified, out,
+        c -> fields.stream().filter(f -> c.equals(controllerOf(f))).findFirst().orElseThrow());
+    return out;
+  }
+
+  private static String controllerOf(String field) {
+    if (field.startsWith("unified.")) {
+      return field.substring("unified.".length(), field.indexOf('.', "unified.".length()));
+    }
+    if (field.equals("cpu.mask") || field.equals("cpu.memory_nodes")) {
+      return "cpuset";
+    }
+    int dot = field.indexOf('.');
+    String section = dot < 0 ? field : field.substring(0, dot);
+    return switch (section) {
+      case "cpu", "memory", "pids", "hugetlb", "misc" -> section;
+      case "blockio" -> "io";
+      default -> null;
+    };
   }
 
   /** The fields a spec sets, as {@code section.field}. */
@@ -85,6 +133,9 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       add(out, "cpu.max_limit", c.maxLimit());
       add(out, "cpu.mask", c.mask());
       add(out, "cpu.memory_nodes", c.memoryNodes());
+      add(out, "cpu.period_us", c.periodUs());
+      add(out, "cpu.burst_us", c.burstUs());
+      add(out, "cpu.idle", c.idle());
     }
     MemorySpec m = s.memory();
     if (m != null) {
@@ -95,6 +146,8 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       add(out, "memory.oom_kill_disable", m.oomKillDisable());
       add(out, "memory.oom_group", m.oomGroup());
       add(out, "memory.swappiness", m.swappiness());
+      add(out, "memory.min", m.min());
+      add(out, "memory.zswap_limit", m.zswapLimit());
     }
     if (s.pids() != null) {
       add(out, "pids.limit", s.pids().limit());
@@ -103,6 +156,8 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     if (b != null) {
       add(out, "blockio.weight", b.weight());
       add(out, "blockio.device_limits", b.deviceLimits().isEmpty() ? null : b.deviceLimits());
+      add(out, "blockio.device_weights", b.deviceWeights().isEmpty() ? null : b.deviceWeights());
+      add(out, "blockio.latency_targets", b.latencyTargets().isEmpty() ? null : b.latencyTargets());
     }
     add(out, "device.rules", s.device());
     add(out, "hugetlb.limits", s.hugetlb());
@@ -112,6 +167,8 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       add(out, "network.priorities", n.priorities().isEmpty() ? null : n.priorities());
     }
     add(out, "monitoring", s.monitoring());
+    add(out, "misc.limits", s.misc());
+    s.unified().keySet().forEach(file -> out.add("unified." + file));
     return out;
   }
 
@@ -136,6 +193,8 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
         .hugetlb(OtherHandlers.readHugetlb(host, fields))
         .network(OtherHandlers.readNetwork(host, fields))
         .monitoring(fields.contains("monitoring") ? new MonitoringSpec(null) : null)
+        .misc(OtherHandlers.readMisc(host, fields))
+        .unified(OtherHandlers.readUnified(host, fields))
         .build();
   }
 
@@ -156,6 +215,8 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
         .hugetlb(spec.hugetlb() == null ? null : OtherHandlers.normalise(spec.hugetlb()))
         .network(network ? OtherHandlers.normalise(spec.network()) : null)
         .monitoring(spec.monitoring())
+        .misc(spec.misc() == null ? null : OtherHandlers.normalise(spec.misc()))
+        .unified(spec.unified())
         .build();
   }
 }

@@ -9,7 +9,9 @@ import org.lmctfy.cgroupfs.Errno;
  * The v2 cpu controller, from Documentation/admin-guide/cgroup-v2.rst and the kernel's conversions:
  * cpu.weight 1..10000 (ERANGE outside), cpu.weight.nice -20..19 (ERANGE), the two kept consistent
  * through the scheduler's weight table; cpu.max "$MAX [$PERIOD]" with quota at least 1000 and the
- * period 1000..1000000 (EINVAL); cpu.max.burst not above the quota. cpu.stat is a core file.
+ * period 1000..1000000 (EINVAL); cpu.max.burst not above the quota; cpu.idle 0/1, and while it is
+ * 1 a weight write is EINVAL (sched_group_set_shares refuses an idle group). cpu.stat is a core
+ * file.
  */
 final class CpuV2 implements Controller {
   static final CpuV2 INSTANCE = new CpuV2();
@@ -46,12 +48,18 @@ final class CpuV2 implements Controller {
         if (w < 1 || w > 10000) {
           throw KernelError.of(Errno.ERANGE);
         }
+        if ("1\n".equals(node.value("cpu.idle"))) {
+          throw KernelError.of(Errno.EINVAL);
+        }
         setShares(node, Math.round(w * 1024 / 100.0));
       }
       case "cpu.weight.nice" -> {
         long nice = Numbers.kstrtoll(value);
         if (nice < -20 || nice > 19) {
           throw KernelError.of(Errno.ERANGE);
+        }
+        if ("1\n".equals(node.value("cpu.idle"))) {
+          throw KernelError.of(Errno.EINVAL);
         }
         setShares(node, PRIO_TO_WEIGHT[(int) nice + 20]);
       }

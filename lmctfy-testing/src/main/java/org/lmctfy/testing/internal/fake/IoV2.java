@@ -13,13 +13,17 @@ import org.lmctfy.cgroupfs.Errno;
  * The v2 io controller, from Documentation/admin-guide/cgroup-v2.rst: io.weight "default N" plus
  * "MAJ:MIN N" overrides (1..10000, ERANGE outside; "MAJ:MIN default" removes one), io.max lines
  * "MAJ:MIN rbps=N wbps=N riops=N wiops=N" ("max" lifts a limit; a line with no limit left goes
- * away). An unknown device is ENODEV.
+ * away); a per-device io.weight line is the iocost controller's: EOPNOTSUPP unless the root's
+ * io.cost.qos has "MAJ:MIN enable=1" for the device; io.latency lines "MAJ:MIN target=N" (µs; "target=max" removes one). An unknown device is
+ * ENODEV.
  */
 final class IoV2 implements Controller {
   private static final List<String> KEYS = List.of("rbps", "wbps", "riops", "wiops");
 
   private final Machine machine;
   private final List<FileSpec> files = List.of(
+      rw("io.cost.qos", "").rootOnly(),
+      rw("io.latency", "").childOnly(),
       rw("io.max", "").childOnly(),
       ro("io.stat", ""),
       rw("io.weight", "default 100\n").childOnly());
@@ -48,12 +52,31 @@ final class IoV2 implements Controller {
         lines.put(line.substring(0, line.indexOf(' ')), line.substring(line.indexOf(' ') + 1));
       }
     }
+    if (file.name().equals("io.cost.qos")) {
+      device(f[0]);
+      if (f.length < 2 || !f[1].matches("enable=[01]")) {
+        throw KernelError.of(Errno.EINVAL);
+      }
+      lines.put(f[0], f[1] + " ctrl=user");
+      StringBuilder sb = new StringBuilder();
+      lines.forEach((dev, l) -> sb.append(dev).append(' ').append(l).append('\n'));
+      node.put(file.name(), sb.toString());
+      return;
+    }
     if (file.name().equals("io.weight")) {
       String dflt = old[0].substring("default ".length());
       if (f.length == 1 || f[0].equals("default")) {
         dflt = Long.toString(weight(f[f.length - 1]));
       } else if (f.length == 2) {
         device(f[0]);
+        Node root = node;
+        while (!root.isRoot()) {
+          root = root.parent;
+        }
+        String qos = root.value("io.cost.qos");
+        if (qos == null || !qos.contains(f[0] + " enable=1")) {
+          throw KernelError.of(Errno.EOPNOTSUPP);
+        }
         if (f[1].equals("default")) {
           lines.remove(f[0]);
         } else {
@@ -68,6 +91,21 @@ final class IoV2 implements Controller {
       return;
     }
     device(f[0]);
+    if (file.name().equals("io.latency")) {
+      if (f.length != 2 || !f[1].startsWith("target=")) {
+        throw KernelError.of(Errno.EINVAL);
+      }
+      String target = f[1].substring("target=".length());
+      if (target.equals("max")) {
+        lines.remove(f[0]);
+      } else {
+        lines.put(f[0], "target=" + Long.toUnsignedString(Numbers.kstrtoull(target)));
+      }
+      StringBuilder sb = new StringBuilder();
+      lines.forEach((dev, l) -> sb.append(dev).append(' ').append(l).append('\n'));
+      node.put(file.name(), sb.toString());
+      return;
+    }
     Map<String, String> limits = new LinkedHashMap<>();
     KEYS.forEach(k -> limits.put(k, "max"));
     if (lines.containsKey(f[0])) {

@@ -41,7 +41,9 @@ final class MemoryV2 implements Controller {
       ro("memory.swap.events", "high 0\nmax 0\nfail 0\n").childOnly(),
       rw("memory.swap.high", MAX).childOnly(),
       rw("memory.swap.max", MAX).childOnly(),
-      rw("memory.swap.peak", "0\n").childOnly());
+      rw("memory.swap.peak", "0\n").childOnly(),
+      ro("memory.zswap.current", "0\n").childOnly(),
+      rw("memory.zswap.max", MAX).childOnly());
 
   private MemoryV2() {}
 

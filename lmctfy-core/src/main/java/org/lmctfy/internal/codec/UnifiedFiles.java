@@ -1,0 +1,58 @@
+package org.lmctfy.internal.codec;
+
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The rules for the names of a spec's {@code unified} files: a v2 interface file name ({@code
+ * controller.file}), not one that a typed field models (that field is the one way to set it, so
+ * that {@code spec()} has one answer), and not one that lmctfy itself manages.
+ */
+public final class UnifiedFiles {
+  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+");
+  private static final Pattern HUGETLB = Pattern.compile("hugetlb\\.[0-9]+[KMG]B\\.(rsvd\\.)?max");
+
+  /** Files a typed field writes, with the field. */
+  private static final Map<String, String> MODELLED = Map.ofEntries(
+      Map.entry("cpu.weight", "cpu.limit"), Map.entry("cpu.weight.nice", "cpu.limit"),
+      Map.entry("cpu.max", "cpu.max_limit and cpu.period_us"), Map.entry("cpu.max.burst", "cpu.burst_us"),
+      Map.entry("cpu.idle", "cpu.idle"), Map.entry("cpuset.cpus", "cpu.mask"),
+      Map.entry("cpuset.mems", "cpu.memory_nodes"), Map.entry("memory.max", "memory.limit"),
+      Map.entry("memory.swap.max", "memory.swap_limit"), Map.entry("memory.low", "memory.reservation"),
+      Map.entry("memory.high", "memory.high"), Map.entry("memory.min", "memory.min"),
+      Map.entry("memory.oom.group", "memory.oom_group"), Map.entry("memory.zswap.max", "memory.zswap_limit"),
+      Map.entry("pids.max", "pids.limit"), Map.entry("io.weight", "blockio.weight and blockio.device_weights"),
+      Map.entry("io.bfq.weight", "blockio.weight"), Map.entry("io.max", "blockio.device_limits"),
+      Map.entry("io.latency", "blockio.latency_targets"), Map.entry("misc.max", "misc.limits"),
+      Map.entry("cgroup.max.descendants", "children_limit"));
+
+  private UnifiedFiles() {}
+
+  /** Refuses (INVALID_ARGUMENT naming {@code unified."name"}) a name or value that may not be given. */
+  public static void check(String name, String value) {
+    String field = "unified.\"" + name + "\"";
+    if (!NAME.matcher(name).matches()) {
+      throw Checks.invalid("unified", name, "is not a cgroup v2 interface file name "
+          + "(controller.file, lower case, no '/')");
+    }
+    String modelled = MODELLED.get(name);
+    if (modelled == null && HUGETLB.matcher(name).matches()) {
+      modelled = "hugetlb.limits";
+    }
+    if (modelled != null) {
+      throw Checks.problem(field, "is set by " + modelled + ": give it there");
+    }
+    if (name.startsWith("cgroup.") || name.endsWith(".pressure")) {
+      throw Checks.problem(field, "is managed by lmctfy itself (membership, controllers, freezing, "
+          + "killing, notifications), not a resource setting");
+    }
+    if (value == null || value.indexOf('\n') >= 0 || value.isBlank()) {
+      throw Checks.invalid(field, value, "must be one line of text");
+    }
+  }
+
+  /** The controller a unified file belongs to: its name up to the first dot. */
+  public static String controller(String name) {
+    return name.substring(0, name.indexOf('.'));
+  }
+}
