@@ -152,51 +152,14 @@ public interface CgroupFs {
   /** Sends {@code SIGKILL} to process {@code pid}. ESRCH if there is no such process. */
   void kill(long pid) throws IOException;
 
-  /** How often the default {@link #watch} signals: the polling interval of files no kernel notifies. */
-  java.time.Duration POLL_INTERVAL = java.time.Duration.ofMillis(100);
-
   /**
-   * A watch that wakes when one of {@code files} of the cgroup may have changed, or when the
-   * cgroup is removed; an empty {@code files} wakes only on removal. ENOENT if the cgroup does not
-   * exist.
-   *
-   * <p>The kernel backend uses inotify where the kernel notifies: on the cgroup's directory for
-   * v2 {@code *.events} files ({@code cgroup.events}, {@code memory.events}), on its parent for
-   * the removal; it polls every {@link #POLL_INTERVAL} for other files. This default polls for
-   * any backend.
+   * A new {@link CgroupWatcher}: one place where one thread waits for any number of watches on
+   * this backend's cgroups. The caller closes it. The kernel backend's is one epoll set with one
+   * inotify instance; this default polls ({@link CgroupWatcher#polling}) every {@link
+   * CgroupWatcher#POLL_INTERVAL} and has no eventfds or PSI triggers.
    */
-  default CgroupWatch watch(Hierarchy h, CgroupPath path, java.util.Set<String> files) throws IOException {
-    if (!exists(h, path)) {
-      throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, null), null, Errno.ENOENT);
-    }
-    return CgroupWatch.polling(POLL_INTERVAL);
-  }
-
-  /**
-   * Registers for a v1 memory event: an eventfd written to the cgroup's {@code
-   * cgroup.event_control} as {@code "<eventfd> <fd of file> <args>"}. The watch signals when the
-   * kernel signals the eventfd: {@code memory.oom_control} (no args) on an out-of-memory in the
-   * cgroup; {@code memory.usage_in_bytes} (args: a byte threshold) when usage crosses the
-   * threshold either way; and on the cgroup's removal. The kernel's errno if it refuses (EINVAL
-   * for a bad file or threshold). This default fails with EOPNOTSUPP.
-   */
-  default CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
-    throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), args, Errno.EOPNOTSUPP,
-        "this backend has no cgroup v1 event registration");
-  }
-
-  /**
-   * Writes the PSI trigger {@code trigger} ({@code "some 150000 2000000"}) to the pressure file
-   * {@code file} ({@code cpu.pressure}, {@code memory.pressure}, {@code io.pressure}) of a v2
-   * cgroup; the watch signals each time the stall crosses the threshold within the window (at
-   * most once per window), and when the cgroup is removed. The kernel's errno if it refuses:
-   * EINVAL for a bad trigger, and for a window that is not a multiple of 2 s without {@code
-   * CAP_SYS_RESOURCE}. This default fails with EOPNOTSUPP.
-   */
-  default CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
-      throws IOException {
-    throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), trigger,
-        Errno.EOPNOTSUPP, "this backend has no PSI triggers");
+  default CgroupWatcher watcher() throws IOException {
+    return CgroupWatcher.polling(this, CgroupWatcher.POLL_INTERVAL);
   }
 
   /**

@@ -25,7 +25,7 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
-import org.lmctfy.cgroupfs.CgroupWatch;
+import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 
@@ -372,30 +372,10 @@ public final class KernelCgroupFs implements CgroupFs {
     }
   }
 
-  /**
-   * inotify when every file is one the kernel notifies (a v2 {@code *.events} or {@code
-   * *.events.local} file) or none is asked for (removal only): on the cgroup's directory for the
-   * files, on its parent for the removal; polling every {@link #POLL_INTERVAL} otherwise.
-   */
+  /** One epoll set with one inotify instance for every watch; see {@link KernelWatches}. */
   @Override
-  public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException {
-    boolean notified = files.stream().allMatch(f -> h.version() == CgroupVersion.V2
-        && (f.endsWith(".events") || f.endsWith(".events.local")));
-    if (notified) {
-      return KernelWatches.inotify(h.display(path, null), path.isRoot(), files);
-    }
-    return CgroupFs.super.watch(h, path, files);
-  }
-
-  @Override
-  public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
-    return KernelWatches.eventControl(h.display(path, null), file, args);
-  }
-
-  @Override
-  public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
-      throws IOException {
-    return KernelWatches.pressureTrigger(h.display(path, null), file, trigger);
+  public CgroupWatcher watcher() throws IOException {
+    return KernelWatches.open();
   }
 
   @Override
