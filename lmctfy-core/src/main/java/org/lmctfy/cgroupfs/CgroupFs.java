@@ -87,6 +87,32 @@ public interface CgroupFs {
   String read(Hierarchy h, CgroupPath path, String file) throws IOException;
 
   /**
+   * Reads an interface file into {@code buffer}, from its start, for callers that read many files
+   * (stats of thousands of containers): the kernel backend allocates nothing, and an absent file is
+   * an answer, not an exception.
+   *
+   * @return the number of bytes read; {@code buffer.length} if the file may be longer (read it
+   *     again into a larger buffer); -1 if there is no such file (ENOENT: the cgroup has no such
+   *     file, or is gone; {@link #exists} tells which)
+   * @throws IOException as {@link #read} does, for any other failure
+   */
+  default int readInto(Hierarchy h, CgroupPath path, String file, byte[] buffer) throws IOException {
+    String content;
+    try {
+      content = read(h, path, file);
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return -1;
+      }
+      throw e;
+    }
+    byte[] bytes = content.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    int n = Math.min(bytes.length, buffer.length);
+    System.arraycopy(bytes, 0, buffer, 0, n);
+    return n;
+  }
+
+  /**
    * Writes {@code value} to an interface file in one write, as the kernel expects. The kernel
    * validates it: a refused value is an EINVAL, EBUSY, ENOSPC... {@link CgroupFsException}.
    */

@@ -79,7 +79,8 @@ final class Libc {
 
   private static native int access(byte[] path, int mode);
 
-  private static native int open(byte[] path, int flags) throws LastErrorException;
+  /** {@code path} is a NUL-terminated C string. */
+  static native int open(byte[] path, int flags) throws LastErrorException;
 
   static native long read(int fd, byte[] buffer, long count) throws LastErrorException;
 
