@@ -19,7 +19,8 @@ import org.lmctfy.spec.ContainerSpec;
 /**
  * {@code api.stats(names, SUMMARY)} and {@code FULL} of many containers on every hierarchy this
  * machine has, next to raw reads ({@code Files.readAllBytes}) of exactly the files the library
- * read for them (recorded through a view of the CgroupFs), in alternating rounds; and the bytes
+ * read for them (recorded through a view of the CgroupFs; a file it found absent is not read
+ * raw), in alternating rounds; and the bytes
  * each allocates per container, from {@code ThreadMXBean}'s per-thread allocation counter.
  */
 final class StatsBenchmark {
@@ -54,7 +55,7 @@ final class StatsBenchmark {
         for (StatsType type : StatsType.values()) {
           read.clear();
           api.stats(names, type);
-          List<Path> files = read.stream().map(Path::of).toList();
+          List<Path> files = read.stream().map(Path::of).filter(Files::exists).toList(); // not the absent ones
           Timer.Comparison both = Timer.compare(rounds, containers, n -> raw(files),
               n -> api.stats(names, type));
           long rawBytes = allocated(n -> raw(files));
