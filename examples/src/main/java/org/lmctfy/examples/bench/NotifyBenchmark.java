@@ -34,6 +34,8 @@ final class NotifyBenchmark {
   private static final List<EventSpec> KINDS = List.of(EventSpec.containerEmpty(), EventSpec.containerDestroyed(),
       EventSpec.oom(), EventSpec.containerEmpty(), EventSpec.containerDestroyed());
 
+  private static final ContainerSpec MEMORY = ContainerSpec.parse("memory { limit: 104857600 }");
+
   private final PrintStream out;
   private final CgroupFs fs;
   private final CgroupPath scratch;
@@ -59,7 +61,7 @@ final class NotifyBenchmark {
       try {
         List<Container> boxes = new ArrayList<>(containers);
         for (int c = 0; c < containers; c++) {
-          boxes.add(api.create("/n/c" + c, ContainerSpec.empty()));
+          boxes.add(api.create("/n/c" + c, MEMORY)); // oom needs the memory controller, on v2 too
         }
         AtomicLongArray emptiedAt = new AtomicLongArray(containers);
         CountDownLatch destroyed = new CountDownLatch(containers * perContainer);
