@@ -128,6 +128,32 @@ public interface CgroupFs {
   String read(Hierarchy h, CgroupPath path, String file) throws IOException;
 
   /**
+   * Reads an interface file into {@code buffer}, from its start, for callers that read many files
+   * (stats of thousands of containers): the kernel backend allocates nothing, and an absent file is
+   * an answer, not an exception.
+   *
+   * @return the number of bytes read; {@code buffer.length} if the file may be longer (read it
+   *     again into a larger buffer); -1 if there is no such file (ENOENT: the cgroup has no such
+   *     file, or is gone; {@link #exists} tells which)
+   * @throws IOException as {@link #read} does, for any other failure
+   */
+  default int readInto(Hierarchy h, CgroupPath path, String file, byte[] buffer) throws IOException {
+    String content;
+    try {
+      content = read(h, path, file);
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return -1;
+      }
+      throw e;
+    }
+    byte[] bytes = content.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    int n = Math.min(bytes.length, buffer.length);
+    System.arraycopy(bytes, 0, buffer, 0, n);
+    return n;
+  }
+
+  /**
    * Writes {@code value} to an interface file in one write, as the kernel expects. The kernel
    * validates it: a refused value is an EINVAL, EBUSY, ENOSPC... {@link CgroupFsException}.
    *
@@ -272,71 +298,17 @@ public interface CgroupFs {
    */
   void kill(long pid) throws IOException;
 
-  /** How often the default {@link #watch} signals: the polling interval of files no kernel notifies. */
-  java.time.Duration POLL_INTERVAL = java.time.Duration.ofMillis(100);
-
   /**
-   * A watch that wakes when one of {@code files} of the cgroup may have changed, or when the
-   * cgroup is removed; an empty {@code files} wakes only on removal. ENOENT if the cgroup does not
-   * exist.
+   * A new {@link CgroupWatcher}: one place where one thread waits for any number of watches on
+   * this backend's cgroups. The caller closes it. The kernel backend's is one epoll set with one
+   * inotify instance; this default polls ({@link CgroupWatcher#polling}) every {@link
+   * CgroupWatcher#POLL_INTERVAL} and has no eventfds or PSI triggers.
    *
-   * <p>The kernel backend uses inotify where the kernel notifies: on the cgroup's directory for
-   * v2 {@code *.events} files ({@code cgroup.events}, {@code memory.events}), on its parent for
-   * the removal; it polls every {@link #POLL_INTERVAL} for other files. This default polls for
-   * any backend.
-   *
-   * @param h the hierarchy
-   * @param path the cgroup's path in the hierarchy
-   * @param files the interface files to watch
-   * @return a watch that wakes when one of {@code files} of the cgroup may have changed, or when the cgroup is removed; an empty {@code files} wakes only on removal
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @return a new watcher, owned by the caller
+   * @throws IOException if the backend cannot make one (the kernel's errno in a {@link CgroupFsException})
    */
-  default CgroupWatch watch(Hierarchy h, CgroupPath path, java.util.Set<String> files) throws IOException {
-    if (!exists(h, path)) {
-      throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, null), null, Errno.ENOENT);
-    }
-    return CgroupWatch.polling(POLL_INTERVAL);
-  }
-
-  /**
-   * Registers for a v1 memory event: an eventfd written to the cgroup's {@code
-   * cgroup.event_control} as {@code "<eventfd> <fd of file> <args>"}. The watch signals when the
-   * kernel signals the eventfd: {@code memory.oom_control} (no args) on an out-of-memory in the
-   * cgroup; {@code memory.usage_in_bytes} (args: a byte threshold) when usage crosses the
-   * threshold either way; and on the cgroup's removal. The kernel's errno if it refuses (EINVAL
-   * for a bad file or threshold). This default fails with EOPNOTSUPP.
-   *
-   * @param h the hierarchy
-   * @param path the cgroup's path in the hierarchy
-   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
-   * @param args the arguments after the file descriptors
-   * @return the CgroupWatch
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
-   */
-  default CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
-    throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), args, Errno.EOPNOTSUPP,
-        "this backend has no cgroup v1 event registration");
-  }
-
-  /**
-   * Writes the PSI trigger {@code trigger} ({@code "some 150000 2000000"}) to the pressure file
-   * {@code file} ({@code cpu.pressure}, {@code memory.pressure}, {@code io.pressure}) of a v2
-   * cgroup; the watch signals each time the stall crosses the threshold within the window (at
-   * most once per window), and when the cgroup is removed. The kernel's errno if it refuses:
-   * EINVAL for a bad trigger, and for a window that is not a multiple of 2 s without {@code
-   * CAP_SYS_RESOURCE}. This default fails with EOPNOTSUPP.
-   *
-   * @param h the hierarchy
-   * @param path the cgroup's path in the hierarchy
-   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
-   * @param trigger the PSI trigger
-   * @return the CgroupWatch
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
-   */
-  default CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
-      throws IOException {
-    throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), trigger,
-        Errno.EOPNOTSUPP, "this backend has no PSI triggers");
+  default CgroupWatcher watcher() throws IOException {
+    return CgroupWatcher.polling(this, CgroupWatcher.POLL_INTERVAL);
   }
 
   /**

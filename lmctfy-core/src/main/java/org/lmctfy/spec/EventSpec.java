@@ -81,10 +81,11 @@ public record EventSpec(
   }
 
   /**
-   * Memory usage (bytes, {@code > 0}) crossed.
+   * Memory usage (bytes, {@code > 0}) crossed, either way. See {@link MemoryThreshold} for how
+   * each kernel tells.
    *
-   * @param usageBytes the usage bytes
-   * @return Memory usage (bytes, {@code > 0}) crossed
+   * @param usageBytes the usage in bytes
+   * @return the event spec
    */
   public static EventSpec memoryThreshold(long usageBytes) {
     return new EventSpec(null, new MemoryThreshold(usageBytes), null, null, null);
@@ -162,7 +163,18 @@ public record EventSpec(
   public record ContainerDestroyed() {}
 
   /**
-   * lmctfy's {@code memory_threshold}.
+   * lmctfy's {@code memory_threshold}: an event each time memory usage crosses {@code usage}, up
+   * or down (not for the side usage is on when registering).
+   *
+   * <p>cgroup v1: an eventfd registered in {@code cgroup.event_control} on {@code
+   * memory.usage_in_bytes}; the kernel signals each crossing. cgroup v2 has no usage notification,
+   * so the library's watch thread reads {@code memory.current} every 100 ms ({@link
+   * org.lmctfy.cgroupfs.CgroupWatcher#POLL_INTERVAL}) and reports a crossing within about that
+   * time; a crossing and its return within one interval go unseen. The two kernel mechanisms v2
+   * offers instead were rejected: {@code memory.events} {@code high} fires only past {@code
+   * memory.high}, which the library would have to set to the threshold, throttling the container
+   * at it; and PSI ({@link #pressure}) measures time stalled, not bytes used (register it where
+   * stalls are what matters). Cost on v2: one read of one file per registration every 100 ms.
    *
    * @param usage {@code usage}: the threshold in bytes, {@code > 0}; required
    */

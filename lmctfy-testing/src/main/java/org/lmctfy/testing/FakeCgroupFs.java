@@ -1,5 +1,6 @@
 package org.lmctfy.testing;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,12 +12,14 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupWatch;
+import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.FakeOperation.Kind;
 import org.lmctfy.testing.internal.fake.Kernel;
 import org.lmctfy.testing.internal.fake.Layouts;
 import org.lmctfy.testing.internal.fake.Machine;
+import org.lmctfy.testing.internal.fake.WatchQueue;
 
 /**
  * An in-memory {@link CgroupFs} that behaves like the Linux kernel, so code that manages cgroups can
@@ -235,42 +238,66 @@ public final class FakeCgroupFs implements CgroupFs {
   // ---- CgroupFs: watches. Not mutations: not recorded, no faults; a crash stops them too.
 
   /**
-   * Wakes after every change to the fake (any successful mutation, process change, {@link
-   * #setKernelValue}, {@link #raiseOom}) and when the cgroup is removed, on the thread that made
-   * the change: no polling, no delay.
+   * A watcher whose watches are signalled at once, on the thread that changed the fake: a file
+   * watch after every change (any successful mutation, process change, {@link #setKernelValue},
+   * {@link #raiseOom}) and when its cgroup is removed; a v1 eventfd registration by {@link
+   * #raiseOom} ({@code memory.oom_control}), by {@link #setKernelValue} of a usage file that crosses
+   * the threshold either way ({@code memory.usage_in_bytes}, {@code memory.memsw.usage_in_bytes};
+   * other files are EINVAL), and by removal; a PSI trigger, validated as the kernel does for a
+   * privileged writer (window 500 ms to 10 s, threshold within it), by {@link #raisePressure} and
+   * by removal. No polling, no delay.
    */
   @Override
-  public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws CgroupFsException {
+  public CgroupWatcher watcher() {
     synchronized (lock) {
       recorder.checkAlive();
-      return kernel.watch(h, path);
+      return new Watcher();
     }
   }
 
-  /**
-   * A v1 eventfd registration, signalled by {@link #raiseOom} ({@code memory.oom_control}), by
-   * {@link #setKernelValue} of a usage file that crosses the threshold either way ({@code
-   * memory.usage_in_bytes}, {@code memory.memsw.usage_in_bytes}), and by the cgroup's removal;
-   * other files are EINVAL.
-   */
-  @Override
-  public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws CgroupFsException {
-    synchronized (lock) {
-      recorder.checkAlive();
-      return kernel.eventControl(h, path, file, args);
-    }
-  }
+  /** {@link #watcher()}: every call under the fake's lock, then the queue's own. */
+  private final class Watcher implements CgroupWatcher {
+    private final WatchQueue queue = new WatchQueue();
 
-  /**
-   * A PSI trigger, validated as the kernel does for a privileged writer (window 500 ms to 10 s,
-   * threshold within it); signalled by {@link #raisePressure} and by the cgroup's removal.
-   */
-  @Override
-  public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
-      throws CgroupFsException {
-    synchronized (lock) {
-      recorder.checkAlive();
-      return kernel.pressureTrigger(h, path, file, trigger);
+    @Override
+    public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws CgroupFsException {
+      synchronized (lock) {
+        recorder.checkAlive();
+        return kernel.watch(queue, h, path);
+      }
+    }
+
+    @Override
+    public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args)
+        throws CgroupFsException {
+      synchronized (lock) {
+        recorder.checkAlive();
+        return kernel.eventControl(queue, h, path, file, args);
+      }
+    }
+
+    @Override
+    public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
+        throws CgroupFsException {
+      synchronized (lock) {
+        recorder.checkAlive();
+        return kernel.pressureTrigger(queue, h, path, file, trigger);
+      }
+    }
+
+    @Override
+    public List<CgroupWatch> await(Duration timeout) throws InterruptedException {
+      return queue.take(Math.max(0, timeout.toNanos()));
+    }
+
+    @Override
+    public void wakeup() {
+      queue.wakeup();
+    }
+
+    @Override
+    public void close() {
+      queue.close();
     }
   }
 

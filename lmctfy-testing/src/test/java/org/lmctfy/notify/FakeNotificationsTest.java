@@ -241,19 +241,50 @@ class FakeNotificationsTest {
     assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
   }
 
-  private static List<String> notifyThreads() {
+  static List<String> notifyThreads() {
     return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
         .filter(n -> n.startsWith("lmctfy-notify-")).toList();
   }
 
+  /** The library's threads end shortly after its last registration: waits for that end state. */
+  static List<String> notifyThreadsOnceIdle() throws InterruptedException {
+    for (long end = System.nanoTime() + 5_000_000_000L; !notifyThreads().isEmpty() && System.nanoTime() < end; ) {
+      Thread.sleep(10);
+    }
+    return notifyThreads();
+  }
+
   @Test
-  void listenersRunOnNamedLibraryThreads() throws Exception {
+  void listenersRunOnTheLibrarysDeliveryThread() throws Exception {
     Container job = open(FakeLayout.THIS_MACHINE);
     Events events = new Events();
-    long id = job.registerNotification(EventSpec.oom(), events);
+    job.registerNotification(EventSpec.oom(), events);
     fs.raiseOom(memory(), JOB);
     events.next();
-    assertThat(events.threads()).containsExactly("lmctfy-notify-" + id);
+    assertThat(events.threads()).containsExactly("lmctfy-notify-deliver");
+  }
+
+  @Test
+  void everyRegistrationOfAnApiSharesTwoThreadsWhichEndWithTheLastRegistration() throws Exception {
+    Container job = open(FakeLayout.THIS_MACHINE);
+    List<Events> all = new java.util.ArrayList<>();
+    List<Long> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      Events e = new Events();
+      all.add(e);
+      ids.add(job.registerNotification(i % 2 == 0 ? EventSpec.oom() : EventSpec.containerEmpty(), e));
+    }
+    assertThat(notifyThreads()).containsExactlyInAnyOrder("lmctfy-notify-watch", "lmctfy-notify-deliver");
+    fs.raiseOom(memory(), JOB);
+    for (int i = 0; i < all.size(); i += 2) {
+      assertThat(all.get(i).next().kind()).isEqualTo(Kind.EVENT);
+    }
+    ids.forEach(job::unregisterNotification);
+    assertThat(notifyThreadsOnceIdle()).isEmpty();
+    Events again = new Events();
+    job.registerNotification(EventSpec.oom(), again); // a new registration starts them again
+    fs.raiseOom(memory(), JOB);
+    assertThat(again.next().kind()).isEqualTo(Kind.EVENT);
   }
 
   @Test
@@ -264,7 +295,7 @@ class FakeNotificationsTest {
     job.unregisterNotification(id);
     fs.raiseOom(memory(), JOB);
     job.destroy();
-    assertThat(notifyThreads()).isEmpty();
+    assertThat(notifyThreadsOnceIdle()).isEmpty();
     assertThat(events.all()).isEmpty();
     job = api.create("/job", MEMORY);
     job.unregisterNotification(id); // ended: nothing to do
@@ -318,11 +349,8 @@ class FakeNotificationsTest {
     fs.raiseOom(memory(), JOB);
     done.await();
     job.destroy();
-    // the listener's own thread cannot wait for itself: it ends once the listener has returned
-    for (long end = System.nanoTime() + 5_000_000_000L; !notifyThreads().isEmpty() && System.nanoTime() < end; ) {
-      Thread.sleep(10);
-    }
-    assertThat(notifyThreads()).isEmpty();
+    // the delivery thread cannot wait for itself: it ends once the listener has returned
+    assertThat(notifyThreadsOnceIdle()).isEmpty();
     assertThat(seen).extracting(Notification::kind).containsExactly(Kind.EVENT);
   }
 

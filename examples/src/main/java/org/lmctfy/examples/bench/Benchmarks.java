@@ -16,7 +16,9 @@ import org.lmctfy.testing.ScratchCgroups;
 /**
  * The benchmarks of the README: the library next to a raw Java NIO floor on this machine's kernel
  * (under a scratch parent it removes), how per-operation cost grows with the number of containers,
- * the fake's speed, and the heap a Container handle keeps. Prints a table of figures and ratios.
+ * stats of many containers next to raw reads of the same files (time and bytes allocated), many
+ * notification registrations (threads, descriptors, heap, event latency), the fake's speed, and
+ * the heap a Container handle keeps. Prints a table of figures and ratios.
  *
  * <pre>java -Xms1g -Xmx1g -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.Benchmarks [--quick]</pre>
  *
@@ -27,16 +29,28 @@ public final class Benchmarks {
   static final List<String> FIVE = List.of("cpu", "cpuacct", "memory", "freezer", "pids");
   static final ContainerSpec SPEC = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 100 }");
 
+  /** The parts {@code --only=} can choose, all by default. */
+  static final List<String> PARTS = List.of("lifecycle", "stats", "notify", "fake");
+
   private final PrintStream out;
   private final boolean quick;
+  private final List<String> parts;
 
-  private Benchmarks(PrintStream out, boolean quick) {
+  private Benchmarks(PrintStream out, boolean quick, List<String> parts) {
     this.out = out;
     this.quick = quick;
+    this.parts = parts;
   }
 
+  /** {@code [--quick] [--only=lifecycle,stats,notify,fake]}. */
   public static void main(String[] args) throws Exception {
-    new Benchmarks(System.out, List.of(args).contains("--quick")).run();
+    List<String> parts = PARTS;
+    for (String a : args) {
+      if (a.startsWith("--only=")) {
+        parts = List.of(a.substring("--only=".length()).split(","));
+      }
+    }
+    new Benchmarks(System.out, List.of(args).contains("--quick"), parts).run();
   }
 
   void run() throws Exception {
@@ -45,16 +59,29 @@ public final class Benchmarks {
     out.printf("%-46s %12s %14s %s%n", "benchmark", "median", "rounds", "ratio");
     String unusable = ScratchCgroups.hostUnusableReason();
     if (unusable == null) {
-      CgroupFs host = new OnlyHierarchies(ContainerApi.hostCgroupFs(), FIVE);
-      try (ScratchCgroups scratch = ScratchCgroups.on(host)) {
-        new KernelBenchmarks(out, host, scratch.path(), quick).run();
+      if (parts.contains("lifecycle")) {
+        CgroupFs host = new OnlyHierarchies(ContainerApi.hostCgroupFs(), FIVE);
+        try (ScratchCgroups scratch = ScratchCgroups.on(host)) {
+          new KernelBenchmarks(out, host, scratch.path(), quick).run();
+        }
+      }
+      CgroupFs all = ContainerApi.hostCgroupFs(); // stats and notifications on every hierarchy, as users have them
+      try (ScratchCgroups scratch = ScratchCgroups.on(all)) {
+        if (parts.contains("stats")) {
+          new StatsBenchmark(out, all, scratch.path(), quick ? 200 : 1000).run(quick ? 3 : 7);
+        }
+        if (parts.contains("notify")) {
+          new NotifyBenchmark(out, all, scratch.path()).run(quick ? 1_000 : 10_000, 10, quick ? 10 : 50);
+        }
       }
     } else {
       out.println("kernel benchmarks skipped: " + unusable);
     }
-    fake();
-    memory();
-    notificationMemory();
+    if (parts.contains("fake")) {
+      fake();
+      memory();
+      notificationMemory();
+    }
   }
 
   /** Create and destroy on the fake, as downstream test suites do thousands of times. */
@@ -91,7 +118,7 @@ public final class Benchmarks {
     }
   }
 
-  /** Heap kept by registered notifications, on the fake; each also runs a platform thread. */
+  /** Heap kept by registered notifications, on the fake; they share two threads. */
   private void notificationMemory() throws Exception {
     try (ContainerApi api = ContainerApi.open(FakeCgroupFs.create())) {
       Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
@@ -104,13 +131,13 @@ public final class Benchmarks {
       }
       long after = usedHeap();
       out.printf("%-46s %9.0f B  %14s %s%n", "heap per registered notification", (after - before) / (double) n
-          - 4, "", String.format("(+%d threads for %,d registrations; their stacks are not heap)",
+          - 4, "", String.format("(+%d threads for %,d registrations)",
           Thread.activeCount() - threads, n));
       ids.forEach(job::unregisterNotification);
     }
   }
 
-  private static long usedHeap() throws InterruptedException {
+  static long usedHeap() throws InterruptedException {
     for (int i = 0; i < 3; i++) {
       System.gc();
       Thread.sleep(50);

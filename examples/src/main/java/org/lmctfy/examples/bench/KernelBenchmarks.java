@@ -3,18 +3,15 @@ package org.lmctfy.examples.bench;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.lmctfy.ContainerApi;
-import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.ContainerSpec;
 
 /**
  * The kernel half of {@link Benchmarks}, on the five v1 hierarchies cpu, cpuacct, memory, freezer
- * and pids, below a scratch parent: lifecycle and stats scrape next to raw NIO, and scale.
+ * and pids, below a scratch parent: lifecycle next to raw NIO, and scale.
  */
 final class KernelBenchmarks {
   private final PrintStream out;
@@ -33,7 +30,6 @@ final class KernelBenchmarks {
 
   void run() throws Exception {
     lifecycle();
-    statsScrape();
     scale();
   }
 
@@ -74,31 +70,6 @@ final class KernelBenchmarks {
         Files.delete(dir(h, name));
       }
     }
-  }
-
-  /** SUMMARY stats of 1,000 containers, next to reading the same files raw. */
-  private void statsScrape() throws Exception {
-    int n = quick ? 200 : 1000;
-    api.create("/s", ContainerSpec.empty());
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      names.add("/s/c" + i);
-      api.create(names.get(i), Benchmarks.SPEC);
-    }
-    List<Path> paths = new ArrayList<>();
-    for (String name : names) {
-      for (String[] f : ScaleBenchmark.STATS_FILES) {
-        paths.add(dir(fs.hierarchy(f[0]).orElseThrow(), name).resolve(f[1]));
-      }
-    }
-    Timer.Comparison both = Timer.compare(7, n, ops -> {
-      for (Path p : paths) {
-        Files.readAllBytes(p);
-      }
-    }, ops -> api.stats(names, StatsType.SUMMARY));
-    row("stats: raw reads of the same 12 files, per container", both.floor(), "1.00");
-    row("stats: library SUMMARY, per container", both.contender(), String.format("%.2f x raw", both.ratio()));
-    api.destroy("/s");
   }
 
   /** Per-operation cost at 100, 1,000 and 10,000 containers, the library's and the floor's. */

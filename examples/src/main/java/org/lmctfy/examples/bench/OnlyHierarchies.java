@@ -8,17 +8,25 @@ import java.util.Optional;
 import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Hierarchy;
 
-/** A view of a CgroupFs showing only some hierarchies: the benchmark's five, as the raw floor uses. */
-final class OnlyHierarchies implements CgroupFs {
+/**
+ * A view of a CgroupFs showing only some hierarchies (the benchmark's five, as the raw floor uses),
+ * or all of them; every operation goes to the CgroupFs it wraps, reads through {@link #onRead}.
+ */
+class OnlyHierarchies implements CgroupFs {
   private final CgroupFs fs;
   private final List<Hierarchy> shown;
 
   OnlyHierarchies(CgroupFs fs, List<String> labels) {
     this.fs = fs;
-    this.shown = fs.hierarchies().stream().filter(h -> labels.contains(h.label())).toList();
+    this.shown = labels == null ? fs.hierarchies()
+        : fs.hierarchies().stream().filter(h -> labels.contains(h.label())).toList();
   }
+
+  /** Told of each file read (a benchmark records what the library reads); nothing by default. */
+  void onRead(Hierarchy h, CgroupPath p, String file) {}
 
   @Override public List<Hierarchy> hierarchies() { return shown; }
   @Override public Set<String> unmountedControllers() throws IOException { return fs.unmountedControllers(); }
@@ -27,7 +35,9 @@ final class OnlyHierarchies implements CgroupFs {
   @Override public void removeCgroup(Hierarchy h, CgroupPath p) throws IOException { fs.removeCgroup(h, p); }
   @Override public List<String> children(Hierarchy h, CgroupPath p) throws IOException { return fs.children(h, p); }
   @Override public boolean hasFile(Hierarchy h, CgroupPath p, String f) throws IOException { return fs.hasFile(h, p, f); }
-  @Override public String read(Hierarchy h, CgroupPath p, String f) throws IOException { return fs.read(h, p, f); }
+  @Override public String read(Hierarchy h, CgroupPath p, String f) throws IOException { onRead(h, p, f); return fs.read(h, p, f); }
+  @Override public int readInto(Hierarchy h, CgroupPath p, String f, byte[] b) throws IOException { onRead(h, p, f); return fs.readInto(h, p, f, b); }
+  @Override public CgroupWatcher watcher() throws IOException { return fs.watcher(); }
   @Override public void write(Hierarchy h, CgroupPath p, String f, String v) throws IOException { fs.write(h, p, f, v); }
   @Override public Optional<String> marker(Hierarchy h, CgroupPath p, String k) throws IOException { return fs.marker(h, p, k); }
   @Override public List<String> markerKeys(Hierarchy h, CgroupPath p) throws IOException { return fs.markerKeys(h, p); }

@@ -2,7 +2,8 @@ package org.lmctfy.internal.facade;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.lmctfy.CleanupReport;
@@ -110,12 +111,11 @@ public final class ContainerApiImpl implements ContainerApi {
   public Map<String, ContainerStats> stats(Collection<String> names, StatsType type) {
     Objects.requireNonNull(type, "type");
     Lifecycle l = lifecycle();
-    Map<String, ContainerStats> out = new LinkedHashMap<>();
+    List<ContainerName> resolved = new ArrayList<>(names.size());
     for (String name : names) {
-      ContainerName resolved = l.resolve(name);
-      out.put(resolved.value(), l.stats(resolved, type));
+      resolved.add(l.resolve(name));
     }
-    return out;
+    return l.stats(resolved, type);
   }
 
   @Override

@@ -25,7 +25,7 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
-import org.lmctfy.cgroupfs.CgroupWatch;
+import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.process.Launcher;
@@ -160,6 +160,91 @@ public final class KernelCgroupFs implements CgroupFs {
       throw fail(Operation.READ, name, null, e);
     } finally {
       closeFd(fd, Operation.READ, name, null);
+    }
+  }
+
+  /**
+   * Reads without allocating: the C path is built in a buffer of the calling thread, the bytes go
+   * straight into the caller's buffer (a second read sees the end, or continues a longer file), and
+   * ENOENT is -1 rather than an exception. Anything else fails as {@link #read} does, naming the file.
+   */
+  @Override
+  public int readInto(Hierarchy h, CgroupPath path, String file, byte[] buffer) throws IOException {
+    PathBuffer p = PATHS.get();
+    int fd;
+    try {
+      fd = Libc.open(p.of(h, path, file), Libc.O_RDONLY | Libc.O_CLOEXEC);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.ENOENT.number()) {
+        return -1;
+      }
+      throw fail(Operation.READ, h.display(path, file), null, e);
+    }
+    try {
+      int n = (int) Libc.read(fd, buffer, buffer.length);
+      while (n > 0 && n < buffer.length) {
+        byte[] more = p.scratch;
+        int m = (int) Libc.read(fd, more, Math.min(more.length, buffer.length - n));
+        if (m <= 0) {
+          break;
+        }
+        System.arraycopy(more, 0, buffer, n, m);
+        n += m;
+      }
+      return Math.max(n, 0);
+    } catch (LastErrorException e) {
+      throw fail(Operation.READ, h.display(path, file), null, e);
+    } finally {
+      try {
+        Libc.close(fd);
+      } catch (LastErrorException e) {
+        throw fail(Operation.READ, h.display(path, file), null, e); // the name only on failure
+      }
+    }
+  }
+
+  private static final ThreadLocal<PathBuffer> PATHS = ThreadLocal.withInitial(PathBuffer::new);
+
+  /** A thread's buffer for C paths, and for the rest of a file longer than one read. */
+  private static final class PathBuffer {
+    byte[] bytes = new byte[512];
+    final byte[] scratch = new byte[READ_CHUNK];
+    private int at;
+
+    /** {@code <mount point><path>/<file>\0}, ASCII copied as is, anything else as UTF-8. */
+    byte[] of(Hierarchy h, CgroupPath path, String file) {
+      at = 0;
+      put(h.mountPoint());
+      if (!path.isRoot()) {
+        put(path.value());
+      }
+      put("/");
+      put(file);
+      put("\0");
+      return bytes;
+    }
+
+    private void put(String s) {
+      int n = s.length();
+      for (int i = 0; i < n; i++) {
+        char c = s.charAt(i);
+        if (c >= 0x80) {
+          putBytes(s.substring(i).getBytes(StandardCharsets.UTF_8));
+          return;
+        }
+        if (at == bytes.length) {
+          bytes = Arrays.copyOf(bytes, bytes.length * 2);
+        }
+        bytes[at++] = (byte) c;
+      }
+    }
+
+    private void putBytes(byte[] b) {
+      if (at + b.length > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, at + b.length));
+      }
+      System.arraycopy(b, 0, bytes, at, b.length);
+      at += b.length;
     }
   }
 
@@ -373,30 +458,10 @@ public final class KernelCgroupFs implements CgroupFs {
     }
   }
 
-  /**
-   * inotify when every file is one the kernel notifies (a v2 {@code *.events} or {@code
-   * *.events.local} file) or none is asked for (removal only): on the cgroup's directory for the
-   * files, on its parent for the removal; polling every {@link #POLL_INTERVAL} otherwise.
-   */
+  /** One epoll set with one inotify instance for every watch; see {@link KernelWatches}. */
   @Override
-  public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException {
-    boolean notified = files.stream().allMatch(f -> h.version() == CgroupVersion.V2
-        && (f.endsWith(".events") || f.endsWith(".events.local")));
-    if (notified) {
-      return KernelWatches.inotify(h.display(path, null), path.isRoot(), files);
-    }
-    return CgroupFs.super.watch(h, path, files);
-  }
-
-  @Override
-  public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
-    return KernelWatches.eventControl(h.display(path, null), file, args);
-  }
-
-  @Override
-  public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
-      throws IOException {
-    return KernelWatches.pressureTrigger(h.display(path, null), file, trigger);
+  public CgroupWatcher watcher() throws IOException {
+    return KernelWatches.open();
   }
 
   /** The launcher places itself, then execs the command (see {@link Launcher}). */

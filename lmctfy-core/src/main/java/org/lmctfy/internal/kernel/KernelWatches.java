@@ -1,173 +1,545 @@
 package org.lmctfy.internal.kernel;
 
 import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
+import com.sun.jna.Platform;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.ClosedWatchServiceException;
-import java.nio.file.FileSystems;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchEvent;
-import java.nio.file.WatchKey;
-import java.nio.file.WatchService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.CgroupWatch;
+import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
- * The kernel's wake-ups: inotify through the JDK's {@link WatchService} (which on Linux is
- * inotify and watches directories: kernfs notifies a cgroup directory with the name of the changed
- * file), v1 eventfds registered in {@code cgroup.event_control}, and PSI triggers polled for
- * POLLPRI. A thread blocked in {@code poll(2)} also polls a private eventfd that {@code close()}
- * signals; file descriptors are released only once no thread is in {@code poll}.
+ * The kernel's wake-ups for any number of watches: one epoll set holding one inotify instance
+ * (every file and removal watch, on the cgroup's directory and its parent's: kernfs notifies a
+ * directory's watch with the name of a changed {@code *.events} file, and its parent's with the
+ * name of a removed child), the eventfd of each v1 {@code cgroup.event_control} registration, the
+ * descriptor of each PSI trigger (POLLPRI), and one eventfd for {@link #wakeup}. Watches of files
+ * no kernel notifies are signalled every {@link #POLL_INTERVAL} by {@link #await} itself. Every
+ * epoll entry carries a token, never a descriptor number, so a descriptor closed and reused while
+ * a thread waits is never mistaken for another; descriptors of the watcher itself are released
+ * only once no thread waits in {@code epoll_wait}.
  */
-final class KernelWatches {
-  private static final Errno UNKNOWN = Errno.UNKNOWN;
+final class KernelWatches implements CgroupWatcher {
+  private static final int IN_MODIFY = 0x2;
+  private static final int IN_DELETE = 0x200;
+  private static final int IN_Q_OVERFLOW = 0x4000;
+  private static final int IN_IGNORED = 0x8000;
+  private static final int IN_ONLYDIR = 0x1000000;
+  private static final int IN_MASK = IN_MODIFY | IN_DELETE | IN_ONLYDIR;
+  private static final int EPOLL_CTL_ADD = 1;
+  private static final int EPOLL_CTL_DEL = 2;
+  private static final int EPOLLIN = 0x1;
+  private static final int EPOLLPRI = 0x2;
+  private static final int EPOLLERR = 0x8;
+  private static final int EPOLLHUP = 0x10;
+  /** {@code struct epoll_event} is packed on x86-64 (u32 events, u64 data), natural elsewhere. */
+  private static final int EVENT_SIZE = Platform.isIntel() ? 12 : 16;
+  private static final int DATA_OFFSET = Platform.isIntel() ? 4 : 8;
+  private static final int MAX_EVENTS = 256;
+  private static final int INOTIFY_BUFFER = 64 * 1024;
+  private static final long WAKE = 0;
+  private static final long INOTIFY = 1;
+  private static final byte[] ONE = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(1).array();
 
-  private KernelWatches() {}
+  private final int epoll;
+  private final int inotify;
+  private final int wake;
+  private final Memory events = new Memory((long) EVENT_SIZE * MAX_EVENTS);
+  private final Memory inotifyBuffer = new Memory(INOTIFY_BUFFER);
+  private final Memory ctlEvent = new Memory(16);
+  private final byte[] eight = new byte[8];
 
-  /**
-   * inotify on the cgroup's directory for changes to {@code files}, and on its parent for its
-   * removal: kernfs sends nothing to a removed directory's own watch (checked on 6.18: no
-   * IN_DELETE_SELF, no IN_IGNORED), but the parent sees IN_DELETE with the child's name.
-   */
-  static CgroupWatch inotify(String dir, boolean root, Set<String> files) throws IOException {
-    WatchService ws = FileSystems.getDefault().newWatchService();
-    Path path = Path.of(dir);
+  private final Object lock = new Object();
+  /** Directories with an inotify watch, by watch descriptor. */
+  private final Map<Integer, Dir> dirs = new HashMap<>();
+  private final Map<Long, FdWatch> fdWatches = new HashMap<>();
+  private final Set<Watch> polled = new LinkedHashSet<>();
+  private final Set<CgroupWatch> ready = new LinkedHashSet<>();
+  private long nextToken = 2;
+  private long nextPoll;
+  private boolean awaiting;
+  private boolean closed;
+  private boolean released;
+
+  private KernelWatches(int epoll, int inotify, int wake) {
+    this.epoll = epoll;
+    this.inotify = inotify;
+    this.wake = wake;
+  }
+
+  /** A new watcher: an epoll set, an inotify instance and the wake-up eventfd. */
+  static KernelWatches open() throws IOException {
+    int ep = -1;
+    int in = -1;
+    int wk = -1;
     try {
-      WatchKey own = path.register(ws, StandardWatchEventKinds.ENTRY_MODIFY);
-      WatchKey parent = root ? null : path.getParent().register(ws, StandardWatchEventKinds.ENTRY_DELETE);
-      if (!java.nio.file.Files.isDirectory(path)) {
-        throw new NoSuchFileException(dir); // removed while the parent's watch was being set up
-      }
-      return new InotifyWatch(ws, own, parent, path.getFileName().toString(), Set.copyOf(files), dir);
-    } catch (NoSuchFileException e) {
-      ws.close();
-      throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT);
+      ep = Libc.epoll_create1(Libc.O_CLOEXEC);
+      in = Libc.inotify_init1(Libc.O_NONBLOCK | Libc.O_CLOEXEC);
+      wk = Libc.eventfd(0, Libc.EFD_CLOEXEC | Libc.EFD_NONBLOCK);
+      KernelWatches w = new KernelWatches(ep, in, wk);
+      w.add(in, EPOLLIN, INOTIFY, "inotify");
+      w.add(wk, EPOLLIN, WAKE, "eventfd");
+      return w;
+    } catch (LastErrorException e) {
+      CgroupFsException failure = fail("epoll, inotify and eventfd of a watcher", null, e);
+      closeQuietly(failure, ep, in, wk);
+      throw failure;
     } catch (IOException | RuntimeException e) {
-      try {
-        ws.close();
-      } catch (IOException closing) {
-        e.addSuppressed(closing);
-      }
+      closeQuietly(e, ep, in, wk);
       throw e;
     }
   }
 
-  private static final class InotifyWatch implements CgroupWatch {
-    private final WatchService ws;
-    private final WatchKey own;
-    private final WatchKey parent;
-    private final String name;
-    private final Set<String> files;
-    private final String dir;
-    private volatile boolean removed;
-
-    InotifyWatch(WatchService ws, WatchKey own, WatchKey parent, String name, Set<String> files, String dir) {
-      this.ws = ws;
-      this.own = own;
-      this.parent = parent;
-      this.name = name;
-      this.files = files;
-      this.dir = dir;
+  private void add(int fd, int eventMask, long token, String what) throws CgroupFsException {
+    ctlEvent.setInt(0, eventMask);
+    ctlEvent.setLong(DATA_OFFSET, token);
+    try {
+      Libc.epoll_ctl(epoll, EPOLL_CTL_ADD, fd, ctlEvent);
+    } catch (LastErrorException e) {
+      throw fail(what, null, e);
     }
+  }
 
-    @Override
-    public boolean await() throws IOException, InterruptedException {
-      if (removed) {
-        throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT, "the watched cgroup was removed");
+  // ---- opening watches
+
+  /**
+   * inotify when every file is one the kernel notifies (a v2 {@code *.events} or {@code
+   * *.events.local} file) or none is asked for (removal only); polling otherwise.
+   */
+  @Override
+  public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException {
+    boolean notified = files.stream().allMatch(f -> h.version() == CgroupVersion.V2
+        && (f.endsWith(".events") || f.endsWith(".events.local")));
+    String dir = h.display(path, null);
+    synchronized (lock) {
+      requireOpen(dir);
+      if (!notified) {
+        if (!Libc.exists(h.display(path, "cgroup.procs"))) {
+          throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT);
+        }
+        Watch w = new Watch();
+        if (polled.isEmpty()) {
+          nextPoll = System.nanoTime() + POLL_INTERVAL.toNanos();
+        }
+        polled.add(w);
+        return w;
       }
-      while (true) {
-        WatchKey key;
-        try {
-          key = ws.take();
-        } catch (ClosedWatchServiceException e) {
-          return false;
+      Dir own = files.isEmpty() ? null : addDir(dir); // nothing to hear from the directory itself
+      Dir parent = null;
+      try {
+        parent = path.isRoot() ? null : addDir(h.display(path.parent(), null));
+        if (!Libc.exists(h.display(path, "cgroup.procs"))) {
+          throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT); // removed meanwhile
         }
-        boolean relevant = false;
-        for (WatchEvent<?> event : key.pollEvents()) {
-          String context = String.valueOf(event.context());
-          boolean gone = key == parent && context.equals(name);
-          if (event.kind() == StandardWatchEventKinds.OVERFLOW || (key == own && files.contains(context)) || gone) {
-            relevant = true;
-            removed |= gone;
-          }
+      } catch (IOException | RuntimeException e) {
+        if (own != null) {
+          unref(own, e);
         }
-        if (!key.reset()) {
-          relevant = true;
-          removed = true;
+        if (parent != null) {
+          unref(parent, e);
         }
-        if (relevant) {
-          return true;
-        }
+        throw e;
       }
+      FileWatch w = new FileWatch(own, parent, path.isRoot() ? null : path.name(), Set.copyOf(files));
+      for (String f : w.files) {
+        own.byName.computeIfAbsent(f, k -> new ArrayList<>()).add(w);
+      }
+      if (parent != null) {
+        parent.byName.computeIfAbsent(w.name, k -> new ArrayList<>()).add(w);
+      }
+      return w;
     }
+  }
 
-    @Override
-    public void close() throws IOException {
-      ws.close();
+  /** The directory's inotify watch (the kernel gives one descriptor per inode), one more user of it. */
+  private Dir addDir(String dir) throws CgroupFsException {
+    int wd;
+    try {
+      wd = Libc.inotifyAddWatch(inotify, dir, IN_MASK);
+    } catch (LastErrorException e) {
+      throw fail(dir, null, e);
+    }
+    Dir d = dirs.computeIfAbsent(wd, k -> new Dir(wd, dir));
+    d.refs++;
+    return d;
+  }
+
+  /** One user less of a directory's watch; the last removes it. Failures are attached to {@code cause}. */
+  private void unref(Dir d, Exception cause) {
+    try {
+      unref(d);
+    } catch (CgroupFsException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  private void unref(Dir d) throws CgroupFsException {
+    if (--d.refs > 0 || d.gone) {
+      return;
+    }
+    dirs.remove(d.wd);
+    d.gone = true;
+    try {
+      Libc.inotify_rm_watch(inotify, d.wd);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() != Errno.EINVAL.number()) { // EINVAL: the kernel dropped it already
+        throw fail(d.path, null, e);
+      }
     }
   }
 
   /** A v1 eventfd registration: {@code "<efd> <fd of file> <args>"} to {@code cgroup.event_control}. */
-  static CgroupWatch eventControl(String dir, String file, String args) throws IOException {
+  @Override
+  public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
+    String dir = h.display(path, null);
     String target = dir + "/" + file;
     String control = dir + "/cgroup.event_control";
-    int efd = -1;
-    int tfd = -1;
-    int cancel = -1;
-    try {
-      efd = Libc.eventfd(0, Libc.EFD_CLOEXEC);
-      cancel = Libc.eventfd(0, Libc.EFD_CLOEXEC);
-      tfd = open(target, Libc.O_RDONLY, args);
-      String line = efd + " " + tfd + (args == null || args.isEmpty() ? "" : " " + args);
-      int cfd = open(control, Libc.O_WRONLY, line);
+    synchronized (lock) {
+      requireOpen(target);
+      int efd = -1;
+      int tfd = -1;
       try {
-        byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
-        Libc.write(cfd, bytes, bytes.length);
+        efd = Libc.eventfd(0, Libc.EFD_CLOEXEC | Libc.EFD_NONBLOCK);
+        tfd = open(target, Libc.O_RDONLY, args);
+        String line = efd + " " + tfd + (args == null || args.isEmpty() ? "" : " " + args);
+        int cfd = open(control, Libc.O_WRONLY, line);
+        try {
+          byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
+          Libc.write(cfd, bytes, bytes.length);
+        } catch (LastErrorException e) {
+          throw fail(control, line, e);
+        } finally {
+          Libc.close(cfd);
+        }
+        // the kernel holds the eventfd now and needed the file's descriptor only for the write
+        Libc.close(tfd);
+        tfd = -1;
+        return addFd(efd, EPOLLIN, true, target);
       } catch (LastErrorException e) {
-        throw fail(control, line, e);
-      } finally {
-        Libc.close(cfd);
+        CgroupFsException failure = fail(target, args, e);
+        closeQuietly(failure, efd, tfd);
+        throw failure;
+      } catch (IOException | RuntimeException e) {
+        closeQuietly(e, efd, tfd);
+        throw e;
       }
-      return new PollWatch(target, new int[] {efd, tfd}, efd, Libc.POLLIN, cancel, true);
-    } catch (LastErrorException e) {
-      closeQuietly(e, efd, tfd, cancel);
-      throw fail(target, args, e);
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(e, efd, tfd, cancel);
-      throw e;
     }
   }
 
-  /** A PSI trigger: the trigger written to an O_RDWR fd of the pressure file, then POLLPRI. */
-  static CgroupWatch pressureTrigger(String dir, String file, String trigger) throws IOException {
-    String target = dir + "/" + file;
-    int fd = -1;
-    int cancel = -1;
-    try {
-      fd = open(target, Libc.O_RDWR | Libc.O_NONBLOCK, trigger);
-      byte[] bytes = trigger.getBytes(StandardCharsets.US_ASCII);
+  /** A PSI trigger: the trigger written to an O_RDWR descriptor of the pressure file, then POLLPRI. */
+  @Override
+  public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
+      throws IOException {
+    String target = h.display(path, file);
+    synchronized (lock) {
+      requireOpen(target);
+      int fd = -1;
       try {
-        Libc.write(fd, bytes, bytes.length);
-      } catch (LastErrorException e) {
-        throw fail(target, trigger, e);
+        fd = open(target, Libc.O_RDWR | Libc.O_NONBLOCK, trigger);
+        byte[] bytes = trigger.getBytes(StandardCharsets.US_ASCII);
+        try {
+          Libc.write(fd, bytes, bytes.length);
+        } catch (LastErrorException e) {
+          throw fail(target, trigger, e);
+        }
+        return addFd(fd, EPOLLPRI, false, target);
+      } catch (IOException | RuntimeException e) {
+        closeQuietly(e, fd);
+        throw e;
       }
-      cancel = Libc.eventfd(0, Libc.EFD_CLOEXEC);
-      return new PollWatch(target, new int[] {fd}, fd, Libc.POLLPRI, cancel, false);
-    } catch (LastErrorException e) {
-      closeQuietly(e, fd, cancel);
-      throw fail(target, trigger, e);
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(e, fd, cancel);
-      throw e;
     }
   }
+
+  private FdWatch addFd(int fd, int eventMask, boolean drain, String target) throws CgroupFsException {
+    long token = nextToken++;
+    add(fd, eventMask, token, target);
+    FdWatch w = new FdWatch(token, fd, drain, target);
+    fdWatches.put(token, w);
+    return w;
+  }
+
+  private void requireOpen(String what) throws CgroupFsException {
+    if (closed) {
+      throw new CgroupFsException(Operation.WATCH, what, null, Errno.EBADF, "the watcher is closed");
+    }
+  }
+
+  // ---- waiting
+
+  @Override
+  public List<CgroupWatch> await(Duration timeout) throws IOException {
+    long millis = Math.max(0, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+    synchronized (lock) {
+      if (closed) {
+        return List.of();
+      }
+      if (!ready.isEmpty()) {
+        return drain();
+      }
+      if (!polled.isEmpty()) {
+        long untilPoll = nextPoll - System.nanoTime();
+        millis = Math.min(millis, Math.max(0, (untilPoll + 999_999) / 1_000_000));
+      }
+      awaiting = true;
+    }
+    int n = 0;
+    LastErrorException failure = null;
+    try {
+      n = Libc.epoll_wait(epoll, events, MAX_EVENTS, (int) millis);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() != Errno.EINTR.number()) {
+        failure = e;
+      }
+    }
+    synchronized (lock) {
+      awaiting = false;
+      if (closed) {
+        release();
+        return List.of();
+      }
+      if (failure != null) {
+        throw fail("epoll_wait", null, failure);
+      }
+      for (int i = 0; i < n; i++) {
+        int mask = events.getInt((long) i * EVENT_SIZE);
+        long token = events.getLong((long) i * EVENT_SIZE + DATA_OFFSET);
+        if (token == WAKE) {
+          drainCounter(wake);
+        } else if (token == INOTIFY) {
+          readInotify();
+        } else {
+          FdWatch w = fdWatches.get(token);
+          if (w != null) {
+            w.signalled(mask);
+          }
+        }
+      }
+      if (!polled.isEmpty() && System.nanoTime() - nextPoll >= 0) {
+        ready.addAll(polled);
+        nextPoll = System.nanoTime() + POLL_INTERVAL.toNanos();
+      }
+      return drain();
+    }
+  }
+
+  private List<CgroupWatch> drain() {
+    List<CgroupWatch> out = new ArrayList<>(ready);
+    ready.clear();
+    return out;
+  }
+
+  /** Reads an eventfd's counter back to 0 (non-blocking: EAGAIN if it was 0 already). */
+  private void drainCounter(int fd) {
+    try {
+      Libc.read(fd, eight, 8);
+    } catch (LastErrorException e) {
+      // EAGAIN: nothing to read; the signal is what counts
+    }
+  }
+
+  /** Reads every queued inotify event and signals the watches it concerns. */
+  private void readInotify() throws CgroupFsException {
+    while (true) {
+      long n;
+      try {
+        n = Libc.read(inotify, inotifyBuffer, INOTIFY_BUFFER);
+      } catch (LastErrorException e) {
+        if (e.getErrorCode() == Errno.EAGAIN.number()) {
+          return;
+        }
+        if (e.getErrorCode() == Errno.EINTR.number()) {
+          continue;
+        }
+        throw fail("inotify", null, e);
+      }
+      if (n <= 0) {
+        return;
+      }
+      for (long at = 0; at + 16 <= n; ) { // struct inotify_event: wd, mask, cookie, len, name[len]
+        int wd = inotifyBuffer.getInt(at);
+        int mask = inotifyBuffer.getInt(at + 4);
+        int len = inotifyBuffer.getInt(at + 12);
+        String name = len > 0 ? inotifyBuffer.getString(at + 16, StandardCharsets.UTF_8.name()) : null;
+        at += 16 + len;
+        inotifyEvent(wd, mask, name);
+      }
+    }
+  }
+
+  private void inotifyEvent(int wd, int mask, String name) {
+    if ((mask & IN_Q_OVERFLOW) != 0) { // events were lost: every file watch reads again
+      for (Dir d : dirs.values()) {
+        d.byName.values().forEach(ready::addAll);
+      }
+      return;
+    }
+    Dir d = dirs.get(wd);
+    if (d == null) {
+      return; // a watch removed since
+    }
+    if ((mask & IN_IGNORED) != 0) { // the kernel dropped the watch: its directory went away
+      dirs.remove(wd);
+      d.gone = true;
+      d.byName.values().forEach(ready::addAll);
+      return;
+    }
+    List<FileWatch> named = name == null ? null : d.byName.get(name);
+    if (named == null) {
+      return;
+    }
+    for (FileWatch w : named) {
+      if (w.own == d ? (mask & IN_MODIFY) != 0 : (mask & IN_DELETE) != 0) {
+        ready.add(w);
+      }
+    }
+  }
+
+  @Override
+  public void wakeup() {
+    synchronized (lock) {
+      if (!released) {
+        try {
+          Libc.write(wake, ONE, 8);
+        } catch (LastErrorException e) {
+          // EAGAIN: the counter is already non-zero, which is a pending wake-up
+        }
+      }
+    }
+  }
+
+  // ---- closing
+
+  /** Ends one watch: its names, its inotify users or its descriptor. */
+  private void close(Watch w) throws CgroupFsException {
+    synchronized (lock) {
+      if (w.closed) {
+        return;
+      }
+      w.closed = true;
+      ready.remove(w);
+      if (closed) {
+        return; // the watcher's release takes everything
+      }
+      if (w instanceof FileWatch f) {
+        CgroupFsException failure = null;
+        for (String file : f.files) {
+          removeName(f.own, file, f);
+        }
+        if (f.parent != null) {
+          removeName(f.parent, f.name, f);
+        }
+        for (Dir d : new Dir[] {f.own, f.parent}) {
+          try {
+            if (d != null) {
+              unref(d);
+            }
+          } catch (CgroupFsException e) {
+            if (failure == null) {
+              failure = e;
+            } else {
+              failure.addSuppressed(e);
+            }
+          }
+        }
+        if (failure != null) {
+          throw failure;
+        }
+      } else if (w instanceof FdWatch f) {
+        fdWatches.remove(f.token);
+        try {
+          Libc.close(f.fd); // also leaves the epoll set; a stale event carries a token nobody has
+        } catch (LastErrorException e) {
+          throw fail(f.target, null, e);
+        }
+      } else {
+        polled.remove(w);
+      }
+    }
+  }
+
+  private static void removeName(Dir d, String name, FileWatch w) {
+    List<FileWatch> list = d.byName.get(name);
+    if (list != null) {
+      list.remove(w);
+      if (list.isEmpty()) {
+        d.byName.remove(name);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (awaiting) {
+        try {
+          Libc.write(wake, ONE, 8); // the waiting thread releases everything once it is out
+        } catch (LastErrorException e) {
+          // EAGAIN: a wake-up is pending already
+        }
+        return;
+      }
+      release();
+    }
+  }
+
+  /** Called with the lock held, once no thread waits. */
+  private void release() throws CgroupFsException {
+    if (released) {
+      return;
+    }
+    released = true;
+    List<Integer> fds = new ArrayList<>();
+    for (FdWatch w : fdWatches.values()) {
+      w.closed = true;
+      fds.add(w.fd);
+    }
+    fdWatches.clear();
+    dirs.clear();
+    polled.clear();
+    ready.clear();
+    fds.add(inotify);
+    fds.add(wake);
+    fds.add(epoll);
+    CgroupFsException failure = null;
+    for (int fd : fds) {
+      try {
+        Libc.close(fd);
+      } catch (LastErrorException e) {
+        if (failure == null) {
+          failure = fail("watcher descriptor " + fd, null, e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    events.close();
+    inotifyBuffer.close();
+    ctlEvent.close();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  // ---- helpers
 
   private static int open(String path, int flags, String value) throws CgroupFsException {
     try {
@@ -193,137 +565,79 @@ final class KernelWatches {
   private static CgroupFsException fail(String file, String value, LastErrorException e) {
     Errno errno = Errno.of(e.getErrorCode());
     return new CgroupFsException(Operation.WATCH, file, value, errno,
-        errno == UNKNOWN ? "errno " + e.getErrorCode() : null);
+        errno == Errno.UNKNOWN ? "errno " + e.getErrorCode() : null);
   }
 
-  /** poll(2) on one descriptor and the cancel eventfd. */
-  private static final class PollWatch implements CgroupWatch {
-    private final String target;
-    private final int[] owned;
-    private final int fd;
-    private final short events;
-    private final int cancel;
-    private final boolean drain;
-    private boolean closed;
-    private boolean polling;
-    private boolean released;
-    private boolean failed;
+  /** A directory with an inotify watch, and the watches that care about names in it. */
+  private static final class Dir {
+    final int wd;
+    final String path;
+    /**
+     * By name: the watches of this directory that care about a file of that name changing, and the
+     * watches of the child cgroup of that name (for its removal); names in one directory are unique.
+     */
+    final Map<String, List<FileWatch>> byName = new HashMap<>();
+    int refs;
+    boolean gone;
 
-    PollWatch(String target, int[] owned, int fd, short events, int cancel, boolean drain) {
-      this.target = target;
-      this.owned = owned;
-      this.fd = fd;
-      this.events = events;
-      this.cancel = cancel;
-      this.drain = drain;
+    Dir(int wd, String path) {
+      this.wd = wd;
+      this.path = path;
     }
+  }
 
-    @Override
-    public boolean await() throws IOException {
-      synchronized (this) {
-        if (closed) {
-          return false;
-        }
-        if (failed) {
-          throw new CgroupFsException(Operation.WATCH, target, null, Errno.EIO, "the kernel reported an error");
-        }
-        polling = true;
-      }
-      try {
-        return pollOnce();
-      } finally {
-        synchronized (this) {
-          polling = false;
-          if (closed) {
-            release();
-          }
-        }
-      }
-    }
-
-    private boolean pollOnce() throws IOException {
-      ByteBuffer buf = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
-      byte[] eight = new byte[8];
-      while (true) {
-        buf.clear();
-        buf.putInt(fd).putShort(events).putShort((short) 0);
-        buf.putInt(cancel).putShort(Libc.POLLIN).putShort((short) 0);
-        byte[] fds = buf.array();
-        try {
-          Libc.poll(fds, 2, -1);
-        } catch (LastErrorException e) {
-          if (e.getErrorCode() == Errno.EINTR.number()) {
-            continue;
-          }
-          throw fail(target, null, e);
-        }
-        ByteBuffer out = ByteBuffer.wrap(fds).order(ByteOrder.nativeOrder());
-        short revents = out.getShort(6);
-        short cancelled = out.getShort(14);
-        if (cancelled != 0) {
-          return false;
-        }
-        if ((revents & (Libc.POLLERR | Libc.POLLHUP | Libc.POLLNVAL)) != 0) {
-          synchronized (this) {
-            failed = true; // PSI: the cgroup went away; the next await says so
-          }
-          return true;
-        }
-        if ((revents & events) != 0) {
-          if (drain) {
-            try {
-              Libc.read(fd, eight, 8);
-            } catch (LastErrorException e) {
-              throw fail(target, null, e);
-            }
-          }
-          return true;
-        }
-      }
-    }
+  /** A watch; a plain one is polled. */
+  private class Watch implements CgroupWatch {
+    boolean closed;
 
     @Override
     public void close() throws IOException {
-      synchronized (this) {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        if (!polling) {
-          release();
-          return;
-        }
-        byte[] one = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(1).array();
-        try {
-          Libc.write(cancel, one, 8); // wakes the polling thread, which releases the descriptors
-        } catch (LastErrorException e) {
-          throw fail(target, null, e);
-        }
-      }
+      KernelWatches.this.close(this);
+    }
+  }
+
+  /** inotify: {@code files} changing in the own directory, {@code name} removed from the parent's. */
+  private final class FileWatch extends Watch {
+    final Dir own;
+    final Dir parent;
+    final String name;
+    final Set<String> files;
+
+    FileWatch(Dir own, Dir parent, String name, Set<String> files) {
+      this.own = own;
+      this.parent = parent;
+      this.name = name;
+      this.files = files;
+    }
+  }
+
+  /** An eventfd or a PSI trigger's descriptor in the epoll set. */
+  private final class FdWatch extends Watch {
+    final long token;
+    final int fd;
+    final boolean drain;
+    final String target;
+
+    FdWatch(long token, int fd, boolean drain, String target) {
+      this.token = token;
+      this.fd = fd;
+      this.drain = drain;
+      this.target = target;
     }
 
-    /** Called with the lock held, once no thread polls. */
-    private void release() throws CgroupFsException {
-      if (released) {
-        return;
+    /** Called with the lock held. */
+    void signalled(int mask) {
+      ready.add(this);
+      if (drain) {
+        drainCounter(fd);
       }
-      released = true;
-      CgroupFsException failure = null;
-      int[] all = java.util.Arrays.copyOf(owned, owned.length + 1);
-      all[owned.length] = cancel;
-      for (int d : all) {
+      if ((mask & (EPOLLERR | EPOLLHUP)) != 0) {
+        // PSI: the cgroup went away; a level-triggered error would wake every epoll_wait from now on
         try {
-          Libc.close(d);
+          Libc.epoll_ctl(epoll, EPOLL_CTL_DEL, fd, ctlEvent);
         } catch (LastErrorException e) {
-          if (failure == null) {
-            failure = fail(target, null, e);
-          } else {
-            failure.addSuppressed(e);
-          }
+          // ENOENT: gone already
         }
-      }
-      if (failure != null) {
-        throw failure;
       }
     }
   }

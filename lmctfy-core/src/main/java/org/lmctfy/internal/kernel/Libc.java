@@ -3,6 +3,7 @@ package org.lmctfy.internal.kernel;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
+import com.sun.jna.Pointer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -18,11 +19,7 @@ final class Libc {
   static final int O_NONBLOCK = 0x800;
   static final int O_CLOEXEC = 0x80000;
   static final int EFD_CLOEXEC = O_CLOEXEC;
-  static final short POLLIN = 0x1;
-  static final short POLLPRI = 0x2;
-  static final short POLLERR = 0x8;
-  static final short POLLHUP = 0x10;
-  static final short POLLNVAL = 0x20;
+  static final int EFD_NONBLOCK = O_NONBLOCK;
 
   static {
     Native.register(Platform.C_LIBRARY_NAME);
@@ -70,6 +67,10 @@ final class Libc {
     return access(c(path), 0) == 0;
   }
 
+  static int inotifyAddWatch(int fd, String path, int mask) throws LastErrorException {
+    return inotify_add_watch(fd, c(path), mask);
+  }
+
   /** {@code s} as a C string. */
   private static byte[] c(String s) {
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
@@ -78,7 +79,8 @@ final class Libc {
 
   private static native int access(byte[] path, int mode);
 
-  private static native int open(byte[] path, int flags) throws LastErrorException;
+  /** {@code path} is a NUL-terminated C string. */
+  static native int open(byte[] path, int flags) throws LastErrorException;
 
   static native long read(int fd, byte[] buffer, long count) throws LastErrorException;
 
@@ -110,6 +112,18 @@ final class Libc {
 
   static native int eventfd(int initval, int flags) throws LastErrorException;
 
-  /** {@code fds} holds {@code nfds} {@code struct pollfd}s (int fd, short events, short revents), native order. */
-  static native int poll(byte[] fds, long nfds, int timeoutMillis) throws LastErrorException;
+  static native long read(int fd, Pointer buffer, long count) throws LastErrorException;
+
+  static native int epoll_create1(int flags) throws LastErrorException;
+
+  /** {@code event} is one {@code struct epoll_event} (packed on x86-64: 12 bytes). */
+  static native int epoll_ctl(int epfd, int op, int fd, Pointer event) throws LastErrorException;
+
+  static native int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis) throws LastErrorException;
+
+  static native int inotify_init1(int flags) throws LastErrorException;
+
+  private static native int inotify_add_watch(int fd, byte[] path, int mask) throws LastErrorException;
+
+  static native int inotify_rm_watch(int fd, int wd) throws LastErrorException;
 }

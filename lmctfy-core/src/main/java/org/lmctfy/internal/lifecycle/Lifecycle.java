@@ -3,6 +3,7 @@ package org.lmctfy.internal.lifecycle;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -109,6 +110,16 @@ public final class Lifecycle {
    */
   public ContainerStats stats(ContainerName name, StatsType type) {
     return stats.read(name.value(), layout.path(name), type);
+  }
+
+  /** The stats of each of {@code names}, in their order, read with one set of buffers. */
+  public Map<String, ContainerStats> stats(List<ContainerName> names, StatsType type) {
+    StatsReader.Batch batch = stats.batch();
+    Map<String, ContainerStats> out = new LinkedHashMap<>(names.size() * 4 / 3 + 1);
+    for (ContainerName name : names) {
+      out.put(name.value(), batch.read(name.value(), layout.path(name), type));
+    }
+    return out;
   }
 
   /** {@code spec} as spec() reports it on this host. */

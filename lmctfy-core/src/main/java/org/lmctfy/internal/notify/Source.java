@@ -11,6 +11,7 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.CgroupWatch;
+import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.FlatKeyed;
@@ -45,11 +46,14 @@ abstract class Source {
   /** After a wake-up: the detail of an event to deliver, or null if nothing the user asked for happened. */
   abstract String check() throws IOException;
 
-  /** Opens the watch and reads the baseline. */
-  abstract void open() throws IOException;
+  /** Opens the watch on {@code watcher} and reads the baseline. */
+  abstract void open(CgroupWatcher watcher) throws IOException;
 
-  /** The source for {@code event} on {@code name}, opened; the LmctfyException says why not. */
-  static Source open(Layout layout, ContainerName name, EventSpec event) {
+  /**
+   * The source for {@code event} on {@code name}, its watch opened on {@code watcher}; the
+   * LmctfyException says why not.
+   */
+  static Source open(Layout layout, ContainerName name, EventSpec event, CgroupWatcher watcher) {
     CgroupFs fs = layout.fs();
     CgroupPath path = layout.path(name);
     Hierarchy v1Memory = null;
@@ -90,7 +94,7 @@ abstract class Source {
         }
         source = new Pressure(fs, unified, path, file, p);
       }
-      openOrClose(source);
+      openOrClose(source, watcher);
       return source;
     } catch (IOException e) {
       throw openFailure(name, event, e);
@@ -98,9 +102,9 @@ abstract class Source {
   }
 
   /** Opens the watch and reads the baseline; a watch opened before a failed read is closed. */
-  private static void openOrClose(Source source) throws IOException {
+  private static void openOrClose(Source source, CgroupWatcher watcher) throws IOException {
     try {
-      source.open();
+      source.open(watcher);
     } catch (IOException | RuntimeException e) {
       if (source.watch != null) {
         try {
@@ -148,8 +152,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.eventControl(h, path, "memory.oom_control", "");
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.eventControl(h, path, "memory.oom_control", "");
     }
 
     @Override
@@ -169,8 +173,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.watch(h, path, Set.of("memory.events"));
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.watch(h, path, Set.of("memory.events"));
       String s = fs.read(h, path, "memory.events");
       oom = field(s, "oom");
       kills = field(s, "oom_kill");
@@ -201,8 +205,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.eventControl(h, path, "memory.usage_in_bytes", Long.toString(threshold));
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.eventControl(h, path, "memory.usage_in_bytes", Long.toString(threshold));
     }
 
     @Override
@@ -226,8 +230,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.watch(h, path, Set.of("memory.current"));
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.watch(h, path, Set.of("memory.current"));
       above = number(fs.read(h, path, "memory.current")) >= threshold;
     }
 
@@ -251,8 +255,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.watch(h, path, Set.of("cgroup.events"));
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.watch(h, path, Set.of("cgroup.events"));
       populated = field(fs.read(h, path, "cgroup.events"), "populated") == 1;
     }
 
@@ -274,8 +278,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.watch(h, path, Set.of("cgroup.procs"));
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.watch(h, path, Set.of("cgroup.procs"));
       populated = populated();
     }
 
@@ -310,8 +314,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.watch(h, path, Set.of());
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.watch(h, path, Set.of());
     }
 
     @Override
@@ -332,8 +336,8 @@ abstract class Source {
     }
 
     @Override
-    void open() throws IOException {
-      watch = fs.pressureTrigger(h, path, file, trigger.kernelTrigger());
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.pressureTrigger(h, path, file, trigger.kernelTrigger());
     }
 
     @Override

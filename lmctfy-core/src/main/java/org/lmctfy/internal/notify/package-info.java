@@ -1,6 +1,7 @@
 /**
- * Notifications: one {@link org.lmctfy.internal.notify.Notifier} per ContainerApi, one thread per
- * registration waiting on a {@link org.lmctfy.cgroupfs.CgroupWatch} and re-reading the kernel's
- * files on each wake-up. Not API.
+ * Notifications: one {@link org.lmctfy.internal.notify.Notifier} per ContainerApi; while any
+ * registration lives, one {@link org.lmctfy.cgroupfs.CgroupWatcher} for all of them, a watch
+ * thread re-reading the kernel's files of the registrations that signalled, and a delivery thread
+ * calling the listeners. Not API.
  */
 package org.lmctfy.internal.notify;

@@ -1,5 +1,6 @@
 package org.lmctfy.internal.stats;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -7,77 +8,119 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerStats.MemoryStats;
 
-/** The memory section of the stats (see {@link StatsReader} for the files). */
+/** The memory section of the stats (see {@link StatsReader} for the files), for one batch. */
 final class MemoryStatsReader {
   /** What v1 prints for no limit (the largest page-aligned signed value). */
   private static final long V1_UNLIMITED = Long.MAX_VALUE / 4096 * 4096;
+  private static final byte[][] V1_STAT = StatFiles.keys("hierarchical_memory_limit", "total_inactive_file");
+  private static final byte[][] OOM_KILL = StatFiles.keys("oom_kill");
+  private static final byte[][] V2_STAT = StatFiles.keys("inactive_file");
+  private static final byte[][] V2_EVENTS = StatFiles.keys("max", "oom", "oom_kill");
 
-  private MemoryStatsReader() {}
+  private final StatFiles f;
+  private final Hierarchy h;
+  private final long[] two = new long[2];
+  private final long[] one = new long[1];
+  private final long[] three = new long[3];
+  /** v2: the lowest memory.max of each ancestor and its own ancestors (-1 none), read once per batch. */
+  private final Map<CgroupPath, Long> ancestorLimits = new HashMap<>();
 
-  static MemoryStats read(StatFiles f, Hierarchy h, boolean full) {
+  MemoryStatsReader(StatFiles f, Hierarchy h) {
+    this.f = f;
+    this.h = h;
+  }
+
+  MemoryStats read(boolean full) {
     if (h == null) {
       return null;
     }
-    return h.version() == CgroupVersion.V2 ? v2(f, h, full) : v1(f, h, full);
+    return h.version() == CgroupVersion.V2 ? v2(full) : v1(full);
   }
 
-  private static MemoryStats v1(StatFiles f, Hierarchy h, boolean full) {
-    Long usage = f.number(h, "memory.usage_in_bytes");
-    if (usage == null) {
+  private MemoryStats v1(boolean full) {
+    long usage = f.number(h, "memory.usage_in_bytes");
+    if (usage == StatFiles.ABSENT) {
       return null;
     }
-    Map<String, Long> stat = f.keyed(h, "memory.stat");
-    Long effective = stat == null ? null : unlimited(stat.get("hierarchical_memory_limit"));
-    Long workingSet = stat == null || !stat.containsKey("total_inactive_file") ? null
-        : Math.max(0, usage - stat.get("total_inactive_file"));
-    Map<String, Long> oomControl = f.keyed(h, "memory.oom_control");
+    Long maxUsage = StatFiles.boxed(f.number(h, "memory.max_usage_in_bytes"));
+    Long limit = unlimited(f.number(h, "memory.limit_in_bytes"));
+    Long failCount = StatFiles.boxed(f.number(h, "memory.failcnt"));
+    Long effective = null;
+    Long workingSet = null;
     Map<String, Long> own = null;
     Map<String, Long> hierarchical = null;
-    if (full && stat != null) {
-      own = new LinkedHashMap<>();
-      hierarchical = new LinkedHashMap<>();
-      for (Map.Entry<String, Long> e : stat.entrySet()) {
-        if (e.getKey().startsWith("total_")) {
-          hierarchical.put(e.getKey().substring("total_".length()), e.getValue());
-        } else if (!e.getKey().startsWith("hierarchical_")) {
-          own.put(e.getKey(), e.getValue());
+    if (f.load(h, "memory.stat")) {
+      f.keyed(V1_STAT, two);
+      effective = unlimited(two[0]);
+      workingSet = two[1] == StatFiles.ABSENT ? null : Math.max(0, usage - two[1]);
+      if (full) {
+        own = new LinkedHashMap<>();
+        hierarchical = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> e : f.map().entrySet()) {
+          if (e.getKey().startsWith("total_")) {
+            hierarchical.put(e.getKey().substring("total_".length()), e.getValue());
+          } else if (!e.getKey().startsWith("hierarchical_")) {
+            own.put(e.getKey(), e.getValue());
+          }
         }
       }
     }
-    return new MemoryStats(usage, f.number(h, "memory.max_usage_in_bytes"),
-        unlimited(f.number(h, "memory.limit_in_bytes")), effective, f.number(h, "memory.failcnt"), workingSet,
-        null, oomControl == null ? null : oomControl.get("oom_kill"), own, hierarchical);
+    Long oomKills = null;
+    if (f.load(h, "memory.oom_control")) {
+      f.keyed(OOM_KILL, one);
+      oomKills = StatFiles.boxed(one[0]);
+    }
+    return new MemoryStats(usage, maxUsage, limit, effective, failCount, workingSet, null, oomKills, own,
+        hierarchical);
   }
 
-  private static MemoryStats v2(StatFiles f, Hierarchy h, boolean full) {
-    Long usage = f.number(h, "memory.current");
-    if (usage == null) {
+  private MemoryStats v2(boolean full) {
+    long usage = f.number(h, "memory.current");
+    if (usage == StatFiles.ABSENT) {
       return null;
     }
-    Map<String, Long> stat = f.keyed(h, "memory.stat");
-    Map<String, Long> events = f.keyed(h, "memory.events");
-    Long limit = f.number(h, "memory.max");
-    Long workingSet = stat == null || !stat.containsKey("inactive_file") ? null
-        : Math.max(0, usage - stat.get("inactive_file"));
-    return new MemoryStats(usage, f.number(h, "memory.peak"), limit, effectiveV2(f, h, limit),
-        events == null ? null : events.get("max"), workingSet, events == null ? null : events.get("oom"),
-        events == null ? null : events.get("oom_kill"), null, full ? stat : null);
+    Long peak = StatFiles.boxed(f.number(h, "memory.peak"));
+    long limit = f.number(h, "memory.max");
+    Long workingSet = null;
+    Map<String, Long> stat = null;
+    if (f.load(h, "memory.stat")) {
+      f.keyed(V2_STAT, one);
+      workingSet = one[0] == StatFiles.ABSENT ? null : Math.max(0, usage - one[0]);
+      stat = full ? f.map() : null;
+    }
+    Long max = null;
+    Long oom = null;
+    Long kills = null;
+    if (f.load(h, "memory.events")) {
+      f.keyed(V2_EVENTS, three);
+      max = StatFiles.boxed(three[0]);
+      oom = StatFiles.boxed(three[1]);
+      kills = StatFiles.boxed(three[2]);
+    }
+    return new MemoryStats(usage, peak, StatFiles.boxed(limit), lowest(limit == StatFiles.ABSENT ? -1 : limit,
+        ancestorLimit(f.path().parent())), max, workingSet, oom, kills, null, stat);
   }
 
-  /** The lowest memory.max of the container and its ancestors below the hierarchy's root. */
-  private static Long effectiveV2(StatFiles f, Hierarchy h, Long own) {
-    long lowest = own == null ? -1 : own;
-    for (CgroupPath p = f.path().parent(); !p.isRoot(); p = p.parent()) {
-      String text = f.read(h, p, "memory.max");
-      if (text != null && !text.strip().equals("max")) {
-        long v = StatFiles.parse(text.strip(), "memory.max");
-        lowest = lowest < 0 ? v : Math.min(lowest, v);
-      }
+  /** The lowest memory.max of {@code p} and its ancestors below the hierarchy's root, -1 for none. */
+  private long ancestorLimit(CgroupPath p) {
+    if (p.isRoot()) {
+      return -1;
     }
+    Long known = ancestorLimits.get(p);
+    if (known != null) {
+      return known;
+    }
+    long own = f.load(h, p, "memory.max") ? f.number() : -1;
+    long lowest = lowest(own, ancestorLimit(p.parent()));
+    ancestorLimits.put(p, lowest);
     return lowest;
   }
 
-  private static Long unlimited(Long v) {
-    return v == null ? null : v >= V1_UNLIMITED ? -1L : v;
+  private static long lowest(long a, long b) {
+    return a < 0 ? b : b < 0 ? a : Math.min(a, b);
+  }
+
+  private static Long unlimited(long v) {
+    return v == StatFiles.ABSENT ? null : v >= V1_UNLIMITED ? -1L : v;
   }
 }

@@ -1,9 +1,7 @@
 package org.lmctfy.internal.stats;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -12,26 +10,29 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerStats.CpuStats;
 import org.lmctfy.spec.ContainerStats.DeviceIo;
-import org.lmctfy.spec.ContainerStats.MemoryStats;
 import org.lmctfy.spec.ContainerStats.PidsStats;
 import org.lmctfy.spec.ContainerStats.PressureStats;
 import org.lmctfy.spec.ContainerStats.Throttling;
 
 /**
- * Reads {@link ContainerStats} from a container's cgroups. Where each figure comes from:
+ * Reads {@link ContainerStats} from a container's cgroups, each file once, into one buffer per
+ * {@link Batch} (a stats call of one or of many containers). Where each figure comes from:
  *
  * <ul>
  *   <li>cpu: v1 {@code cpuacct.usage}, {@code cpuacct.usage_percpu}, {@code cpuacct.usage_user},
  *       {@code cpuacct.usage_sys} (all ns); else the unified {@code cpu.stat} {@code usage_usec},
- *       {@code user_usec}, {@code system_usec} (times 1000). Throttling (FULL): {@code cpu.stat}
- *       {@code nr_periods}, {@code nr_throttled}, {@code throttled_time} (v1, ns) or {@code
- *       throttled_usec} (v2).
+ *       {@code user_usec}, {@code system_usec} (times 1000; v2 has no per-CPU figures, so {@code
+ *       per_cpu_ns} is empty). Throttling (FULL): {@code cpu.stat} {@code nr_periods}, {@code
+ *       nr_throttled}, {@code throttled_time} (v1, ns) or {@code throttled_usec} (v2), from the
+ *       same read of {@code cpu.stat} on v2.
  *   <li>memory v1: {@code memory.usage_in_bytes}, {@code max_usage_in_bytes}, {@code
  *       limit_in_bytes}, {@code failcnt}, {@code memory.stat} ({@code hierarchical_memory_limit},
  *       {@code total_inactive_file} for the working set, the breakdowns in FULL), {@code
  *       memory.oom_control} ({@code oom_kill}). v2: {@code memory.current}, {@code memory.peak},
- *       {@code memory.max} (and the ancestors' for the effective limit), {@code memory.events}
- *       ({@code max}, {@code oom}, {@code oom_kill}), {@code memory.stat}.
+ *       {@code memory.max} (and the ancestors', read once per batch, for the effective limit),
+ *       {@code memory.events} ({@code max}, {@code oom}, {@code oom_kill}), {@code memory.stat}
+ *       ({@code inactive_file}; the whole file, which v2 counts with descendants, as {@code
+ *       hierarchical_data} in FULL).
  *   <li>pids: {@code pids.current}, {@code pids.max}. blockio: v1 {@code
  *       blkio.throttle.io_service_bytes} and {@code io_serviced}; v2 {@code io.stat}.
  *   <li>pressure: the unified hierarchy's {@code cpu.pressure}, {@code memory.pressure}, {@code
@@ -39,6 +40,9 @@ import org.lmctfy.spec.ContainerStats.Throttling;
  * </ul>
  */
 public final class StatsReader {
+  private static final byte[][] CPU_STAT = StatFiles.keys("usage_usec", "user_usec", "system_usec", "nr_periods",
+      "nr_throttled", "throttled_usec", "throttled_time");
+
   private final CgroupFs fs;
   private final Hierarchy cpuacct;
   private final Hierarchy cpu;
@@ -63,116 +67,213 @@ public final class StatsReader {
 
   /** The stats of the container {@code name} at {@code path}. */
   public ContainerStats read(String name, CgroupPath path, StatsType type) {
-    StatFiles files = new StatFiles(fs, name, path);
-    boolean full = type == StatsType.FULL;
-    return new ContainerStats(cpu(files, full), MemoryStatsReader.read(files, memory, full), pids(files),
-        blockio(files), pressure(files));
+    return batch().read(name, path, type);
   }
 
-  private CpuStats cpu(StatFiles f, boolean full) {
-    CpuStats base = null;
-    if (cpuacct != null) {
-      Long total = f.number(cpuacct, "cpuacct.usage");
-      if (total != null) {
-        String percpu = f.read(cpuacct, "cpuacct.usage_percpu");
-        List<Long> perCpu = new ArrayList<>();
-        if (percpu != null) {
-          for (String v : percpu.strip().split("\\s+")) {
-            if (!v.isEmpty()) {
-              perCpu.add(StatFiles.parse(v, "cpuacct.usage_percpu"));
-            }
+  /** A reader for one stats call over many containers: its buffers and ancestor limits are shared. */
+  public Batch batch() {
+    return new Batch();
+  }
+
+  /** One stats call's buffers. Not thread-safe. */
+  public final class Batch {
+    private final StatFiles f = new StatFiles(fs);
+    private final long[] cpuStat = new long[CPU_STAT.length];
+    private final MemoryStatsReader memoryReader = new MemoryStatsReader(f, memory);
+
+    private Batch() {}
+
+    /** The stats of the container {@code name} at {@code path}. */
+    public ContainerStats read(String name, CgroupPath path, StatsType type) {
+      f.at(name, path);
+      boolean full = type == StatsType.FULL;
+      return new ContainerStats(cpu(full), memoryReader.read(full), pids(), blockio(), pressure());
+    }
+
+    private CpuStats cpu(boolean full) {
+      CpuStats base = null;
+      boolean statRead = false;
+      if (cpuacct != null) {
+        long total = f.number(cpuacct, "cpuacct.usage");
+        if (total != StatFiles.ABSENT) {
+          base = new CpuStats(total, perCpu(), StatFiles.boxed(f.number(cpuacct, "cpuacct.usage_user")),
+              StatFiles.boxed(f.number(cpuacct, "cpuacct.usage_sys")), null);
+        }
+      }
+      if (base == null && unified != null && f.load(unified, "cpu.stat")) {
+        f.keyed(CPU_STAT, cpuStat);
+        statRead = cpu != null && cpu.equals(unified);
+        if (cpuStat[0] != StatFiles.ABSENT) {
+          base = new CpuStats(cpuStat[0] * 1000, List.of(), times1000(cpuStat[1]), times1000(cpuStat[2]), null);
+        }
+      }
+      if (base == null || !full || cpu == null) {
+        return base;
+      }
+      if (!statRead) {
+        if (!f.load(cpu, "cpu.stat")) {
+          return base;
+        }
+        f.keyed(CPU_STAT, cpuStat);
+      }
+      if (cpuStat[3] == StatFiles.ABSENT) {
+        return base;
+      }
+      long throttledNs = cpuStat[6] != StatFiles.ABSENT ? cpuStat[6]
+          : cpuStat[5] == StatFiles.ABSENT ? 0 : cpuStat[5] * 1000;
+      long throttled = cpuStat[4] == StatFiles.ABSENT ? 0 : cpuStat[4];
+      return new CpuStats(base.totalNs(), base.perCpuNs(), base.userNs(), base.systemNs(),
+          new Throttling(cpuStat[3], throttled, throttledNs));
+    }
+
+    /** {@code cpuacct.usage_percpu}: numbers separated by spaces. */
+    private List<Long> perCpu() {
+      if (!f.load(cpuacct, "cpuacct.usage_percpu")) {
+        return List.of();
+      }
+      List<Long> out = new ArrayList<>(Runtime.getRuntime().availableProcessors());
+      f.pos = 0;
+      while (true) {
+        f.skipSpaces();
+        if (f.pos >= f.length() || f.at(f.pos) == '\n') {
+          return out;
+        }
+        out.add(f.parseLong());
+      }
+    }
+
+    private PidsStats pids() {
+      if (pids == null) {
+        return null;
+      }
+      long current = f.number(pids, "pids.current");
+      return current == StatFiles.ABSENT ? null : new PidsStats(current, StatFiles.boxed(f.number(pids, "pids.max")));
+    }
+
+    private List<DeviceIo> blockio() {
+      if (io == null) {
+        return List.of();
+      }
+      List<long[]> devices = new ArrayList<>(2); // {major, minor, read bytes, write bytes, read ops, write ops}
+      if (io.version() == CgroupVersion.V2) {
+        if (f.load(io, "io.stat")) {
+          ioStat(devices);
+        }
+      } else {
+        v1Io("blkio.throttle.io_service_bytes", 2, devices);
+        v1Io("blkio.throttle.io_serviced", 4, devices);
+      }
+      if (devices.isEmpty()) {
+        return List.of();
+      }
+      List<DeviceIo> out = new ArrayList<>(devices.size());
+      for (long[] d : devices) {
+        out.add(new DeviceIo(d[0], d[1], d[2], d[3], d[4], d[5]));
+      }
+      return out;
+    }
+
+    /** v2 lines {@code "8:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=0 dios=0"}. */
+    private void ioStat(List<long[]> devices) {
+      f.pos = 0;
+      while (f.pos < f.length()) {
+        long[] d = device(devices);
+        while (d != null && f.pos < f.length() && f.at(f.pos) != '\n') {
+          f.skipSpaces();
+          int key = f.pos;
+          if (!f.skipPast((byte) '=')) {
+            break;
           }
-        }
-        base = new CpuStats(total, perCpu, f.number(cpuacct, "cpuacct.usage_user"), f.number(cpuacct,
-            "cpuacct.usage_sys"), null);
-      }
-    }
-    Map<String, Long> stat = null;
-    if (base == null && unified != null) {
-      stat = f.keyed(unified, "cpu.stat");
-      if (stat != null && stat.containsKey("usage_usec")) {
-        base = new CpuStats(stat.get("usage_usec") * 1000, List.of(), times1000(stat.get("user_usec")),
-            times1000(stat.get("system_usec")), null);
-      }
-    }
-    if (base == null || !full || cpu == null) {
-      return base;
-    }
-    Map<String, Long> cpuStat = cpu.equals(unified) && stat != null ? stat : f.keyed(cpu, "cpu.stat");
-    if (cpuStat == null || !cpuStat.containsKey("nr_periods")) {
-      return base;
-    }
-    long throttledNs = cpuStat.containsKey("throttled_time") ? cpuStat.get("throttled_time")
-        : cpuStat.getOrDefault("throttled_usec", 0L) * 1000;
-    return new CpuStats(base.totalNs(), base.perCpuNs(), base.userNs(), base.systemNs(),
-        new Throttling(cpuStat.get("nr_periods"), cpuStat.getOrDefault("nr_throttled", 0L), throttledNs));
-  }
-
-  private static Long times1000(Long usec) {
-    return usec == null ? null : usec * 1000;
-  }
-
-  private PidsStats pids(StatFiles f) {
-    if (pids == null) {
-      return null;
-    }
-    Long current = f.number(pids, "pids.current");
-    return current == null ? null : new PidsStats(current, f.number(pids, "pids.max"));
-  }
-
-  private List<DeviceIo> blockio(StatFiles f) {
-    if (io == null) {
-      return List.of();
-    }
-    Map<String, long[]> byDevice = new LinkedHashMap<>();
-    if (io.version() == CgroupVersion.V2) {
-      String stat = f.read(io, "io.stat");
-      for (String line : stat == null ? new String[0] : stat.split("\n")) {
-        String[] parts = line.strip().split("\\s+");
-        if (parts.length < 2) {
-          continue;
-        }
-        long[] v = byDevice.computeIfAbsent(parts[0], k -> new long[4]);
-        for (int i = 1; i < parts.length; i++) {
-          String[] kv = parts[i].split("=");
-          int at = List.of("rbytes", "wbytes", "rios", "wios").indexOf(kv[0]);
+          int at = column(key, f.pos - 1);
+          long v = f.parseLong();
           if (at >= 0) {
-            v[at] = StatFiles.parse(kv[1], "io.stat");
+            d[at] = v;
           }
         }
+        f.nextLine();
       }
-    } else {
-      v1Io(f, "blkio.throttle.io_service_bytes", 0, byDevice);
-      v1Io(f, "blkio.throttle.io_serviced", 2, byDevice);
     }
-    List<DeviceIo> out = new ArrayList<>();
-    byDevice.forEach((dev, v) -> {
-      String[] mm = dev.split(":");
-      out.add(new DeviceIo(Long.parseLong(mm[0]), Long.parseLong(mm[1]), v[0], v[1], v[2], v[3]));
-    });
-    return out;
-  }
 
-  /** Lines {@code "8:0 Read 4096"}; {@code offset} 0 for bytes, 2 for operations. */
-  private void v1Io(StatFiles f, String file, int offset, Map<String, long[]> byDevice) {
-    String text = f.read(io, file);
-    for (String line : text == null ? new String[0] : text.split("\n")) {
-      String[] parts = line.strip().split("\\s+");
-      if (parts.length == 3 && parts[0].contains(":")) {
-        int at = parts[1].equals("Read") ? 0 : parts[1].equals("Write") ? 1 : -1;
-        if (at >= 0) {
-          byDevice.computeIfAbsent(parts[0], k -> new long[4])[offset + at] = StatFiles.parse(parts[2], file);
+    private int column(int from, int to) {
+      if (f.matches(RBYTES, from, to)) {
+        return 2;
+      }
+      if (f.matches(WBYTES, from, to)) {
+        return 3;
+      }
+      if (f.matches(RIOS, from, to)) {
+        return 4;
+      }
+      return f.matches(WIOS, from, to) ? 5 : -1;
+    }
+
+    /** v1 lines {@code "8:0 Read 4096"}; {@code offset} 2 for bytes, 4 for operations. */
+    private void v1Io(String file, int offset, List<long[]> devices) {
+      if (!f.load(io, file)) {
+        return;
+      }
+      f.pos = 0;
+      while (f.pos < f.length()) {
+        long[] d = device(devices);
+        if (d != null) {
+          f.skipSpaces();
+          int word = f.pos;
+          int end = f.wordEnd();
+          int column = f.matches(READ, word, end) ? 0 : f.matches(WRITE, word, end) ? 1 : -1;
+          if (column >= 0) {
+            f.pos = end;
+            f.skipSpaces();
+            d[offset + column] = f.parseLong();
+          }
+        }
+        f.nextLine();
+      }
+    }
+
+    /**
+     * The device of the line at {@code pos} ({@code major:minor}, then a space), found or added,
+     * with {@code pos} past it; null for a line without one ({@code Total 0}).
+     */
+    private long[] device(List<long[]> devices) {
+      int start = f.pos;
+      if (start >= f.length() || f.at(start) < '0' || f.at(start) > '9') {
+        return null;
+      }
+      long major = f.parseLong();
+      if (f.pos >= f.length() || f.at(f.pos) != ':') {
+        f.pos = start;
+        return null;
+      }
+      f.pos++;
+      long minor = f.parseLong();
+      for (long[] d : devices) {
+        if (d[0] == major && d[1] == minor) {
+          return d;
         }
       }
+      long[] d = {major, minor, 0, 0, 0, 0};
+      devices.add(d);
+      return d;
+    }
+
+    private PressureStats pressure() {
+      if (unified == null) {
+        return null;
+      }
+      PressureStats p = new PressureStats(Psi.read(f, unified, "cpu.pressure"),
+          Psi.read(f, unified, "memory.pressure"), Psi.read(f, unified, "io.pressure"));
+      return p.cpu() == null && p.memory() == null && p.io() == null ? null : p;
     }
   }
 
-  private PressureStats pressure(StatFiles f) {
-    if (unified == null) {
-      return null;
-    }
-    PressureStats p = new PressureStats(Psi.parse(f.read(unified, "cpu.pressure")),
-        Psi.parse(f.read(unified, "memory.pressure")), Psi.parse(f.read(unified, "io.pressure")));
-    return p.cpu() == null && p.memory() == null && p.io() == null ? null : p;
+  private static final byte[] RBYTES = StatFiles.keys("rbytes")[0];
+  private static final byte[] WBYTES = StatFiles.keys("wbytes")[0];
+  private static final byte[] RIOS = StatFiles.keys("rios")[0];
+  private static final byte[] WIOS = StatFiles.keys("wios")[0];
+  private static final byte[] READ = StatFiles.keys("Read")[0];
+  private static final byte[] WRITE = StatFiles.keys("Write")[0];
+
+  private static Long times1000(long usec) {
+    return usec == StatFiles.ABSENT ? null : usec * 1000;
   }
 }

@@ -358,22 +358,23 @@ public final class Kernel {
 
   // ---- Notifications.
 
-  public org.lmctfy.cgroupfs.CgroupWatch watch(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    return watches.files(nodeOrFail(Operation.WATCH, h, path, null, null));
+  public org.lmctfy.cgroupfs.CgroupWatch watch(WatchQueue queue, Hierarchy h, CgroupPath path)
+      throws CgroupFsException {
+    return watches.files(queue, nodeOrFail(Operation.WATCH, h, path, null, null));
   }
 
-  public org.lmctfy.cgroupfs.CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args)
-      throws CgroupFsException {
+  public org.lmctfy.cgroupfs.CgroupWatch eventControl(WatchQueue queue, Hierarchy h, CgroupPath path, String file,
+      String args) throws CgroupFsException {
     Node node = nodeOrFail(Operation.WATCH, h, path, file, args);
     if (!node.hier.files(node).containsKey("cgroup.event_control")) {
       throw fail(Operation.WATCH, h, path, "cgroup.event_control", args, Errno.ENOENT);
     }
-    return watches.eventControl(node, file, args);
+    return watches.eventControl(queue, node, file, args);
   }
 
-  public org.lmctfy.cgroupfs.CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
-      throws CgroupFsException {
-    return watches.pressure(nodeOrFail(Operation.WATCH, h, path, file, trigger), file, trigger);
+  public org.lmctfy.cgroupfs.CgroupWatch pressureTrigger(WatchQueue queue, Hierarchy h, CgroupPath path, String file,
+      String trigger) throws CgroupFsException {
+    return watches.pressure(queue, nodeOrFail(Operation.WATCH, h, path, file, trigger), file, trigger);
   }
 
   /** Something changed: wake the watches that the kernel would wake. */

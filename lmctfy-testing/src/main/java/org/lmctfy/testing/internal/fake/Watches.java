@@ -5,16 +5,17 @@ import java.util.Iterator;
 import java.util.List;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
-import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.Errno;
 
 /**
  * The fake's kernel wake-ups, signalled as the kernel would and at once, on the caller's thread:
  * a file watch after every change to the fake (spurious wake-ups are allowed: the caller re-reads),
  * a v1 threshold eventfd when usage crosses its threshold either way, a v1 OOM eventfd and a PSI
- * trigger when the test raises them, and every watch once when its cgroup is removed. Not
- * thread-safe: the fake's lock is held; a watch's own monitor guards its waiting thread.
+ * trigger when the test raises them, and every watch once when its cgroup is removed. A signal
+ * puts the watch in its {@link WatchQueue}'s ready set and wakes the thread waiting there. Not
+ * thread-safe: the fake's lock is held; a queue's own monitor guards its ready set.
  */
 final class Watches {
   private final List<FakeWatch> all = new ArrayList<>();
@@ -23,8 +24,8 @@ final class Watches {
     FILES, OOM, THRESHOLD, PRESSURE
   }
 
-  CgroupWatch files(Node node) {
-    return add(new FakeWatch(node, Kind.FILES, null, 0));
+  CgroupWatch files(WatchQueue watcher, Node node) {
+    return add(new FakeWatch(watcher, node, Kind.FILES, null, 0));
   }
 
   /**
@@ -32,13 +33,13 @@ final class Watches {
    * usage file with a threshold; anything else is EINVAL ({@code memory.pressure_level} is not
    * modelled).
    */
-  CgroupWatch eventControl(Node node, String file, String args) throws CgroupFsException {
+  CgroupWatch eventControl(WatchQueue watcher, Node node, String file, String args) throws CgroupFsException {
     String display = node.hier.hierarchy.display(node.path, file);
     if (!node.hier.files(node).containsKey(file)) {
       throw new CgroupFsException(Operation.WATCH, display, args, Errno.ENOENT);
     }
     if (file.equals("memory.oom_control")) {
-      return add(new FakeWatch(node, Kind.OOM, file, 0));
+      return add(new FakeWatch(watcher, node, Kind.OOM, file, 0));
     }
     if (file.equals("memory.usage_in_bytes") || file.equals("memory.memsw.usage_in_bytes")) {
       long threshold;
@@ -47,7 +48,7 @@ final class Watches {
       } catch (KernelError e) {
         throw new CgroupFsException(Operation.WATCH, display, args, e.errno());
       }
-      FakeWatch w = new FakeWatch(node, Kind.THRESHOLD, file, threshold);
+      FakeWatch w = new FakeWatch(watcher, node, Kind.THRESHOLD, file, threshold);
       w.above = usage(node, file) >= threshold;
       return add(w);
     }
@@ -56,7 +57,7 @@ final class Watches {
   }
 
   /** A PSI trigger ({@code "some|full <threshold_us> <window_us>"}) on a v2 pressure file. */
-  CgroupWatch pressure(Node node, String file, String trigger) throws CgroupFsException {
+  CgroupWatch pressure(WatchQueue watcher, Node node, String file, String trigger) throws CgroupFsException {
     String display = node.hier.hierarchy.display(node.path, file);
     if (node.hier.hierarchy.version() != CgroupVersion.V2 || !file.endsWith(".pressure")
         || !node.hier.files(node).containsKey(file)) {
@@ -76,7 +77,7 @@ final class Watches {
     if (!valid) {
       throw new CgroupFsException(Operation.WATCH, display, trigger, Errno.EINVAL);
     }
-    return add(new FakeWatch(node, Kind.PRESSURE, file, 0));
+    return add(new FakeWatch(watcher, node, Kind.PRESSURE, file, 0));
   }
 
   private CgroupWatch add(FakeWatch w) {
@@ -96,7 +97,7 @@ final class Watches {
         continue;
       }
       if (w.node.hier.find(w.node.path) != w.node) {
-        w.signal(); // removed: eventfds are signalled, inotify sees IN_IGNORED, PSI polls POLLERR
+        w.signal(); // removed: eventfds are signalled, inotify sees IN_DELETE on the parent, PSI polls POLLERR
         it.remove();
         continue;
       }
@@ -115,7 +116,7 @@ final class Watches {
   /** Wakes the {@code kind} watches of {@code node} (on {@code file}, if given). */
   void raise(Node node, Kind kind, String file) {
     for (FakeWatch w : all) {
-      if (w.node == node && w.kind == kind && (file == null || file.equals(w.file))) {
+      if (w.node == node && w.kind == kind && (file == null || file.equals(w.file)) && !w.isClosed()) {
         w.signal();
       }
     }
@@ -126,44 +127,35 @@ final class Watches {
     return Numbers.stored(b.controller().read(node, b.spec()));
   }
 
-  private static final class FakeWatch implements CgroupWatch {
+  static final class FakeWatch implements CgroupWatch {
+    final WatchQueue watcher;
     final Node node;
     final Kind kind;
     final String file;
     final long threshold;
     boolean above;
-    private int pending;
-    private boolean closed;
+    /** Guarded by the watcher's monitor; volatile for {@link #isClosed}. */
+    volatile boolean closed;
 
-    FakeWatch(Node node, Kind kind, String file, long threshold) {
+    FakeWatch(WatchQueue watcher, Node node, Kind kind, String file, long threshold) {
+      this.watcher = watcher;
       this.node = node;
       this.kind = kind;
       this.file = file;
       this.threshold = threshold;
     }
 
-    synchronized void signal() {
-      pending++;
-      notifyAll();
+    void signal() {
+      watcher.signal(this);
     }
 
-    synchronized boolean isClosed() {
-      return closed;
-    }
-
-    @Override
-    public synchronized boolean await() throws InterruptedException {
-      while (!closed && pending == 0) {
-        wait();
-      }
-      pending = 0;
-      return !closed;
+    boolean isClosed() {
+      return closed || watcher.isClosed();
     }
 
     @Override
-    public synchronized void close() {
-      closed = true;
-      notifyAll();
+    public void close() {
+      watcher.forget(this);
     }
   }
 }
