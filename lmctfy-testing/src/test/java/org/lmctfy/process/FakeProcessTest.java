@@ -100,7 +100,7 @@ class FakeProcessTest {
     assertThat(a.listThreads(ListPolicy.SELF)).containsExactly(pid, tid);
     Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
     fs.write(cpuset, CgroupPath.of("/b"), "cpuset.cpus", "\n");
-    LmctfyException e = failure(ErrorCode.UNAVAILABLE, () -> b.enter(List.of(pid, tid)));
+    LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION, () -> b.enter(List.of(pid, tid)));
     assertThat(e.getMessage()).contains(Long.toString(pid), "cpuset:" + cpuset.display(CgroupPath.of("/b"), null));
     assertThat(e.errno()).contains(Errno.ENOSPC);
     for (Hierarchy h : managed(fs)) {

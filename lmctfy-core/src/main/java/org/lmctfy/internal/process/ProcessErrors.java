@@ -54,6 +54,12 @@ public final class ProcessErrors {
           : r.errno() == Errno.EINVAL ? ErrorCode.UNAVAILABLE : membership(r.errno())).orElse(ErrorCode.ABORTED);
       return new LmctfyException(code, what + ": " + e.getMessage(), e);
     }
+    if (e instanceof CgroupFsException) { // a backend that places its processes itself (the fake)
+      Errno errno = ((CgroupFsException) e).errno();
+      ErrorCode code = errno == Errno.ESRCH ? ErrorCode.ABORTED : errno == Errno.EINVAL ? ErrorCode.UNAVAILABLE
+          : membership(errno);
+      return new LmctfyException(code, what + ": " + e.getMessage(), e);
+    }
     return Errors.of(what, e);
   }
 
