@@ -44,7 +44,7 @@ import org.lmctfy.testing.ScratchCgroups;
 @Tag("kernel")
 class KernelProcessTest {
   private static final RunSpec QUIET = RunSpec.parse("stdout: '/dev/null' stderr: '/dev/null'");
-  private static final ContainerSpec PIDS = ContainerSpec.parse("pids { limit: 1000 }");
+  private static final ContainerSpec MEMORY = ContainerSpec.parse("memory { limit: 104857600 }");
 
   CgroupFs fs;
   ScratchCgroups scratch;
@@ -126,9 +126,10 @@ class KernelProcessTest {
   /**
    * Makes {@code name}'s cgroup refuse processes the way this kernel can: on v1 an empty cpuset
    * (ENOSPC: no cpus to run on); on pure v2, where an empty {@code cpuset.cpus} means "the
-   * parent's", a controller enabled for its children (EBUSY: the no-internal-processes rule).
+   * parent's", a domain controller enabled for its children (EBUSY: the no-internal-processes rule,
+   * which threaded controllers such as pids do not trigger).
    * Returns the hierarchy whose {@code cgroup.procs} refuses. The container must have been made
-   * with {@link #PIDS} (on v2 a controller can be enabled for its children only if it has it).
+   * with {@link #MEMORY} (on v2 a controller can be enabled for its children only if it has it).
    */
   private Hierarchy refuseProcesses(String name) throws IOException {
     var v1cpuset = fs.hierarchies().stream().filter(h -> h.has("cpuset") && h.version() == CgroupVersion.V1)
@@ -140,7 +141,7 @@ class KernelProcessTest {
     Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
         .orElseThrow();
     fs.makeCgroup(unified, path(name).resolve("inner"));
-    fs.write(unified, path(name), "cgroup.subtree_control", "+pids");
+    fs.write(unified, path(name), "cgroup.subtree_control", "+memory");
     return unified;
   }
 
@@ -243,7 +244,7 @@ class KernelProcessTest {
    */
   @Test
   void aRefusedPlacementIsAFailedPreconditionNamingTheFileAndErrnoAndLeavesNoProcess() throws Exception {
-    Container job = api.create("/job", PIDS);
+    Container job = api.create("/job", MEMORY);
     Hierarchy refusing = refuseProcesses("/job");
     Path marker = Files.createTempFile("lmctfy-ran", "");
     Files.delete(marker);
@@ -348,6 +349,24 @@ class KernelProcessTest {
     assertThat(frozen("/job")).isFalse();
   }
 
+  /** Both kernels keep a cgroup frozen while an ancestor is: its resume says so and names it. */
+  @Test
+  void resumeOfASubcontainerOfAPausedContainerLiftsItsOwnPauseAndNamesTheAncestor() throws Exception {
+    Container job = api.create("/job", ContainerSpec.empty());
+    Container sub = api.create("/job/sub", ContainerSpec.empty());
+    ContainerProcess p = run(sub, List.of("/bin/sleep", "1000"), QUIET);
+    sub.pause();
+    job.pause();
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, sub::resume);
+    assertThat(e).as("resume must fail").isNotNull();
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(e.getMessage()).contains(path("/job").value(), "frozen");
+    assertThat(frozen("/job/sub")).as("still frozen through /job").isTrue();
+    job.resume();
+    assertThat(frozen("/job/sub")).as("its own pause was lifted").isFalse();
+    assertThat(p.exitCode()).isEmpty();
+  }
+
   @Test
   void enterAndDetectRoundTripForAProcessStartedOutside() throws Exception {
     Container job = api.create("/job", ContainerSpec.empty());
@@ -373,7 +392,7 @@ class KernelProcessTest {
   @Test
   void aRefusedEnterLeavesTheProcessWhereItWasAndNamesThePidFileAndErrno() throws Exception {
     Container a = api.create("/a", ContainerSpec.empty());
-    Container b = api.create("/b", PIDS);
+    Container b = api.create("/b", MEMORY);
     ContainerProcess p = run(a, List.of("/bin/sleep", "1000"), QUIET);
     Hierarchy refusing = refuseProcesses("/b");
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> b.enter(List.of(p.pid())));

@@ -85,12 +85,27 @@ public final class ProcessKiller {
     thawAll(hierarchies, path);
   }
 
-  /** Thaws {@code path} and every cgroup below it that is frozen on its own, in every freezer. */
+  /**
+   * Thaws {@code path} and every cgroup below it that is frozen on its own, in every freezer; a
+   * failure in one freezer does not stop the others (the first is thrown, the rest suppressed).
+   */
   public void thawAll(List<Hierarchy> hierarchies, CgroupPath path) throws IOException {
+    IOException failure = null;
     for (Hierarchy h : hierarchies) {
-      if ((h.has("freezer") || h.version() == CgroupVersion.V2) && fs.exists(h, path)) {
-        thaw(h, path, true);
+      try {
+        if ((h.has("freezer") || h.version() == CgroupVersion.V2) && fs.exists(h, path)) {
+          thaw(h, path, true);
+        }
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
       }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
