@@ -144,6 +144,11 @@ public final class Launcher {
       throws IOException {
     RunCommand.check(command);
     List<String> argv = command.command();
+    if (argv.get(0).indexOf('=') >= 0) { // refused whatever the environment, so that it never depends on it
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "argv[0] " + argv.get(0)
+          + " contains '=', which env(1), the launcher's last step, reads as a variable: name the program"
+          + " by a path without '='");
+    }
     ProcessBuilder.Redirect in = command.redirectInput();
     String stdinFile;
     if (in.type() == ProcessBuilder.Redirect.Type.PIPE) {
@@ -162,16 +167,10 @@ public final class Launcher {
       (viaShell(e.getKey(), direct) ? exported : passed).add(e.getKey() + "=" + e.getValue());
     }
     String env = direct ? "" : env();
-    if (!direct) {
-      if (argv.get(0).indexOf('=') >= 0) {
-        throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "argv[0] " + argv.get(0)
-            + " contains '=', which env(1) reads as a variable: name the program by a path without '='");
-      }
-      if (!given.containsKey("PATH") && argv.get(0).indexOf('/') < 0) {
-        // env(1) would search its own default PATH; sh, and RunCommand.check, search this one
-        argv = new ArrayList<>(argv);
-        argv.set(0, RunCommand.resolve(argv.get(0), RunCommand.DEFAULT_PATH, command.directory()));
-      }
+    if (!direct && !given.containsKey("PATH") && argv.get(0).indexOf('/') < 0) {
+      // env(1) would search its own default PATH; sh, and RunCommand.check, search this one
+      argv = new ArrayList<>(argv);
+      argv.set(0, RunCommand.resolve(argv.get(0), RunCommand.DEFAULT_PATH, command.directory()));
     }
     List<String> launch = new ArrayList<>();
     launch.add(shell.path());
