@@ -7,6 +7,8 @@ module org.lmctfy {
   exports org.lmctfy;
   exports org.lmctfy.spec;
   exports org.lmctfy.cgroupfs;
+  // Not API: the launcher's tests run it with each shell that can be /bin/sh.
+  exports org.lmctfy.internal.process to org.lmctfy.testing;
 
   opens org.lmctfy.spec to com.fasterxml.jackson.databind;
   // The spec codec's deserializers are instantiated by Jackson.

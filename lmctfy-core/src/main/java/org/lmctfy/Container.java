@@ -58,45 +58,64 @@ public interface Container {
    * id moves alone (written to {@code tasks}); on the unified hierarchy its whole process moves
    * (written to {@code cgroup.procs}), as v2 keeps a process's threads together. All or nothing:
    * if one move fails, those already made are moved back, and the error names the id and the
-   * hierarchy.
+   * hierarchy, the file and the errno, and how many moves were undone.
    *
    * @param tids the thread ids
+   * @throws LmctfyException INVALID_ARGUMENT for an id that is not a thread's (0, negative) or
+   *     cannot be moved (a kernel thread: EINVAL); NOT_FOUND naming an id that has ended (ESRCH);
+   *     FAILED_PRECONDITION when the container's cgroup refuses it (ENOSPC, EBUSY, EOPNOTSUPP);
+   *     PERMISSION_DENIED
    */
   void enter(List<Long> tids);
 
   /**
-   * Starts {@code argv} inside the container: a launcher shell writes its own pid into the
-   * container's {@code cgroup.procs} in every hierarchy, then execs {@code argv}, so the program
-   * runs no instruction outside the container. {@code argv} is not passed through a shell unless
-   * {@code spec.use_shell} is set. A failed start (an {@code argv[0]} that is not an executable
-   * file, a refused placement) leaves no process behind and throws.
+   * Starts {@code argv} inside the container: a launcher that sees nothing of the program's
+   * environment is placed by the library in the container's {@code cgroup.procs} in every
+   * hierarchy and then execs {@code argv} with exactly the environment it was given, so the
+   * program, and any code its environment names ({@code LD_PRELOAD}, shell hooks), runs no
+   * instruction outside the container. {@code argv} is not passed through a shell unless {@code
+   * spec.use_shell} is set. Returns once the process is inside; a program that exits at once is
+   * an ordinary start. Into a paused container the process is placed frozen and runs on {@link
+   * #resume()}. A failed start leaves no process behind and throws.
    *
    * @param argv the program and its arguments
    * @param spec the spec
    * @return the ContainerProcess
-   * @throws LmctfyException INVALID_ARGUMENT for a bad argv or run spec, UNAVAILABLE naming the
-   *     file the launcher could not write
+   * @throws LmctfyException INVALID_ARGUMENT for a bad argv or run spec (nothing started);
+   *     FAILED_PRECONDITION when the container's cgroup refuses processes (v1: ENOSPC, a cpuset
+   *     without cpus or memory nodes; v2: EBUSY, controllers enabled for its children), naming
+   *     the file and the errno; NOT_FOUND if the container is gone; ABORTED if the launcher was
+   *     killed by someone else before it was inside (try again); PERMISSION_DENIED
    */
   ContainerProcess run(List<String> argv, RunSpec spec);
 
   /**
    * Freezes every process in the container and its subcontainers (the v1 freezer where it is
-   * mounted, else {@code cgroup.freeze}); returns once the kernel reports the container frozen.
+   * mounted, else {@code cgroup.freeze}); returns once the kernel reports the container frozen
+   * ({@code FROZEN} in {@code freezer.state}, {@code frozen 1} in {@code cgroup.events}). Pausing
+   * a paused container does nothing.
    *
    * @throws LmctfyException DEADLINE_EXCEEDED if it is not frozen in time (it is thawed again),
    *     FAILED_PRECONDITION if the calling process is inside
    */
   void pause();
 
-  /** Thaws what {@link #pause()} froze; returns once the kernel reports it thawed. */
+  /**
+   * Thaws what {@link #pause()} froze; returns once the kernel reports it thawed. Resuming a
+   * container that is not paused does nothing; subcontainers paused on their own stay paused.
+   *
+   * @throws LmctfyException FAILED_PRECONDITION naming the ancestor if a paused ancestor keeps it
+   *     frozen (its own pause is lifted: it runs when the ancestor is resumed)
+   */
   void resume();
 
   /**
    * Kills every process in the container and its subcontainers, including ones that fork while
-   * being killed and frozen ones; the container is left thawed.
+   * being killed and frozen ones; the container and every subcontainer are left thawed (also
+   * ones that were paused), so the next {@link #run} starts at once.
    *
-   * @throws LmctfyException DEADLINE_EXCEEDED naming the processes that survived, FAILED_PRECONDITION
-   *     if the calling process is inside
+   * @throws LmctfyException DEADLINE_EXCEEDED naming the processes that survived (everything is
+   *     thawed all the same), FAILED_PRECONDITION if the calling process is inside
    */
   void killAll();
 

@@ -410,7 +410,10 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** SIGKILL: the process ends at once (a frozen one too); recorded as a KILL of the pid. */
+  /**
+   * SIGKILL, recorded as a KILL of the pid: the process ends at once, except one a v1 freezer
+   * holds, which ends when it is thawed (as the kernel does; the v2 freezer lets it die at once).
+   */
   @Override
   public void kill(long pid) throws CgroupFsException {
     synchronized (lock) {
@@ -418,7 +421,7 @@ public final class FakeCgroupFs implements CgroupFs {
       if (!kernel.processes().contains(pid)) {
         throw failed(new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH));
       }
-      kernel.exitProcess(pid, Kernel.SIGKILLED);
+      kernel.kill(pid);
       done();
     }
   }

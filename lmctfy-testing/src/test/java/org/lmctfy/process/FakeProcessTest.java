@@ -100,7 +100,7 @@ class FakeProcessTest {
     assertThat(a.listThreads(ListPolicy.SELF)).containsExactly(pid, tid);
     Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
     fs.write(cpuset, CgroupPath.of("/b"), "cpuset.cpus", "\n");
-    LmctfyException e = failure(ErrorCode.RESOURCE_EXHAUSTED, () -> b.enter(List.of(pid, tid)));
+    LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION, () -> b.enter(List.of(pid, tid)));
     assertThat(e.getMessage()).contains(Long.toString(pid), "cpuset:" + cpuset.display(CgroupPath.of("/b"), null));
     assertThat(e.errno()).contains(Errno.ENOSPC);
     for (Hierarchy h : managed(fs)) {
@@ -165,6 +165,101 @@ class FakeProcessTest {
     assertThat(v2.read(unified, CgroupPath.of("/job"), "cgroup.events")).contains("frozen 1");
     job.resume();
     assertThat(v2.read(unified, CgroupPath.of("/job"), "cgroup.events")).contains("frozen 0");
+  }
+
+  @Test
+  void killAllOfAPausedTreeThawsItOnEveryLayoutAndTheNextRunIsPlaced() throws Exception {
+    for (FakeLayout layout : new FakeLayout[] {FakeLayout.V2, FakeLayout.HYBRID, FakeLayout.V1}) {
+      FakeCgroupFs f = FakeCgroupFs.create(layout);
+      ContainerApi a = ContainerApi.open(f);
+      Container job = a.create("/job", ContainerSpec.empty());
+      Container sub = a.create("/job/sub", ContainerSpec.empty());
+      ContainerProcess top = job.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
+      ContainerProcess below = sub.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
+      sub.pause();
+      job.pause();
+      job.killAll();
+      assertThat(top.waitFor()).as(layout.name()).isEqualTo(137);
+      assertThat(below.waitFor()).as(layout.name()).isEqualTo(137);
+      for (String c : List.of("/job", "/job/sub")) {
+        for (Hierarchy h : f.hierarchies()) {
+          if (h.has("freezer")) {
+            assertThat(f.read(h, CgroupPath.of(c), "freezer.state")).as(layout + " " + c).isEqualTo("THAWED\n");
+          } else if (h.version() == CgroupVersion.V2) {
+            assertThat(f.read(h, CgroupPath.of(c), "cgroup.freeze")).as(layout + " " + c).isEqualTo("0\n");
+            assertThat(f.read(h, CgroupPath.of(c), "cgroup.events")).as(layout + " " + c).contains("frozen 0");
+          }
+        }
+      }
+      assertThat(sub.run(List.of("/bin/true"), RunSpec.inherit()).exitCode()).as(layout.name()).isEmpty();
+    }
+  }
+
+  @Test
+  void aKillAllThatCannotThawSaysSoAndStillTriesEveryFreezer() {
+    Container job = api.create("/job", ContainerSpec.empty());
+    job.pause();
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "freezer.state".equals(op.file()), Errno.EIO);
+    Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
+        .orElseThrow();
+    try {
+      fs.write(unified, CgroupPath.of("/job"), "cgroup.freeze", "1"); // frozen by another tool too
+    } catch (IOException ex) {
+      throw new AssertionError(ex);
+    }
+    LmctfyException e = failure(ErrorCode.UNAVAILABLE, job::killAll);
+    assertThat(e.getMessage()).contains("freezer.state", "EIO");
+    try {
+      assertThat(fs.read(unified, CgroupPath.of("/job"), "cgroup.freeze")).as("thawed all the same").isEqualTo("0\n");
+    } catch (IOException ex) {
+      throw new AssertionError(ex);
+    }
+  }
+
+  @Test
+  void resumeUnderAPausedParentIsAFailedPreconditionNamingIt() throws IOException {
+    for (FakeLayout layout : new FakeLayout[] {FakeLayout.V2, FakeLayout.HYBRID}) {
+      FakeCgroupFs f = FakeCgroupFs.create(layout);
+      ContainerApi a = ContainerApi.open(f);
+      Container job = a.create("/job", ContainerSpec.empty());
+      Container sub = a.create("/job/sub", ContainerSpec.empty());
+      sub.pause();
+      job.pause();
+      LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION, sub::resume);
+      assertThat(e.getMessage()).as(layout.name()).contains("/job ", "frozen");
+      job.resume();
+      sub.resume();
+    }
+  }
+
+  @Test
+  void runIntoAPausedContainerIsPlacedAndEnteringAnEndedProcessIsNotFound() {
+    Container job = api.create("/job", ContainerSpec.empty());
+    job.pause();
+    ContainerProcess p = job.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
+    assertThat(job.listProcesses(ListPolicy.SELF)).containsExactly(p.pid());
+    long gone = fs.spawnProcess();
+    fs.exitProcess(gone);
+    LmctfyException e = failure(ErrorCode.NOT_FOUND, () -> job.enter(List.of(gone)));
+    assertThat(e.errno()).contains(Errno.ESRCH);
+  }
+
+  @Test
+  void aLauncherKilledWhilePlacedIsAbortedAndARefusedPlacementAFailedPrecondition() {
+    Container job = api.create("/job", ContainerSpec.empty());
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.procs".equals(op.file())
+        && op.hierarchy().equals("memory"), Errno.ESRCH);
+    failure(ErrorCode.ABORTED, () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
+    Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
+    try {
+      fs.write(cpuset, CgroupPath.of("/job"), "cpuset.cpus", "\n");
+    } catch (IOException ex) {
+      throw new AssertionError(ex);
+    }
+    LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION, () -> job.run(List.of("/bin/true"), RunSpec.inherit()));
+    assertThat(e.errno()).contains(Errno.ENOSPC);
+    assertThat(e.file()).contains(cpuset.display(CgroupPath.of("/job"), "cgroup.procs"));
+    assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
   }
 
   @Test

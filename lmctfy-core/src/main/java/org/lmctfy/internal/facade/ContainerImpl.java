@@ -27,6 +27,7 @@ import org.lmctfy.internal.process.Freezer;
 import org.lmctfy.internal.process.LaunchedProcess;
 import org.lmctfy.internal.process.Members;
 import org.lmctfy.internal.process.Mover;
+import org.lmctfy.internal.process.ProcessErrors;
 import org.lmctfy.internal.process.ProcessKiller;
 import org.lmctfy.internal.process.RunCommand;
 import org.lmctfy.spec.ContainerSpec;
@@ -84,7 +85,7 @@ final class ContainerImpl implements Container {
     try {
       return new LaunchedProcess(layout.fs().start(command, cgroups));
     } catch (IOException e) {
-      throw Errors.of("run " + argv + " in " + name, e);
+      throw ProcessErrors.ofRun("run " + argv + " in " + name, e);
     }
   }
 
@@ -103,7 +104,7 @@ final class ContainerImpl implements Container {
   @Override
   public void killAll() {
     administer("killAll", (layout, path) ->
-        new ProcessKiller(layout.fs(), ContainerApiImpl.KILL_DEADLINE).killAll(layout.managed(), path));
+        new ProcessKiller(layout.fs(), ContainerApiImpl.KILL_DEADLINE).killAllAndThaw(layout.managed(), path));
   }
 
   private interface Step {

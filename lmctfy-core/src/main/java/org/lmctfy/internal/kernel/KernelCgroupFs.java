@@ -143,7 +143,11 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public String read(Hierarchy h, CgroupPath path, String file) throws IOException {
-    String name = h.display(path, file);
+    return readFile(h.display(path, file));
+  }
+
+  /** A whole file through libc, so that a failure keeps its errno. */
+  private static String readFile(String name) throws CgroupFsException {
     int fd = open(name, Libc.O_RDONLY, Operation.READ, null);
     try {
       byte[] chunk = new byte[READ_CHUNK];
@@ -382,11 +386,16 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws IOException {
+    String file = proc.resolve(pid + "/cgroup").toString();
     String text;
     try {
-      text = Files.readString(proc.resolve(pid + "/cgroup"));
-    } catch (NoSuchFileException e) {
-      throw new CgroupFsException(Operation.READ, proc.resolve(pid + "/cgroup").toString(), null, Errno.ESRCH);
+      text = readFile(file);
+    } catch (CgroupFsException e) {
+      // absent (ENOENT), or ended and reaped between the open and the read (ESRCH): no such process
+      if (e.errno() == Errno.ENOENT || e.errno() == Errno.ESRCH) {
+        throw new CgroupFsException(Operation.READ, file, null, Errno.ESRCH);
+      }
+      throw e;
     }
     Map<Hierarchy, CgroupPath> out = new LinkedHashMap<>();
     for (Discovery.Membership m : Discovery.memberships(text)) {

@@ -17,6 +17,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * wait, polling, until the kernel reports the new state: {@code freezer.state} reads {@code FROZEN}
  * (it passes through {@code FREEZING}) or {@code THAWED}; {@code cgroup.events} says {@code frozen
  * 1} or {@code frozen 0}. A freeze that does not complete by the deadline is undone (thawed).
+ *
+ * <p>Both kernels freeze a subtree through its top and keep a cgroup frozen while an ancestor is:
+ * a thaw of a cgroup whose ancestor is frozen lifts its own freeze, then fails FAILED_PRECONDITION
+ * naming that ancestor (it cannot run until the ancestor is thawed), on v1 and v2 alike.
  */
 public final class Freezer {
   private final CgroupFs fs;
@@ -49,7 +53,31 @@ public final class Freezer {
 
   public void thaw(CgroupPath path) throws IOException {
     set(path, false);
+    CgroupPath blocker = frozenAncestor(path);
+    if (blocker != null) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, hierarchy.display(path, null)
+          + " is thawed itself but stays frozen while its ancestor " + hierarchy.display(blocker, null)
+          + " is frozen: resume that one");
+    }
     await(path, false);
+  }
+
+  /** The nearest ancestor of {@code path} frozen on its own, or null. */
+  private CgroupPath frozenAncestor(CgroupPath path) throws IOException {
+    if (v1() && !fs.read(hierarchy, path, "freezer.parent_freezing").strip().equals("1")) {
+      return null;
+    }
+    for (CgroupPath p = path; !p.isRoot(); ) {
+      p = p.parent();
+      if (p.isRoot()) {
+        return null; // the root cgroup cannot be frozen
+      }
+      String self = v1() ? fs.read(hierarchy, p, "freezer.self_freezing") : fs.read(hierarchy, p, "cgroup.freeze");
+      if (self.strip().equals("1")) {
+        return p;
+      }
+    }
+    return null;
   }
 
   private boolean v1() {

@@ -2,6 +2,7 @@ package org.lmctfy.internal.process;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,6 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.lifecycle.Errors;
 
 /**
  * Moves threads into a cgroup in several hierarchies, all or nothing. On v1 a tid is written to
@@ -48,7 +48,7 @@ public final class Mover {
       try {
         before.put(tid, fs.cgroupsOf(tid));
       } catch (IOException e) {
-        throw Errors.of(what + ": cannot read the cgroups of " + tid, e);
+        throw ProcessErrors.ofMove(what + ": cannot read the cgroups of " + tid, e);
       }
     }
     Deque<Runnable> undo = new ArrayDeque<>();
@@ -57,9 +57,20 @@ public final class Mover {
         try {
           fs.write(h, path, file(h), Long.toString(tid));
         } catch (IOException e) {
-          LmctfyException failure = Errors.of(what + ": moving " + tid + " into " + h.label() + ":"
-              + h.display(path, null) + " failed (" + undo.size() + " moves undone)", e);
-          undo.forEach(step -> undoStep(step, failure));
+          List<LmctfyException> failed = new ArrayList<>();
+          int made = undo.size();
+          for (Runnable step : undo) {
+            try {
+              step.run();
+            } catch (LmctfyException u) {
+              failed.add(u);
+            }
+          }
+          LmctfyException failure = ProcessErrors.ofMove(what + ": moving " + tid + " into " + h.label() + ":"
+              + h.display(path, null) + " failed (" + (made - failed.size()) + " of " + made + " moves undone"
+              + (failed.isEmpty() ? "" : "; " + failed.size() + " could not be: see the suppressed exceptions")
+              + ")", e);
+          failed.forEach(failure::addSuppressed);
           throw failure;
         }
         CgroupPath back = before.get(tid).get(h);
@@ -76,15 +87,8 @@ public final class Mover {
     try {
       fs.write(h, back, file(h), Long.toString(tid));
     } catch (IOException e) {
-      throw Errors.of("moving " + tid + " back to " + h.label() + ":" + h.display(back, null), e);
+      throw ProcessErrors.ofMove("moving " + tid + " back to " + h.label() + ":" + h.display(back, null), e);
     }
   }
 
-  private static void undoStep(Runnable step, LmctfyException failure) {
-    try {
-      step.run();
-    } catch (LmctfyException e) {
-      failure.addSuppressed(e);
-    }
-  }
 }

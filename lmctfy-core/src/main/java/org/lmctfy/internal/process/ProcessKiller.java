@@ -16,13 +16,19 @@ import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
  * Empties a cgroup (one path in several hierarchies) and every cgroup below it of processes:
- * {@code cgroup.kill} where the unified hierarchy has it, and freeze (v1 freezer, which freezes the
- * subtree), SIGKILL every member, thaw, repeated until every hierarchy's subtree is empty or the
- * deadline passes. Freezing first stops a fork loop from outrunning the kills; thawing (the cgroup
- * and any cgroup below that was frozen on its own) lets the frozen die.
+ * {@code cgroup.kill} where the unified hierarchy has it (frozen processes die of it too), and
+ * freeze, SIGKILL every member, thaw, repeated until every hierarchy's subtree is empty or the
+ * deadline passes. Freezing first stops a fork loop from outrunning the kills; it uses the v1
+ * freezer where there is one (which freezes the subtree), else the unified hierarchy's {@code
+ * cgroup.freeze} when the kernel has no {@code cgroup.kill}. What it froze it always thaws.
+ *
+ * <p>{@link #killAllAndThaw} is the user's killAll: it then thaws the whole subtree in every
+ * freezer the kernel has (v1 {@code freezer.state}, v2 {@code cgroup.freeze}), whoever froze
+ * it, so that the emptied containers take and run new processes at once, on v1 and v2 alike.
  */
 public final class ProcessKiller {
   private static final String STATE = "freezer.state";
+  private static final String FREEZE = "cgroup.freeze";
 
   private final CgroupFs fs;
   private final Duration deadline;
@@ -40,8 +46,11 @@ public final class ProcessKiller {
   public void killAll(List<Hierarchy> hierarchies, CgroupPath path) throws IOException {
     long end = System.nanoTime() + deadline.toNanos();
     Hierarchy unified = find(hierarchies, h -> h.version() == CgroupVersion.V2);
-    Hierarchy freezer = find(hierarchies, h -> h.has("freezer"));
     boolean cgroupKill = unified != null && fs.hasFile(unified, path, "cgroup.kill");
+    Hierarchy freezer = find(hierarchies, h -> h.has("freezer"));
+    if (freezer == null && !cgroupKill) {
+      freezer = unified;
+    }
     for (int round = 0; ; round++) {
       TreeSet<Long> pids = members(hierarchies, path);
       if (pids.isEmpty()) {
@@ -52,20 +61,63 @@ public final class ProcessKiller {
             + " or below survived SIGKILL for " + deadline.toMillis() + " ms: " + whereabouts(hierarchies, path));
       }
       if (round == 0 || round % 10 == 0) {
-        signal(pids, hierarchies, unified, freezer, path, cgroupKill);
+        signal(pids, unified, freezer, path, cgroupKill);
       }
       pause();
     }
   }
 
-  private void signal(TreeSet<Long> pids, List<Hierarchy> hierarchies, Hierarchy unified, Hierarchy freezer,
-      CgroupPath path, boolean cgroupKill) throws IOException {
+  /**
+   * {@link #killAll}, then thaws {@code path} and every cgroup below it in every freezer of {@code
+   * hierarchies}, also when the kill failed.
+   */
+  public void killAllAndThaw(List<Hierarchy> hierarchies, CgroupPath path) throws IOException {
+    try {
+      killAll(hierarchies, path);
+    } catch (IOException | RuntimeException e) {
+      try {
+        thawAll(hierarchies, path);
+      } catch (IOException | RuntimeException thaw) {
+        e.addSuppressed(thaw);
+      }
+      throw e;
+    }
+    thawAll(hierarchies, path);
+  }
+
+  /**
+   * Thaws {@code path} and every cgroup below it that is frozen on its own, in every freezer; a
+   * failure in one freezer does not stop the others (the first is thrown, the rest suppressed).
+   */
+  public void thawAll(List<Hierarchy> hierarchies, CgroupPath path) throws IOException {
+    IOException failure = null;
+    for (Hierarchy h : hierarchies) {
+      try {
+        if ((h.has("freezer") || h.version() == CgroupVersion.V2) && fs.exists(h, path)) {
+          thaw(h, path, true);
+        }
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private void signal(TreeSet<Long> pids, Hierarchy unified, Hierarchy freezer, CgroupPath path, boolean cgroupKill)
+      throws IOException {
     if (cgroupKill) {
       fs.write(unified, path, "cgroup.kill", "1");
     }
-    boolean froze = freezer != null && fs.exists(freezer, path);
+    boolean froze = freezer != null && !path.isRoot() && fs.exists(freezer, path);
     if (froze) {
-      fs.write(freezer, path, STATE, "FROZEN");
+      fs.write(freezer, path, freezer.version() == CgroupVersion.V1 ? STATE : FREEZE,
+          freezer.version() == CgroupVersion.V1 ? "FROZEN" : "1");
       pids.addAll(members(List.of(freezer), path)); // what forked before the freeze took hold
     }
     try {
@@ -80,20 +132,34 @@ public final class ProcessKiller {
       }
     } finally {
       if (froze) {
-        thaw(freezer, path);
+        thaw(freezer, path, true);
       }
     }
   }
 
-  /** Thaws the cgroup, then every cgroup below that is frozen on its own (a parent's thaw leaves those). */
-  private void thaw(Hierarchy freezer, CgroupPath path) throws IOException {
-    fs.write(freezer, path, STATE, "THAWED");
-    for (String child : fs.children(freezer, path)) {
-      CgroupPath c = path.resolve(child);
-      if (fs.read(freezer, c, "freezer.self_freezing").strip().equals("1")) {
-        fs.write(freezer, c, STATE, "THAWED");
+  /**
+   * Thaws the cgroup, then every cgroup below that is frozen on its own (a parent's thaw leaves
+   * those). A cgroup below that vanishes meanwhile is skipped. {@code h} is the v1 freezer
+   * hierarchy or the unified one.
+   */
+  private void thaw(Hierarchy h, CgroupPath path, boolean top) throws IOException {
+    try {
+      if (path.isRoot()) {
+        // the root cgroup has no freezer file and cannot be frozen
+      } else if (h.version() == CgroupVersion.V1) {
+        if (top || fs.read(h, path, "freezer.self_freezing").strip().equals("1")) {
+          fs.write(h, path, STATE, "THAWED");
+        }
+      } else if (fs.read(h, path, FREEZE).strip().equals("1")) {
+        fs.write(h, path, FREEZE, "0");
       }
-      thaw(freezer, c);
+      for (String child : fs.children(h, path)) {
+        thaw(h, path.resolve(child), false);
+      }
+    } catch (CgroupFsException e) {
+      if (top || e.errno() != Errno.ENOENT) {
+        throw e;
+      }
     }
   }
 

@@ -123,12 +123,31 @@ public final class RunCommand {
       return;
     }
     String path = env.getOrDefault("PATH", DEFAULT_PATH);
+    if (find(program, dir, path) == null) {
+      throw invalid("argv[0] " + program + " is not an executable file in PATH=" + path);
+    }
+  }
+
+  /** The first executable {@code program} on {@code path} (searched from {@code dir}), or null. */
+  private static Path find(String program, Path dir, String path) {
     for (String d : path.split(":", -1)) {
-      if (isExecutableFile(dir.resolve(d.isEmpty() ? "." : d).resolve(program))) {
-        return;
+      Path p = dir.resolve(d.isEmpty() ? "." : d).resolve(program);
+      if (isExecutableFile(p)) {
+        return p;
       }
     }
-    throw invalid("argv[0] " + program + " is not an executable file in PATH=" + path);
+    return null;
+  }
+
+  /**
+   * {@code program} (a name without a slash) as sh finds it on {@code path} from {@code
+   * directory} (null: the JVM's); the name itself if it is not there (the start then fails as
+   * sh's would).
+   */
+  static String resolve(String program, String path, File directory) {
+    Path found = find(program, directory == null ? Path.of(System.getProperty("user.dir"))
+        : directory.toPath().toAbsolutePath(), path);
+    return found == null ? program : found.toString();
   }
 
   private static boolean isExecutableFile(Path p) {

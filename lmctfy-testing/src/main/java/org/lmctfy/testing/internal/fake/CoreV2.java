@@ -272,7 +272,7 @@ final class CoreV2 implements Controller {
     Set<Long> pids = new TreeSet<>();
     collect(node, pids);
     for (long pid : pids) {
-      node.hier.processes.exit(pid, Kernel.SIGKILLED);
+      node.hier.processes.kill(pid);
     }
   }
 

@@ -205,6 +205,7 @@ public final class Kernel {
     } catch (KernelError e) {
       throw fail(WRITE, h, path, file, value, e.errno());
     }
+    processes.settle(); // a thaw or a move out of a frozen cgroup lets a SIGKILLed process die
   }
 
   public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
@@ -316,6 +317,11 @@ public final class Kernel {
 
   public void exitProcess(long pid) {
     processes.exit(pid);
+  }
+
+  /** SIGKILL: ends {@code pid} now, or once thawed if a v1 freezer holds it. */
+  public void kill(long pid) {
+    processes.kill(pid);
   }
 
   /** Ends {@code pid} with {@code status}; {@link #SIGKILLED} is a SIGKILL's. */

@@ -16,6 +16,8 @@ final class Processes {
   private final List<Hier> hiers;
   private final long selfPid;
   private final Map<Long, Integer> exitStatus = new HashMap<>();
+  /** Processes sent SIGKILL while a v1 freezer held them: they die when thawed. */
+  private final Set<Long> killedWhileFrozen = new TreeSet<>();
   private long next;
 
   /** Starts with pid 1 and the test's own process, both in every hierarchy's root. */
@@ -94,6 +96,48 @@ final class Processes {
         h.drop(tid);
       }
     }
+  }
+
+  /**
+   * SIGKILL, as the kernel delivers it: at once, except to a process that a v1 freezer holds
+   * (its cgroup or an ancestor FROZEN), which dies only once it is thawed or moved out (checked on
+   * this machine's kernel: it stays in cgroup.procs in state D). The v2 freezer lets it die.
+   */
+  void kill(long pid) {
+    if (frozenByV1(pid)) {
+      killedWhileFrozen.add(pid);
+    } else {
+      exit(pid, Kernel.SIGKILLED);
+    }
+  }
+
+  /** Ends the processes killed while frozen that no v1 freezer holds any more. */
+  void settle() {
+    if (killedWhileFrozen.isEmpty()) {
+      return;
+    }
+    for (long pid : List.copyOf(killedWhileFrozen)) {
+      if (!threadsOf.containsKey(pid)) {
+        killedWhileFrozen.remove(pid);
+      } else if (!frozenByV1(pid)) {
+        killedWhileFrozen.remove(pid);
+        exit(pid, Kernel.SIGKILLED);
+      }
+    }
+  }
+
+  private boolean frozenByV1(long pid) {
+    for (Hier h : hiers) {
+      if (h.hierarchy.version() == org.lmctfy.cgroupfs.CgroupVersion.V1 && h.hierarchy.has("freezer")) {
+        for (long tid : threads(pid)) {
+          Node n = h.cgroupOf(tid);
+          if (n != null && (FreezerV1.selfFrozen(n) || FreezerV1.parentFrozen(n))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** The process a task belongs to, or null. */

@@ -1,0 +1,42 @@
+package org.lmctfy.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.function.Predicate;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+
+/** What the freezer contracts share: waiting for a file to say what the kernel reaches in its own time. */
+abstract class CgroupFreezerContractSupport extends CgroupFsContractSupport {
+  CgroupFreezerContractSupport(ContractBackend backend) {
+    super(backend);
+  }
+
+  /** Waits up to 5 s for {@code file} to satisfy {@code done}; returns its content. */
+  final String awaitFile(Hierarchy h, CgroupPath p, String file, Predicate<String> done) throws IOException {
+    long end = System.nanoTime() + 5_000_000_000L;
+    String now = fs.read(h, p, file);
+    while (!done.test(now) && System.nanoTime() < end) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException(e);
+      }
+      now = fs.read(h, p, file);
+    }
+    assertThat(done.test(now)).as("%s of %s reads %s", file, p, now).isTrue();
+    return now;
+  }
+
+  /** Pauses, for cases that show that something has not happened. */
+  static void settle() throws IOException {
+    try {
+      Thread.sleep(200);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+}

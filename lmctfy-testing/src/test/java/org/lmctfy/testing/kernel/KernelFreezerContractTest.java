@@ -1,0 +1,26 @@
+package org.lmctfy.testing.kernel;
+
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+import org.lmctfy.testing.CgroupV1FreezerContract;
+import org.lmctfy.testing.CgroupV2FreezerContract;
+import org.lmctfy.testing.ContractBackend;
+
+/** The freezer contracts on this machine's kernel (skipped without root, failed under CI=true). */
+@Tag("kernel")
+class KernelFreezerContractTest {
+  @Nested
+  @Tag("needs-v1")
+  class V1 extends CgroupV1FreezerContract {
+    V1() {
+      super(ContractBackend.host());
+    }
+  }
+
+  @Nested
+  class V2 extends CgroupV2FreezerContract {
+    V2() {
+      super(ContractBackend.host());
+    }
+  }
+}
