@@ -207,7 +207,7 @@ class FakeProcessTest {
     } catch (IOException ex) {
       throw new AssertionError(ex);
     }
-    LmctfyException e = failure(ErrorCode.UNAVAILABLE, job::killAll);
+    LmctfyException e = failure(ErrorCode.UNKNOWN, job::killAll); // EIO, as the errno table says
     assertThat(e.getMessage()).contains("freezer.state", "EIO");
     try {
       assertThat(fs.read(unified, CgroupPath.of("/job"), "cgroup.freeze")).as("thawed all the same").isEqualTo("0\n");
