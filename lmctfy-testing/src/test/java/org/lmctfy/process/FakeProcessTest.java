@@ -25,7 +25,7 @@ import org.lmctfy.testing.FakeOperation;
 
 /** The process operations on the fake, whose processes run nothing but live in cgroups like real ones. */
 class FakeProcessTest {
-  final FakeCgroupFs fs = FakeCgroupFs.create();
+  final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
   final ContainerApi api = ContainerApi.open(fs);
 
   private List<Hierarchy> managed(FakeCgroupFs f) {
@@ -273,7 +273,7 @@ class FakeProcessTest {
 
   @Test
   void detectNamesTheDeepestContainerInsideTheRootAndRefusesProcessesOutsideIt() throws IOException {
-    FakeCgroupFs f = FakeCgroupFs.create();
+    FakeCgroupFs f = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     for (Hierarchy h : f.hierarchies()) {
       f.makeCgroup(h, CgroupPath.of("/root"));
       if (h.has("cpuset")) {
