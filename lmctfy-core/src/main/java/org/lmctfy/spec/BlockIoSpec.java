@@ -61,7 +61,12 @@ public record BlockIoSpec(
     unique(latencyTargets.stream().map(LatencyTarget::device).toList(), "blockio.latency_targets");
   }
 
-  /** lmctfy's {@code blockio} section: a weight and throttles. */
+  /**
+   * lmctfy's {@code blockio} section: a weight and throttles.
+   *
+   * @param weight the weight
+   * @param deviceLimits the device limits
+   */
   public BlockIoSpec(Integer weight, List<DeviceLimit> deviceLimits) {
     this(weight, deviceLimits, null, null);
   }

@@ -23,6 +23,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * call left it, and a final destroy leaves nothing.
  */
 @Tag("kernel")
+@Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
 class KernelConcurrencyTest {
   static final List<String> NAMES = List.of("/a", "/b", "/c");
 

@@ -36,6 +36,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * is killed and the scratch parent removed after each test.
  */
 @Tag("kernel")
+@Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
 class KernelNotificationsTest {
   private static final ContainerSpec SMALL = ContainerSpec.parse("memory { limit: 8388608 swap_limit: 8388608 }");
   private static final ContainerSpec MEDIUM = ContainerSpec.parse("memory { limit: 134217728 swap_limit: 134217728 }");

@@ -42,6 +42,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * killed in {@link #close()}, which then checks that none is left.
  */
 @Tag("kernel")
+@Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
 class KernelProcessTest {
   private static final RunSpec QUIET = RunSpec.parse("stdout: '/dev/null' stderr: '/dev/null'");
   private static final ContainerSpec MEMORY = ContainerSpec.parse("memory { limit: 104857600 }");

@@ -18,6 +18,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * library and floor, and both leave nothing below the scratch parent. No figure is checked.
  */
 @Tag("kernel")
+@Tag("needs-v1") // its raw floor writes the five v1 hierarchies' files
 class ScaleBenchmarkTest {
 
   @Test

@@ -16,6 +16,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * their figures and leave nothing below the scratch parent. No figure is checked.
  */
 @Tag("kernel")
+@Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
 class StatsAndNotifyBenchmarkTest {
 
   @Test
