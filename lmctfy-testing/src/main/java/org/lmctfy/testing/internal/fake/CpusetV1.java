@@ -22,16 +22,11 @@ final class CpusetV1 implements Controller {
   /** The machine's online cpus and memory nodes, parsed once: the root's lists. Never mutated. */
   private final BitSet machineCpus;
   private final BitSet machineMems;
-  /** The same, as the kernel prints them: a cgroup's stored lists are kept printed, so reads and copies need no parsing. */
-  private final String machineCpusPrinted;
-  private final String machineMemsPrinted;
   private final List<FileSpec> files;
 
   CpusetV1(Machine machine) {
     this.machineCpus = machine.cpuSet();
     this.machineMems = machine.memSet();
-    this.machineCpusPrinted = CpuList.format(machineCpus);
-    this.machineMemsPrinted = CpuList.format(machineMems);
     this.files = List.of(
         rw("cpuset.cpu_exclusive", "0\n"),
         rw(CPUS, "\n"),
@@ -62,19 +57,10 @@ final class CpusetV1 implements Controller {
   @Override
   public String read(Node node, FileSpec file) {
     return switch (file.name()) {
-      case CPUS, "cpuset.effective_cpus" -> printed(node, CPUS);
-      case MEMS, "cpuset.effective_mems" -> printed(node, MEMS);
+      case CPUS, "cpuset.effective_cpus" -> CpuList.format(list(node, CPUS));
+      case MEMS, "cpuset.effective_mems" -> CpuList.format(list(node, MEMS));
       default -> Controller.super.read(node, file);
     };
-  }
-
-  /** A list as the kernel prints it: stored values are stored printed ({@link #writeList}). */
-  private String printed(Node node, String file) {
-    if (node.isRoot()) {
-      return file.equals(CPUS) ? machineCpusPrinted : machineMemsPrinted;
-    }
-    String v = node.value(file);
-    return v == null ? "\n" : v;
   }
 
   private BitSet list(Node node, String file) {
@@ -145,8 +131,8 @@ final class CpusetV1 implements Controller {
   @Override
   public void created(Node node) {
     if ("1\n".equals(node.parent.value("cgroup.clone_children"))) {
-      node.put(CPUS, printed(node.parent, CPUS));
-      node.put(MEMS, printed(node.parent, MEMS));
+      node.put(CPUS, CpuList.format(list(node.parent, CPUS)));
+      node.put(MEMS, CpuList.format(list(node.parent, MEMS)));
     }
   }
 }
