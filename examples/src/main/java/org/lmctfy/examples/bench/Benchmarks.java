@@ -60,9 +60,7 @@ public final class Benchmarks {
     String unusable = ScratchCgroups.hostUnusableReason();
     if (unusable == null) {
       if (parts.contains("lifecycle") || parts.contains("scale")) {
-        CgroupFs all = ContainerApi.hostCgroupFs();
-        boolean v1 = FIVE.stream().allMatch(l -> all.hierarchies().stream().anyMatch(h -> h.label().equals(l)));
-        CgroupFs host = new OnlyHierarchies(all, v1 ? FIVE : null); // pure v2: its one hierarchy
+        CgroupFs host = new OnlyHierarchies(ContainerApi.hostCgroupFs(), FIVE);
         try (ScratchCgroups scratch = ScratchCgroups.on(host)) {
           new KernelBenchmarks(out, host, scratch.path(), quick).run(parts.contains("lifecycle"), parts.contains("scale"));
         }
