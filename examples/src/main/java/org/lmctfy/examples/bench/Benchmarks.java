@@ -30,7 +30,7 @@ public final class Benchmarks {
   static final ContainerSpec SPEC = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 100 }");
 
   /** The parts {@code --only=} can choose, all by default. */
-  static final List<String> PARTS = List.of("lifecycle", "stats", "notify", "fake");
+  static final List<String> PARTS = List.of("lifecycle", "scale", "stats", "notify", "fake");
 
   private final PrintStream out;
   private final boolean quick;
@@ -42,7 +42,7 @@ public final class Benchmarks {
     this.parts = parts;
   }
 
-  /** {@code [--quick] [--only=lifecycle,stats,notify,fake]}. */
+  /** {@code [--quick] [--only=lifecycle,scale,stats,notify,fake]}. */
   public static void main(String[] args) throws Exception {
     List<String> parts = PARTS;
     for (String a : args) {
@@ -59,10 +59,10 @@ public final class Benchmarks {
     out.printf("%-46s %12s %14s %s%n", "benchmark", "median", "rounds", "ratio");
     String unusable = ScratchCgroups.hostUnusableReason();
     if (unusable == null) {
-      if (parts.contains("lifecycle")) {
+      if (parts.contains("lifecycle") || parts.contains("scale")) {
         CgroupFs host = new OnlyHierarchies(ContainerApi.hostCgroupFs(), FIVE);
         try (ScratchCgroups scratch = ScratchCgroups.on(host)) {
-          new KernelBenchmarks(out, host, scratch.path(), quick).run();
+          new KernelBenchmarks(out, host, scratch.path(), quick).run(parts.contains("lifecycle"), parts.contains("scale"));
         }
       }
       CgroupFs all = ContainerApi.hostCgroupFs(); // stats and notifications on every hierarchy, as users have them

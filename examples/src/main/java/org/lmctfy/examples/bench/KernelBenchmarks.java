@@ -1,17 +1,14 @@
 package org.lmctfy.examples.bench;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
  * The kernel half of {@link Benchmarks}, on the five v1 hierarchies cpu, cpuacct, memory, freezer
- * and pids, below a scratch parent: lifecycle next to raw NIO, and scale.
+ * and pids (or every hierarchy of a machine without them), below a scratch parent: lifecycle
+ * shapes next to a C floor, and scale.
  */
 final class KernelBenchmarks {
   private final PrintStream out;
@@ -28,48 +25,29 @@ final class KernelBenchmarks {
     this.api = ContainerApi.open(fs, scratch);
   }
 
-  void run() throws Exception {
-    lifecycle();
-    scale();
-  }
-
-  private Path dir(Hierarchy h, String name) {
-    return Path.of(h.display(CgroupPath.of(name).under(scratch), null));
-  }
-
-  /** Create and destroy, the library's next to the raw floor's, measured side by side. */
-  private void lifecycle() throws Exception {
-    Timer.Comparison both = compareLifecycles("/lib", quick ? 100 : 500, 7);
-    row("lifecycle: raw NIO floor (5 mkdir, 3 writes, 5 rmdir)", both.floor(), "1.00");
-    row("lifecycle: library create + destroy", both.contender(), String.format("%.2f x raw", both.ratio()));
-  }
-
-  private Timer.Comparison compareLifecycles(String name, int ops, int rounds) throws Exception {
-    return Timer.compare(rounds, ops, n -> rawLifecycles(name + "-raw", n), n -> {
-      for (int i = 0; i < n; i++) {
-        api.create(name, Benchmarks.SPEC);
-        api.destroy(name);
-      }
-    });
-  }
-
-  /** mkdir in each hierarchy, the three limit writes, rmdir in each: the unavoidable work. */
-  private void rawLifecycles(String name, int n) throws Exception {
-    List<Hierarchy> hs = fs.hierarchies();
-    Path cpu = dir(fs.hierarchy("cpu").orElseThrow(), name).resolve("cpu.shares");
-    Path memory = dir(fs.hierarchy("memory").orElseThrow(), name).resolve("memory.limit_in_bytes");
-    Path pids = dir(fs.hierarchy("pids").orElseThrow(), name).resolve("pids.max");
-    for (int i = 0; i < n; i++) {
-      for (Hierarchy h : hs) {
-        Files.createDirectory(dir(h, name));
-      }
-      Files.writeString(cpu, "512");
-      Files.writeString(memory, "104857600");
-      Files.writeString(pids, "100");
-      for (Hierarchy h : hs) {
-        Files.delete(dir(h, name));
-      }
+  void run(boolean lifecycle, boolean scale) throws Exception {
+    if (lifecycle) {
+      lifecycle();
     }
+    if (scale) {
+      scale();
+    }
+  }
+
+  /** Each lifecycle shape, the library's next to the C floor's, measured side by side, with system calls. */
+  private void lifecycle() throws Exception {
+    java.nio.file.Path floor;
+    try {
+      floor = CFloor.compile("lifecycle-floor", LifecycleBenchmark.FLOOR_C);
+    } catch (CFloor.Unavailable e) {
+      out.println("lifecycle benchmarks skipped: " + e.getMessage());
+      return;
+    }
+    boolean strace = Strace.available();
+    if (!strace) {
+      out.println("lifecycle: no strace on PATH, so no system call counts");
+    }
+    new LifecycleBenchmark(out, fs, scratch, api, floor).run(quick ? 100 : 500, quick ? 3 : 7, strace);
   }
 
   /** Per-operation cost at 100, 1,000 and 10,000 containers, the library's and the floor's. */
@@ -78,7 +56,4 @@ final class KernelBenchmarks {
     new ScaleBenchmark(out, fs, scratch, api).run(shapes, quick ? 1 : 3);
   }
 
-  private void row(String what, Timer.Result r, String ratio) {
-    out.printf("%-46s %9.1f µs %14s %s%n", what, r.median(), r.spread(), ratio);
-  }
 }

@@ -12,8 +12,9 @@ import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
- * A view of a CgroupFs showing only some hierarchies (the benchmark's five v1 ones, as the raw floor
- * uses), or all of them (also where none of those is mounted: pure v2); every operation goes to the CgroupFs it wraps, reads through {@link #onRead}.
+ * A view of a CgroupFs showing only some hierarchies (the benchmark's five v1 ones), or all of them
+ * (also where none of those is mounted: pure v2); every operation goes to the CgroupFs it wraps,
+ * reads through {@link #onRead}, writes through {@link #onWrite}.
  */
 class OnlyHierarchies implements CgroupFs {
   private final CgroupFs fs;
@@ -29,6 +30,9 @@ class OnlyHierarchies implements CgroupFs {
   /** Told of each file read (a benchmark records what the library reads); nothing by default. */
   void onRead(Hierarchy h, CgroupPath p, String file) {}
 
+  /** Told of each write before it is made (a benchmark records the library's limit writes); nothing by default. */
+  void onWrite(Hierarchy h, CgroupPath p, String file, String value) {}
+
   @Override public List<Hierarchy> hierarchies() { return shown; }
   @Override public Set<String> unmountedControllers() throws IOException { return fs.unmountedControllers(); }
   @Override public boolean exists(Hierarchy h, CgroupPath p) throws IOException { return fs.exists(h, p); }
@@ -39,7 +43,7 @@ class OnlyHierarchies implements CgroupFs {
   @Override public String read(Hierarchy h, CgroupPath p, String f) throws IOException { onRead(h, p, f); return fs.read(h, p, f); }
   @Override public int readInto(Hierarchy h, CgroupPath p, String f, byte[] b) throws IOException { onRead(h, p, f); return fs.readInto(h, p, f, b); }
   @Override public CgroupWatcher watcher() throws IOException { return fs.watcher(); }
-  @Override public void write(Hierarchy h, CgroupPath p, String f, String v) throws IOException { fs.write(h, p, f, v); }
+  @Override public void write(Hierarchy h, CgroupPath p, String f, String v) throws IOException { onWrite(h, p, f, v); fs.write(h, p, f, v); }
   @Override public Optional<String> marker(Hierarchy h, CgroupPath p, String k) throws IOException { return fs.marker(h, p, k); }
   @Override public List<String> markerKeys(Hierarchy h, CgroupPath p) throws IOException { return fs.markerKeys(h, p); }
   @Override public void setMarker(Hierarchy h, CgroupPath p, String k, String v) throws IOException { fs.setMarker(h, p, k, v); }

@@ -2,7 +2,6 @@ package org.lmctfy.examples.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,20 +65,14 @@ public final class RunBenchmark {
       out.println("run benchmark skipped: " + unusable);
       return;
     }
-    Path dir = Files.createTempDirectory("lmctfy-run-bench");
-    Path floor = dir.resolve("floor");
-    Path source = Files.writeString(dir.resolve("floor.c"), FLOOR_C);
-    Process cc;
+    Path floor;
     try {
-      cc = new ProcessBuilder("cc", "-O2", "-o", floor.toString(), source.toString()).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      out.println("run benchmark skipped: no C compiler (cc; Debian's gcc) for the floor");
+      floor = CFloor.compile("run-floor", FLOOR_C);
+    } catch (CFloor.Unavailable e) {
+      out.println("run benchmark skipped: " + e.getMessage());
       return;
     }
-    String ccOut = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (cc.waitFor() != 0) {
-      throw new IOException("cc failed: " + ccOut);
-    }
+    Path dir = floor.getParent();
     CgroupFs fs = ContainerApi.hostCgroupFs();
     try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {
       Container job = api.create("/job", Benchmarks.SPEC);

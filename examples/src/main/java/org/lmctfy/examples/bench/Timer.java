@@ -39,6 +39,11 @@ final class Timer {
     return new Result(perOp);
   }
 
+  /** What one self-timed round does: {@code ops} operations, returning the nanoseconds they took. */
+  interface Timed {
+    long nanos(int ops) throws Exception;
+  }
+
   /** A floor and a contender, with the median of their per-round ratios. */
   record Comparison(Result floor, Result contender, double ratio) {}
 
@@ -47,23 +52,36 @@ final class Timer {
    * the machine does at the time weighs on both alike; the ratio is the median of each round pair's.
    */
   static Comparison compare(int rounds, int ops, Round floor, Round contender) throws Exception {
+    return compareTimed(rounds, ops, timed(floor), timed(contender));
+  }
+
+  /** As {@link #compare}, with rounds that time themselves (a floor program times its own loop, not its start). */
+  static Comparison compareTimed(int rounds, int ops, Timed floor, Timed contender) throws Exception {
     long warm = System.nanoTime() + WARM_UP_NANOS;
     do { // until the JIT has compiled both: the library has much more code to compile than the floor
-      floor.run(ops);
-      contender.run(ops);
+      floor.nanos(ops);
+      contender.nanos(ops);
     } while (System.nanoTime() < warm);
     double[] f = new double[rounds];
     double[] c = new double[rounds];
     double[] ratios = new double[rounds];
     for (int r = 0; r < rounds; r++) {
-      f[r] = once(ops, floor);
-      c[r] = once(ops, contender);
+      f[r] = floor.nanos(ops) / 1000.0 / ops;
+      c[r] = contender.nanos(ops) / 1000.0 / ops;
       ratios[r] = c[r] / f[r];
     }
     Arrays.sort(f);
     Arrays.sort(c);
     Arrays.sort(ratios);
     return new Comparison(new Result(f), new Result(c), ratios[rounds / 2]);
+  }
+
+  private static Timed timed(Round round) {
+    return ops -> {
+      long start = System.nanoTime();
+      round.run(ops);
+      return System.nanoTime() - start;
+    };
   }
 
   /** One timed run of {@code ops} operations: microseconds per operation. */

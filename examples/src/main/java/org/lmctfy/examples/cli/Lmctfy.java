@@ -40,15 +40,17 @@ import picocli.CommandLine.ScopeType;
     versionProvider = Lmctfy.Version.class, sortOptions = false,
     description = "Let Me Contain That For You: Linux containers (cgroups) from the command line.%n"
         + "Exit code: 0, or the status number of the failure (3 INVALID_ARGUMENT, 5 NOT_FOUND, "
-        + "6 ALREADY_EXISTS, 9 FAILED_PRECONDITION, 12 UNIMPLEMENTED, 14 UNAVAILABLE, ...).",
-    subcommands = {
-        ContainerCommands.Create.class, ContainerCommands.Destroy.class, ContainerCommands.Detect.class,
-        ProcessCommands.Enter.class, ContainerCommands.Init.class, ProcessCommands.KillAll.class,
-        ContainerCommands.ListMenu.class, ProcessCommands.Notify.class, ProcessCommands.Pause.class,
-        ProcessCommands.Resume.class, ProcessCommands.Run.class, ContainerCommands.SpecCommand.class,
-        ContainerCommands.Stats.class, ContainerCommands.Update.class, ContainerCommands.Cleanup.class,
-        Demo.class, Completion.class, CommandLine.HelpCommand.class})
+        + "6 ALREADY_EXISTS, 9 FAILED_PRECONDITION, 12 UNIMPLEMENTED, 14 UNAVAILABLE, ...).")
 public final class Lmctfy {
+  /** Every command, in the order the usage lists them (added by {@link #commandLine}). */
+  static final List<Class<?>> COMMANDS = List.of(
+      ContainerCommands.Create.class, ContainerCommands.Destroy.class, ContainerCommands.Detect.class,
+      ProcessCommands.Enter.class, ContainerCommands.Init.class, ProcessCommands.KillAll.class,
+      ContainerCommands.ListMenu.class, ProcessCommands.Notify.class, ProcessCommands.Pause.class,
+      ProcessCommands.Resume.class, ProcessCommands.Run.class, ContainerCommands.SpecCommand.class,
+      ContainerCommands.Stats.class, ContainerCommands.Update.class, ContainerCommands.Cleanup.class,
+      Demo.class, Completion.class, CommandLine.HelpCommand.class);
+
   /** What the process prints before a failure's code and message, as lmctfy did. */
   static final String ERROR_PREFIX = "Command exited with error message: ";
 
@@ -103,7 +105,7 @@ public final class Lmctfy {
   /** Runs one command line with these streams and backends; returns the exit code. */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err, Backend.Factory backends) {
     Lmctfy top = new Lmctfy(in, out, err, backends);
-    CommandLine cl = commandLine(top);
+    CommandLine cl = commandLine(top, command(args));
     try {
       return cl.execute(args);
     } finally {
@@ -111,13 +113,31 @@ public final class Lmctfy {
     }
   }
 
-  /** The command tree over {@code top}, with lmctfy's error handling and exit codes. */
+  /** The whole command tree over {@code top}, with lmctfy's error handling and exit codes. */
   static CommandLine commandLine(Lmctfy top) {
+    return commandLine(top, null);
+  }
+
+  /**
+   * The command tree over {@code top} with only {@code command}'s branch, or every branch when it is
+   * null: picocli reads every command's annotations by reflection, most of a start-up, and a
+   * command line runs one of them. Usage, {@code help}, {@code completion} and an unknown command
+   * (what it may have meant) get the whole tree.
+   */
+  static CommandLine commandLine(Lmctfy top, Class<?> command) {
     CommandLine cl = new CommandLine(top);
+    for (Class<?> c : COMMANDS) {
+      if (command == null || c == command) {
+        cl.addSubcommand(c);
+      }
+    }
     cl.setOut(new PrintWriter(top.out, true, StandardCharsets.UTF_8));
     cl.setErr(new PrintWriter(top.err, true, StandardCharsets.UTF_8));
     // run's program keeps its own options: after the container name everything is the command.
-    cl.getSubcommands().get("run").setStopAtPositional(true);
+    CommandLine run = cl.getSubcommands().get("run");
+    if (run != null) {
+      run.setStopAtPositional(true);
+    }
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> top.fail(e));
     cl.setParameterExceptionHandler((e, args) -> {
       CommandLine where = e.getCommandLine();
@@ -136,6 +156,34 @@ public final class Lmctfy {
       return ErrorCode.INVALID_ARGUMENT.number();
     });
     return cl;
+  }
+
+  /** Options of the top command that take a value, which is not the command's name. */
+  private static final java.util.Set<String> WITH_VALUE = java.util.Set.of("--backend", "--root", "--fake-layout");
+
+  /**
+   * The command a command line names (its first word that is no option or option value) if it is
+   * one that needs only its own branch of the tree, else null (none, {@code help}, {@code
+   * completion}, an unknown word).
+   */
+  static Class<?> command(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (WITH_VALUE.contains(a)) {
+        i++;
+      } else if (a.equals("--")) {
+        return null;
+      } else if (!a.startsWith("-")) {
+        for (Class<?> c : COMMANDS) {
+          Command named = c.getAnnotation(Command.class);
+          if (named.name().equals(a) && c != Completion.class && c != CommandLine.HelpCommand.class) {
+            return c;
+          }
+        }
+        return null;
+      }
+    }
+    return null;
   }
 
   /** The commands within two edits (a swap of neighbours is one) of a mistyped {@code word}, nearest first. */

@@ -52,6 +52,21 @@ class CliTest {
   }
 
   @Test
+  void aCommandLineBuildsOnlyItsCommandsBranchAndUsageHelpAndMistakesTheWholeTree() {
+    assertThat(Lmctfy.command(new String[] {"--backend", "fake", "-v", "--root", "/x", "create", "/a"}))
+        .isEqualTo(ContainerCommands.Create.class);
+    assertThat(Lmctfy.command(new String[] {"--backend=fake", "list", "containers"})).isEqualTo(ContainerCommands.ListMenu.class);
+    for (String[] whole : List.of(new String[] {}, new String[] {"--help"}, new String[] {"help", "create"},
+        new String[] {"completion"}, new String[] {"craete"}, new String[] {"--root", "create"})) {
+      assertThat(Lmctfy.command(whole)).as(String.join(" ", whole)).isNull();
+    }
+    Cli.Result r = cli.run("craete", "/a");
+    assertThat(r.code()).isEqualTo(5);
+    assertThat(r.err()).contains("did you mean create?");
+    assertThat(ok(cli.run("--help")).out()).contains("create", "destroy", "stats", "completion");
+  }
+
+  @Test
   void twoStylesAtOnceAreAnInvalidArgument() {
     Cli.Result r = cli.run("-v", "-l", "list", "containers", "/");
     assertThat(r.code()).isEqualTo(3);

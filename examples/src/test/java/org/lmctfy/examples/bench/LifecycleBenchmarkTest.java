@@ -1,0 +1,46 @@
+package org.lmctfy.examples.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.ScratchCgroups;
+
+/**
+ * The lifecycle shapes on this machine's kernel at a toy scale, with the C floor and strace's
+ * counts: a row per shape and side, and nothing left below the scratch parent. No figure is checked.
+ */
+@Tag("kernel")
+class LifecycleBenchmarkTest {
+
+  @Test
+  void reportsEveryShapeAgainstTheCFloorAndLeavesNoCgroupBehind() throws Exception {
+    CgroupFs fs = new OnlyHierarchies(ScratchCgroups.requireHost(), Benchmarks.FIVE);
+    Path floor = CFloor.compile("lifecycle-floor", LifecycleBenchmark.FLOOR_C);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    List<LifecycleBenchmark.Row> rows;
+    try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {
+      rows = new LifecycleBenchmark(new PrintStream(bytes, true, StandardCharsets.UTF_8), fs, scratch.path(), api,
+          floor).run(4, 1, Strace.available());
+      for (Hierarchy h : fs.hierarchies()) {
+        assertThat(fs.children(h, scratch.path())).as(h.label()).isEmpty();
+      }
+    }
+    assertThat(rows).hasSize(LifecycleBenchmark.SHAPES.size());
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    for (LifecycleBenchmark.Shape s : LifecycleBenchmark.SHAPES) {
+      assertThat(out).contains("lifecycle " + s.title() + ": C floor", "lifecycle " + s.title() + ": library");
+    }
+    if (Strace.available()) {
+      assertThat(rows).allSatisfy(r -> assertThat(r.floorSyscalls().calls()).containsKeys("mkdirat", "unlinkat"));
+    }
+  }
+}
