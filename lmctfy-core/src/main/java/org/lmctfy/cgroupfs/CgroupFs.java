@@ -334,10 +334,10 @@ public interface CgroupFs {
 
   /**
    * The directory where processes that share this cgroup filesystem keep per-container lock
-   * files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as
+   * files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as
    * for an in-memory fake.
    *
-   * @return the directory where processes that share this cgroup filesystem keep per-container lock files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as for an in-memory fake
+   * @return the directory where processes that share this cgroup filesystem keep per-container lock files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as for an in-memory fake
    */
   default Optional<java.nio.file.Path> lockDirectory() {
     return Optional.empty();

@@ -110,7 +110,7 @@ final class Destroyer {
     try {
       List<String> foreign = new ArrayList<>();
       for (ContainerName child : census.children(state.name(), foreign)) {
-        try (ContainerLocks.Held held = locks.lock(child.value())) {
+        try (ContainerLocks.Held held = locks.lock(layout.path(child).value(), child.value())) {
           destroy(child);
         }
       }
