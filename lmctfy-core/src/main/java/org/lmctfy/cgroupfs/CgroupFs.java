@@ -342,4 +342,15 @@ public interface CgroupFs {
   default Optional<java.nio.file.Path> lockDirectory() {
     return Optional.empty();
   }
+
+  /**
+   * The effective uid of the process using this filesystem: the library trusts its markers only on
+   * cgroup directories owned by this uid or by root (0), which a delegated tenant cannot have
+   * written. An in-memory fake, and a backend that wraps another without saying, answer 0.
+   *
+   * @return the effective uid whose directories, with root's, carry markers the library believes
+   */
+  default int effectiveUid() {
+    return 0;
+  }
 }

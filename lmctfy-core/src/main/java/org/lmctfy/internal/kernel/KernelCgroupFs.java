@@ -480,6 +480,11 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
+  public int effectiveUid() {
+    return Libc.geteuid();
+  }
+
+  @Override
   public Optional<Path> lockDirectory() {
     return Optional.of(lockDirectory(Libc.geteuid(), System.getenv("XDG_RUNTIME_DIR")));
   }

@@ -58,7 +58,7 @@ public final class Lifecycle {
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null), lockDeadline);
     this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline), onDestroyed);
     this.creator = new Creator(layout, census, destroyer);
-    this.updater = new Updater(layout, this::host);
+    this.updater = new Updater(layout, census, this::host);
     this.stats = new StatsReader(fs, layout.managed());
   }
 
@@ -277,14 +277,16 @@ public final class Lifecycle {
 
   private void sweep(ContainerName name, List<String> removed, List<String> failures) {
     List<String> foreign = new ArrayList<>();
+    List<String> forged = new ArrayList<>();
     List<ContainerName> children;
     try {
-      children = census.children(name, foreign);
+      children = census.children(name, foreign, forged);
     } catch (IOException e) {
       failures.add(name + ": cannot list: " + e.getMessage());
       return;
     }
     foreign.forEach(f -> failures.add(f + ": not a valid container name, not made by lmctfy: left alone"));
+    forged.forEach(failures::add); // each intent a tenant could have written: reported, never obeyed
     for (ContainerName child : children) {
       try (ContainerLocks.Held held = lock(child)) {
         State state = census.of(child);
