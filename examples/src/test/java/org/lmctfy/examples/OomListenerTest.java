@@ -12,12 +12,13 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 
 /** The listener on the fake: an OOM the test raises and a usage rise each print their line. */
 class OomListenerTest {
   @Test
   void printsALineForAnOomAndForUsageCrossingTheThreshold() throws Exception {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     try (ContainerApi api = ContainerApi.open(fs)) {
       Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
       ByteArrayOutputStream printed = new ByteArrayOutputStream();

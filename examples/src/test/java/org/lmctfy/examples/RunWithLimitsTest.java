@@ -13,9 +13,10 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 
 class RunWithLimitsTest {
-  private final FakeCgroupFs fs = FakeCgroupFs.create();
+  private final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
 
   private Hierarchy hierarchy(String controller) {
     return fs.hierarchies().stream().filter(h -> h.has(controller)).findFirst().orElseThrow();

@@ -19,7 +19,7 @@ class ShowHierarchiesTest {
 
   @Test
   void printsEveryHierarchyOfThisMachinesLayoutWithItsControllers() throws Exception {
-    String out = print(FakeCgroupFs.create());
+    String out = print(FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2));
     assertThat(out).contains("memory         V1  /sys/fs/cgroup/memory", "name=systemd", "unified        V2  "
         + "/sys/fs/cgroup/unified", "hugetlb", "unmounted v1 controllers: [net_cls, net_prio, perf_event]");
   }
@@ -30,8 +30,19 @@ class ShowHierarchiesTest {
   }
 
   @Test
-  void theDemoCreatesAContainerInEveryHierarchyAndLeavesNothing() throws Exception {
+  void theDemoOnTheDefaultFakeIsASystemdServiceOnPureV2() throws Exception {
     FakeCgroupFs fs = FakeCgroupFs.create();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ShowHierarchies.demo(org.lmctfy.ContainerApi.open(fs), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains("/sys/fs/cgroup/system.slice/app.service/lmctfy-demo-", "memory.max=67108864", "cpu.weight=",
+            "left behind: nothing");
+    org.lmctfy.testing.CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
+  }
+
+  @Test
+  void theDemoCreatesAContainerInEveryHierarchyAndLeavesNothing() throws Exception {
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     ShowHierarchies.demo(org.lmctfy.ContainerApi.open(fs), new PrintStream(bytes, true, StandardCharsets.UTF_8));
     assertThat(bytes.toString(StandardCharsets.UTF_8))

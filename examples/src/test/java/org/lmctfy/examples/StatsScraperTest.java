@@ -11,11 +11,12 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 
 class StatsScraperTest {
   @Test
   void printsARowPerContainerWithWhatTheKernelCounts() {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     ContainerApi api = ContainerApi.open(fs);
     api.create("/web", ContainerSpec.parse("memory { limit: 104857600 }"));
     api.create("/web/cache", ContainerSpec.empty());

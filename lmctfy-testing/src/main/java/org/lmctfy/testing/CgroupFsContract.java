@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -165,6 +166,7 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
     }
   }
 
+  @Tag("needs-v1")
   @Test
   void notifyOnReleaseReadsOneForAnyNonZeroNumberAndRefusesGarbage() throws IOException {
     Hierarchy h = hierarchy("memory");
@@ -250,7 +252,7 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
 
   @Test
   void killEndsAProcessAndItLeavesItsCgroups() throws IOException {
-    Hierarchy h = hierarchy("memory");
+    Hierarchy h = membershipHierarchy();
     long pid = process();
     CgroupPath p = make(h, "a");
     fs.write(h, p, "cgroup.procs", Long.toString(pid));
@@ -339,6 +341,7 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
     }
   }
 
+  @Tag("needs-v1")
   @Test
   void tasksListsTheThreadsOfAMovedProcess() throws IOException {
     Hierarchy h = hierarchy("memory");
@@ -360,7 +363,7 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
 
   @Test
   void aCgroupWithAProcessCannotBeRemovedUntilTheProcessLeaves() throws IOException {
-    Hierarchy h = hierarchy("memory");
+    Hierarchy h = membershipHierarchy();
     long pid = process();
     CgroupPath p = make(h, "a");
     fs.write(h, p, "cgroup.procs", Long.toString(pid));
@@ -372,7 +375,7 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
 
   @Test
   void aProcessThatExitedLeavesItsCgroup() throws IOException {
-    Hierarchy h = hierarchy("memory");
+    Hierarchy h = membershipHierarchy();
     long pid = process();
     CgroupPath p = make(h, "a");
     fs.write(h, p, "cgroup.procs", Long.toString(pid));

@@ -108,6 +108,18 @@ public abstract class CgroupFsContractSupport {
   }
 
   /**
+   * A hierarchy for cases of process membership that hold on every version: v1 memory where it
+   * is mounted, else the unified hierarchy.
+   *
+   * @return the hierarchy
+   */
+  protected final Hierarchy membershipHierarchy() {
+    return fs.hierarchy("memory").filter(h -> h.version() == CgroupVersion.V1)
+        .or(() -> fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst())
+        .orElseThrow(() -> new AssertionError("no v1 memory and no unified hierarchy"));
+  }
+
+  /**
    * The unified hierarchy; the case is skipped where the layout has none.
    *
    * @return the unified hierarchy; the case is skipped where the layout has none

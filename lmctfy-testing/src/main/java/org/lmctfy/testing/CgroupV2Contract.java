@@ -13,10 +13,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 /**
  * The unified (cgroup2) hierarchy: its core files, as seen on a real kernel, and its controllers.
  *
- * <p>The controller cases need the controller enabled down to the scratch parent. This project's
- * machines enable none of memory, cpu, io or pids on their unified hierarchy (only hugetlb is
- * there, and not delegated), so on the kernel those cases are skipped with that reason; they run
- * on the fake's v2 layout, modelled from the kernel's Documentation/admin-guide/cgroup-v2.rst.
+ * <p>The cases of controllers are {@link CgroupV2ControllersContract}.
  */
 public abstract class CgroupV2Contract extends CgroupFsContractSupport {
 
@@ -59,11 +56,11 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   @Test
   void enablingAControllerTheCgroupDoesNotHaveIsEnoent() throws IOException {
     Hierarchy h = unified();
-    Set<String> available = Set.of(read(h, scratch.path(), "cgroup.controllers").split(" "));
-    String missing = Set.of("memory", "pids", "cpu", "io").stream().filter(c -> !available.contains(c))
-        .findFirst().orElse(null);
-    assumeTrue(missing != null, "every controller is available to the scratch parent here");
-    assertWriteRefused(Errno.ENOENT, h, scratch.path(), "cgroup.subtree_control", "+" + missing);
+    CgroupPath a = make(h, "a");
+    CgroupPath b = a.resolve("b"); // its parent enables nothing, so it has no controller at all
+    fs.makeCgroup(h, b);
+    assertThat(read(h, b, "cgroup.controllers")).isEmpty();
+    assertWriteRefused(Errno.ENOENT, h, b, "cgroup.subtree_control", "+memory");
   }
 
   @Test
@@ -147,10 +144,27 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   @Test
   void aChildOfACgroupWithNothingEnabledHasEmptyControllerListsWithoutANewline() throws IOException {
     Hierarchy h = unified();
-    assumeTrue(fs.read(h, scratch.path(), "cgroup.subtree_control").isEmpty(), "the scratch parent enables controllers");
-    CgroupPath p = make(h, "a");
+    CgroupPath p = make(h, "a/b"); // a enables nothing for b, whatever the scratch parent enables
     assertThat(fs.read(h, p, "cgroup.controllers")).isEmpty();
     assertThat(fs.read(h, p, "cgroup.subtree_control")).isEmpty();
+  }
+
+  @Test
+  void perfEventIsImplicitNeverEnabledButMayBeDisabled() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath p = make(h, "a");
+    assertWriteRefused(Errno.ENOENT, h, p, "cgroup.subtree_control", "+perf_event");
+    fs.write(h, p, "cgroup.subtree_control", "-perf_event");
+    assertThat(fs.read(h, p, "cgroup.subtree_control")).isEmpty();
+  }
+
+  @Test
+  void cgroupKillOfAThreadedCgroupIsEopnotsupp() throws IOException {
+    Hierarchy h = unified();
+    CgroupPath t = make(h, "t/th");
+    fs.write(h, t, "cgroup.type", "threaded");
+    assertErrno(Errno.EOPNOTSUPP, () -> fs.write(h, t, "cgroup.kill", "1"));
+    fs.write(h, t.parent(), "cgroup.kill", "1"); // its thread root, a domain, may be killed
   }
 
   @Test
@@ -217,76 +231,5 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   }
 
   /** Enables {@code controller} in the scratch parent, or skips where the layout cannot. */
-  private Hierarchy withController(String controller) throws IOException {
-    Hierarchy h = unified();
-    assumeTrue(Set.of(read(h, scratch.path(), "cgroup.controllers").split(" ")).contains(controller),
-        "the " + controller + " controller is not available below this unified hierarchy's root (on this "
-            + "project's machines only hugetlb is, and the tests do not change the root); modelled in the fake");
-    fs.write(h, scratch.path(), "cgroup.subtree_control", "+" + controller);
-    return h;
-  }
 
-  @Test
-  void controllerFilesAppearInChildrenWhenEnabledAndGoWhenDisabled() throws IOException {
-    Hierarchy h = withController("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cgroup.controllers")).contains("memory");
-    assertThat(fs.hasFile(h, p, "memory.max")).isTrue();
-    fs.write(h, scratch.path(), "cgroup.subtree_control", "-memory");
-    assertThat(fs.hasFile(h, p, "memory.max")).isFalse();
-  }
-
-  @Test
-  void disablingAControllerAChildStillEnablesIsEbusy() throws IOException {
-    Hierarchy h = withController("memory");
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "cgroup.subtree_control", "+memory");
-    assertWriteRefused(Errno.EBUSY, h, scratch.path(), "cgroup.subtree_control", "-memory");
-  }
-
-  @Test
-  void processesAndControllersDoNotMixInOneCgroup() throws IOException {
-    Hierarchy h = withController("pids");
-    long pid = process();
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "cgroup.procs", Long.toString(pid));
-    assertWriteRefused(Errno.EBUSY, h, p, "cgroup.subtree_control", "+pids");
-    CgroupPath q = make(h, "b");
-    fs.write(h, q, "cgroup.subtree_control", "+pids");
-    assertErrno(Errno.EBUSY, () -> fs.write(h, q, "cgroup.procs", Long.toString(pid)));
-  }
-
-  @Test
-  void memoryMaxTakesMaxOrBytesRoundedDownToAPage() throws IOException {
-    Hierarchy h = withController("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "memory.max")).isEqualTo("max");
-    assertThat(writeAndRead(h, p, "memory.max", "1048577")).isEqualTo("1048576");
-    assertThat(writeAndRead(h, p, "memory.max", "max")).isEqualTo("max");
-    assertThat(writeAndRead(h, p, "memory.swap.max", "0")).isEqualTo("0");
-    assertThat(writeAndRead(h, p, "memory.low", "4096")).isEqualTo("4096");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.max", "-1");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.high", "abc");
-  }
-
-  @Test
-  void cpuMaxQuotaBelow1000IsEinvalAndWeightOutsideItsRangeIsErange() throws IOException {
-    Hierarchy h = withController("cpu");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cpu.max")).isEqualTo("max 100000");
-    assertThat(writeAndRead(h, p, "cpu.max", "50000 100000")).isEqualTo("50000 100000");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.max", "500 100000");
-    assertThat(read(h, p, "cpu.weight")).isEqualTo("100");
-    assertWriteRefused(Errno.ERANGE, h, p, "cpu.weight", "0");
-    assertWriteRefused(Errno.ERANGE, h, p, "cpu.weight", "10001");
-  }
-
-  @Test
-  void pidsMaxOnV2TakesMaxOrANumber() throws IOException {
-    Hierarchy h = withController("pids");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "pids.max")).isEqualTo("max");
-    assertThat(writeAndRead(h, p, "pids.max", "64")).isEqualTo("64");
-    assertWriteRefused(Errno.EINVAL, h, p, "pids.max", "-1");
-  }
 }

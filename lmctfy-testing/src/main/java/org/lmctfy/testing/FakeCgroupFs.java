@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
@@ -15,6 +16,7 @@ import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.InitSpec;
 import org.lmctfy.testing.FakeOperation.Kind;
 import org.lmctfy.testing.internal.fake.Kernel;
 import org.lmctfy.testing.internal.fake.Layouts;
@@ -61,14 +63,18 @@ public final class FakeCgroupFs implements CgroupFs {
   /** Threads in {@link #awaitExit}'s wait; a mutation wakes them only if there are any (notifyAll is not free). */
   private int waiters;
 
-  private FakeCgroupFs(Kernel kernel) {
+  private final FakeLayout layout;
+
+  private FakeCgroupFs(Kernel kernel, FakeLayout layout) {
     this.kernel = kernel;
+    this.layout = layout;
   }
 
   /**
-   * A fake laid out like the machine lmctfy for Java is developed on ({@link FakeLayout#THIS_MACHINE}).
+   * A fake laid out as most users' machines are: systemd on pure cgroup v2 ({@link
+   * FakeLayout#SYSTEMD_V2}), the test's own process in {@code /system.slice/app.service}.
    *
-   * @return a fake laid out like the machine lmctfy for Java is developed on ({@link FakeLayout#THIS_MACHINE})
+   * @return a fake systemd machine on pure cgroup v2
    */
   public static FakeCgroupFs create() {
     return builder().build();
@@ -91,14 +97,14 @@ public final class FakeCgroupFs implements CgroupFs {
 
   /** Sets up a fake: its layout, the machine's cpus and memory nodes, the v2 root's enabled controllers. */
   public static final class Builder {
-    private FakeLayout layout = FakeLayout.THIS_MACHINE;
+    private FakeLayout layout = FakeLayout.SYSTEMD_V2;
     private String cpus;
     private String memoryNodes;
     private Set<String> rootSubtreeControl;
 
     private Builder() {}
 
-    /** The hierarchies to mount, {@link FakeLayout#THIS_MACHINE} by default.
+    /** The hierarchies to mount, and where the processes start; {@link FakeLayout#SYSTEMD_V2} by default.
      *
      * @param layout the layout
      * @return this builder */
@@ -131,10 +137,11 @@ public final class FakeCgroupFs implements CgroupFs {
 
     /**
      * The controllers enabled in the v2 root's {@code cgroup.subtree_control}; by default all of
-     * them in {@link FakeLayout#V2} and none elsewhere. Ones the v2 root does not have are ignored.
+     * them in {@link FakeLayout#V2}, systemd's in {@link FakeLayout#SYSTEMD_V2}, none elsewhere.
+     * Ones the v2 root does not have are ignored.
      *
      * @param controllers the controllers
-     * @return the controllers enabled in the v2 root's {@code cgroup.subtree_control}; by default all of them in {@link FakeLayout#V2} and none elsewhere
+     * @return this builder
      */
     public Builder rootSubtreeControl(Set<String> controllers) {
       this.rootSubtreeControl = Set.copyOf(controllers);
@@ -149,8 +156,61 @@ public final class FakeCgroupFs implements CgroupFs {
       Machine machine = new Machine(cpus == null ? m.cpus() : cpus,
           memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes());
       Set<String> enabled = rootSubtreeControl == null ? Layouts.defaultRootSubtreeControl(layout) : rootSubtreeControl;
-      return new FakeCgroupFs(new Kernel(layout, machine, enabled, SELF_PID));
+      FakeCgroupFs fs = new FakeCgroupFs(new Kernel(layout, machine, enabled, SELF_PID), layout);
+      if (layout == FakeLayout.SYSTEMD_V2) {
+        fs.systemdTree();
+      }
+      fs.startingTreeIsNow();
+      return fs;
     }
+  }
+
+  /** The cgroups (as {@code "label:/path"}) the fake started with, which no code under test made. */
+  private Set<String> startingCgroups = Set.of();
+
+  /** What {@code hasNoCgroupsButTheRoots} allows: the cgroups of now, which the fixture made. */
+  void startingTreeIsNow() {
+    startingCgroups = Set.copyOf(snapshot().cgroups());
+  }
+
+  Set<String> startingCgroups() {
+    return startingCgroups;
+  }
+
+  /** Where {@code ContainerApi.open(this)} puts its root: the test's unit on SYSTEMD_V2, else the mount root. */
+  CgroupPath containerRoot() {
+    return layout == FakeLayout.SYSTEMD_V2 ? SYSTEMD_UNIT : CgroupPath.root();
+  }
+
+  /** The processes leaf of {@link #SYSTEMD_UNIT}, where the test's own process runs. */
+  static final String SYSTEMD_LEAF = "lmctfy-supervisor";
+
+  /** The unit the test's own process runs in on {@link FakeLayout#SYSTEMD_V2}. */
+  static final CgroupPath SYSTEMD_UNIT = CgroupPath.of("/system.slice/app.service");
+
+  /**
+   * systemd's tree: pid 1 in /init.scope, this process in the processes leaf of
+   * /system.slice/app.service, which enables systemd's controllers; not in the record.
+   */
+  private void systemdTree() {
+    Hierarchy unified = hierarchies().get(0);
+    CgroupPath slice = CgroupPath.of("/system.slice");
+    try {
+      makeCgroup(unified, CgroupPath.of("/init.scope"));
+      write(unified, CgroupPath.of("/init.scope"), "cgroup.procs", "1");
+      makeCgroup(unified, slice);
+      String enable = Layouts.SYSTEMD_ENABLES.stream().sorted().map(c -> "+" + c)
+          .collect(java.util.stream.Collectors.joining(" "));
+      write(unified, slice, "cgroup.subtree_control", enable);
+      makeCgroup(unified, SYSTEMD_UNIT);
+      write(unified, SYSTEMD_UNIT, "cgroup.procs", Long.toString(SELF_PID));
+    } catch (CgroupFsException e) {
+      throw new AssertionError("the fake refused systemd's tree", e);
+    }
+    try (ContainerApi api = ContainerApi.open(this)) { // what the unit's manager does at its start
+      api.initMachine(new InitSpec(List.of(), Layouts.SYSTEMD_ENABLES, SYSTEMD_LEAF));
+    }
+    clearRecord();
   }
 
   // ---- CgroupFs: reads.

@@ -13,8 +13,9 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * Assertions on the state of a {@link FakeCgroupFs}; start from {@link CgroupAssertions}.
  *
  * <p>The container assertions ({@link #hasContainer}, {@link #hasNoContainer}, {@link #hasValue})
- * speak of container names as a {@code ContainerApi} opened on the fake's root sees them (the
- * {@code @FakeCgroups} one), and hold on every {@link FakeLayout}. The cgroup assertions take a
+ * speak of container names as {@code ContainerApi.open(fs)} sees them (the {@code @FakeCgroups}
+ * one): below the mount roots, or on {@link FakeLayout#SYSTEMD_V2} below the test's unit {@code
+ * /system.slice/app.service}; they hold on every {@link FakeLayout}. The cgroup assertions take a
  * {@code "<hierarchy label>:<path>"} and refuse a label the fake's layout does not have.
  */
 public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert, FakeCgroupFs> {
@@ -24,13 +25,15 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   }
 
   /**
-   * No hierarchy holds any cgroup but its root.
+   * No hierarchy holds any cgroup but its root and those the fake started with (on {@link
+   * FakeLayout#SYSTEMD_V2}: systemd's units, and the {@code @FakeCgroups} API's processes leaf).
    *
-   * @return no hierarchy holds any cgroup but its root
+   * @return this assertion
    */
   public FakeCgroupFsAssert hasNoCgroupsButTheRoots() {
     isNotNull();
-    Set<String> extra = actual.snapshot().cgroups().stream().filter(c -> !c.endsWith(":/"))
+    Set<String> start = actual.startingCgroups();
+    Set<String> extra = actual.snapshot().cgroups().stream().filter(c -> !c.endsWith(":/") && !start.contains(c))
         .collect(Collectors.toCollection(TreeSet::new));
     if (!extra.isEmpty()) {
       failWithMessage("Expected no cgroups but the roots, but found:%n  %s", String.join("\n  ", extra));
@@ -65,7 +68,7 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
     Set<String> cgroups = actual.snapshot().cgroups();
     List<String> missing = new ArrayList<>();
     for (Hierarchy h : managed()) {
-      if (!cgroups.contains(h.label() + ":" + name)) {
+      if (!cgroups.contains(h.label() + ":" + path(name))) {
         missing.add(h.label());
       }
     }
@@ -85,7 +88,7 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   public FakeCgroupFsAssert hasNoContainer(String name) {
     isNotNull();
     Set<String> cgroups = actual.snapshot().cgroups();
-    List<String> left = actual.hierarchies().stream().map(h -> h.label() + ":" + name).filter(cgroups::contains)
+    List<String> left = actual.hierarchies().stream().map(h -> h.label() + ":" + path(name)).filter(cgroups::contains)
         .toList();
     if (!left.isEmpty()) {
       failWithMessage("Expected nothing of container %s, but found %s", name, left);
@@ -108,7 +111,7 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
     FakeSnapshot now = actual.snapshot();
     List<String> found = new ArrayList<>();
     for (Hierarchy h : actual.hierarchies()) {
-      String value = now.file(h.label() + ":" + name, file);
+      String value = now.file(h.label() + ":" + path(name), file);
       if (value != null) {
         found.add(h.label());
         if (!value.equals(expected)) {
@@ -167,6 +170,12 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
       throw new IllegalArgumentException("\"" + cgroup + "\" names no hierarchy of this fake (\"<label>:<path>\""
           + " with a label of " + labels + "); hasContainer and hasNoContainer hold on every layout");
     }
+  }
+
+  /** The cgroup path of a container name, below the root {@code ContainerApi.open(fs)} uses. */
+  private String path(String name) {
+    String root = actual.containerRoot().toString();
+    return root.equals("/") ? name : name.equals("/") ? root : root + name;
   }
 
   private List<Hierarchy> managed() {

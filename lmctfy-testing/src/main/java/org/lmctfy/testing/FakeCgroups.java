@@ -39,5 +39,5 @@ public @interface FakeCgroups {
    *
    * @return the host layout the fake mimics
    */
-  FakeLayout layout() default FakeLayout.THIS_MACHINE;
+  FakeLayout layout() default FakeLayout.SYSTEMD_V2;
 }

@@ -80,6 +80,6 @@ public final class FakeCgroupsExtension implements BeforeEachCallback, Parameter
     Optional<FakeCgroups> onMethod = context.getTestMethod()
         .flatMap(m -> AnnotationSupport.findAnnotation(m, FakeCgroups.class));
     return onMethod.or(() -> context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c, FakeCgroups.class)))
-        .map(FakeCgroups::layout).orElse(FakeLayout.THIS_MACHINE);
+        .map(FakeCgroups::layout).orElse(FakeLayout.SYSTEMD_V2);
   }
 }

@@ -1,25 +1,45 @@
 package org.lmctfy.testing;
 
 /**
- * Which hierarchies a {@link FakeCgroupFs} mounts.
+ * Which hierarchies a {@link FakeCgroupFs} mounts, and where its processes start.
  *
  * @since 0.1
  */
 public enum FakeLayout {
   /**
-   * The machine lmctfy for Java is developed on: v1 cpu, cpuacct, cpuset, memory, devices, freezer,
-   * blkio and pids each mounted alone under {@code /sys/fs/cgroup/}, the named {@code name=systemd}
-   * hierarchy, and cgroup2 at {@code /sys/fs/cgroup/unified} carrying only hugetlb; net_cls, net_prio
-   * and perf_event are left for {@link FakeCgroupFs#mount}.
+   * What most users run, and the default: a systemd machine on pure cgroup v2, seen from a
+   * service with {@code Delegate=yes} that has made room for containers. cgroup2 alone at {@code
+   * /sys/fs/cgroup} with cpuset, cpu, io, memory, hugetlb, pids, rdma and misc; the root and
+   * {@code /system.slice} enable {@code cpuset cpu io memory pids} in their {@code
+   * cgroup.subtree_control}, as systemd does; pid 1 is in {@code /init.scope}. The unit {@code
+   * /system.slice/app.service} is as {@code initMachine} with {@code processes_leaf:
+   * "lmctfy-supervisor"} and systemd's controllers leaves it: the test's own process ({@link
+   * FakeCgroupFs#selfPid()}) in that leaf, the unit enabling the controllers for its children.
+   * {@code ContainerApi.open(fs)} roots its containers at the unit, so {@code "/job"} is {@code
+   * /sys/fs/cgroup/system.slice/app.service/job}. To test a manager's own start-up, build a
+   * {@link #V2} or {@link #V2_BARE} fake and lay out the unit as the test needs.
    */
-  THIS_MACHINE,
-  /** The same v1 hierarchies and no cgroup2 mount; hugetlb is unmounted too. */
-  V1,
+  SYSTEMD_V2,
   /**
-   * Only cgroup2, at {@code /sys/fs/cgroup}, with cpuset, cpu, io, memory, hugetlb, pids, rdma and
-   * misc, all enabled in the root's {@code cgroup.subtree_control} unless the builder says otherwise.
+   * Pure cgroup v2 at {@code /sys/fs/cgroup} with cpuset, cpu, io, memory, hugetlb, pids, rdma and
+   * misc, all enabled in the root's {@code cgroup.subtree_control} unless the builder says
+   * otherwise; every process in the root.
    */
   V2,
-  /** systemd's hybrid mode: the v1 hierarchies plus cgroup2 at {@code /sys/fs/cgroup/unified} with no controllers. */
-  HYBRID
+  /** Pure cgroup v2 as a kernel boots without systemd: the same controllers, none enabled; every process in the root. */
+  V2_BARE,
+  /**
+   * systemd's hybrid mode: v1 cpu, cpuacct, cpuset, memory, devices, freezer, blkio and pids each
+   * mounted alone under {@code /sys/fs/cgroup/}, the named {@code name=systemd} hierarchy, and
+   * cgroup2 at {@code /sys/fs/cgroup/unified} with no controllers; net_cls, net_prio and perf_event
+   * are left for {@link FakeCgroupFs#mount}.
+   */
+  HYBRID,
+  /**
+   * Hybrid, with hugetlb on the cgroup2 at {@code /sys/fs/cgroup/unified} instead of v1 (the
+   * machine lmctfy for Java is developed on).
+   */
+  HYBRID_HUGETLB_V2,
+  /** The v1 hierarchies of {@link #HYBRID} and no cgroup2 mount; hugetlb is unmounted too. */
+  V1
 }

@@ -11,6 +11,7 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 
@@ -19,7 +20,7 @@ class ConcurrentTreeTest {
 
   @Test
   void creatingChildrenWhileTheParentIsDestroyedLeavesOnlyWholeContainers() throws Exception {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     ContainerApi api = ContainerApi.open(fs);
     ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
     List<Thread> threads = new ArrayList<>();

@@ -12,6 +12,7 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeCrash;
@@ -29,7 +30,7 @@ class CrashInjectionTest {
   private record Crashed(FakeCgroupFs fs, FakeSnapshot clean) {}
 
   private static Crashed crash(int k, Consumer<ContainerApi> setUp, Consumer<ContainerApi> op) {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     ContainerApi dying = ContainerApi.open(fs);
     dying.create("/parent", ContainerSpec.empty());
     FakeSnapshot clean = fs.snapshot();

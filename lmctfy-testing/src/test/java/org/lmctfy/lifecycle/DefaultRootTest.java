@@ -52,7 +52,7 @@ class DefaultRootTest {
 
   @Test
   void onHybridAndV1TheRootIsEveryHierarchysMountRootAsInLmctfy() throws IOException {
-    for (FakeLayout layout : new FakeLayout[] {FakeLayout.HYBRID, FakeLayout.V1, FakeLayout.THIS_MACHINE}) {
+    for (FakeLayout layout : new FakeLayout[] {FakeLayout.HYBRID, FakeLayout.V1, FakeLayout.HYBRID_HUGETLB_V2}) {
       FakeCgroupFs fs = FakeCgroupFs.create(layout);
       Hierarchy first = fs.hierarchies().get(0);
       fs.makeCgroup(first, CgroupPath.of("/elsewhere"));

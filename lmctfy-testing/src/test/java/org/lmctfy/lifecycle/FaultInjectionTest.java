@@ -14,6 +14,7 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeOperation;
@@ -33,7 +34,7 @@ class FaultInjectionTest {
   /** A fake with {@code /parent}; the API over it. */
   record World(FakeCgroupFs fs, ContainerApi api) {
     static World create() {
-      FakeCgroupFs fs = FakeCgroupFs.create();
+      FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
       ContainerApi api = ContainerApi.open(fs);
       api.create("/parent", ContainerSpec.parse("memory { limit: 1073741824 }"));
       return new World(fs, api);

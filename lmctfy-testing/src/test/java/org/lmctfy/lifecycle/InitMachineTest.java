@@ -151,7 +151,7 @@ class InitMachineTest {
 
   @Test
   void aControllerTheUnifiedHierarchyLacksIsRefusedBeforeAnyWrite() {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     LmctfyException e = catchThrowableOfType(LmctfyException.class,
         () -> ContainerApi.open(fs).initMachine(new InitSpec(List.of(), Set.of("memory"))));
     assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
@@ -161,7 +161,7 @@ class InitMachineTest {
 
   @Test
   void mountsAMissingV1HierarchyAndUndoesItWhenALaterMountFails() {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     FakeSnapshot before = fs.snapshot();
     fs.failWhen(op -> op.kind() == FakeOperation.Kind.MOUNT && op.value().equals("/mnt/perf"), Errno.EBUSY);
     InitSpec spec = new InitSpec(List.of(new CgroupMount("/mnt/net", Set.of("net_cls", "net_prio")),
@@ -178,7 +178,7 @@ class InitMachineTest {
 
   @Test
   void anUnknownOrAlreadyMountedControllerIsInvalidAndNothingChanges() {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     for (InitSpec bad : List.of(
         new InitSpec(List.of(new CgroupMount("/mnt/x", Set.of("bogus"))), Set.of()),
         new InitSpec(List.of(new CgroupMount("/mnt/x", Set.of("memory"))), Set.of()))) {

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.support.TestScale;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
@@ -34,7 +35,8 @@ class KernelConcurrencyTest {
       List<Process> children = new ArrayList<>();
       List<Path> outputs = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        List<String> args = new ArrayList<>(List.of("hammer", scratch.path().value(), "3000", "4"));
+        List<String> args = new ArrayList<>(List.of("hammer", scratch.path().value(),
+            Long.toString(TestScale.stretched(3000)), "4"));
         args.addAll(NAMES);
         outputs.add(Files.createTempFile("lmctfy-hammer", ".out"));
         children.add(ChildJvm.start(outputs.get(i), args.toArray(String[]::new)));
@@ -42,7 +44,7 @@ class KernelConcurrencyTest {
       List<Call> calls = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
         Process child = children.get(i);
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.waitFor(TestScale.stretched(60), TimeUnit.SECONDS)).isTrue();
         List<String> lines = Files.readAllLines(outputs.get(i));
         Files.delete(outputs.get(i));
         assertThat(lines).as("child output").contains("done");

@@ -68,7 +68,7 @@ class FakeNotificationsTest {
 
   @Test
   void oomOnV1IsAnEventWithTheKernelsCounters() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     job.registerNotification(EventSpec.oom(), events);
     fs.raiseOom(memory(), JOB);
@@ -102,7 +102,7 @@ class FakeNotificationsTest {
 
   @Test
   void aV1ThresholdFiresWhenUsageCrossesItUpAndDown() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     job.registerNotification(EventSpec.memoryThreshold(1 << 20), events);
     fs.setKernelValue(memory(), JOB, "memory.usage_in_bytes", "4096\n"); // below: no crossing
@@ -126,7 +126,7 @@ class FakeNotificationsTest {
 
   @Test
   void emptyFiresWhenTheLastProcessExitsOnTheUnifiedHierarchy() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     long first = spawnIn(JOB);
     long second = spawnIn(JOB);
     Events events = new Events();
@@ -142,7 +142,7 @@ class FakeNotificationsTest {
 
   @Test
   void emptyCountsProcessesOfSubcontainers() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     api.create("/job/task", MEMORY);
     spawnIn(JOB.resolve("task"));
     Events events = new Events();
@@ -164,7 +164,7 @@ class FakeNotificationsTest {
 
   @Test
   void aPressureTriggerFiresWhenRaised() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     EventSpec cpu = EventSpec.pressure(PressureTrigger.Resource.CPU, PressureTrigger.Kind.SOME, 150_000, 2_000_000);
     job.registerNotification(cpu, events);
@@ -194,7 +194,7 @@ class FakeNotificationsTest {
 
   @Test
   void destroyIsTheLastNotificationOfEveryRegistrationOfTheContainerAndItsSubcontainers() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Container task = api.create("/job/task", MEMORY);
     Events jobOom = new Events();
     Events jobDestroyed = new Events();
@@ -215,7 +215,7 @@ class FakeNotificationsTest {
 
   @Test
   void aContainerDestroyedByAnotherApiIsReportedDestroyed() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     job.registerNotification(EventSpec.containerDestroyed(), events);
     try (ContainerApi other = ContainerApi.open(fs)) {
@@ -226,7 +226,7 @@ class FakeNotificationsTest {
 
   @Test
   void closeEndsEveryRegistrationWithCancelledAndStopsItsThreads() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events oom = new Events();
     Events empty = new Events();
     job.registerNotification(EventSpec.oom(), oom);
@@ -256,7 +256,7 @@ class FakeNotificationsTest {
 
   @Test
   void listenersRunOnTheLibrarysDeliveryThread() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     job.registerNotification(EventSpec.oom(), events);
     fs.raiseOom(memory(), JOB);
@@ -266,7 +266,7 @@ class FakeNotificationsTest {
 
   @Test
   void everyRegistrationOfAnApiSharesTwoThreadsWhichEndWithTheLastRegistration() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     List<Events> all = new java.util.ArrayList<>();
     List<Long> ids = new java.util.ArrayList<>();
     for (int i = 0; i < 300; i++) {
@@ -289,7 +289,7 @@ class FakeNotificationsTest {
 
   @Test
   void afterUnregisterTheListenerIsNeverCalledAndItsThreadIsGone() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     long id = job.registerNotification(EventSpec.oom(), events);
     job.unregisterNotification(id);
@@ -303,7 +303,7 @@ class FakeNotificationsTest {
 
   @Test
   void unregisterWaitsForTheRunningListener() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     List<String> finished = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -333,7 +333,7 @@ class FakeNotificationsTest {
 
   @Test
   void aListenerMayUnregisterItselfAndIsNotCalledAgain() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     List<Notification> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
     long[] id = new long[1];
     CountDownLatch done = new CountDownLatch(1);
@@ -356,7 +356,7 @@ class FakeNotificationsTest {
 
   @Test
   void aListenerThatThrowsKeepsItsRegistrationAndOthers() throws Exception {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events thrower = new Events();
     Events other = new Events();
     job.registerNotification(EventSpec.oom(), n -> {
@@ -377,7 +377,7 @@ class FakeNotificationsTest {
 
   @Test
   void registeringOnAMissingContainerIsNotFound() {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     job.destroy();
     LmctfyException e = catchThrowableOfType(LmctfyException.class,
         () -> job.registerNotification(EventSpec.oom(), new Events()));
@@ -386,14 +386,14 @@ class FakeNotificationsTest {
 
   @Test
   void unregisteringAnUnknownIdIsNotFound() {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.unregisterNotification(42));
     assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
   }
 
   @Test
   void anIdOfAnotherContainerIsNotFoundThere() {
-    Container job = open(FakeLayout.THIS_MACHINE);
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Container other = api.create("/other", MEMORY);
     long id = job.registerNotification(EventSpec.oom(), new Events());
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> other.unregisterNotification(id));

@@ -25,7 +25,7 @@ import org.lmctfy.testing.FakeOperation;
 
 /** The process operations on the fake, whose processes run nothing but live in cgroups like real ones. */
 class FakeProcessTest {
-  final FakeCgroupFs fs = FakeCgroupFs.create();
+  final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
   final ContainerApi api = ContainerApi.open(fs);
 
   private List<Hierarchy> managed(FakeCgroupFs f) {
@@ -207,7 +207,7 @@ class FakeProcessTest {
     } catch (IOException ex) {
       throw new AssertionError(ex);
     }
-    LmctfyException e = failure(ErrorCode.UNAVAILABLE, job::killAll);
+    LmctfyException e = failure(ErrorCode.UNKNOWN, job::killAll); // EIO, as the errno table says
     assertThat(e.getMessage()).contains("freezer.state", "EIO");
     try {
       assertThat(fs.read(unified, CgroupPath.of("/job"), "cgroup.freeze")).as("thawed all the same").isEqualTo("0\n");
@@ -273,7 +273,7 @@ class FakeProcessTest {
 
   @Test
   void detectNamesTheDeepestContainerInsideTheRootAndRefusesProcessesOutsideIt() throws IOException {
-    FakeCgroupFs f = FakeCgroupFs.create();
+    FakeCgroupFs f = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     for (Hierarchy h : f.hierarchies()) {
       f.makeCgroup(h, CgroupPath.of("/root"));
       if (h.has("cpuset")) {

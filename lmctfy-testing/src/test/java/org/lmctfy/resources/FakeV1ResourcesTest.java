@@ -6,6 +6,6 @@ import org.lmctfy.testing.FakeLayout;
 /** The v1 field contract on the fake laid out like this project's machines. */
 class FakeV1ResourcesTest extends V1ResourcesContract {
   FakeV1ResourcesTest() {
-    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
+    super(ContractBackend.fake(FakeLayout.HYBRID_HUGETLB_V2));
   }
 }

@@ -124,7 +124,7 @@ class FakeV2ResourcesTest {
   @Test
   void miscLimitsOfAResourceTheMachineLacksAreRefusedByTheKernelAndChangeNothing() {
     FakeSnapshot before = fs.snapshot();
-    LmctfyException e = refused(ErrorCode.UNAVAILABLE, "misc { limits { resource: \"sev\" limit: 1 } }");
+    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "misc { limits { resource: \"sev\" limit: 1 } }");
     assertThat(e.getMessage()).contains("misc.max", "EINVAL");
     CgroupAssertions.assertThat(fs).matches(before);
   }

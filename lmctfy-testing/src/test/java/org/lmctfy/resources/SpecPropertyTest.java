@@ -25,6 +25,7 @@ import org.lmctfy.spec.DeviceSpec.Permission;
 import org.lmctfy.spec.DeviceSpec.Type;
 import org.lmctfy.spec.MemorySpec;
 import org.lmctfy.spec.PidsSpec;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeSnapshot;
@@ -39,7 +40,7 @@ class SpecPropertyTest {
   @Property(tries = 150)
   void specsRoundTripThroughCreateDiffAndReplace(@ForAll("specs") ContainerSpec created,
       @ForAll("specs") ContainerSpec diff, @ForAll("specs") ContainerSpec replaced) {
-    ContainerApi api = ContainerApi.open(FakeCgroupFs.create());
+    ContainerApi api = ContainerApi.open(FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2));
     Container job = api.create("/job", created);
     assertThat(job.spec()).isEqualTo(api.normalise(created));
     job.update(diff, UpdatePolicy.DIFF);
@@ -51,7 +52,7 @@ class SpecPropertyTest {
   @Property(tries = 100)
   void invalidSpecsAreInvalidArgumentsAndChangeNothing(@ForAll("specs") ContainerSpec valid,
       @ForAll("invalid") String invalid) {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     ContainerApi api = ContainerApi.open(fs);
     Container job = api.create("/job", valid);
     FakeSnapshot before = fs.snapshot();

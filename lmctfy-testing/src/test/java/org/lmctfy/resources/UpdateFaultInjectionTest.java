@@ -15,6 +15,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeOperation;
@@ -37,7 +38,7 @@ class UpdateFaultInjectionTest {
   static Stream<Arguments> faults() {
     List<Arguments> out = new ArrayList<>();
     for (UpdatePolicy policy : UpdatePolicy.values()) {
-      FakeCgroupFs fs = FakeCgroupFs.create();
+      FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
       Container job = ContainerApi.open(fs).create("/job", BEFORE);
       int before = fs.mutationCount();
       job.update(AFTER, policy);
@@ -53,7 +54,7 @@ class UpdateFaultInjectionTest {
   @ParameterizedTest(name = "{0}: mutation {1} fails with {2}")
   @MethodSource("faults")
   void anUpdateThatFailsAnywherePutsEveryValueBack(UpdatePolicy policy, int k, Errno errno) {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     ContainerApi api = ContainerApi.open(fs);
     Container job = api.create("/job", BEFORE);
     FakeSnapshot before = fs.snapshot();

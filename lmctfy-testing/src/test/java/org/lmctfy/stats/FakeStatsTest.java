@@ -20,7 +20,7 @@ class FakeStatsTest {
 
   @Test
   void valuesComeFromTheKernelFilesATestSets() throws IOException {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     Container job = ContainerApi.open(fs).create("/job", ContainerSpec.parse("memory { limit: 8192000 }"));
     fs.setKernelValue(fs.hierarchy("memory").orElseThrow(), CgroupPath.of("/job"), "memory.usage_in_bytes", "4096000\n");
     fs.setKernelValue(fs.hierarchy("cpuacct").orElseThrow(), CgroupPath.of("/job"), "cpuacct.usage", "123456789\n");
@@ -58,7 +58,7 @@ class FakeStatsTest {
 
   @Test
   void v1FilesAsTheKernelPrintsThemAreParsedWhole() {
-    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.THIS_MACHINE);
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     Container job = ContainerApi.open(fs).create("/job", ContainerSpec.parse("cpu { max_limit: 500 }"));
     CgroupPath p = CgroupPath.of("/job");
     fs.setKernelValue(fs.hierarchy("cpuacct").orElseThrow(), p, "cpuacct.usage_percpu", "1200 3400 \n");

@@ -9,8 +9,16 @@ public final class TestScale {
 
   /** {@code count} divided by the scale, at least 1. */
   public static int scaled(int count) {
+    return Math.max(1, count / factor());
+  }
+
+  /** {@code millis} times the scale: a time budget for work that runs that much slower. */
+  public static long stretched(long millis) {
+    return millis * factor();
+  }
+
+  private static int factor() {
     String scale = System.getenv("LMCTFY_TEST_SCALE");
-    int divisor = scale == null || scale.isBlank() ? 1 : Integer.parseInt(scale.strip());
-    return Math.max(1, count / Math.max(1, divisor));
+    return Math.max(1, scale == null || scale.isBlank() ? 1 : Integer.parseInt(scale.strip()));
   }
 }

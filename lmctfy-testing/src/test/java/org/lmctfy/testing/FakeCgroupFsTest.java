@@ -15,7 +15,7 @@ import org.lmctfy.testing.FakeOperation.Kind;
 class FakeCgroupFsTest {
   private static final CgroupPath A = CgroupPath.of("/a");
 
-  private final FakeCgroupFs fs = FakeCgroupFs.create();
+  private final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
   private final Hierarchy memory = fs.hierarchy("memory").orElseThrow();
 
   private static Errno errnoOf(ThrowingRunnable r) {

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.spec.ContainerSpec;
@@ -24,10 +25,24 @@ class FakeCgroupsExtensionTest {
   }
 
   @Test
-  void eachTestGetsAFreshFakeWithOnlyRootCgroups() {
+  void eachTestGetsAFreshFakeWithOnlyTheStartingTree() {
     CgroupAssertions.assertThat(cgroups).hasNoCgroupsButTheRoots();
     api.create("/job", ContainerSpec.empty());
-    CgroupAssertions.assertThat(cgroups).hasCgroup("memory:/job").hasCgroup("freezer:/job");
+    CgroupAssertions.assertThat(cgroups).hasContainer("/job").hasCgroup("unified:/system.slice/app.service/job");
+  }
+
+  @Test
+  void theDefaultIsSystemdOnPureV2WithTheApiReadyForLimitsInTheTestsUnit() throws Exception {
+    assertThat(cgroups.hierarchies()).singleElement().extracting(h -> h.version()).isEqualTo(CgroupVersion.V2);
+    assertThat(api.root()).isEqualTo(CgroupPath.of("/system.slice/app.service"));
+    assertThat(cgroups.cgroupsOf(cgroups.selfPid()).values())
+        .containsExactly(CgroupPath.of("/system.slice/app.service/lmctfy-supervisor"));
+    assertThat(cgroups.mutations()).as("the record starts with the test").isEmpty();
+    api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
+    CgroupAssertions.assertThat(cgroups).hasValue("/job", "memory.max", "104857600")
+        .hasCgroup("unified:/system.slice/app.service/job");
+    assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.RECURSIVE)).as("the leaf is no container")
+        .containsExactly("/job");
   }
 
   @Test
@@ -36,7 +51,7 @@ class FakeCgroupsExtensionTest {
     cgroups.failMutation(4, Errno.ENOSPC);
     assertThatThrownBy(() -> api.create("/job", ContainerSpec.parse("memory { limit: 1000000 }")))
         .isInstanceOf(LmctfyException.class).hasMessageContaining("ENOSPC");
-    CgroupAssertions.assertThat(cgroups).matches(before).hasNoCgroup("memory:/job");
+    CgroupAssertions.assertThat(cgroups).matches(before).hasNoContainer("/job");
   }
 
   @Test
@@ -46,7 +61,7 @@ class FakeCgroupsExtensionTest {
     assertThatThrownBy(() -> CgroupAssertions.assertThat(cgroups).matches(before))
         .isInstanceOf(AssertionError.class).hasMessageContaining("/job");
     assertThatThrownBy(() -> CgroupAssertions.assertThat(cgroups).hasNoCgroupsButTheRoots())
-        .isInstanceOf(AssertionError.class).hasMessageContaining("memory:/job");
+        .isInstanceOf(AssertionError.class).hasMessageContaining("unified:/system.slice/app.service/job");
   }
 
   @Test

@@ -21,7 +21,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 class FakeKernelRulesTest {
   private static final CgroupPath A = CgroupPath.of("/a");
 
-  private final FakeCgroupFs fs = FakeCgroupFs.create();
+  private final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
 
   private Hierarchy h(String controller) {
     return fs.hierarchy(controller).orElseThrow();

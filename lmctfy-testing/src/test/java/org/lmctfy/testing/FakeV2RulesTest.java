@@ -119,7 +119,7 @@ class FakeV2RulesTest {
 
   @Test
   void thisMachinesUnifiedChildGetsNoHugetlbFiles() throws Exception {
-    FakeCgroupFs machine = FakeCgroupFs.create();
+    FakeCgroupFs machine = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     Hierarchy unified = machine.hierarchies().get(machine.hierarchies().size() - 1);
     machine.makeCgroup(unified, A);
     assertThat(machine.read(unified, A, "cgroup.controllers")).isEmpty();

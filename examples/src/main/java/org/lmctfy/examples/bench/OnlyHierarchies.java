@@ -12,8 +12,8 @@ import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
- * A view of a CgroupFs showing only some hierarchies (the benchmark's five, as the raw floor uses),
- * or all of them; every operation goes to the CgroupFs it wraps, reads through {@link #onRead}.
+ * A view of a CgroupFs showing only some hierarchies (the benchmark's five v1 ones, as the raw floor
+ * uses), or all of them (also where none of those is mounted: pure v2); every operation goes to the CgroupFs it wraps, reads through {@link #onRead}.
  */
 class OnlyHierarchies implements CgroupFs {
   private final CgroupFs fs;
@@ -21,8 +21,9 @@ class OnlyHierarchies implements CgroupFs {
 
   OnlyHierarchies(CgroupFs fs, List<String> labels) {
     this.fs = fs;
-    this.shown = labels == null ? fs.hierarchies()
+    List<Hierarchy> chosen = labels == null ? List.of()
         : fs.hierarchies().stream().filter(h -> labels.contains(h.label())).toList();
+    this.shown = chosen.isEmpty() ? fs.hierarchies() : chosen; // pure v2: the unified one is all there is
   }
 
   /** Told of each file read (a benchmark records what the library reads); nothing by default. */

@@ -74,7 +74,7 @@ public final class Lmctfy {
           + " where v2 carries the controllers, the cgroup lmctfy runs in (a systemd unit's); else /.")
   String root;
 
-  @Option(scope = ScopeType.INHERIT, names = "--fake-layout", paramLabel = "<layout>", defaultValue = "THIS_MACHINE",
+  @Option(scope = ScopeType.INHERIT, names = "--fake-layout", paramLabel = "<layout>", defaultValue = "SYSTEMD_V2",
       description = "The fake's host layout: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
   FakeLayout fakeLayout;
 

@@ -18,12 +18,13 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeCrash;
 import picocli.CommandLine;
 
 /** The CLI's commands, options, output styles and exit codes, on one fake shared by the invocations of a test. */
 class CliTest {
-  private final FakeCgroupFs fs = FakeCgroupFs.create();
+  private final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
   private final Cli cli = Cli.on(new Backend(fs, null, true));
 
   private long newFakeProcess(Set<Long> before) throws InterruptedException {

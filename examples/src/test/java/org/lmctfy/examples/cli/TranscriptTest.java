@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.ScratchCgroups;
 
 /** The README's transcript (lmctfy issue #37) through the CLI's main entry, on the kernel and on the fake. */
@@ -31,7 +32,7 @@ class TranscriptTest {
 
   @Test
   void onTheFakeTheTranscriptEndsWithNothingLeft() {
-    FakeCgroupFs fs = FakeCgroupFs.create();
+    FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     List<Long> started = Transcript.pids();
     Transcript.run(Cli.on(new Backend(fs, null, true)), started);
     CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();

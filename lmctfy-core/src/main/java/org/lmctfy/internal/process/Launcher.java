@@ -142,13 +142,13 @@ public final class Launcher {
   /** {@link #start(CgroupFs, ProcessBuilder, Map)} with a given launcher shell (tests: bash, busybox). */
   public static Process start(CgroupFs fs, ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups, Shell shell)
       throws IOException {
-    RunCommand.check(command);
     List<String> argv = command.command();
-    if (argv.get(0).indexOf('=') >= 0) { // refused whatever the environment, so that it never depends on it
+    if (!argv.isEmpty() && argv.get(0).indexOf('=') >= 0) { // refused whatever the environment and files
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "argv[0] " + argv.get(0)
           + " contains '=', which env(1), the launcher's last step, reads as a variable: name the program"
           + " by a path without '='");
     }
+    RunCommand.check(command);
     ProcessBuilder.Redirect in = command.redirectInput();
     String stdinFile;
     if (in.type() == ProcessBuilder.Redirect.Type.PIPE) {

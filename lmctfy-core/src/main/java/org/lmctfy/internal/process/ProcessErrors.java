@@ -42,7 +42,7 @@ public final class ProcessErrors {
       case EPERM:
         return ErrorCode.PERMISSION_DENIED;
       default:
-        return ErrorCode.UNAVAILABLE;
+        return Errors.codeOf(errno);
     }
   }
 

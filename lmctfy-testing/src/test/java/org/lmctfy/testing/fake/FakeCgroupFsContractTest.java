@@ -4,9 +4,9 @@ import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupFsContract;
 import org.lmctfy.testing.FakeLayout;
 
-/** {@link CgroupFsContract} on the fake laid out as {@link FakeLayout#THIS_MACHINE}. */
+/** {@link CgroupFsContract} on the fake laid out as {@link FakeLayout#HYBRID_HUGETLB_V2}. */
 class FakeCgroupFsContractTest extends CgroupFsContract {
   FakeCgroupFsContractTest() {
-    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
+    super(ContractBackend.fake(FakeLayout.HYBRID_HUGETLB_V2));
   }
 }

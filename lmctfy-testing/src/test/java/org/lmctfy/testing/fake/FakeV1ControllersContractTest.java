@@ -4,9 +4,9 @@ import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1ControllersContract;
 import org.lmctfy.testing.FakeLayout;
 
-/** {@link CgroupV1ControllersContract} on the fake laid out as {@link FakeLayout#THIS_MACHINE}. */
+/** {@link CgroupV1ControllersContract} on the fake laid out as {@link FakeLayout#HYBRID_HUGETLB_V2}. */
 class FakeV1ControllersContractTest extends CgroupV1ControllersContract {
   FakeV1ControllersContractTest() {
-    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
+    super(ContractBackend.fake(FakeLayout.HYBRID_HUGETLB_V2));
   }
 }

@@ -4,9 +4,9 @@ import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1CpusetDevicesPidsContract;
 import org.lmctfy.testing.FakeLayout;
 
-/** {@link CgroupV1CpusetDevicesPidsContract} on the fake laid out as {@link FakeLayout#THIS_MACHINE}. */
+/** {@link CgroupV1CpusetDevicesPidsContract} on the fake laid out as {@link FakeLayout#HYBRID_HUGETLB_V2}. */
 class FakeV1CpusetDevicesPidsContractTest extends CgroupV1CpusetDevicesPidsContract {
   FakeV1CpusetDevicesPidsContractTest() {
-    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
+    super(ContractBackend.fake(FakeLayout.HYBRID_HUGETLB_V2));
   }
 }

@@ -4,9 +4,9 @@ import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1MemoryCpuContract;
 import org.lmctfy.testing.FakeLayout;
 
-/** {@link CgroupV1MemoryCpuContract} on the fake laid out as {@link FakeLayout#THIS_MACHINE}. */
+/** {@link CgroupV1MemoryCpuContract} on the fake laid out as {@link FakeLayout#HYBRID_HUGETLB_V2}. */
 class FakeV1MemoryCpuContractTest extends CgroupV1MemoryCpuContract {
   FakeV1MemoryCpuContractTest() {
-    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
+    super(ContractBackend.fake(FakeLayout.HYBRID_HUGETLB_V2));
   }
 }

@@ -4,9 +4,9 @@ import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV2Contract;
 import org.lmctfy.testing.FakeLayout;
 
-/** {@link CgroupV2Contract} on the fake laid out as {@link FakeLayout#THIS_MACHINE}. */
+/** {@link CgroupV2Contract} on the fake laid out as {@link FakeLayout#HYBRID_HUGETLB_V2}. */
 class FakeV2CoreContractTest extends CgroupV2Contract {
   FakeV2CoreContractTest() {
-    super(ContractBackend.fake(FakeLayout.THIS_MACHINE));
+    super(ContractBackend.fake(FakeLayout.HYBRID_HUGETLB_V2));
   }
 }

@@ -21,7 +21,10 @@ import org.lmctfy.cgroupfs.Errno;
  * "domain" that takes only "threaded" (then cgroup.procs reads EOPNOTSUPP, the parent reads "domain
  * threaded", its siblings and new children "domain invalid"); unknown pids ESRCH.
  * From Documentation/admin-guide/cgroup-v2.rst: no internal processes (cgroup.procs EBUSY where
- * subtree_control is not empty, enabling EBUSY where there are processes), disabling what a child
+ * subtree_control is not empty, enabling EBUSY where there are processes) except for threaded
+ * controllers (cpuset, cpu, perf_event, pids), which make such a cgroup a thread root where a
+ * domain controller is EOPNOTSUPP (checked on 6.12); "+perf_event" ENOENT, "-perf_event" accepted;
+ * cgroup.kill of a threaded cgroup EOPNOTSUPP; disabling what a child
  * still enables EBUSY, controller files follow the parent's subtree_control, cgroup.kill kills the
  * subtree, cgroup.threads only moves threads within a cgroup here (EOPNOTSUPP otherwise).
  */
@@ -29,6 +32,8 @@ final class CoreV2 implements Controller {
   static final String SUBTREE = "cgroup.subtree_control";
   /** Controllers every v2 cgroup has without enabling them (cgroup.stat counts them). */
   private static final List<String> IMPLICIT = List.of("perf_event");
+  /** The threaded controllers (cgrp_dfl_threaded_ss_mask): they may share a cgroup with processes. */
+  private static final Set<String> THREADED = Set.of("cpuset", "cpu", "perf_event", "pids");
   private static final String PSI = "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
       + "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n";
   private static final String CPU_STAT = "usage_usec 0\nuser_usec 0\nsystem_usec 0\nnice_usec 0\n";
@@ -117,7 +122,10 @@ final class CoreV2 implements Controller {
     return "threaded\n".equals(node.value("cgroup.type"));
   }
 
-  /** A domain with a threaded child (checked); tasks with threaded controllers are not modelled. */
+  /**
+   * cgroup_is_thread_root(): a domain with a threaded child, or with processes and a threaded
+   * controller enabled for its children (checked on 6.12: such a cgroup reads "domain threaded").
+   */
   private static boolean threadRoot(Node node) {
     if (threaded(node)) {
       return false;
@@ -127,7 +135,39 @@ final class CoreV2 implements Controller {
         return true;
       }
     }
+    if (node.hasTasks()) {
+      for (String c : words(subtreeControl(node))) {
+        if (THREADED.contains(c)) {
+          return true;
+        }
+      }
+    }
     return false;
+  }
+
+  /**
+   * cgroup_can_be_thread_root(): the root; else a domain with no populated domain child and no
+   * domain controller enabled for its children. Such a cgroup may hold processes beside threaded
+   * controllers (checked on 6.12: "+pids" and "+cpu" with a process in the cgroup are accepted).
+   */
+  private static boolean canBeThreadRoot(Node node) {
+    if (node.isRoot()) {
+      return true;
+    }
+    if (threaded(node)) {
+      return false;
+    }
+    for (Node c : node.children().values()) {
+      if (!threaded(c) && c.populated()) {
+        return false;
+      }
+    }
+    for (String c : words(subtreeControl(node))) {
+      if (!THREADED.contains(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -212,10 +252,10 @@ final class CoreV2 implements Controller {
       case SUBTREE -> writeSubtreeControl(node, value);
       case "cgroup.procs" -> {
         long tid = Tasks.target(node, value);
-        if (threaded(node)) {
+        if (threaded(node) || !validDomain(node)) { // cgroup_migrate_vet_dst()
           throw KernelError.of(Errno.EOPNOTSUPP);
         }
-        if (!node.isRoot() && !subtreeControl(node).isEmpty()) {
+        if (!node.isRoot() && !canBeThreadRoot(node) && !subtreeControl(node).isEmpty()) {
           throw KernelError.of(Errno.EBUSY);
         }
         Tasks.moveProcess(node, tid);
@@ -241,6 +281,9 @@ final class CoreV2 implements Controller {
       case "cgroup.kill" -> {
         if (Numbers.kstrtoint(value) != 1) {
           throw KernelError.of(Errno.ERANGE);
+        }
+        if (threaded(node)) { // kills whole processes: not in a cgroup that holds only threads
+          throw KernelError.of(Errno.EOPNOTSUPP);
         }
         kill(node);
       }
@@ -294,8 +337,14 @@ final class CoreV2 implements Controller {
       }
       String c = tok.substring(1);
       if ((tok.charAt(0) != '+' && tok.charAt(0) != '-') || !Subsystems.KERNEL_ORDER.contains(c)
-          || c.equals("blkio") || IMPLICIT.contains(c)) {
+          || c.equals("blkio")) {
         throw KernelError.of(Errno.EINVAL);
+      }
+      if (IMPLICIT.contains(c)) { // on in every cgroup, never in cgroup.controllers (checked on 6.12)
+        if (tok.charAt(0) == '+') {
+          throw KernelError.of(Errno.ENOENT);
+        }
+        continue;
       }
       if (tok.charAt(0) == '+') {
         enable.add(c);
@@ -320,8 +369,17 @@ final class CoreV2 implements Controller {
         }
       }
     }
-    if (!enable.isEmpty() && !node.isRoot() && node.hasTasks()) {
-      throw KernelError.of(Errno.EBUSY);
+    if (!enable.isEmpty() && !node.isRoot()) { // cgroup_vet_subtree_control_enable()
+      if (!threaded(node) && !validDomain(node)) {
+        throw KernelError.of(Errno.EOPNOTSUPP);
+      }
+      boolean domainEnable = enable.stream().anyMatch(c -> !THREADED.contains(c));
+      if (domainEnable && (threadRoot(node) || threaded(node))) {
+        throw KernelError.of(Errno.EOPNOTSUPP); // no domain controller inside a thread subtree
+      }
+      if ((domainEnable || !(canBeThreadRoot(node) || threaded(node))) && node.hasTasks()) {
+        throw KernelError.of(Errno.EBUSY);
+      }
     }
     current.addAll(enable);
     current.removeAll(disable);

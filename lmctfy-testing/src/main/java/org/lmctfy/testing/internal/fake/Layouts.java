@@ -24,27 +24,39 @@ public final class Layouts {
 
   /** The machine of a layout: this VM's two cpus, one node and disk; 2MB pages (V2 adds 1GB). */
   public static Machine defaultMachine(FakeLayout layout) {
-    List<String> pages = layout == FakeLayout.V2 ? List.of("2MB", "1GB") : List.of("2MB");
+    List<String> pages = pureV2(layout) ? List.of("2MB", "1GB") : List.of("2MB");
     return new Machine("0-1", "0", List.of("254:0"), pages);
   }
 
-  /** The root's cgroup.subtree_control: empty on this machine and in HYBRID, everything in V2. */
+  /** The controllers systemd enables in the root's and its slices' cgroup.subtree_control. */
+  public static final Set<String> SYSTEMD_ENABLES = Set.of("cpuset", "cpu", "io", "memory", "pids");
+
+  /** Whether the layout mounts only cgroup2, at /sys/fs/cgroup. */
+  public static boolean pureV2(FakeLayout layout) {
+    return layout == FakeLayout.V2 || layout == FakeLayout.V2_BARE || layout == FakeLayout.SYSTEMD_V2;
+  }
+
+  /** The root's cgroup.subtree_control: everything in V2, systemd's in SYSTEMD_V2, else nothing. */
   public static Set<String> defaultRootSubtreeControl(FakeLayout layout) {
-    return layout == FakeLayout.V2 ? Set.copyOf(V2_CONTROLLERS) : Set.of();
+    return switch (layout) {
+      case V2 -> Set.copyOf(V2_CONTROLLERS);
+      case SYSTEMD_V2 -> SYSTEMD_ENABLES;
+      default -> Set.of();
+    };
   }
 
   static List<Mount> mounts(FakeLayout layout) {
     List<Mount> out = new ArrayList<>();
-    if (layout != FakeLayout.V2) {
+    if (!pureV2(layout)) {
       for (String c : MACHINE_V1) {
         out.add(new Mount(c, CgroupVersion.V1, List.of(c), "/sys/fs/cgroup/" + c));
       }
       out.add(new Mount("name=systemd", CgroupVersion.V1, List.of(), "/sys/fs/cgroup/systemd"));
     }
     switch (layout) {
-      case THIS_MACHINE -> out.add(new Mount("", CgroupVersion.V2, List.of("hugetlb"), "/sys/fs/cgroup/unified"));
+      case HYBRID_HUGETLB_V2 -> out.add(new Mount("", CgroupVersion.V2, List.of("hugetlb"), "/sys/fs/cgroup/unified"));
       case HYBRID -> out.add(new Mount("", CgroupVersion.V2, List.of(), "/sys/fs/cgroup/unified"));
-      case V2 -> out.add(new Mount("", CgroupVersion.V2, V2_CONTROLLERS, "/sys/fs/cgroup"));
+      case V2, V2_BARE, SYSTEMD_V2 -> out.add(new Mount("", CgroupVersion.V2, V2_CONTROLLERS, "/sys/fs/cgroup"));
       case V1 -> { }
     }
     return out;
@@ -53,7 +65,7 @@ public final class Layouts {
   /** Every controller the layout's kernel has, whether mounted or not. */
   static List<String> known(FakeLayout layout) {
     List<String> all = new ArrayList<>(MACHINE_KNOWN);
-    if (layout == FakeLayout.V2) {
+    if (pureV2(layout)) {
       all.add("rdma");
       all.add("misc");
     }

@@ -1,0 +1,12 @@
+package org.lmctfy.testing.fake;
+
+import org.lmctfy.testing.CgroupV2ControllersContract;
+import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.FakeLayout;
+
+/** {@link CgroupV2ControllersContract} on the fake laid out as {@link FakeLayout#V2}. */
+class FakeV2ControllersContractTest extends CgroupV2ControllersContract {
+  FakeV2ControllersContractTest() {
+    super(ContractBackend.fake(FakeLayout.V2));
+  }
+}
