@@ -23,12 +23,13 @@ import org.lmctfy.testing.ScratchCgroups;
  * A second JVM as an unprivileged user (uid 64999, no passwd entry, through setpriv) runs a
  * container's whole lifecycle below the container root delegated to it, with its locks in its own
  * runtime directory; outside its subtree every call is PERMISSION_DENIED naming the path, and
- * nothing there changes. The tenant's JVM is started by root's {@code run} in the delegated
- * container, as a systemd user session lives in its delegated subtree (on v2 a process is moved
- * only by one who may write the common ancestor's cgroup.procs).
+ * nothing there changes. The tenant's JVM is moved by root into its delegated
+ * subtree, in {@code /t/session}, as a systemd user session lives in its delegated subtree (on v2 a
+ * process is moved only by one who may write the common ancestor's cgroup.procs, and /t itself
+ * may hold no process once the tenant enables controllers for its children).
  */
 @Tag("kernel")
-@Tag("needs-v1")
+@Tag("needs-controllers")
 class KernelRootlessTest {
   @Test
   void anUnprivilegedUserRunsTheWholeLifecycleBelowItsDelegatedContainerAndNothingOutside() throws Exception {
@@ -40,6 +41,7 @@ class KernelRootlessTest {
       Files.setAttribute(home, "unix:gid", Tenant.UID);
       Path output = home.resolve("tenant.out");
       api.create("/t", ContainerSpec.parse("memory { limit: 536870912 } owner: " + Tenant.UID + " owner_group: " + Tenant.UID));
+      api.create("/t/session", ContainerSpec.empty()); // the tenant's JVM lives here: v2 lets /t hold no process
       List<String> before = tree(fs, scratch);
 
       Process tenant = TenantJvm.start(home, output, scratch.path().resolve("t").value(), scratch.path().value());
@@ -47,7 +49,7 @@ class KernelRootlessTest {
         assertThat(tenant.isAlive()).as("tenant output: %s", Files.readAllLines(output)).isTrue();
         Thread.sleep(10);
       }
-      api.get("/t").enter(List.of(tenant.pid()));
+      api.get("/t/session").enter(List.of(tenant.pid()));
       tenant.getOutputStream().write("go\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
       tenant.getOutputStream().flush();
       assertThat(tenant.waitFor(180, TimeUnit.SECONDS)).isTrue();
