@@ -9,6 +9,10 @@ module org.lmctfy {
   exports org.lmctfy.cgroupfs;
   // Not API: the launcher's tests run it with each shell that can be /bin/sh.
   exports org.lmctfy.internal.process to org.lmctfy.testing;
+  // Not API: the lock and trust tests drive locks and the lifecycle with short deadlines.
+  exports org.lmctfy.internal.lock to org.lmctfy.testing;
+  exports org.lmctfy.internal.naming to org.lmctfy.testing;
+  exports org.lmctfy.internal.lifecycle to org.lmctfy.testing;
 
   opens org.lmctfy.spec to com.fasterxml.jackson.databind;
   // The spec codec's deserializers are instantiated by Jackson.

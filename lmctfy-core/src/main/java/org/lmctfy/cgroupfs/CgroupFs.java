@@ -334,12 +334,23 @@ public interface CgroupFs {
 
   /**
    * The directory where processes that share this cgroup filesystem keep per-container lock
-   * files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as
+   * files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as
    * for an in-memory fake.
    *
-   * @return the directory where processes that share this cgroup filesystem keep per-container lock files ({@code /run/lmctfy/locks} for the host); empty when no other process can reach it, as for an in-memory fake
+   * @return the directory where processes that share this cgroup filesystem keep per-container lock files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as for an in-memory fake
    */
   default Optional<java.nio.file.Path> lockDirectory() {
     return Optional.empty();
+  }
+
+  /**
+   * The effective uid of the process using this filesystem: the library trusts its markers only on
+   * cgroup directories owned by this uid or by root (0), which a delegated tenant cannot have
+   * written. An in-memory fake, and a backend that wraps another without saying, answer 0.
+   *
+   * @return the effective uid whose directories, with root's, carry markers the library believes
+   */
+  default int effectiveUid() {
+    return 0;
   }
 }

@@ -39,7 +39,8 @@ class KernelLifecycleTest extends LifecycleContract {
   @Test
   void cleanupRemovesTheLockFilesNobodyHoldsAndTheNamesLockAgainAfterwards() throws Exception {
     String name = "/locks-" + Long.toHexString(System.nanoTime());
-    java.nio.file.Path file = fs.lockDirectory().orElseThrow().resolve(name.replace("/", "%2F") + ".lock");
+    // keyed by the cgroup's absolute path, whatever the API's root
+    java.nio.file.Path file = fs.lockDirectory().orElseThrow().resolve((scratch.path().value() + name).replace("/", "%2F") + ".lock");
     api.create(name, CPU_AND_MEMORY);
     api.destroy(name);
     assertThat(file).as("a lock file stays after its lock is let go").exists();

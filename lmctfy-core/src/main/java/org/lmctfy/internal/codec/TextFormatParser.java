@@ -22,8 +22,12 @@ import org.lmctfy.internal.codec.TextFormatLexer.Token;
 final class TextFormatParser {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /** Deeper than any spec nests (a few levels): a text nested more is refused, not recursed into. */
+  static final int MAX_DEPTH = 64;
+
   private final List<Token> tokens;
   private int next;
+  private int depth;
 
   private TextFormatParser(List<Token> tokens) {
     this.tokens = tokens;
@@ -46,11 +50,15 @@ final class TextFormatParser {
 
   /** Fields until {@code close} (or EOF when {@code close} is null). */
   private ObjectNode message(String path, String close) {
+    if (++depth > MAX_DEPTH) {
+      throw error(path, peek(), "nested more than " + MAX_DEPTH + " messages deep");
+    }
     ObjectNode node = NODES.objectNode();
     while (true) {
       Token t = peek();
       if (close == null ? t.kind() == Kind.EOF : t.is(close)) {
         take();
+        depth--;
         return node;
       }
       if (t.kind() == Kind.EOF) {

@@ -480,8 +480,28 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
+  public int effectiveUid() {
+    return Libc.geteuid();
+  }
+
+  @Override
   public Optional<Path> lockDirectory() {
-    return Optional.of(LOCKS);
+    return Optional.of(lockDirectory(Libc.geteuid(), System.getenv("XDG_RUNTIME_DIR")));
+  }
+
+  /**
+   * Root's {@code /run/lmctfy/locks}; for another uid a directory that uid alone can write: its
+   * {@code $XDG_RUNTIME_DIR/lmctfy/locks}, or {@code /tmp/lmctfy-<uid>} (in the sticky /tmp, where
+   * nobody else can rename or remove it; one made by someone else is refused when locking).
+   */
+  static Path lockDirectory(int euid, String runtimeDir) {
+    if (euid == 0) {
+      return LOCKS;
+    }
+    if (runtimeDir != null && runtimeDir.startsWith("/")) {
+      return Path.of(runtimeDir, "lmctfy", "locks");
+    }
+    return Path.of("/tmp", "lmctfy-" + euid);
   }
 
   /** Removes directories made for a mount point, deepest first; they are empty. */

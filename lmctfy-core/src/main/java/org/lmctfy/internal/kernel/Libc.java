@@ -110,6 +110,8 @@ final class Libc {
 
   static native int kill(int pid, int signal) throws LastErrorException;
 
+  static native int geteuid();
+
   static native int eventfd(int initval, int flags) throws LastErrorException;
 
   static native long read(int fd, Pointer buffer, long count) throws LastErrorException;

@@ -31,14 +31,47 @@ public final class Census {
       (fs.exists(h, path) ? present : missing).add(h);
     }
     Hierarchy anchor = layout.anchor();
-    String intent = marker(anchor, layout.path(name.parent()), Layout.intentKey(name)).orElse(null);
-    boolean owned = present.contains(anchor) && owned(path);
-    return new State(name, path, List.copyOf(present), List.copyOf(missing), intent, owned);
+    CgroupPath parent = layout.path(name.parent());
+    String intent = marker(anchor, parent, Layout.intentKey(name)).orElse(null);
+    String ignored = null;
+    if (intent != null && !layout.trusted(parent)) {
+      ignored = forged(parent, Layout.intentKey(name), intent);
+      intent = null;
+    }
+    boolean owned = present.contains(anchor) && owned(name);
+    return new State(name, path, List.copyOf(present), List.copyOf(missing), intent, owned, ignored);
   }
 
-  /** Whether the anchor cgroup at {@code path} exists and carries our ownership marker. */
-  boolean owned(CgroupPath path) throws IOException {
-    return marker(layout.anchor(), path, Layout.OWNER_KEY).filter(Layout::isOwnerValue).isPresent();
+  private String forged(CgroupPath dir, String key, String value) throws IOException {
+    return "marker " + key + "=" + value + " on " + Layout.describe(layout.anchor(), dir) + " (a directory of uid "
+        + layout.ownerOf(dir) + ") is not trusted, not obeyed";
+  }
+
+  /** Whether the anchor cgroup of {@code name} exists and carries our ownership marker, where we trust it. */
+  boolean owned(ContainerName name) throws IOException {
+    return ownerValue(name).isPresent();
+  }
+
+  /**
+   * The ownership marker of {@code name} where a tenant cannot have written it: on its own
+   * directory when that is root's or ours, else (a delegated container) the record on its parent,
+   * when that is root's or ours; empty if absent or not trusted.
+   */
+  Optional<String> ownerValue(ContainerName name) throws IOException {
+    CgroupPath path = layout.path(name);
+    if (layout.trusted(path)) {
+      return marker(layout.anchor(), path, Layout.OWNER_KEY).filter(Layout::isOwnerValue);
+    }
+    CgroupPath parent = layout.path(name.parent());
+    if (!layout.trusted(parent)) {
+      return Optional.empty();
+    }
+    return marker(layout.anchor(), parent, Layout.recordKey(name)).filter(Layout::isOwnerValue);
+  }
+
+  /** Whether {@code name}'s directory is delegated: it belongs to neither root nor us. */
+  boolean delegated(ContainerName name) throws IOException {
+    return !layout.trusted(layout.path(name));
   }
 
   /** A marker, or empty if it or its cgroup is absent (a cgroup may go while we look). */
@@ -60,7 +93,17 @@ public final class Census {
    * initMachine (named by a {@code leaf.} marker) is neither.
    */
   public List<ContainerName> children(ContainerName name, List<String> foreign) throws IOException {
+    return children(name, foreign, new ArrayList<>(0));
+  }
+
+  /**
+   * {@link #children(ContainerName, List)}, leaving out (and describing in {@code forged}) the
+   * intents on a directory whose markers are not trusted.
+   */
+  public List<ContainerName> children(ContainerName name, List<String> foreign, List<String> forged)
+      throws IOException {
     CgroupPath path = layout.path(name);
+    Boolean trusted = null;
     TreeSet<String> names = new TreeSet<>();
     List<String> leaves = new ArrayList<>(0);
     for (Hierarchy h : layout.managed()) {
@@ -69,7 +112,14 @@ public final class Census {
         if (h.equals(layout.anchor())) {
           for (String k : fs.markerKeys(h, path)) {
             if (k.startsWith(Layout.INTENT_PREFIX)) {
-              names.add(k.substring(Layout.INTENT_PREFIX.length()));
+              if (trusted == null) {
+                trusted = layout.trusted(path);
+              }
+              if (trusted) {
+                names.add(k.substring(Layout.INTENT_PREFIX.length()));
+              } else {
+                forged.add(forged(path, k, fs.marker(h, path, k).orElse("")));
+              }
             } else if (k.startsWith(Layout.LEAF_PREFIX)) {
               leaves.add(k.substring(Layout.LEAF_PREFIX.length()));
             }

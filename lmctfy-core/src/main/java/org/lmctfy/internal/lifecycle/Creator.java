@@ -94,6 +94,11 @@ final class Creator {
         SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
+      if (!layout.trusted(path)) { // delegated: our record goes where its tenant cannot write
+        String key = Layout.recordKey(name);
+        fs.setMarker(anchor, parent, key, Layout.ownerValue(plan.fields()));
+        tx.add(ResourceHandle.of(path, () -> "record " + key, () -> fs.removeMarker(anchor, parent, key)));
+      }
       fs.removeMarker(anchor, parent, intent); // the commit point
       tx.commit();
     } catch (InTheWay e) {

@@ -61,8 +61,8 @@ final class Destroyer {
     Hierarchy anchor = layout.anchor();
     CgroupPath parent = layout.path(name.parent());
     String intent = Layout.intentKey(name);
-    if (!census.owned(path) || !fs.addMarker(anchor, parent, intent, Layout.DESTROYING)) {
-      return false;
+    if (!census.owned(name) || census.delegated(name) || !fs.addMarker(anchor, parent, intent, Layout.DESTROYING)) {
+      return false; // a delegated container goes the census way: whatever its tenant made below goes too
     }
     List<Hierarchy> managed = layout.managed();
     boolean removed = false;
@@ -108,9 +108,13 @@ final class Destroyer {
   /** Destroys a container of ours, or finishes what a dead process of ours began. */
   void finish(State state) {
     try {
+      if (state.isOurs() && state.present().contains(layout.anchor()) && census.delegated(state.name())) {
+        removeOurs(state, true);
+        return;
+      }
       List<String> foreign = new ArrayList<>();
       for (ContainerName child : census.children(state.name(), foreign)) {
-        try (ContainerLocks.Held held = locks.lock(child.value())) {
+        try (ContainerLocks.Held held = locks.lock(layout.path(child).value(), child.value())) {
           destroy(child);
         }
       }
@@ -118,13 +122,19 @@ final class Destroyer {
         throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot destroy " + state.name()
             + ": it holds cgroups that are not containers " + foreign + " (not made by lmctfy; remove them)");
       }
-      removeOurs(state);
+      removeOurs(state, false);
     } catch (IOException e) {
       throw Errors.of("destroy " + state.name(), e);
     }
   }
 
-  private void removeOurs(State state) throws IOException {
+  /**
+   * Removes a container of ours; with {@code tree} (a delegated one) also everything below it,
+   * whatever its tenant made there and whatever markers it wrote or removed: every process at or
+   * below it is killed and the subtree thawed, then every cgroup is removed, deepest first, in
+   * every hierarchy, writing no marker below the container (its tenant may have filled them).
+   */
+  private void removeOurs(State state, boolean tree) throws IOException {
     Hierarchy anchor = layout.anchor();
     CgroupPath parent = layout.path(state.name().parent());
     String intent = Layout.intentKey(state.name());
@@ -132,8 +142,13 @@ final class Destroyer {
     if (marked) {
       fs.setMarker(anchor, parent, intent, Layout.DESTROYING);
     }
+    List<String> found = new ArrayList<>();
     try {
-      killer.killAll(state.present(), state.path());
+      if (tree) {
+        killer.killAllAndThaw(state.present(), state.path());
+      } else {
+        killer.killAll(state.present(), state.path());
+      }
     } catch (IOException | RuntimeException e) {
       if (marked && state.intent() == null) {
         unmark(anchor, parent, intent, e); // nothing was removed: the container stays whole
@@ -146,7 +161,11 @@ final class Destroyer {
         continue;
       }
       try {
-        removeCgroup(h, state.path());
+        if (tree) {
+          removeTree(h, state.path(), state.present(), found);
+        } else {
+          removeCgroup(h, state.path());
+        }
       } catch (IOException e) {
         failures = collect(failures, state, e);
       }
@@ -155,10 +174,81 @@ final class Destroyer {
       throw failures; // the anchor and the intent stay: destroy again to finish
     }
     if (state.present().contains(anchor)) {
-      removeCgroup(anchor, state.path());
+      if (tree) {
+        removeTree(anchor, state.path(), state.present(), found);
+      } else {
+        removeCgroup(anchor, state.path());
+      }
+    }
+    if (tree) {
+      fs.removeMarker(anchor, parent, Layout.recordKey(state.name()));
+      if (!found.isEmpty()) {
+        LOG.info("destroy {}: removed what its delegate made below it: {}", state.name(), found);
+      }
+      for (String below : found) {
+        if (below.startsWith(anchor.label() + ":")) {
+          descendant(state, below.substring(below.indexOf(':') + 1)).ifPresent(onDestroyed);
+        }
+      }
     }
     fs.removeMarker(anchor, parent, intent);
     onDestroyed.accept(state.name());
+  }
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Destroyer.class);
+
+  /** The container name of a cgroup {@code relative} below {@code state}'s, if its components are valid names. */
+  private static java.util.Optional<ContainerName> descendant(State state, String relative) {
+    ContainerName n = state.name();
+    for (String c : relative.split("/")) {
+      if (!ContainerName.isValidComponent(c)) {
+        return java.util.Optional.empty();
+      }
+      n = n.child(c);
+    }
+    return java.util.Optional.of(n);
+  }
+
+  /**
+   * Removes the cgroups below {@code path} in {@code h}, deepest first, then {@code path} itself;
+   * when a tenant put a process back meanwhile (EBUSY), kills again, a few times. Each cgroup
+   * found below goes into {@code found} as {@code label:relative/path}.
+   */
+  private void removeTree(Hierarchy h, CgroupPath path, List<Hierarchy> present, List<String> found)
+      throws IOException {
+    for (int round = 0; ; round++) {
+      try {
+        removeBelow(h, path, path, found);
+        removeCgroup(h, path);
+        return;
+      } catch (CgroupFsException e) {
+        if (e.errno() != Errno.EBUSY || round >= 3) {
+          throw e;
+        }
+        killer.killAllAndThaw(present, path);
+      }
+    }
+  }
+
+  private void removeBelow(Hierarchy h, CgroupPath top, CgroupPath path, List<String> found) throws IOException {
+    List<String> children;
+    try {
+      children = fs.children(h, path);
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return;
+      }
+      throw e;
+    }
+    for (String child : children) {
+      CgroupPath below = path.resolve(child);
+      removeBelow(h, top, below, found);
+      removeCgroup(h, below);
+      String entry = h.label() + ":" + below.relativeTo(top).value().substring(1);
+      if (!found.contains(entry)) {
+        found.add(entry);
+      }
+    }
   }
 
   /** Takes back a destroy's intent after a failure that removed nothing, keeping any new failure. */

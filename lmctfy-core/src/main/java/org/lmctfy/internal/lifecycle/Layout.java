@@ -1,10 +1,13 @@
 package org.lmctfy.internal.lifecycle;
 
+import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -31,14 +34,21 @@ public final class Layout {
   }
   /** On the anchor cgroup of a container another tool made and we updated: its spec fields. */
   static final String FIELDS_KEY = "fields";
+  /**
+   * {@code record.<name>} on a cgroup: the ownership marker of its child {@code name} when that
+   * child is delegated (its directory belongs to a tenant, who could rewrite a marker on it).
+   */
+  static final String RECORD_PREFIX = "record.";
 
   private final CgroupFs fs;
   private final CgroupPath root;
   private final List<Hierarchy> managed;
+  private final int self;
 
   public Layout(CgroupFs fs, CgroupPath root) {
     this.fs = fs;
     this.root = root;
+    this.self = fs.effectiveUid();
     this.managed = fs.hierarchies().stream()
         .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty()).toList();
     if (managed.isEmpty()) {
@@ -67,6 +77,33 @@ public final class Layout {
 
   public CgroupPath path(ContainerName name) {
     return name.path(root);
+  }
+
+  /**
+   * Whether markers on the anchor cgroup at {@code path} are believed: its directory belongs to
+   * root or to this API's uid, so no tenant could have written them (a tenant may write user
+   * xattrs on the directories it owns, and only there). An absent directory carries none.
+   */
+  boolean trusted(CgroupPath path) throws IOException {
+    try {
+      int uid = fs.owner(anchor(), path, null)[0];
+      return uid == 0 || uid == self;
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return true;
+      }
+      throw e;
+    }
+  }
+
+  /** The owner of the anchor cgroup at {@code path}, for messages. */
+  int ownerOf(CgroupPath path) throws IOException {
+    return fs.owner(anchor(), path, null)[0];
+  }
+
+  /** The key of the parent's record of {@code name}'s ownership marker. */
+  static String recordKey(ContainerName name) {
+    return RECORD_PREFIX + name.baseName();
   }
 
   /** The ownership marker's value for a container given {@code fields}. */

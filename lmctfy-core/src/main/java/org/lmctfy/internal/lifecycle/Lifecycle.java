@@ -41,12 +41,24 @@ public final class Lifecycle {
    *     parent), after its cgroups are gone; it must not block
    */
   public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Consumer<ContainerName> onDestroyed) {
+    this(fs, root, killDeadline, LOCK_DEADLINE, onDestroyed);
+  }
+
+  /** How long an operation waits for a container's lock before DEADLINE_EXCEEDED. */
+  public static final Duration LOCK_DEADLINE = Duration.ofSeconds(30);
+
+  /**
+   * @param lockDeadline how long an operation waits for a container's lock
+   * @param onDestroyed as above
+   */
+  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
+      Consumer<ContainerName> onDestroyed) {
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
-    this.locks = new ContainerLocks(fs.lockDirectory().orElse(null));
+    this.locks = new ContainerLocks(fs.lockDirectory().orElse(null), lockDeadline);
     this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline), onDestroyed);
     this.creator = new Creator(layout, census, destroyer);
-    this.updater = new Updater(layout, this::host);
+    this.updater = new Updater(layout, census, this::host);
     this.stats = new StatsReader(fs, layout.managed());
   }
 
@@ -56,7 +68,7 @@ public final class Lifecycle {
 
   /** Holds the lock of {@code name} (across threads and processes) until closed. */
   public ContainerLocks.Held lock(ContainerName name) {
-    return locks.lock(name.value());
+    return locks.lock(layout.path(name).value(), name.value());
   }
 
   /** Resolves a name given by a caller: relative names against the caller's own container. */
@@ -80,8 +92,8 @@ public final class Lifecycle {
       throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "the root container / always exists");
     }
     // the parent's lock keeps it from being destroyed meanwhile; the root never is
-    try (ContainerLocks.Held p = name.parent().isRoot() ? null : locks.lock(name.parent().value());
-        ContainerLocks.Held n = locks.lock(name.value())) {
+    try (ContainerLocks.Held p = name.parent().isRoot() ? null : lock(name.parent());
+        ContainerLocks.Held n = lock(name)) {
       requireParent(name.parent());
       creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host(name)));
     } catch (IOException e) {
@@ -96,7 +108,7 @@ public final class Lifecycle {
 
   /** The container's spec as the kernel has it, for the fields its creator and updates gave. */
   public ContainerSpec spec(ContainerName name) {
-    try (ContainerLocks.Held n = locks.lock(name.value())) {
+    try (ContainerLocks.Held n = lock(name)) {
       requireExists(name);
       return ResourcePlan.read(host(name), updater.fields(name));
     } catch (IOException e) {
@@ -129,7 +141,7 @@ public final class Lifecycle {
 
   /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
   public void update(ContainerName name, ContainerSpec spec, Mode mode) {
-    try (ContainerLocks.Held n = locks.lock(name.value())) {
+    try (ContainerLocks.Held n = lock(name)) {
       requireExists(name);
       updater.update(name, spec, mode);
     } catch (IOException e) {
@@ -151,7 +163,7 @@ public final class Lifecycle {
     if (name.isRoot()) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
     }
-    try (ContainerLocks.Held n = locks.lock(name.value())) {
+    try (ContainerLocks.Held n = lock(name)) {
       destroyer.destroy(name);
     } catch (IOException e) {
       throw Errors.of("destroy " + name, e);
@@ -265,16 +277,18 @@ public final class Lifecycle {
 
   private void sweep(ContainerName name, List<String> removed, List<String> failures) {
     List<String> foreign = new ArrayList<>();
+    List<String> forged = new ArrayList<>();
     List<ContainerName> children;
     try {
-      children = census.children(name, foreign);
+      children = census.children(name, foreign, forged);
     } catch (IOException e) {
       failures.add(name + ": cannot list: " + e.getMessage());
       return;
     }
     foreign.forEach(f -> failures.add(f + ": not a valid container name, not made by lmctfy: left alone"));
+    forged.forEach(failures::add); // each intent a tenant could have written: reported, never obeyed
     for (ContainerName child : children) {
-      try (ContainerLocks.Held held = locks.lock(child.value())) {
+      try (ContainerLocks.Held held = lock(child)) {
         State state = census.of(child);
         if (state.isContainer()) {
           sweep(child, removed, failures);

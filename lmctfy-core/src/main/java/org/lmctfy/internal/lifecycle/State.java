@@ -10,10 +10,11 @@ import org.lmctfy.internal.naming.ContainerName;
  * What is at a container's path across the managed hierarchies, read without a lock.
  *
  * @param intent the parent's intent marker for it ({@code creating}, {@code destroying}) or null
- * @param owned whether its anchor cgroup carries our ownership marker
+ * @param owned whether its anchor cgroup carries our ownership marker, where we trust it
+ * @param ignored a marker found and not believed (a tenant could have forged it), described; or null
  */
 public record State(ContainerName name, CgroupPath path, List<Hierarchy> present, List<Hierarchy> missing,
-    String intent, boolean owned) {
+    String intent, boolean owned, String ignored) {
 
   public enum Kind {
     /** Nothing anywhere. */

@@ -39,7 +39,10 @@ final class Updater {
   private final CgroupFs fs;
   private final Function<ContainerName, Host> hosts;
 
-  Updater(Layout layout, Function<ContainerName, Host> hosts) {
+  private final Census census;
+
+  Updater(Layout layout, Census census, Function<ContainerName, Host> hosts) {
+    this.census = census;
     this.layout = layout;
     this.fs = layout.fs();
     this.hosts = hosts;
@@ -50,14 +53,15 @@ final class Updater {
    * tool made, on a marker of their own once we updated it (until then none).
    */
   Set<String> fields(ContainerName name) throws IOException {
-    return new LinkedHashSet<>(recorded(layout.path(name)).fields());
+    return new LinkedHashSet<>(recorded(name).fields());
   }
 
   /** Where a container's fields are recorded, and which. */
   private record Recorded(String ownerValue, List<String> fields) {}
 
-  private Recorded recorded(CgroupPath path) throws IOException {
-    String owner = fs.marker(layout.anchor(), path, Layout.OWNER_KEY).filter(Layout::isOwnerValue).orElse(null);
+  private Recorded recorded(ContainerName name) throws IOException {
+    CgroupPath path = layout.path(name);
+    String owner = census.ownerValue(name).orElse(null);
     if (owner != null) {
       return new Recorded(owner, Layout.fieldsOf(owner));
     }
@@ -65,8 +69,11 @@ final class Updater {
         .map(v -> Arrays.asList(v.split(","))).orElse(List.of()));
   }
 
-  private void record(CgroupPath path, Recorded was, Set<String> fields) throws IOException {
-    if (was.ownerValue() != null) {
+  private void record(ContainerName name, Recorded was, Set<String> fields) throws IOException {
+    CgroupPath path = layout.path(name);
+    if (was.ownerValue() != null && !layout.trusted(path)) { // delegated (now): on the parent, as create does
+      fs.setMarker(layout.anchor(), layout.path(name.parent()), Layout.recordKey(name), Layout.ownerValue(fields));
+    } else if (was.ownerValue() != null) {
       fs.setMarker(layout.anchor(), path, Layout.OWNER_KEY, Layout.ownerValue(fields));
     } else {
       fs.setMarker(layout.anchor(), path, Layout.FIELDS_KEY, String.join(",", fields));
@@ -77,7 +84,7 @@ final class Updater {
     Host host = hosts.apply(name);
     CgroupPath path = layout.path(name);
     Set<String> bring = ResourcePlan.v2Controllers(spec, host);
-    Recorded recorded = recorded(path);
+    Recorded recorded = recorded(name);
     Set<String> before = new LinkedHashSet<>(recorded.fields());
     if (mode == Mode.REPLACE) {
       for (String field : before) {
@@ -103,7 +110,7 @@ final class Updater {
       Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
       apply(fs, path, plan);
       if (!after.equals(before)) {
-        record(path, recorded, after);
+        record(name, recorded, after);
       }
       tx.commit();
     } catch (IOException | RuntimeException e) {

@@ -4,23 +4,33 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.internal.lifecycle.Errors;
-import com.sun.jna.LastErrorException;
 
 /**
- * One lock per container name, held across threads of this JVM (a reentrant lock) and, when a
- * lock directory is given, across processes (a {@link Flock flock} on a file in it, which the
- * kernel drops when the holder dies, so a crash never leaves a lock behind). Callers take locks top-down
- * (parent before child), which keeps them free of deadlock.
+ * One lock per cgroup, keyed by its absolute path (so that two APIs with different roots exclude
+ * each other on one cgroup), held across threads of this JVM (a reentrant lock) and, when a lock
+ * directory is given, across processes (a {@link Flock flock} on a file in it, which the kernel
+ * drops when the holder dies, so a crash never leaves a lock behind). Callers take locks top-down
+ * (parent before child), which keeps them free of deadlock. A wait ends at a deadline with
+ * DEADLINE_EXCEEDED naming the container and, where the kernel says, the holder's pid.
+ *
+ * <p>The lock directory is made with mode 0700 (whatever the umask) where it is missing, and
+ * refused (PERMISSION_DENIED) unless it is a real directory of this process's effective uid that
+ * nobody else may write; lock files are checked as {@link Flock} says.
  *
  * <p>Lock files are empty and stay after their lock is let go (creating and removing one per
  * operation would cost more than the rest of a create's locking); {@link #sweep} removes those
@@ -29,32 +39,50 @@ import com.sun.jna.LastErrorException;
  */
 public final class ContainerLocks {
   private final Path directory;
+  private final long deadlineNanos;
   private final Map<String, Entry> entries = new HashMap<>();
+  private volatile boolean directoryChecked;
+
+  private static final class Owned extends ReentrantLock {
+    String holder() {
+      Thread t = getOwner();
+      return t == null ? "nobody now" : "thread \"" + t.getName() + "\" of this process (pid " + ProcessHandle.current().pid() + ")";
+    }
+  }
 
   private static final class Entry {
-    final ReentrantLock lock = new ReentrantLock();
+    final Owned lock = new Owned();
     int users;
     int fd = -1;
   }
 
-  /** @param directory where lock files go, or null for locks within this JVM only */
-  public ContainerLocks(Path directory) {
+  /**
+   * @param directory where lock files go, or null for locks within this JVM only
+   * @param deadline how long a lock is waited for before DEADLINE_EXCEEDED
+   */
+  public ContainerLocks(Path directory, Duration deadline) {
     this.directory = directory;
+    this.deadlineNanos = deadline.toNanos();
   }
 
   /** Removes every lock file nobody holds; returns what could not be looked at or removed, as text. */
   public List<String> sweep() {
     List<String> failures = new ArrayList<>();
-    if (directory == null || !Files.isDirectory(directory)) {
+    if (directory == null || !Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+      return failures;
+    }
+    try {
+      checkDirectory();
+    } catch (IOException e) {
+      failures.add("lock directory " + directory + ": " + e.getMessage());
       return failures;
     }
     try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.lock")) {
       for (Path file : files) {
         try {
           Flock.removeIfFree(file.toString());
-        } catch (IOException | LastErrorException e) {
-          failures.add("lock file " + file + ": " + (e instanceof LastErrorException
-              ? Errno.of(((LastErrorException) e).getErrorCode()) : e.getMessage()));
+        } catch (IOException e) {
+          failures.add("lock file " + file + ": " + e.getMessage());
         }
       }
     } catch (IOException e) {
@@ -69,75 +97,133 @@ public final class ContainerLocks {
     void close();
   }
 
-  /** Blocks until this thread holds the lock of {@code name}. */
-  public Held lock(String name) {
+  /**
+   * Blocks until this thread holds the lock of the cgroup at absolute path {@code key}, at most
+   * until the deadline; {@code container} names it in messages.
+   */
+  public Held lock(String key, String container) {
+    long deadline = System.nanoTime() + deadlineNanos;
     Entry entry;
     synchronized (entries) {
-      entry = entries.computeIfAbsent(name, k -> new Entry());
+      entry = entries.computeIfAbsent(key, k -> new Entry());
       entry.users++;
     }
-    entry.lock.lock();
     try {
-      if (directory != null && entry.lock.getHoldCount() == 1) {
-        lockFile(name, entry);
+      if (!entry.lock.tryLock(deadlineNanos, TimeUnit.NANOSECONDS)) {
+        throw timedOut(container, key, entry.lock.holder());
       }
-    } catch (RuntimeException e) {
-      release(name, entry);
+    } catch (InterruptedException e) {
+      forget(key, entry);
+      Thread.currentThread().interrupt();
+      throw new LmctfyException(ErrorCode.ABORTED, "interrupted while waiting for the lock of container " + container, e);
+    } catch (LmctfyException e) {
+      forget(key, entry);
       throw e;
     }
-    return () -> release(name, entry);
+    try {
+      if (directory != null && entry.lock.getHoldCount() == 1) {
+        lockFile(key, container, entry, deadline);
+      }
+    } catch (RuntimeException e) {
+      release(container, key, entry);
+      throw e;
+    }
+    return () -> release(container, key, entry);
   }
 
-  private void lockFile(String name, Entry entry) {
-    Path file = directory.resolve(fileName(name));
+  private LmctfyException timedOut(String container, String key, String holder) {
+    return new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "container " + container + " (cgroup " + key
+        + "): its lock was not free within " + Duration.ofNanos(deadlineNanos) + "; held by " + holder);
+  }
+
+  private void lockFile(String key, String container, Entry entry, long deadline) {
+    Path file = directory.resolve(fileName(key));
     try {
+      checkDirectory();
+      long[] holder = new long[1];
       try {
-        entry.fd = Flock.lock(file.toString());
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() != Errno.ENOENT.number()) {
+        entry.fd = Flock.lock(file.toString(), deadline, holder);
+      } catch (CgroupFsException e) {
+        if (e.errno() != Errno.ENOENT) {
           throw e;
         }
-        Files.createDirectories(directory); // the first lock on this machine, or /run was cleared
-        entry.fd = Flock.lock(file.toString());
+        directoryChecked = false; // the directory went (/run was cleared): make it again
+        checkDirectory();
+        entry.fd = Flock.lock(file.toString(), deadline, holder);
       }
-    } catch (IOException | LastErrorException e) {
-      String what = "cannot lock container " + name + " with lock file " + file;
-      if (e instanceof LastErrorException l) {
-        Errno errno = Errno.of(l.getErrorCode());
-        throw new LmctfyException(Errors.codeOf(errno), what + ": " + errno, e);
+      if (entry.fd < 0) {
+        throw timedOut(container, key, holder[0] > 0 ? "process " + holder[0] + " (lock file " + file + ")"
+            : "a process the kernel does not name (lock file " + file + ")");
       }
-      throw Errors.of(what, (IOException) e);
+    } catch (IOException e) {
+      throw Errors.of("cannot lock container " + container + " with lock file " + file, e);
     }
   }
 
-  private void release(String name, Entry entry) {
+  /**
+   * Makes the lock directory where missing (mode 0700) and refuses one that is not a directory of
+   * this uid, or that others may write.
+   */
+  private void checkDirectory() throws IOException {
+    if (directoryChecked) {
+      return;
+    }
+    if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
+      makeDirectories(directory); // the first lock on this machine, or /run was cleared
+    }
+    Map<String, Object> a = Files.readAttributes(directory, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+    int mode = (Integer) a.get("mode");
+    int uid = (Integer) a.get("uid");
+    int self = Flock.geteuid();
+    if ((mode & 0170000) != Flock.S_IFDIR || uid != self || (mode & 022) != 0) {
+      throw new CgroupFsException(Operation.STAT, directory.toString(), null, Errno.EACCES,
+          "a lock directory must be a directory of uid " + self + " that nobody else may write; it has mode "
+          + Integer.toOctalString(mode) + " and uid " + uid);
+    }
+    directoryChecked = true;
+  }
+
+  /** Makes {@code dir} and its missing parents, each with mode 0700. */
+  private static void makeDirectories(Path dir) throws IOException {
+    Path parent = dir.getParent();
+    if (parent != null && !Files.exists(parent, LinkOption.NOFOLLOW_LINKS)) {
+      makeDirectories(parent);
+    }
+    Flock.makeDirectory(dir.toString(), 0700);
+  }
+
+  private void release(String container, String key, Entry entry) {
     try {
       if (entry.lock.getHoldCount() == 1 && entry.fd >= 0) {
         int fd = entry.fd;
         entry.fd = -1;
         Flock.unlock(fd);
       }
-    } catch (LastErrorException e) {
-      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock file of " + name + ": "
+    } catch (com.sun.jna.LastErrorException e) {
+      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock file of " + container + ": "
           + Errno.of(e.getErrorCode()), e);
     } finally {
       entry.lock.unlock();
-      synchronized (entries) {
-        if (--entry.users == 0) {
-          entries.remove(name);
-        }
+      forget(key, entry);
+    }
+  }
+
+  private void forget(String key, Entry entry) {
+    synchronized (entries) {
+      if (--entry.users == 0) {
+        entries.remove(key);
       }
     }
   }
 
-  /** A file name for a container name: {@code %}-escaped slashes, or a hash when too long. */
-  static String fileName(String name) {
-    String escaped = name.replace("%", "%25").replace("/", "%2F");
+  /** A file name for a cgroup path: {@code %}-escaped slashes, or a hash when too long. */
+  public static String fileName(String key) {
+    String escaped = key.replace("%", "%25").replace("/", "%2F");
     if (escaped.length() <= 200) {
       return escaped + ".lock";
     }
     try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
       return "sha256-" + java.util.HexFormat.of().formatHex(digest) + ".lock";
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new AssertionError("every Java platform has SHA-256", e);

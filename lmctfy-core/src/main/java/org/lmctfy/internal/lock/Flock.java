@@ -10,6 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupFsException.Operation;
+import org.lmctfy.cgroupfs.Errno;
 
 /**
  * {@code flock(2)} on a lock file. Unlike the POSIX record locks behind {@code FileChannel.lock},
@@ -21,16 +25,25 @@ import java.util.Arrays;
  * they do not pile up as names come and go: whoever removes one holds its lock, and a waiter that
  * wakes holding a file that was removed meanwhile (its link count is 0) lets go and opens the
  * path again, where the next file is.
+ *
+ * <p>A lock file is opened with {@code O_NOFOLLOW} (a symlink planted at its path is refused with
+ * ELOOP, its target never created or opened), must be a regular file owned by this process's
+ * effective uid (else EACCES: someone else planted it), and is given mode 0600 whatever the umask.
  */
 final class Flock {
   private static final int O_RDWR = 2;
   private static final int O_CREAT = 0100;
+  private static final int O_NOFOLLOW = 0400000;
   private static final int O_CLOEXEC = 0x80000;
   private static final int LOCK_EX = 2;
   private static final int LOCK_NB = 4;
   private static final int EWOULDBLOCK = 11;
   private static final int EINTR = 4;
   private static final int ENOENT = 2;
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFREG = 0100000;
+  static final int S_IFDIR = 0040000;
+  private static final int FILE_MODE = 0600;
 
   static {
     Native.register(Platform.C_LIBRARY_NAME);
@@ -46,14 +59,36 @@ final class Flock {
 
   private static native int unlink(byte[] path) throws LastErrorException;
 
-  /** Blocks until this process holds the lock file at {@code path}, creating it; returns its fd. */
-  static int lock(String path) throws IOException {
+  private static native int fchmod(int fd, int mode) throws LastErrorException;
+
+  private static native int mkdir(byte[] path, int mode) throws LastErrorException;
+
+  private static native int chmod(byte[] path, int mode) throws LastErrorException;
+
+  static native int geteuid();
+
+  /** What fstat(2) says of an open file. */
+  record FileStat(long dev, long ino, long nlink, int mode, int uid) {}
+
+  /**
+   * Opens, checks and locks the lock file at {@code path}, creating it, waiting at most until
+   * {@code deadlineNanos} ({@link System#nanoTime()}); returns its fd, or -1 when the deadline
+   * passed (with {@code holder[0]} the pid that holds it, if the kernel says, else 0).
+   *
+   * @throws CgroupFsException naming the file: ELOOP for a symlink, EACCES for a file that is not
+   *     a regular file of this uid, or what open(2) or flock(2) refused
+   */
+  static int lock(String path, long deadlineNanos, long[] holder) throws IOException {
     byte[] cPath = cString(path);
     while (true) {
-      int fd = open(cPath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+      int fd = openChecked(path, cPath, true);
       try {
-        lockOpen(fd);
-        if (linkCount(fd) > 0) {
+        if (!lockOpen(fd, deadlineNanos)) {
+          holder[0] = holderOf(fd);
+          close(fd);
+          return -1;
+        }
+        if (stat(fd).nlink() > 0) {
           return fd;
         }
       } catch (IOException | LastErrorException e) {
@@ -62,47 +97,119 @@ final class Flock {
         } catch (LastErrorException closing) {
           e.addSuppressed(closing);
         }
-        throw e;
+        throw rethrown(path, e);
       }
       close(fd); // a sweep removed it as we waited: lock the file now at the path
     }
   }
 
-  private static void lockOpen(int fd) {
+  /** Opens a lock file without following a symlink, and refuses one this uid does not own. */
+  private static int openChecked(String path, byte[] cPath, boolean create) throws IOException {
+    int fd;
+    try {
+      fd = open(cPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), FILE_MODE);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.ELOOP.number()) {
+        throw new CgroupFsException(Operation.WRITE, path, null, Errno.EACCES,
+            "a symbolic link where a lock file belongs: refused, not followed");
+      }
+      throw failure(Operation.WRITE, path, e);
+    }
+    try {
+      FileStat st = stat(fd);
+      if ((st.mode() & S_IFMT) != S_IFREG || st.uid() != geteuid()) {
+        throw new CgroupFsException(Operation.WRITE, path, null, Errno.EACCES,
+            "not a regular file owned by uid " + geteuid() + " (mode " + Integer.toOctalString(st.mode())
+            + ", uid " + st.uid() + "): not a lock file of ours, left alone");
+      }
+      if ((st.mode() & 07777) != FILE_MODE) {
+        fchmod(fd, FILE_MODE); // created under a umask that took bits, or by an older version
+      }
+      return fd;
+    } catch (IOException | LastErrorException e) {
+      try {
+        close(fd);
+      } catch (LastErrorException closing) {
+        e.addSuppressed(closing);
+      }
+      throw rethrown(path, e);
+    }
+  }
+
+  /** Takes the lock, polling after a first try until the deadline; false if it passed. */
+  private static boolean lockOpen(int fd, long deadlineNanos) throws IOException {
+    long pause = 1;
     while (true) {
       try {
-        flock(fd, LOCK_EX);
-        return;
+        flock(fd, LOCK_EX | LOCK_NB);
+        return true;
       } catch (LastErrorException e) {
-        if (e.getErrorCode() != EINTR) {
+        if (e.getErrorCode() != EINTR && e.getErrorCode() != EWOULDBLOCK) {
           throw e;
         }
       }
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      try {
+        Thread.sleep(Math.min(pause, Math.max(1, left / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for a lock", e);
+      }
+      pause = Math.min(pause * 2, 20);
     }
   }
 
-  /** The link count of the file open at {@code fd}: fstat(2) where it can be read, else through procfs. */
-  private static long linkCount(int fd) throws IOException {
+  /** The pid /proc/locks names as holding the flock on the file open at {@code fd}, or 0. */
+  private static long holderOf(int fd) {
+    try {
+      FileStat st = stat(fd);
+      long major = ((st.dev() >>> 8) & 0xfff) | ((st.dev() >>> 32) & ~0xfffL);
+      long minor = (st.dev() & 0xff) | ((st.dev() >>> 12) & ~0xffL);
+      String id = String.format(":%02x:%02x:%d", major, minor, st.ino());
+      for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
+        String[] f = line.trim().split("\\s+");
+        // "1: FLOCK  ADVISORY  WRITE 1234 00:19:5678 0 EOF"; a waiter's line has "->" after the number
+        if (f.length >= 6 && f[1].equals("FLOCK")) {
+          int at = f[2].equals("->") ? 1 : 0;
+          if (at == 0 && f.length > 5 && (":" + f[5]).endsWith(id)) {
+            return Long.parseLong(f[4]);
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0; // the holder is a courtesy for the message: not knowing it is no failure
+    }
+    return 0;
+  }
+
+  /** fstat(2) of {@code fd}: through glibc where it exports it, else procfs. */
+  static FileStat stat(int fd) throws IOException {
     if (Stat.AVAILABLE) {
       byte[] buffer = new byte[256];
       Stat.fstat(fd, buffer);
-      ByteBuffer stat = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
-      return Stat.WIDE ? stat.getLong(Stat.NLINK) : stat.getInt(Stat.NLINK);
+      ByteBuffer b = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
+      return Stat.WIDE
+          ? new FileStat(b.getLong(0), b.getLong(8), b.getLong(16), b.getInt(24), b.getInt(28))
+          : new FileStat(b.getLong(0), b.getLong(8), b.getInt(20), b.getInt(16), b.getInt(24));
     }
-    return (Integer) Files.getAttribute(Path.of("/proc/self/fd/" + fd), "unix:nlink");
+    Map<String, Object> a = Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:dev,ino,nlink,mode,uid");
+    return new FileStat((Long) a.get("dev"), (Long) a.get("ino"), (Integer) a.get("nlink"),
+        (Integer) a.get("mode"), (Integer) a.get("uid"));
   }
 
   /**
-   * fstat(2), where glibc exports it (2.33 and later) and {@code st_nlink}'s place in {@code struct
-   * stat} is known: x86-64's own layout, or the generic one of aarch64.
+   * fstat(2), where glibc exports it (2.33 and later) and {@code struct stat}'s layout is known:
+   * x86-64's own, or the generic one of aarch64.
    */
   private static final class Stat {
-    static final int NLINK = Platform.ARCH.equals("x86-64") ? 16 : Platform.ARCH.equals("aarch64") ? 20 : -1;
     static final boolean WIDE = Platform.ARCH.equals("x86-64");
     static final boolean AVAILABLE = register();
 
     private static boolean register() {
-      if (NLINK < 0) {
+      if (!WIDE && !Platform.ARCH.equals("aarch64")) {
         return false;
       }
       try {
@@ -121,6 +228,25 @@ final class Flock {
     close(fd);
   }
 
+  /** mkdir(2) with exactly {@code mode}, whatever the umask; false if it existed. */
+  static boolean makeDirectory(String path, int mode) throws IOException {
+    byte[] cPath = cString(path);
+    try {
+      mkdir(cPath, mode);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.EEXIST.number()) {
+        return false;
+      }
+      throw failure(Operation.MKDIR, path, e);
+    }
+    try {
+      chmod(cPath, mode); // mkdir's mode is masked by the umask
+    } catch (LastErrorException e) {
+      throw failure(Operation.MKDIR, path, e);
+    }
+    return true;
+  }
+
   /**
    * Removes the lock file at {@code path} if nobody holds it, taking its lock without waiting;
    * false if it is held, or gone already.
@@ -129,9 +255,9 @@ final class Flock {
     byte[] cPath = cString(path);
     int fd;
     try {
-      fd = open(cPath, O_RDWR | O_CLOEXEC, 0);
-    } catch (LastErrorException e) {
-      if (e.getErrorCode() == ENOENT) {
+      fd = openChecked(path, cPath, false);
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT) {
         return false;
       }
       throw e;
@@ -143,16 +269,26 @@ final class Flock {
         if (e.getErrorCode() == EWOULDBLOCK || e.getErrorCode() == EINTR) {
           return false;
         }
-        throw e;
+        throw failure(Operation.WRITE, path, e);
       }
-      if (linkCount(fd) == 0) {
+      if (stat(fd).nlink() == 0) {
         return false; // removed by another sweep while we opened it
       }
       unlink(cPath); // still the file at the path: only a holder removes one, and we hold it
       return true;
+    } catch (LastErrorException e) {
+      throw failure(Operation.RMDIR, path, e);
     } finally {
       close(fd);
     }
+  }
+
+  private static IOException rethrown(String path, Exception e) {
+    return e instanceof LastErrorException l ? failure(Operation.WRITE, path, l) : (IOException) e;
+  }
+
+  private static CgroupFsException failure(Operation op, String path, LastErrorException e) {
+    return new CgroupFsException(op, path, null, Errno.of(e.getErrorCode()));
   }
 
   private static byte[] cString(String s) {

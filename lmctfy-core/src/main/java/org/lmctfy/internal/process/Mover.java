@@ -51,6 +51,7 @@ public final class Mover {
         throw ProcessErrors.ofMove(what + ": cannot read the cgroups of " + tid, e);
       }
     }
+    checkCommonAncestors(before, hierarchies, path, what);
     Deque<Runnable> undo = new ArrayDeque<>();
     for (long tid : tids) {
       for (Hierarchy h : hierarchies) {
@@ -77,6 +78,52 @@ public final class Mover {
         undo.push(() -> moveBack(h, back, tid));
       }
     }
+  }
+
+  /**
+   * cgroup v2 moves a process only for a writer that may write the {@code cgroup.procs} of the
+   * common ancestor of its cgroup and the destination: checked before anything moves, so that a
+   * user on its delegated subtree gets PERMISSION_DENIED naming that file rather than a half-made
+   * move. Root may write every file; another user must own it.
+   */
+  private void checkCommonAncestors(Map<Long, Map<Hierarchy, CgroupPath>> before, List<Hierarchy> hierarchies,
+      CgroupPath path, String what) {
+    int self = fs.effectiveUid();
+    if (self == 0) {
+      return;
+    }
+    for (Map.Entry<Long, Map<Hierarchy, CgroupPath>> tid : before.entrySet()) {
+      for (Hierarchy h : hierarchies) {
+        CgroupPath from = tid.getValue().get(h);
+        if (h.version() != CgroupVersion.V2 || from == null) {
+          continue;
+        }
+        CgroupPath ancestor = commonAncestor(from, path);
+        int owner;
+        try {
+          owner = fs.owner(h, ancestor, "cgroup.procs")[0];
+        } catch (IOException e) {
+          throw ProcessErrors.ofMove(what + ": cannot read the owner of the common ancestor "
+              + h.display(ancestor, "cgroup.procs"), e);
+        }
+        if (owner != self) {
+          throw new LmctfyException(ErrorCode.PERMISSION_DENIED, what + ": moving " + tid.getKey() + " from "
+              + h.display(from, null) + " into " + h.display(path, null) + " needs write access to the common ancestor's "
+              + h.display(ancestor, "cgroup.procs") + " (cgroup v2's rule), which belongs to uid " + owner
+              + ", not to uid " + self + "; nothing was moved");
+        }
+      }
+    }
+  }
+
+  private static CgroupPath commonAncestor(CgroupPath a, CgroupPath b) {
+    CgroupPath p = CgroupPath.root();
+    List<String> x = a.components();
+    List<String> y = b.components();
+    for (int i = 0; i < Math.min(x.size(), y.size()) && x.get(i).equals(y.get(i)); i++) {
+      p = p.resolve(x.get(i));
+    }
+    return p;
   }
 
   private void moveBack(Hierarchy h, CgroupPath back, long tid) {

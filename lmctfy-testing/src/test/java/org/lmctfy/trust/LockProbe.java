@@ -1,0 +1,37 @@
+package org.lmctfy.trust;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.lmctfy.internal.lock.ContainerLocks;
+
+/**
+ * A second JVM that takes one lock: {@code <directory> <key> <millis>} prints {@code locked} once
+ * it holds the lock of {@code key} in {@code directory}, holds it for {@code millis}, and exits.
+ */
+public final class LockProbe {
+  private LockProbe() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    try (ContainerLocks.Held held = new ContainerLocks(Path.of(args[0]), Duration.ofSeconds(10)).lock(args[1], args[1])) {
+      System.out.println("locked");
+      System.out.flush();
+      Thread.sleep(Long.parseLong(args[2]));
+    } catch (RuntimeException e) {
+      System.out.println("FAILED " + e);
+      System.exit(3);
+    }
+  }
+
+  /** Starts the probe with the test's class path under {@code umask}, its output in {@code output}. */
+  static Process start(Path output, String umask, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "-Xss512k", "-cp", System.getProperty("java.class.path"),
+        LockProbe.class.getName()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+  }
+}
