@@ -176,6 +176,15 @@ abstract class V1ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  void anUpdateThatHandsTheContainerToATenantKeepsItsSpecReadableByRootAndBack() {
+    api.create("/job", ContainerSpec.parse("owner: 0"));
+    api.get("/job").update(ContainerSpec.parse("owner: 4321"), UpdatePolicy.DIFF); // the tenant owns it now
+    assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("owner: 4321"));
+    api.get("/job").update(ContainerSpec.parse("owner: 0"), UpdatePolicy.DIFF); // root's again
+    assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("owner: 0"));
+  }
+
+  @Test
   void ownerChangesTheDirectoriesAndTheDelegateFiles() throws IOException {
     api.create("/job", ContainerSpec.parse("owner: 4321 owner_group: 4322"));
     assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("owner: 4321 owner_group: 4322"));

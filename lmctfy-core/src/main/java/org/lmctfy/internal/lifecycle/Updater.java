@@ -108,9 +108,16 @@ final class Updater {
       plan.chowns().forEach(c -> touched.add(c.field()));
       old = ResourcePlan.read(host, touched);
       Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
+      boolean trustedBefore = layout.trusted(path);
       apply(fs, path, plan);
-      if (!after.equals(before)) {
+      boolean trustedAfter = layout.trusted(path);
+      // a new owner moves the record: onto the parent when the tenant now owns the directory, back
+      // onto the directory (and off the parent) when root owns it again
+      if (!after.equals(before) || trustedBefore != trustedAfter) {
         record(name, recorded, after);
+        if (trustedAfter && !trustedBefore && recorded.ownerValue() != null) {
+          fs.removeMarker(layout.anchor(), layout.path(name.parent()), Layout.recordKey(name));
+        }
       }
       tx.commit();
     } catch (IOException | RuntimeException e) {
