@@ -132,6 +132,10 @@ public interface CgroupFs {
    * (stats of thousands of containers): the kernel backend allocates nothing, and an absent file is
    * an answer, not an exception.
    *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the interface file's name
+   * @param buffer where the content goes, from its start
    * @return the number of bytes read; {@code buffer.length} if the file may be longer (read it
    *     again into a larger buffer); -1 if there is no such file (ENOENT: the cgroup has no such
    *     file, or is gone; {@link #exists} tells which)

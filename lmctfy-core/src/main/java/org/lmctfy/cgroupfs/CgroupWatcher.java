@@ -40,6 +40,12 @@ public interface CgroupWatcher extends AutoCloseable {
    * v2 {@code *.events} files ({@code cgroup.events}, {@code memory.events}), on its parent for
    * the removal (kernfs tells a removed directory's own watch nothing); it signals every {@link
    * #POLL_INTERVAL} for other files. The polling watcher signals every interval for any file.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param files the interface files to watch
+   * @return the watch, open until closed or the watcher closes
+   * @throws IOException if the cgroup filesystem refuses (a {@link CgroupFsException} names the file, the value and the errno)
    */
   CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException;
 
@@ -50,6 +56,13 @@ public interface CgroupWatcher extends AutoCloseable {
    * cgroup; {@code memory.usage_in_bytes} (args: a byte threshold) when usage crosses the
    * threshold either way; and on the cgroup's removal. The kernel's errno if it refuses (EINVAL
    * for a bad file or threshold). This default fails with EOPNOTSUPP.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the file the event is of ({@code memory.oom_control}, {@code memory.usage_in_bytes})
+   * @param args what follows the file descriptors (a threshold, or nothing)
+   * @return the watch
+   * @throws IOException if the cgroup filesystem refuses (a {@link CgroupFsException} names the file, the value and the errno)
    */
   default CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
     throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), args, Errno.EOPNOTSUPP,
@@ -63,6 +76,13 @@ public interface CgroupWatcher extends AutoCloseable {
    * most once per window), and when the cgroup is removed. The kernel's errno if it refuses:
    * EINVAL for a bad trigger, and for a window that is not a multiple of 2 s without {@code
    * CAP_SYS_RESOURCE}. This default fails with EOPNOTSUPP.
+   *
+   * @param h the hierarchy
+   * @param path the cgroup's path in the hierarchy
+   * @param file the pressure file
+   * @param trigger the PSI trigger
+   * @return the watch
+   * @throws IOException if the cgroup filesystem refuses (a {@link CgroupFsException} names the file, the value and the errno)
    */
   default CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
       throws IOException {
@@ -74,6 +94,7 @@ public interface CgroupWatcher extends AutoCloseable {
    * Blocks until at least one watch signalled, {@code timeout} passed, {@link #wakeup()} was
    * called, or the watcher was closed.
    *
+   * @param timeout how long to wait at most
    * @return the watches that signalled since the last call, each once (empty after a timeout, a
    *     wake-up, or once closed)
    * @throws IOException if the kernel reported an error on the watcher itself; it is then useless
@@ -91,6 +112,10 @@ public interface CgroupWatcher extends AutoCloseable {
   /**
    * A watcher that signals each of its watches every {@code interval}, for backends without
    * kernel notifications; {@link #eventControl} and {@link #pressureTrigger} are EOPNOTSUPP.
+   *
+   * @param fs the backend whose cgroups are watched
+   * @param interval how often each watch signals
+   * @return a new polling watcher
    */
   static CgroupWatcher polling(CgroupFs fs, Duration interval) {
     return new PollingWatcher(fs, interval);

@@ -93,14 +93,24 @@ public record BlockIoSpec(
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
       @JsonProperty("weight") @JsonSetter(nulls = Nulls.FAIL) int weight) {
 
-    /** Validates the device numbers and the weight. */
+    /**
+     * Validates the device numbers and the weight.
+     *
+     * @param major the device's major number
+     * @param minor the device's minor number
+     * @param weight the weight, 10..1000
+     */
     public DeviceWeight {
       Checks.atLeast(major, 0, "blockio.device_weights[].major");
       Checks.atLeast(minor, 0, "blockio.device_weights[].minor");
       inRange(weight, 10, 1000, "blockio.device_weights[].weight");
     }
 
-    /** The device as the kernel writes it: {@code "8:0"}. */
+    /**
+     * The device as the kernel writes it: {@code "8:0"}.
+     *
+     * @return {@code "major:minor"}
+     */
     public String device() {
       return major + ":" + minor;
     }
@@ -120,14 +130,24 @@ public record BlockIoSpec(
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
       @JsonProperty("target_us") @JsonSetter(nulls = Nulls.FAIL) long targetUs) {
 
-    /** Validates the device numbers and the target. */
+    /**
+     * Validates the device numbers and the target.
+     *
+     * @param major the device's major number
+     * @param minor the device's minor number
+     * @param targetUs the target in microseconds
+     */
     public LatencyTarget {
       Checks.atLeast(major, 0, "blockio.latency_targets[].major");
       Checks.atLeast(minor, 0, "blockio.latency_targets[].minor");
       Checks.atLeast(targetUs, 1, "blockio.latency_targets[].target_us");
     }
 
-    /** The device as the kernel writes it: {@code "8:0"}. */
+    /**
+     * The device as the kernel writes it: {@code "8:0"}.
+     *
+     * @return {@code "major:minor"}
+     */
     public String device() {
       return major + ":" + minor;
     }

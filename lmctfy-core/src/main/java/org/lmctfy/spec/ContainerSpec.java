@@ -95,7 +95,21 @@ public record ContainerSpec(
     unified.forEach(UnifiedFiles::check);
   }
 
-  /** The sections of lmctfy's {@code ContainerSpec}, without misc and unified. */
+  /**
+   * The sections of lmctfy's {@code ContainerSpec}, without misc and unified.
+   *
+   * @param owner the owner
+   * @param ownerGroup the owner group
+   * @param childrenLimit the children limit
+   * @param cpu the cpu
+   * @param memory the memory
+   * @param pids the pids
+   * @param blockio the blockio
+   * @param device the device
+   * @param hugetlb the hugetlb
+   * @param network the network
+   * @param monitoring the monitoring
+   */
   public ContainerSpec(Long owner, Long ownerGroup, Long childrenLimit, CpuSpec cpu, MemorySpec memory,
       PidsSpec pids, BlockIoSpec blockio, DeviceSpec device, HugetlbSpec hugetlb, NetworkSpec network,
       MonitoringSpec monitoring) {

@@ -28,7 +28,11 @@ import org.lmctfy.internal.codec.Checks;
 public record MiscSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<MiscLimit> limits) {
 
-  /** Copies the list and checks that no resource appears twice. */
+  /**
+   * Copies the list and checks that no resource appears twice.
+   *
+   * @param limits the limits, one per resource
+   */
   public MiscSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -52,7 +56,12 @@ public record MiscSpec(
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
 
-    /** Validates the name and limit. */
+    /**
+     * Validates the name and limit.
+     *
+     * @param resource the resource's name
+     * @param limit the limit, or -1 for unlimited
+     */
     public MiscLimit {
       Checks.required(resource, "misc.limits[].resource");
       if (!NAME.matcher(resource).matches()) {

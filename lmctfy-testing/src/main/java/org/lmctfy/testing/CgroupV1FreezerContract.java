@@ -14,6 +14,11 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * thawed (which is why killAll freezes, kills, then thaws).
  */
 public abstract class CgroupV1FreezerContract extends CgroupFreezerContractSupport {
+  /**
+   * The cases, run on {@code backend}.
+   *
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host}
+   */
   protected CgroupV1FreezerContract(ContractBackend backend) {
     super(backend);
   }

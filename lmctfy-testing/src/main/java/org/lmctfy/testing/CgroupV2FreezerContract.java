@@ -15,6 +15,11 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * once); SIGKILL and {@code cgroup.kill} end frozen processes, and the emptied cgroup stays frozen.
  */
 public abstract class CgroupV2FreezerContract extends CgroupFreezerContractSupport {
+  /**
+   * The cases, run on {@code backend}.
+   *
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host}
+   */
   protected CgroupV2FreezerContract(ContractBackend backend) {
     super(backend);
   }
