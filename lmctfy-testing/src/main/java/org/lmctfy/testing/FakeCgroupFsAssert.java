@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.assertj.core.api.AbstractAssert;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 
@@ -174,8 +175,7 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
 
   /** The cgroup path of a container name, below the root {@code ContainerApi.open(fs)} uses. */
   private String path(String name) {
-    String root = actual.containerRoot().toString();
-    return root.equals("/") ? name : name.equals("/") ? root : root + name;
+    return CgroupPath.of(name).under(actual.containerRoot()).value();
   }
 
   private List<Hierarchy> managed() {

@@ -92,12 +92,7 @@ final class Flock {
           return fd;
         }
       } catch (IOException | LastErrorException e) {
-        try {
-          close(fd);
-        } catch (LastErrorException closing) {
-          e.addSuppressed(closing);
-        }
-        throw rethrown(path, e);
+        throw closedAfter(fd, path, e);
       }
       close(fd); // a sweep removed it as we waited: lock the file now at the path
     }
@@ -127,13 +122,18 @@ final class Flock {
       }
       return fd;
     } catch (IOException | LastErrorException e) {
-      try {
-        close(fd);
-      } catch (LastErrorException closing) {
-        e.addSuppressed(closing);
-      }
-      throw rethrown(path, e);
+      throw closedAfter(fd, path, e);
     }
+  }
+
+  /** Closes {@code fd} after {@code e} (a failure to close rides along) and returns {@code e} for the path. */
+  private static IOException closedAfter(int fd, String path, Exception e) {
+    try {
+      close(fd);
+    } catch (LastErrorException closing) {
+      e.addSuppressed(closing);
+    }
+    return rethrown(path, e);
   }
 
   /** Takes the lock, polling after a first try until the deadline; false if it passed. */

@@ -255,7 +255,7 @@ final class CoreV2 implements Controller {
         if (threaded(node) || !validDomain(node)) { // cgroup_migrate_vet_dst()
           throw KernelError.of(Errno.EOPNOTSUPP);
         }
-        if (!node.isRoot() && !canBeThreadRoot(node) && !subtreeControl(node).isEmpty()) {
+        if (!node.isRoot() && !subtreeControl(node).isEmpty() && !canBeThreadRoot(node)) {
           throw KernelError.of(Errno.EBUSY);
         }
         Tasks.moveProcess(node, tid);
