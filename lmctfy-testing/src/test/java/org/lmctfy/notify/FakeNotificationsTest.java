@@ -241,6 +241,18 @@ class FakeNotificationsTest {
     assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
   }
 
+  @Test
+  void closeSoonAfterTheLastRegistrationEndedStillWaitsForItsStoppingThreads() {
+    for (int i = 0; i < 1000; i++) {
+      Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
+      job.unregisterNotification(job.registerNotification(EventSpec.oom(), new Events()));
+      // the stopping engine's threads end a moment later; close at varying instants of that end
+      java.util.concurrent.locks.LockSupport.parkNanos((i % 40) * 25_000L);
+      api.close();
+      assertThat(notifyThreads()).as("round %d", i).isEmpty();
+    }
+  }
+
   static List<String> notifyThreads() {
     return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
         .filter(n -> n.startsWith("lmctfy-notify-")).toList();

@@ -42,7 +42,10 @@ public final class Notifier {
   private final Map<Long, Registration> live = new HashMap<>();
   /** The live registrations by container name, sorted: a destroy ends a subtree's at once. */
   private final TreeMap<String, List<Registration>> byName = new TreeMap<>();
-  /** Engines whose threads have not ended yet (a stopping one may outlive its successor's start). */
+  /**
+   * Engines whose threads may still be alive (a stopping one may outlive its successor's start):
+   * pruned only once both threads have terminated, so close() joins every thread still alive.
+   */
   private final List<Engine> engines = new ArrayList<>();
   private Engine engine;
   private long lastId;
@@ -60,7 +63,6 @@ public final class Notifier {
     final ArrayDeque<Item> queue = new ArrayDeque<>();
     Registration delivering;
     int registrations;
-    int threadsRunning;
     boolean stopping;
 
     Engine(CgroupWatcher watcher) {
@@ -69,6 +71,10 @@ public final class Notifier {
       this.deliveryThread = new Thread(() -> deliveryLoop(this), DELIVERY_THREAD);
       watchThread.setDaemon(true);
       deliveryThread.setDaemon(true);
+    }
+
+    boolean terminated() {
+      return !watchThread.isAlive() && !deliveryThread.isAlive();
     }
   }
 
@@ -105,8 +111,8 @@ public final class Notifier {
     e.registrations++;
     if (fresh) {
       engine = e;
+      engines.removeIf(Engine::terminated);
       engines.add(e);
-      e.threadsRunning = 2;
       e.watchThread.start();
       e.deliveryThread.start();
     }
@@ -278,13 +284,6 @@ public final class Notifier {
     notifyAll();
   }
 
-  private synchronized void threadEnded(Engine e) {
-    if (--e.threadsRunning == 0) {
-      engines.remove(e);
-    }
-    notifyAll();
-  }
-
   // ---- the watch thread
 
   private void watchLoop(Engine e) {
@@ -335,7 +334,6 @@ public final class Notifier {
       } catch (IOException | RuntimeException ex) {
         LOG.warn("closing the notification watcher failed", ex);
       }
-      threadEnded(e);
     }
   }
 
@@ -378,42 +376,38 @@ public final class Notifier {
   // ---- the delivery thread
 
   private void deliveryLoop(Engine e) {
-    try {
-      while (true) {
-        Item it;
-        synchronized (this) {
-          while (e.queue.isEmpty() && !e.stopping) {
-            try {
-              wait();
-            } catch (InterruptedException ex) {
-              // nobody interrupts this thread but a JVM shutting down: go on until stopped
-            }
+    while (true) {
+      Item it;
+      synchronized (this) {
+        while (e.queue.isEmpty() && !e.stopping) {
+          try {
+            wait();
+          } catch (InterruptedException ex) {
+            // nobody interrupts this thread but a JVM shutting down: go on until stopped
           }
-          it = e.queue.poll();
-          if (it == null) {
-            return; // stopping, and nothing left
-          }
-          if (it.r.done) {
-            continue; // unregistered: nothing of it is delivered any more
-          }
-          e.delivering = it.r;
         }
-        try {
-          it.r.listener.onEvent(it.r.notification(it.kind, it.status, it.detail));
-        } catch (RuntimeException ex) {
-          LOG.warn("the listener of notification {} ({} on {}) threw; its notifications go on", it.r.id,
-              it.r.event.toJson(), it.r.name, ex);
+        it = e.queue.poll();
+        if (it == null) {
+          return; // stopping, and nothing left
         }
-        synchronized (this) {
-          e.delivering = null;
-          if (it.last && !it.r.done) {
-            done(it.r);
-          }
-          notifyAll();
+        if (it.r.done) {
+          continue; // unregistered: nothing of it is delivered any more
         }
+        e.delivering = it.r;
       }
-    } finally {
-      threadEnded(e);
+      try {
+        it.r.listener.onEvent(it.r.notification(it.kind, it.status, it.detail));
+      } catch (RuntimeException ex) {
+        LOG.warn("the listener of notification {} ({} on {}) threw; its notifications go on", it.r.id,
+            it.r.event.toJson(), it.r.name, ex);
+      }
+      synchronized (this) {
+        e.delivering = null;
+        if (it.last && !it.r.done) {
+          done(it.r);
+        }
+        notifyAll();
+      }
     }
   }
 }
