@@ -357,4 +357,43 @@ public interface CgroupFs {
   default int effectiveUid() {
     return 0;
   }
+
+  /**
+   * Replaces the device filter of a cgroup v2 cgroup: on the kernel, lmctfy's eBPF cgroup-device
+   * program, attached with {@code BPF_F_ALLOW_MULTI} (so the filters of the cgroup's ancestors, and
+   * of other managers, still apply: an access must pass all of them) and swapped for the new one
+   * atomically ({@code BPF_F_REPLACE}). The filter allows a device access when one ALLOW rule
+   * covers the device (its type, and its major and minor unless -1) and every access requested
+   * ({@code r}, {@code w}, {@code m}); everything else is denied.
+   *
+   * <p>The kernel backend records the rules in a marker named after the program's tag, and
+   * reports them back only while that program is the one attached. Loading and attaching need
+   * {@code CAP_BPF} or {@code CAP_SYS_ADMIN}: EPERM without. This default has no device filters.
+   *
+   * @param h the unified hierarchy
+   * @param path the cgroup
+   * @param rules {@code DENY ALL rwm} followed by ALLOW rules for block or character devices, one
+   *     per device with its access letters merged; null removes the filter
+   * @throws IOException if the kernel refuses (a {@link CgroupFsException} with operation BPF names
+   *     the cgroup, the rules and the errno); the filter is then as it was
+   */
+  default void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
+    throw new CgroupFsException(CgroupFsException.Operation.BPF, h.display(path, null),
+        rules == null ? null : rules.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
+  }
+
+  /**
+   * The rules of the device filter {@link #setDeviceFilter} attached to a cgroup v2 cgroup, or
+   * empty when it has none (a cgroup without a filter of lmctfy's allows every device its
+   * ancestors allow).
+   *
+   * @param h the unified hierarchy
+   * @param path the cgroup
+   * @return the rules as they were set, or empty
+   * @throws IOException if the kernel refuses the query (EPERM without {@code CAP_NET_ADMIN} or
+   *     {@code CAP_SYS_ADMIN}), or if the program attached is not the one its record describes
+   */
+  default Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
+    return Optional.empty();
+  }
 }

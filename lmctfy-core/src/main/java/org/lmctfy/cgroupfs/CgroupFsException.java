@@ -44,7 +44,9 @@ public class CgroupFsException extends IOException {
     /** Sending a signal. */
     KILL("kill"),
     /** Opening a {@link CgroupWatch}: an inotify watch, an eventfd registration or a PSI trigger. */
-    WATCH("watch");
+    WATCH("watch"),
+    /** Loading, attaching, querying or detaching a cgroup v2 device filter (an eBPF program). */
+    BPF("bpf");
 
     private final String verb;
 

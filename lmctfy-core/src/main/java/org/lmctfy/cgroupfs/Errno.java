@@ -59,6 +59,8 @@ public enum Errno {
   EDEADLK(35, "Resource deadlock avoided"),
   /** File name too long (36). */
   ENAMETOOLONG(36, "File name too long"),
+  /** Function not implemented (38): a system call this kernel lacks. */
+  ENOSYS(38, "Function not implemented"),
   /** Directory not empty (39). */
   ENOTEMPTY(39, "Directory not empty"),
   /** Too many levels of symbolic links (40). */

@@ -7,11 +7,15 @@ import java.util.List;
 import org.lmctfy.internal.codec.Checks;
 
 /**
- * Device access control: lmctfy's {@code device} section. Rules apply in order, each one write to
- * {@code devices.allow} or {@code devices.deny} (v1). Cgroup v2 has no device files: its device
- * control is an eBPF program attached to the cgroup, which lmctfy does not load, so on v2 only
- * {@code ALLOW ALL rwm} (what a cgroup without a program has) is accepted; other rules are
- * UNIMPLEMENTED.
+ * Device access control: lmctfy's {@code device} section. The rules are {@code ALLOW ALL rwm}
+ * alone, or {@code DENY ALL rwm} followed by ALLOW rules for block or character devices (what the
+ * kernel can report back). On v1 they are written to {@code devices.deny} and {@code
+ * devices.allow}; on cgroup v2, which has no device files, they become an eBPF cgroup-device
+ * program attached to the container's cgroup with {@code BPF_F_ALLOW_MULTI} (so an ancestor's
+ * program still applies), replaced atomically on update and gone with the cgroup; {@code ALLOW
+ * ALL} needs no program. Loading one needs {@code CAP_BPF} or {@code CAP_SYS_ADMIN}: without,
+ * PERMISSION_DENIED. A device access is allowed when one ALLOW rule covers the device and every
+ * access requested ({@code r}, {@code w}, {@code m}; the rules of one device are merged).
  *
  * <pre>{@code
  * DeviceSpec devices = new DeviceSpec(List.of(

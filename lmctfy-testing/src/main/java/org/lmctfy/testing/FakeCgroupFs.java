@@ -403,6 +403,29 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules)
+      throws CgroupFsException {
+    String shown = rules == null ? "none" : rules.toString();
+    synchronized (lock) {
+      begin(Kind.DEVICE_FILTER, h, path, null, shown, Operation.BPF);
+      try {
+        kernel.setDeviceFilter(h, path, rules, shown);
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
+    }
+  }
+
+  @Override
+  public Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.deviceFilter(h, path);
+    }
+  }
+
+  @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
     synchronized (lock) {
       begin(Kind.SET_MARKER, h, path, null, value, Operation.SET_MARKER);

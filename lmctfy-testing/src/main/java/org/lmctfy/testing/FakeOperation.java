@@ -37,7 +37,9 @@ public record FakeOperation(Kind kind, String hierarchy, CgroupPath path, String
     /** Unmounting a hierarchy. */
     UNMOUNT,
     /** Killing a process. */
-    KILL
+    KILL,
+    /** Setting or removing a v2 cgroup's device filter (an eBPF program on the kernel). */
+    DEVICE_FILTER
   }
 
   /**

@@ -96,12 +96,6 @@ class FakeV2ResourcesTest {
   }
 
   @Test
-  void deviceRulesOtherThanAllowAllNeedEbpfOnV2AndAreRefused() {
-    assertThat(refused(ErrorCode.UNIMPLEMENTED, "device { rules { permission: DENY type: ALL access: \"rwm\" } "
-        + "rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: \"rwm\" } }").getMessage()).contains("eBPF");
-  }
-
-  @Test
   void perDeviceWeightsAreIoWeightLinesOnceTheRootEnablesIocost() throws IOException {
     fs.write(unified, CgroupPath.root(), "io.cost.qos", "254:0 enable=1");
     assertThat(createAndRead("blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }",

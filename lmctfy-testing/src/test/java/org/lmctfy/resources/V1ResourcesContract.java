@@ -148,9 +148,18 @@ abstract class V1ResourcesContract extends ApiOnScratch {
   }
 
   @Test
-  void blockioWeightIsTheBfqWeightHere() throws IOException {
-    assertThat(createAndRead("blockio { weight: 300 }", "blockio { weight: 300 }", "blkio", "blkio.bfq.weight"))
-        .isEqualTo("300");
+  void blockioWeightIsTheBfqWeightWhereBfqIsLoadedElseRefused() throws IOException {
+    // BFQ is a module: loaded, this machine's blkio has blkio.bfq.weight (the fake copies that); not
+    // loaded (and no CFQ, gone since 5.0), a weight has no file and is refused before anything is made
+    Hierarchy blkio = fs.hierarchy("blkio").orElseThrow();
+    if (fs.hasFile(blkio, scratch.path(), "blkio.bfq.weight")) {
+      assertThat(createAndRead("blockio { weight: 300 }", "blockio { weight: 300 }", "blkio", "blkio.bfq.weight"))
+          .isEqualTo("300");
+    } else {
+      assertThat(fs.hasFile(blkio, scratch.path(), "blkio.weight")).isFalse();
+      assertThat(refused(ErrorCode.FAILED_PRECONDITION, "blockio { weight: 300 }").getMessage())
+          .contains("blockio.weight", "BFQ");
+    }
   }
 
   @Test

@@ -288,11 +288,64 @@ abstract class V2ResourcesContract extends ApiOnScratch {
         "unified { \"../memory.max\": \"1\" }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
   }
 
+  static final String ALLOW_ALL = "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }";
+  static final String DENY_ALL = "rules { permission: DENY type: ALL access: \"rwm\" } ";
+
+  static String allow(String type, int major, int minor, String access) {
+    return "rules { permission: ALLOW type: " + type + " major: " + major + " minor: " + minor + " access: \""
+        + access + "\" } ";
+  }
+
+  java.util.Optional<org.lmctfy.spec.DeviceSpec> filter(String container) throws IOException {
+    return fs.deviceFilter(unified(), path(container));
+  }
+
   @Test
   void allowAllDevicesNeedsNoProgramAndReadsBack() throws IOException {
-    Container job = api.create("/job", ContainerSpec.parse("device { rules { permission: ALLOW type: ALL access: \"rwm\" } }"));
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("device { rules { permission: ALLOW type: ALL access: \"rwm\" } }"));
-    refusedUpdate(job, "device { rules { permission: DENY type: ALL access: \"rwm\" } }", ErrorCode.UNIMPLEMENTED);
+    Container job = api.create("/job", ContainerSpec.parse(ALLOW_ALL));
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse(ALLOW_ALL));
+    assertThat(filter("/job")).isEmpty();
+  }
+
+  @Test
+  void deviceRulesAreTheCgroupsDeviceFilterMergedPerDeviceAndReadBack() throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
+        + allow("CHAR", 1, 5, "r") + allow("CHAR", 1, 5, "w") + allow("BLOCK", 8, -1, "r") + "}"));
+    ContainerSpec merged = ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
+        + allow("CHAR", 1, 5, "rw") + allow("BLOCK", 8, -1, "r") + "}");
+    assertThat(job.spec()).isEqualTo(merged);
+    assertThat(filter("/job")).contains(merged.device());
+    assertThat(api.normalise(ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
+        + allow("CHAR", 1, 5, "r") + allow("CHAR", 1, 5, "w") + allow("BLOCK", 8, -1, "r") + "}"))).isEqualTo(merged);
+  }
+
+  @Test
+  void anUpdateReplacesTheDeviceFilterAndAllowAllOrReplaceWithoutDevicesRemovesIt() throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 } device { " + DENY_ALL
+        + allow("CHAR", 1, 3, "rwm") + "}"));
+    ContainerSpec zero = ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 5, "r") + "}");
+    job.update(zero, UpdatePolicy.DIFF);
+    assertThat(filter("/job")).contains(zero.device());
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 104857600 } device { " + DENY_ALL
+        + allow("CHAR", 1, 5, "r") + "}"));
+    job.update(ContainerSpec.parse(ALLOW_ALL), UpdatePolicy.DIFF);
+    assertThat(filter("/job")).isEmpty();
+    assertThat(job.spec().device()).isEqualTo(ContainerSpec.parse(ALLOW_ALL).device());
+    job.update(zero, UpdatePolicy.DIFF);
+    job.update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.REPLACE);
+    assertThat(filter("/job")).isEmpty();
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 104857600 }"));
+  }
+
+  @Test
+  void denyAllAloneIsAFilterThatAllowsNothingAndAChildHasItsOwn() throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse("device { " + DENY_ALL + "}"));
+    api.create("/job/child", ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "r") + "}"));
+    assertThat(filter("/job")).contains(ContainerSpec.parse("device { " + DENY_ALL + "}").device());
+    assertThat(filter("/job/child")).contains(ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "r")
+        + "}").device());
+    job.destroy();
+    assertThat(api.exists("/job")).isFalse();
   }
 
   void refusedUpdate(Container job, String spec, ErrorCode code) {

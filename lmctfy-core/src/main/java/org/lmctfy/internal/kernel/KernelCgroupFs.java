@@ -546,6 +546,16 @@ public final class KernelCgroupFs implements CgroupFs {
     return Path.of(h.display(path, null));
   }
 
+  @Override
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
+    DeviceFilters.set(this, h, path, rules);
+  }
+
+  @Override
+  public Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
+    return DeviceFilters.get(this, h, path);
+  }
+
   private static CgroupFsException fail(Operation op, String file, String value, LastErrorException e) {
     Errno errno = Errno.of(e.getErrorCode());
     String detail = errno == Errno.UNKNOWN ? "errno " + e.getErrorCode() : null;

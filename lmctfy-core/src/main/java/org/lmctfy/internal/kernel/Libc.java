@@ -17,6 +17,7 @@ final class Libc {
   static final int O_WRONLY = 1;
   static final int O_RDWR = 2;
   static final int O_NONBLOCK = 0x800;
+  static final int O_DIRECTORY = 0x10000;
   static final int O_CLOEXEC = 0x80000;
   static final int EFD_CLOEXEC = O_CLOEXEC;
   static final int EFD_NONBLOCK = O_NONBLOCK;
@@ -128,4 +129,7 @@ final class Libc {
   private static native int inotify_add_watch(int fd, byte[] path, int mask) throws LastErrorException;
 
   static native int inotify_rm_watch(int fd, int wd) throws LastErrorException;
+
+  /** {@code bpf(cmd, attr, size)} through syscall(2): glibc has no wrapper for it. */
+  static native long syscall(long number, int cmd, Pointer attr, int size) throws LastErrorException;
 }

@@ -37,7 +37,7 @@ public final class Errors {
     put(ErrorCode.FAILED_PRECONDITION, Errno.EBUSY, Errno.ENOTEMPTY, Errno.EROFS, Errno.EDEADLK);
     put(ErrorCode.RESOURCE_EXHAUSTED, Errno.ENOSPC, Errno.ENOMEM, Errno.EMFILE, Errno.EDQUOT);
     put(ErrorCode.UNAVAILABLE, Errno.EAGAIN, Errno.EINTR);
-    put(ErrorCode.UNIMPLEMENTED, Errno.EOPNOTSUPP);
+    put(ErrorCode.UNIMPLEMENTED, Errno.EOPNOTSUPP, Errno.ENOSYS);
     put(ErrorCode.INTERNAL, Errno.EBADF, Errno.EFAULT);
     put(ErrorCode.UNKNOWN, Errno.EIO, Errno.UNKNOWN);
   }

@@ -95,7 +95,8 @@ public final class Lifecycle {
     try (ContainerLocks.Held p = name.parent().isRoot() ? null : lock(name.parent());
         ContainerLocks.Held n = lock(name)) {
       requireParent(name.parent());
-      creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host(name)));
+      Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
+      creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host));
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
     }

@@ -17,6 +17,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.Chown;
+import org.lmctfy.internal.resources.DeviceFilter;
 import org.lmctfy.internal.resources.FileWrite;
 import org.lmctfy.internal.resources.Host;
 import org.lmctfy.internal.resources.Mode;
@@ -97,16 +98,22 @@ final class Updater {
     }
     Transaction tx = new Transaction();
     ContainerSpec old = null;
+    List<FileWrite> defaults = List.of();
     Set<String> touched = new LinkedHashSet<>(before);
     try {
       if (!bring.isEmpty()) {
         enable(name, tx, bring);
       }
-      ResourcePlan plan = ResourcePlan.of(spec, mode, host);
+      ResourcePlan plan = ResourcePlan.of(spec, mode, host)
+          .knowingTheDeviceFilter(before.contains("device.rules"), mode, host);
       touched.addAll(plan.fields());
       plan.writes().forEach(w -> touched.add(w.field()));
       plan.chowns().forEach(c -> touched.add(c.field()));
+      if (plan.deviceFilter() != null) {
+        touched.add("device.rules");
+      }
       old = ResourcePlan.read(host, touched);
+      defaults = v2WeightLines(plan, path);
       Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
       boolean trustedBefore = layout.trusted(path);
       apply(fs, path, plan);
@@ -123,7 +130,7 @@ final class Updater {
     } catch (IOException | RuntimeException e) {
       LmctfyException failure = Errors.of("update " + name + " (every value changed was put back)", e);
       if (old != null) {
-        restore(host, path, old, touched, failure);
+        restore(host, path, old, touched, failure, defaults);
       }
       try {
         tx.close();
@@ -148,10 +155,29 @@ final class Updater {
     }
   }
 
+  /**
+   * The "default N" lines of the v2 weight files the plan writes, as they are: a v1-unit weight
+   * read from them does not always map back to the same line (the kernel's default 100 is no
+   * v1 weight's image), so a restore writes them back as read, after the plan back.
+   */
+  private List<FileWrite> v2WeightLines(ResourcePlan plan, CgroupPath path) throws IOException {
+    List<FileWrite> out = new ArrayList<>(0);
+    for (FileWrite w : plan.writes()) {
+      if (w.hierarchy().version() == CgroupVersion.V2 && w.value().startsWith("default ")
+          && (w.file().equals("io.weight") || w.file().equals("io.bfq.weight"))) {
+        String line = fs.read(w.hierarchy(), path, w.file()).split("\n")[0].strip();
+        out.add(new FileWrite(w.hierarchy(), w.file(), line, w.field()));
+      }
+    }
+    return out;
+  }
+
   /** Puts back {@code old}: a plan from the state the failure left to the values read before. */
-  private void restore(Host host, CgroupPath path, ContainerSpec old, Set<String> touched, LmctfyException failure) {
-    ResourcePlan back = ResourcePlan.of(old, Mode.DIFF, host);
+  private void restore(Host host, CgroupPath path, ContainerSpec old, Set<String> touched, LmctfyException failure,
+      List<FileWrite> defaults) {
+    ResourcePlan back = ResourcePlan.of(old, Mode.DIFF, host).knowingTheDeviceFilter(true, Mode.DIFF, host);
     List<FileWrite> writes = new ArrayList<>(back.writes());
+    writes.addAll(defaults);
     if (touched.contains("children_limit") && old.childrenLimit() == null) {
       layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
           .ifPresent(u -> writes.add(new FileWrite(u, "cgroup.max.descendants", "max", "children_limit")));
@@ -162,6 +188,15 @@ final class Updater {
       } catch (IOException e) {
         failure.addSuppressed(new IOException("could not restore " + w.field() + " (\"" + w.value() + "\" to "
             + w.file() + ")", e));
+      }
+    }
+    DeviceFilter devices = back.deviceFilter();
+    if (devices != null) {
+      try {
+        fs.setDeviceFilter(devices.unified(), path, devices.rules());
+      } catch (IOException e) {
+        failure.addSuppressed(new IOException("could not restore device.rules (the device filter of "
+            + devices.unified().display(path, null) + ")", e));
       }
     }
     for (Chown c : back.chowns()) {
@@ -175,10 +210,17 @@ final class Updater {
     }
   }
 
-  /** Applies a plan's writes, then its owner changes (skipping delegate files the cgroup lacks). */
+  /**
+   * Applies a plan's writes, then its device filter, then its owner changes (skipping delegate
+   * files the cgroup lacks).
+   */
   static void apply(CgroupFs fs, CgroupPath path, ResourcePlan plan) throws IOException {
     for (FileWrite w : plan.writes()) {
       fs.write(w.hierarchy(), path, w.file(), w.value());
+    }
+    DeviceFilter devices = plan.deviceFilter();
+    if (devices != null) {
+      fs.setDeviceFilter(devices.unified(), path, devices.rules());
     }
     for (Chown c : plan.chowns()) {
       if (c.file() == null || fs.hasFile(c.hierarchy(), path, c.file())) {

@@ -52,6 +52,10 @@ final class BlockIoHandler {
       planV2Weights(io, mode, replace, host, h, out);
     } else if (weight != null || replace) {
       String file = v1WeightFile(host, h, mode);
+      if (weight != null && !hasV1Weight(host, h, mode, file)) {
+        throw Host.notOn(h, "blockio.weight", "this kernel has neither blkio.weight (CFQ) nor blkio.bfq.weight "
+            + "(the BFQ scheduler, a module: on no block device here), so there is no weight to set");
+      }
       if (weight != null || host.selfHas(h, file)) {
         out.add(new FileWrite(h, file, Integer.toString(weight == null ? defaultWeight(file) : weight),
             "blockio.weight"));
@@ -90,9 +94,9 @@ final class BlockIoHandler {
       List<FileWrite> out) {
     String file = bfq(host, h, mode) ? "io.bfq.weight" : "io.weight";
     Integer weight = io == null ? null : io.weight();
-    if (weight != null || replace) {
-      int w = weight == null ? 100 : weight;
-      out.add(new FileWrite(h, file, "default " + (file.equals("io.weight") ? v2Weight(w) : w), "blockio.weight"));
+    if (weight != null || replace) { // REPLACE without a weight: the kernel's default, 100 in both files
+      int w = weight == null ? 100 : file.equals("io.weight") ? v2Weight(weight) : weight;
+      out.add(new FileWrite(h, file, "default " + w, "blockio.weight"));
     }
     List<DeviceWeight> wanted = io == null ? List.of() : io.deviceWeights();
     if (file.equals("io.weight")) {
@@ -187,6 +191,14 @@ final class BlockIoHandler {
   }
 
   /** blkio.weight (CFQ) where the kernel has it, else BFQ's blkio.bfq.weight (only below the root). */
+  /** Whether the weight file is there (on create: CFQ's in the parent, or BFQ's files, which the root lacks). */
+  private static boolean hasV1Weight(Host host, Hierarchy h, Mode mode, String file) {
+    if (mode != Mode.CREATE) {
+      return host.selfHas(h, file);
+    }
+    return host.parentHas(h, file) || file.equals("blkio.bfq.weight") && host.parentHas(h, "blkio.bfq.io_service_bytes");
+  }
+
   private static String v1WeightFile(Host host, Hierarchy h, Mode mode) {
     boolean cfq = mode == Mode.CREATE ? host.parentHas(h, "blkio.weight") : host.selfHas(h, "blkio.weight");
     return cfq ? "blkio.weight" : "blkio.bfq.weight";

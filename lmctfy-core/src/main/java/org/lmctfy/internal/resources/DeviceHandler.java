@@ -14,13 +14,13 @@ import org.lmctfy.spec.DeviceSpec.Permission;
 import org.lmctfy.spec.DeviceSpec.Type;
 
 /**
- * device (v1 only): the rules are either {@code ALLOW ALL rwm}, or {@code DENY ALL rwm} followed by
- * the devices allowed, because that is what {@code devices.list} can report back (deny exceptions to
- * allow-all are not listed by the kernel). Written as {@code a} to {@code devices.deny} then each rule
- * to {@code devices.allow}; read back from {@code devices.list}, where the kernel merges the access
- * letters of one device. On v2 device control needs an eBPF program, which lmctfy does not load:
- * {@code ALLOW ALL rwm} is what a v2 cgroup without a program already has, so it needs nothing
- * and reads back as itself; any other rule is UNIMPLEMENTED.
+ * device: the rules are either {@code ALLOW ALL rwm}, or {@code DENY ALL rwm} followed by the
+ * devices allowed, because that is what {@code devices.list} can report back (deny exceptions to
+ * allow-all are not listed by the kernel). On v1 written as {@code a} to {@code devices.deny} then
+ * each rule to {@code devices.allow}; read back from {@code devices.list}, where the kernel merges
+ * the access letters of one device. On v2 (no v1 devices hierarchy) the rules, merged the same way,
+ * become the cgroup's device filter ({@link org.lmctfy.cgroupfs.CgroupFs#setDeviceFilter}, an
+ * eBPF program on the kernel); {@code ALLOW ALL rwm} is a cgroup without one.
  */
 final class DeviceHandler {
   private static final DeviceRule ALLOW_ALL = new DeviceRule(Permission.ALLOW, Type.ALL, -1, -1, "rwm");
@@ -28,28 +28,32 @@ final class DeviceHandler {
 
   private DeviceHandler() {}
 
-  static void plan(DeviceSpec device, Mode mode, Host host, List<FileWrite> out) {
+  /**
+   * Plans the v1 writes into {@code out}; on v2 returns the device filter to set (rules null for
+   * ALLOW ALL: none), else null. REPLACE without a device section resets v1's rules here and v2's
+   * filter in {@link ResourcePlan#knowingTheDeviceFilter}, where it is known whether there is one.
+   */
+  static DeviceFilter plan(DeviceSpec device, Mode mode, Host host, List<FileWrite> out) {
     if (device == null && !(mode == Mode.REPLACE && host.find("devices").isPresent())) {
-      return;
+      return null;
     }
     List<DeviceRule> rules = device == null ? List.of(ALLOW_ALL) : device.rules();
     validate(rules);
     Hierarchy h = host.find("devices").orElse(null);
     if (h == null) {
-      if (host.unified().isPresent() && rules.equals(List.of(ALLOW_ALL))) {
-        return; // a v2 cgroup with no device program allows every device
-      }
-      throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "device rules other than ALLOW ALL need the v1 devices "
-          + "controller; on cgroup v2 they need an eBPF program, which lmctfy does not load");
+      Hierarchy unified = host.unified().orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
+          "device.rules need the v1 devices controller or a cgroup v2 hierarchy, and this machine mounts neither"));
+      return new DeviceFilter(unified, rules.equals(List.of(ALLOW_ALL)) ? null : normalise(device));
     }
     if (rules.get(0).permission() == Permission.ALLOW) {
       out.add(new FileWrite(h, "devices.allow", "a", "device.rules"));
-      return;
+      return null;
     }
     out.add(new FileWrite(h, "devices.deny", "a", "device.rules"));
     for (DeviceRule r : rules.subList(1, rules.size())) {
       out.add(new FileWrite(h, "devices.allow", r.kernelRule(), "device.rules"));
     }
+    return null;
   }
 
   static void validate(List<DeviceRule> rules) {
@@ -75,7 +79,13 @@ final class DeviceHandler {
       return null;
     }
     if (host.find("devices").isEmpty() && host.unified().isPresent()) {
-      return new DeviceSpec(List.of(ALLOW_ALL));
+      Hierarchy unified = host.unified().get();
+      try {
+        return host.fs().deviceFilter(unified, host.self()).orElse(new DeviceSpec(List.of(ALLOW_ALL)));
+      } catch (java.io.IOException e) {
+        throw org.lmctfy.internal.lifecycle.Errors.of("read device.rules (the device filter of "
+            + unified.display(host.self(), null) + ")", e);
+      }
     }
     Hierarchy h = host.require("devices", "device.rules");
     List<DeviceRule> rules = new ArrayList<>();

@@ -25,9 +25,10 @@ import org.lmctfy.spec.NetworkSpec;
  * @param v2Controllers controllers the parent must enable in its {@code cgroup.subtree_control}
  * @param unified the unified hierarchy if {@code v2Controllers} is not empty, else null
  * @param fields the spec's fields, as {@code section.field} ({@code cpu.limit}, {@code owner})
+ * @param deviceFilter the cgroup v2 device filter to set after the writes, or null to leave it
  */
 public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<String> v2Controllers,
-    Hierarchy unified, Set<String> fields) {
+    Hierarchy unified, Set<String> fields, DeviceFilter deviceFilter) {
 
   /** Plans {@code spec} for the container of {@code host}. */
   public static ResourcePlan of(ContainerSpec spec, Mode mode, Host host) {
@@ -39,7 +40,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     MemoryHandler.plan(spec.memory(), mode, host, writes);
     PidsHandler.plan(spec.pids(), mode, host, writes);
     BlockIoHandler.plan(spec.blockio(), mode, host, writes);
-    DeviceHandler.plan(spec.device(), mode, host, writes);
+    DeviceFilter devices = DeviceHandler.plan(spec.device(), mode, host, writes);
     OtherHandlers.hugetlb(spec.hugetlb(), mode, host, writes);
     OtherHandlers.network(spec.network(), mode, host, writes);
     OtherHandlers.monitoring(spec.monitoring(), host);
@@ -60,7 +61,23 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     if (unified != null) {
       checkParentOffers(host, unified, v2, writes);
     }
-    return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Set.copyOf(v2), unified, fields(spec));
+    return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Set.copyOf(v2), unified, fields(spec),
+        devices);
+  }
+
+  /**
+   * This plan for a container that has a device filter of lmctfy's ({@code has}: its recorded
+   * fields include device.rules) or not: removing none is no call at all (a tenant without
+   * CAP_BPF may give ALLOW ALL), and REPLACE without a device section removes one it has.
+   */
+  public ResourcePlan knowingTheDeviceFilter(boolean has, Mode mode, Host host) {
+    DeviceFilter devices = deviceFilter;
+    if (devices != null && devices.rules() == null && !has) {
+      devices = null;
+    } else if (devices == null && has && mode == Mode.REPLACE && host.find("devices").isEmpty()) {
+      devices = host.unified().map(u -> new DeviceFilter(u, null)).orElse(null);
+    }
+    return devices == deviceFilter ? this : new ResourcePlan(writes, chowns, v2Controllers, unified, fields, devices);
   }
 
   /** On v2 a controller must reach the API root (its cgroup.controllers); below, create enables it. */

@@ -231,6 +231,25 @@ public final class Kernel {
     node.setMarker(key, value);
   }
 
+  /** A v2 cgroup's device filter: replaced whole (null removes it); EINVAL on a v1 hierarchy, as BPF_PROG_ATTACH. */
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules, String shown)
+      throws CgroupFsException {
+    Node node = nodeOrFail(Operation.BPF, h, path, null, shown);
+    if (h.version() != org.lmctfy.cgroupfs.CgroupVersion.V2) {
+      throw fail(Operation.BPF, h, path, null, shown, Errno.EINVAL);
+    }
+    node.deviceFilter = rules;
+  }
+
+  public java.util.Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path)
+      throws CgroupFsException {
+    Node node = nodeOrFail(Operation.BPF, h, path, null, null);
+    if (h.version() != org.lmctfy.cgroupfs.CgroupVersion.V2) {
+      throw fail(Operation.BPF, h, path, null, null, Errno.EINVAL);
+    }
+    return java.util.Optional.ofNullable(node.deviceFilter);
+  }
+
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
     nodeOrFail(REMOVE_MARKER, h, path, null, null).removeMarker(key);
   }
@@ -481,6 +500,9 @@ public final class Kernel {
     int[] o = n.owner("");
     s.put("@owner", o[0] + ":" + o[1]);
     n.markers().forEach((k, v) -> s.put("@marker " + k, v));
+    if (n.deviceFilter != null) {
+      s.put("@device filter", n.deviceFilter.toString());
+    }
     return s;
   }
 

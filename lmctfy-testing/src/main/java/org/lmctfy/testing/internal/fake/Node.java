@@ -24,6 +24,8 @@ final class Node {
   private Map<String, int[]> owners;
   private TreeSet<Long> tids;
   private Map<String, Object> state;
+  /** The device filter of a v2 cgroup (what lmctfy's eBPF program enforces on the kernel), or null. */
+  org.lmctfy.spec.DeviceSpec deviceFilter;
 
   /** {@code path} is {@code parent}'s path and {@code name}, the root's "/". */
   Node(Hier hier, Node parent, String name, CgroupPath path) {
