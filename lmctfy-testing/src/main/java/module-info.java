@@ -1,6 +1,7 @@
 /** lmctfy for Java: test support. FakeCgroupFs, the CgroupFs contract suite, JUnit 5 and AssertJ helpers. */
 module org.lmctfy.testing {
   requires transitive org.lmctfy;
+  requires com.sun.jna; // ContractBackend.host().asUser: one thread's credentials
   requires static org.junit.jupiter.api;
   requires static org.junit.platform.commons;
   requires static org.assertj.core;

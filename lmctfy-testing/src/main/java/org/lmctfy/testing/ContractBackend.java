@@ -56,6 +56,29 @@ public interface ContractBackend {
   }
 
   /**
+   * {@code fs} as an unprivileged user, for {@link CgroupDelegationContract}: the fake's {@link
+   * FakeCgroupFs#asUser}; on the kernel, one thread whose credentials are {@code uid}:{@code gid}.
+   * Release it with {@link #release}.
+   *
+   * @param fs the backend under test, as root
+   * @param uid the user
+   * @param gid the user's group
+   * @return the same cgroups, checked as {@code uid}
+   * @throws IOException if this backend cannot act as another user
+   */
+  default CgroupFs asUser(CgroupFs fs, int uid, int gid) throws IOException {
+    throw new IOException(this + " cannot act as another user");
+  }
+
+  /**
+   * Releases what {@link #asUser} made (the kernel's thread).
+   *
+   * @param view what {@link #asUser} returned
+   * @throws Exception if it cannot
+   */
+  default void release(CgroupFs view) throws Exception {}
+
+  /**
    * A fresh {@link FakeCgroupFs} per case, laid out as {@code layout}, with fake processes.
    *
    * @param layout the layout
@@ -85,6 +108,11 @@ public interface ContractBackend {
       public boolean mayMoveTheTestProcess() {
         return true;
       }
+
+      @Override
+      public CgroupFs asUser(CgroupFs fs, int uid, int gid) {
+        return ((FakeCgroupFs) fs).asUser(uid, gid);
+      }
     };
   }
 
@@ -100,6 +128,16 @@ public interface ContractBackend {
       @Override
       public CgroupFs open() throws IOException {
         return ScratchCgroups.requireHost();
+      }
+
+      @Override
+      public CgroupFs asUser(CgroupFs fs, int uid, int gid) throws IOException {
+        return ThreadCredentials.as(fs, uid, gid);
+      }
+
+      @Override
+      public void release(CgroupFs view) throws Exception {
+        ThreadCredentials.close(view);
       }
 
       @Override

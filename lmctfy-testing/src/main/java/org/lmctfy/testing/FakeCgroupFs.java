@@ -402,6 +402,43 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  /**
+   * A view of this fake as an unprivileged user: the same cgroups, files and processes, with the
+   * kernel's permission checks of a caller without capabilities. Making or removing a cgroup
+   * needs write access to the parent directory and a marker (a user xattr) to the cgroup's; a
+   * file write needs the file; every refusal is EACCES. A cgroup the user makes, and its files,
+   * are the user's. On v2 moving a process also needs write access to {@code cgroup.procs} of the
+   * common ancestor of its cgroup and the destination. {@code chown}, {@code mount}, {@code
+   * umount} and device filters are EPERM. Root's view (uid 0) is this fake itself.
+   *
+   * <pre>{@code
+   * FakeCgroupFs fs = FakeCgroupFs.create();
+   * fs.makeCgroup(h, CgroupPath.of("/t"));
+   * fs.chown(h, CgroupPath.of("/t"), null, 1000, 1000);           // delegate /t ...
+   * fs.chown(h, CgroupPath.of("/t"), "cgroup.procs", 1000, 1000);  // ... as systemd does
+   * ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), "/t");
+   * }</pre>
+   *
+   * @param uid the user's uid (0: this fake)
+   * @param gid the user's gid
+   * @return a view that checks permissions as {@code uid}
+   */
+  public CgroupFs asUser(int uid, int gid) {
+    return uid == 0 ? this : new FakeUserView(this, uid, gid);
+  }
+
+  /** The monitor every operation holds: a user view checks and acts under it. */
+  Object monitor() {
+    return lock;
+  }
+
+  /** Records that {@code uid} made the cgroup: it owns its directory and files. */
+  void madeBy(Hierarchy h, CgroupPath path, int uid, int gid) throws CgroupFsException {
+    synchronized (lock) {
+      kernel.setCreator(h, path, uid, gid);
+    }
+  }
+
   @Override
   public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules)
       throws CgroupFsException {

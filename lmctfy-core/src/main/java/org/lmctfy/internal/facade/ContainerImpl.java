@@ -82,6 +82,7 @@ final class ContainerImpl implements Container {
     Layout layout = api.lifecycle().layout();
     Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
     layout.managed().forEach(h -> cgroups.put(h, layout.path(name)));
+    new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), "run " + argv + " in " + name);
     try {
       return new LaunchedProcess(layout.fs().start(command, cgroups));
     } catch (IOException e) {

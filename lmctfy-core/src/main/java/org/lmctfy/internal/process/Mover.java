@@ -81,6 +81,22 @@ public final class Mover {
   }
 
   /**
+   * Before {@code run} places a new process, which starts in this JVM's cgroups, into {@code
+   * path}: the common-ancestor rule below, for the JVM's own process (nothing to check for root).
+   */
+  public void checkPlacement(List<Hierarchy> hierarchies, CgroupPath path, String what) {
+    if (fs.effectiveUid() == 0) {
+      return;
+    }
+    long self = fs.selfPid();
+    try {
+      checkCommonAncestors(Map.of(self, fs.cgroupsOf(self)), hierarchies, path, what);
+    } catch (IOException e) {
+      throw ProcessErrors.ofMove(what + ": cannot read the cgroups of this process (" + self + ")", e);
+    }
+  }
+
+  /**
    * cgroup v2 moves a process only for a writer that may write the {@code cgroup.procs} of the
    * common ancestor of its cgroup and the destination: checked before anything moves, so that a
    * user on its delegated subtree gets PERMISSION_DENIED naming that file rather than a half-made
@@ -110,7 +126,8 @@ public final class Mover {
           throw new LmctfyException(ErrorCode.PERMISSION_DENIED, what + ": moving " + tid.getKey() + " from "
               + h.display(from, null) + " into " + h.display(path, null) + " needs write access to the common ancestor's "
               + h.display(ancestor, "cgroup.procs") + " (cgroup v2's rule), which belongs to uid " + owner
-              + ", not to uid " + self + "; nothing was moved");
+              + ", not to uid " + self + "; nothing was moved" + (tid.getKey() == fs.selfPid()
+              ? " (a process run starts in this JVM's cgroup)" : ""));
         }
       }
     }

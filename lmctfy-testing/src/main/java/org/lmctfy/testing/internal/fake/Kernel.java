@@ -264,6 +264,11 @@ public final class Kernel {
     node.setOwner(key, new int[] {uid == -1 ? o[0] : uid, gid == -1 ? o[1] : gid});
   }
 
+  /** A cgroup {@code uid} made: its directory and files are owned by it (until chowned). */
+  public void setCreator(Hierarchy h, CgroupPath path, int uid, int gid) throws CgroupFsException {
+    nodeOrFail(MKDIR, h, path, null, null).creator = new int[] {uid, gid};
+  }
+
   public int[] owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
     Node node = nodeOrFail(Operation.STAT, h, path, file, null);
     if (file != null) {

@@ -104,10 +104,13 @@ final class Node {
     }
   }
 
-  /** The owner of the directory (file "") or of a file. */
+  /** Who made this cgroup (its directory and files start as theirs, as kernfs does), or null for root. */
+  int[] creator;
+
+  /** The owner of the directory (file "") or of a file: as chowned, else the creator, else root. */
   int[] owner(String file) {
     int[] o = owners == null ? null : owners.get(file);
-    return o == null ? new int[] {0, 0} : o.clone();
+    return o != null ? o.clone() : creator != null ? creator.clone() : new int[] {0, 0};
   }
 
   void setOwner(String file, int[] owner) {

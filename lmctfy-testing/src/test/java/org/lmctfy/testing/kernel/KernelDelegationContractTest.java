@@ -1,0 +1,16 @@
+package org.lmctfy.testing.kernel;
+
+import org.junit.jupiter.api.Tag;
+import org.lmctfy.testing.CgroupDelegationContract;
+import org.lmctfy.testing.ContractBackend;
+
+/**
+ * {@link CgroupDelegationContract} on this machine's unified hierarchy, the tenant being one thread
+ * of this JVM with uid 64999 (skipped without root, failed under CI=true).
+ */
+@Tag("kernel")
+class KernelDelegationContractTest extends CgroupDelegationContract {
+  KernelDelegationContractTest() {
+    super(ContractBackend.host());
+  }
+}
