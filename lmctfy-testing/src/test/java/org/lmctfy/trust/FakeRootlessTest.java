@@ -96,4 +96,15 @@ class FakeRootlessTest {
       assertThat(fs.processes()).isEqualTo(processes);
     }
   }
+
+  @Test
+  void cleanupRemovesTheRecordOfADelegatedContainerWhoseDestroyWasCutShort() throws IOException {
+    root.create("/t", ContainerSpec.parse("owner: " + UID + " owner_group: " + UID));
+    assertThat(fs.markerKeys(unified, CgroupPath.root())).contains("record.t");
+    fs.removeCgroup(unified, CgroupPath.of("/t")); // destroy removed the cgroup, and then the machine stopped
+    var report = root.cleanup();
+    assertThat(report.removed()).anySatisfy(r -> assertThat(r).startsWith("/t (the record"));
+    assertThat(fs.markerKeys(unified, CgroupPath.root())).doesNotContain("record.t");
+    assertThat(root.cleanup().removed()).isEmpty();
+  }
 }

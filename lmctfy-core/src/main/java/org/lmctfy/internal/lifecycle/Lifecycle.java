@@ -304,5 +304,38 @@ public final class Lifecycle {
         failures.add(child + ": " + e.getMessage());
       }
     }
+    sweepRecords(name, removed, failures);
+  }
+
+  /**
+   * Root's records ({@code record.<child>}, on a parent it trusts) of delegated children that are
+   * gone: a destroy cut short between the cgroup's removal and its record's leaves one, and each
+   * takes one of the parent's markers. Removed under the child's lock.
+   */
+  private void sweepRecords(ContainerName name, List<String> removed, List<String> failures) {
+    CgroupPath path = layout.path(name);
+    org.lmctfy.cgroupfs.Hierarchy anchor = layout.anchor();
+    CgroupFs fs = layout.fs();
+    try {
+      if (!layout.trusted(path)) {
+        return;
+      }
+      for (String key : fs.markerKeys(anchor, path)) {
+        if (!key.startsWith(Layout.RECORD_PREFIX)) {
+          continue;
+        }
+        ContainerName child = name.child(key.substring(Layout.RECORD_PREFIX.length()));
+        try (ContainerLocks.Held held = lock(child)) {
+          if (!fs.exists(anchor, layout.path(child))) {
+            fs.removeMarker(anchor, path, key);
+            removed.add(child + " (the record of a delegated container already removed)");
+          }
+        } catch (IOException | LmctfyException e) {
+          failures.add(child + ": its record " + key + " on " + name + ": " + e.getMessage());
+        }
+      }
+    } catch (IOException e) {
+      failures.add(name + ": cannot read its records: " + e.getMessage());
+    }
   }
 }
