@@ -8,20 +8,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.DeviceSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
 import org.lmctfy.spec.DeviceSpec.Permission;
 import org.lmctfy.spec.DeviceSpec.Type;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.CgroupFsContractSupport;
+import org.lmctfy.testing.ContractBackend;
 
 /**
  * The kernel backend's cgroup v2 device filters (eBPF cgroup-device programs) on this machine's
@@ -30,7 +28,7 @@ import org.lmctfy.testing.ScratchCgroups;
  * removal, and a parent's filter holding its child. Skipped without root, failed under CI=true.
  */
 @Tag("kernel")
-class KernelDeviceFilterTest {
+class KernelDeviceFilterTest extends CgroupFsContractSupport {
   private static final DeviceRule DENY_ALL = new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm");
   private static final DeviceRule NULL = new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rw");
   private static final DeviceRule ZERO_READ = new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 5, "r");
@@ -39,31 +37,19 @@ class KernelDeviceFilterTest {
   private static final String PROBE = "for f in 'head -c1 /dev/zero' 'echo x >/dev/zero' 'head -c1 /dev/urandom' "
       + "'echo x >/dev/null'; do if (eval \"$f\" >/dev/null) 2>/dev/null; then echo ok; else echo denied; fi; done";
 
-  private CgroupFs fs;
-  private ScratchCgroups scratch;
   private Hierarchy unified;
 
-  @BeforeEach
-  void open() throws IOException {
-    fs = ScratchCgroups.requireHost();
-    scratch = ScratchCgroups.on(fs);
-    unified = fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
+  KernelDeviceFilterTest() {
+    super(ContractBackend.host());
   }
 
-  @AfterEach
-  void close() throws IOException {
-    scratch.close();
+  @BeforeEach
+  void findUnified() {
+    unified = unified();
   }
 
   private CgroupPath make(String relative) throws IOException {
-    CgroupPath p = scratch.path();
-    for (String part : relative.split("/")) {
-      p = p.resolve(part);
-      if (!fs.exists(unified, p)) {
-        fs.makeCgroup(unified, p);
-      }
-    }
-    return p;
+    return make(unified, relative);
   }
 
   /** What the probe could open, from inside {@code cgroup}: zero read, zero write, urandom read, null write. */
