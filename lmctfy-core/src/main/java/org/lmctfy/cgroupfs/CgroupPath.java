@@ -46,10 +46,22 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     if (!value.startsWith("/") || value.endsWith("/") || value.indexOf('\0') >= 0) {
       throw new IllegalArgumentException("not an absolute clean cgroup path: \"" + value + "\"");
     }
-    for (String component : value.substring(1).split("/", -1)) {
-      checkComponent(component);
+    int start = 1;
+    while (true) { // each component, without a regex split: this runs on every operation's paths
+      int end = value.indexOf('/', start);
+      checkComponent(value, start, end < 0 ? value.length() : end);
+      if (end < 0) {
+        return new CgroupPath(value);
+      }
+      start = end + 1;
     }
-    return new CgroupPath(value);
+  }
+
+  private static void checkComponent(String value, int start, int end) {
+    int n = end - start;
+    if (n == 0 || value.charAt(start) == '.' && (n == 1 || n == 2 && value.charAt(start + 1) == '.')) {
+      throw new IllegalArgumentException("not a cgroup name: \"" + value.substring(start, end) + "\"");
+    }
   }
 
   private static void checkComponent(String component) {
@@ -152,8 +164,9 @@ public final class CgroupPath implements Comparable<CgroupPath> {
   public List<String> components() {
     List<String> out = new ArrayList<>();
     if (!isRoot()) {
-      for (String c : value.substring(1).split("/")) {
-        out.add(c);
+      for (int start = 1, end; start > 0; start = end + 1) {
+        end = value.indexOf('/', start);
+        out.add(value.substring(start, end < 0 ? value.length() : end));
       }
     }
     return out;

@@ -29,6 +29,22 @@ public final class FlatKeyed {
     return out;
   }
 
+  /**
+   * Whether the space-separated list {@code text} ({@code cgroup.controllers}, {@code
+   * cgroup.subtree_control}) holds {@code word}; searched in place, without splitting or hashing:
+   * these are read on every v2 create.
+   */
+  public static boolean hasWord(String text, String word) {
+    for (int i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+      int end = i + word.length();
+      if ((i == 0 || Character.isWhitespace(text.charAt(i - 1)))
+          && (end == text.length() || Character.isWhitespace(text.charAt(end)))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** A number as the kernel prints it, unsigned 64-bit values too; INTERNAL, naming {@code file}, if not. */
   public static long number(String v, String file) {
     try {

@@ -69,6 +69,14 @@ public final class Census {
     return marker(layout.anchor(), parent, Layout.recordKey(name)).filter(Layout::isOwnerValue);
   }
 
+  /**
+   * Whether {@code name}'s own directory, which the caller found trusted ({@link #delegated} false),
+   * carries our ownership marker: {@link #owned} without a second look at the directory's owner.
+   */
+  boolean ownedHere(ContainerName name) throws IOException {
+    return marker(layout.anchor(), layout.path(name), Layout.OWNER_KEY).filter(Layout::isOwnerValue).isPresent();
+  }
+
   /** Whether {@code name}'s directory is delegated: it belongs to neither root nor us. */
   boolean delegated(ContainerName name) throws IOException {
     return !layout.trusted(layout.path(name));

@@ -94,7 +94,9 @@ final class Creator {
         SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
-      if (!layout.trusted(path)) { // delegated: our record goes where its tenant cannot write
+      // delegated (only a chown can have made a directory we just made another's): our record goes
+      // where its tenant cannot write
+      if (!plan.chowns().isEmpty() && !layout.trusted(path)) {
         String key = Layout.recordKey(name);
         fs.setMarker(anchor, parent, key, Layout.ownerValue(plan.fields()));
         tx.add(ResourceHandle.of(path, () -> "record " + key, () -> fs.removeMarker(anchor, parent, key)));

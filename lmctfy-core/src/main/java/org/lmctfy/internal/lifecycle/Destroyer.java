@@ -61,7 +61,9 @@ final class Destroyer {
     Hierarchy anchor = layout.anchor();
     CgroupPath parent = layout.path(name.parent());
     String intent = Layout.intentKey(name);
-    if (!census.owned(name) || census.delegated(name) || !fs.addMarker(anchor, parent, intent, Layout.DESTROYING)) {
+    // one look at the directory's owner: where it is trusted, its own marker says whether it is ours
+    if (census.delegated(name) || !census.ownedHere(name)
+        || !fs.addMarker(anchor, parent, intent, Layout.DESTROYING)) {
       return false; // a delegated container goes the census way: whatever its tenant made below goes too
     }
     List<Hierarchy> managed = layout.managed();

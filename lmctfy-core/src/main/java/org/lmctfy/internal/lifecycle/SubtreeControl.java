@@ -13,6 +13,7 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.codec.FlatKeyed;
 
 /** Enabling v2 controllers in {@code cgroup.subtree_control} along a path, undone on rollback. */
 final class SubtreeControl {
@@ -39,9 +40,13 @@ final class SubtreeControl {
       }
     }
     for (CgroupPath p : chain) {
-      Set<String> current = Set.of(fs.read(unified, p, SUBTREE).strip().split("\\s+"));
-      TreeSet<String> missing = new TreeSet<>(controllers);
-      missing.removeAll(current);
+      String current = fs.read(unified, p, SUBTREE);
+      TreeSet<String> missing = new TreeSet<>();
+      for (String c : controllers) {
+        if (!FlatKeyed.hasWord(current, c)) {
+          missing.add(c);
+        }
+      }
       if (missing.isEmpty()) {
         continue;
       }

@@ -17,14 +17,32 @@ import org.lmctfy.cgroupfs.CgroupPath;
  * characters and a name at most {@value #MAX_LENGTH}; a component that is or looks like a kernel
  * interface file ({@code tasks}, {@code cgroup.procs}, {@code memory.max}...) is refused, since the
  * kernel would mistake it for one. Every refusal is INVALID_ARGUMENT.
+ *
+ * <p>Immutable. It keeps its parent and its last cgroup path once made: one operation asks for
+ * them many times, and every new path string would be hashed again by each lookup.
  */
-public record ContainerName(String value) {
+public final class ContainerName {
   public static final int MAX_COMPONENT = 200;
   public static final int MAX_LENGTH = 1024;
   private static final ContainerName ROOT = new ContainerName("/");
 
-  /** Names of interface files that carry no controller prefix. */
-  private static final Set<String> KERNEL_FILES = Set.of("tasks", "notify_on_release", "release_agent");
+  private final String value;
+  /** Set once, racily but safely: a final-field object, and any thread computes the same value. */
+  private ContainerName parent;
+  private Placed placed;
+
+  /** This name's cgroup path below one root. */
+  private record Placed(CgroupPath root, CgroupPath path) {}
+
+  private ContainerName(String value) {
+    this.value = value;
+  }
+
+  /** The name as a string, {@code "/"} or {@code "/a/b"}. */
+  public String value() {
+    return value;
+  }
+
   /** Controllers whose {@code <controller>.*} files a component could be mistaken for. */
   private static final Set<String> CONTROLLERS = Set.of("cgroup", "cpu", "cpuacct", "cpuset", "memory",
       "devices", "freezer", "blkio", "io", "pids", "hugetlb", "net_cls", "net_prio", "perf_event", "rdma",
@@ -58,10 +76,18 @@ public record ContainerName(String value) {
     if (!name.startsWith("/")) {
       parts.addAll(caller.components());
     }
-    for (String part : name.split("/")) {
+    boolean canonical = name.startsWith("/"); // "/a/b" as given: no ".", "..", empty or trailing component
+    for (int start = 0, end; start <= name.length(); start = end + 1) {
+      end = name.indexOf('/', start);
+      if (end < 0) {
+        end = name.length();
+      }
+      String part = name.substring(start, end);
       if (part.isEmpty() || part.equals(".")) {
+        canonical &= start == 0 || part.isEmpty() && end == name.length() && start == 1;
         continue;
       }
+      canonical &= !part.equals("..");
       if (part.equals("..")) {
         if (parts.isEmpty()) {
           throw invalid(name, "\"..\" leads above the root container");
@@ -72,7 +98,7 @@ public record ContainerName(String value) {
       checkComponent(name, part);
       parts.addLast(part);
     }
-    String value = "/" + String.join("/", parts);
+    String value = canonical ? name : "/" + String.join("/", parts);
     if (value.length() > MAX_LENGTH) {
       throw invalid(name, "resolves to " + value.length() + " characters, more than " + MAX_LENGTH);
     }
@@ -89,9 +115,14 @@ public record ContainerName(String value) {
           + " characters");
     }
     int dot = part.indexOf('.');
-    if (KERNEL_FILES.contains(part) || dot > 0 && CONTROLLERS.contains(part.substring(0, dot))) {
+    if (isKernelFile(part) || dot > 0 && CONTROLLERS.contains(part.substring(0, dot))) {
       throw invalid(name, "component \"" + part + "\" is, or looks like, a kernel interface file");
     }
+  }
+
+  /** Whether {@code part} names an interface file that carries no controller prefix (compared, not hashed). */
+  private static boolean isKernelFile(String part) {
+    return part.equals("tasks") || part.equals("notify_on_release") || part.equals("release_agent");
   }
 
   private static String describe(char c) {
@@ -114,8 +145,13 @@ public record ContainerName(String value) {
 
   /** The parent container; the root's parent is the root. */
   public ContainerName parent() {
-    int slash = value.lastIndexOf('/');
-    return slash <= 0 ? ROOT : new ContainerName(value.substring(0, slash));
+    ContainerName p = parent;
+    if (p == null) {
+      int slash = value.lastIndexOf('/');
+      p = slash <= 0 ? ROOT : new ContainerName(value.substring(0, slash));
+      parent = p;
+    }
+    return p;
   }
 
   /** The last component; {@code ""} for the root. */
@@ -141,7 +177,15 @@ public record ContainerName(String value) {
 
   /** This container's cgroup path, below {@code root}. */
   public CgroupPath path(CgroupPath root) {
-    return isRoot() ? root : CgroupPath.of(value).under(root);
+    if (isRoot()) {
+      return root;
+    }
+    Placed p = placed;
+    if (p == null || !p.root().equals(root)) {
+      p = new Placed(root, CgroupPath.of(root.isRoot() ? value : root.value() + value));
+      placed = p;
+    }
+    return p.path();
   }
 
   /** The container at cgroup {@code path}, or null if it is not below {@code root} or not valid. */
@@ -157,6 +201,16 @@ public record ContainerName(String value) {
       name = name.child(c);
     }
     return name;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ContainerName && ((ContainerName) o).value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
   }
 
   @Override

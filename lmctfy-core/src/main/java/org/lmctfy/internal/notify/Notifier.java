@@ -165,6 +165,9 @@ public final class Notifier {
    * listeners.
    */
   public synchronized void destroyed(ContainerName name) {
+    if (byName.isEmpty()) { // the common case: nobody watches, nothing to build
+      return;
+    }
     List<Registration> subtree = new ArrayList<>();
     if (name.isRoot()) {
       byName.values().forEach(subtree::addAll);

@@ -3,13 +3,13 @@ package org.lmctfy.internal.resources;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.internal.lifecycle.Errors;
 
 /**
@@ -72,7 +72,7 @@ public final class Host {
       return h.isPresent();
     }
     return has(h.get(), self, "cgroup.controllers")
-        && Set.of(read(h.get(), self, "cgroup.controllers").split("\\s+")).contains(controller);
+        && FlatKeyed.hasWord(read(h.get(), self, "cgroup.controllers"), controller);
   }
 
   /** The unified hierarchy, or empty when no cgroup2 is mounted. */
@@ -140,7 +140,7 @@ public final class Host {
    * The v2 controllers the API root can give its subtree ({@code cgroup.controllers} of the root):
    * the create enables them in every {@code cgroup.subtree_control} from the root to the parent.
    */
-  Set<String> rootControllers(Hierarchy unified) {
-    return Set.of(read(unified, root, "cgroup.controllers").split("\\s+"));
+  String rootControllers(Hierarchy unified) {
+    return read(unified, root, "cgroup.controllers");
   }
 }

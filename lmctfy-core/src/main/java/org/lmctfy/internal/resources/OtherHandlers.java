@@ -228,6 +228,9 @@ final class OtherHandlers {
   }
 
   static void childrenLimit(Long limit, Mode mode, Host host, List<FileWrite> out) {
+    if (limit == null && mode != Mode.REPLACE) {
+      return;
+    }
     Hierarchy unified = host.fs().hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
         .orElse(null);
     if (limit == null && !(mode == Mode.REPLACE && unified != null)) {

@@ -1,12 +1,14 @@
 package org.lmctfy.internal.resources;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.CpuSpec;
@@ -49,7 +51,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     OtherHandlers.unified(spec.unified(), host, writes);
     List<Chown> chowns = new ArrayList<>();
     OwnerHandler.plan(spec.owner(), spec.ownerGroup(), mode, host, host.managed(), chowns);
-    Set<String> v2 = new TreeSet<>();
+    TreeSet<String> v2 = new TreeSet<>();
     Hierarchy unified = null;
     for (FileWrite w : writes) {
       String controller = w.file().substring(0, w.file().indexOf('.'));
@@ -61,7 +63,8 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     if (unified != null) {
       checkParentOffers(host, unified, v2, writes);
     }
-    return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Set.copyOf(v2), unified, fields(spec),
+    return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Collections.unmodifiableSortedSet(v2), unified,
+        fields(spec),
         devices);
   }
 
@@ -88,12 +91,12 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
 
   private static void checkOffered(Host host, Hierarchy unified, Set<String> controllers,
       Function<String, String> fieldOf) {
-    Set<String> offered = host.rootControllers(unified);
+    String offered = host.rootControllers(unified);
     for (String c : controllers) {
-      if (!offered.contains(c)) {
+      if (!FlatKeyed.hasWord(offered, c)) {
         String field = fieldOf.apply(c);
         throw Host.notOn(unified, field, "the " + c + " controller does not reach the API's root cgroup (its "
-            + "cgroup.controllers is \"" + String.join(" ", offered).strip() + "\"); run initMachine with "
+            + "cgroup.controllers is \"" + offered + "\"); run initMachine with "
             + "enable_controllers");
       }
     }

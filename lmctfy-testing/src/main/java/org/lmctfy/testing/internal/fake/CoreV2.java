@@ -196,6 +196,24 @@ final class CoreV2 implements Controller {
     return threadRoot(node) ? "domain threaded\n" : "domain\n";
   }
 
+  /** The last parent's subtree_control and the cgroup.controllers it makes: read on every create. */
+  private record Printed(String subtreeControl, String controllers) {}
+
+  private volatile Printed lastPrinted;
+
+  private String controllersText(Node node) {
+    if (node.isRoot()) {
+      return print(available(node));
+    }
+    String given = subtreeControl(node.parent);
+    Printed last = lastPrinted;
+    if (last == null || !last.subtreeControl().equals(given)) {
+      last = new Printed(given, print(words(given)));
+      lastPrinted = last;
+    }
+    return last.controllers();
+  }
+
   private static boolean active(Node node, String controller) {
     return available(node).contains(controller);
   }
@@ -203,7 +221,7 @@ final class CoreV2 implements Controller {
   @Override
   public String read(Node node, FileSpec file) {
     return switch (file.name()) {
-      case "cgroup.controllers" -> print(available(node));
+      case "cgroup.controllers" -> controllersText(node);
       case "cgroup.events" -> "populated " + (node.populated() ? 1 : 0) + "\nfrozen " + (frozen(node) ? 1 : 0) + "\n";
       case "cgroup.procs" -> {
         if (threaded(node)) {

@@ -50,9 +50,24 @@ final class Hier {
     return hierarchy.version() == CgroupVersion.V2;
   }
 
+  /**
+   * The last path looked up and its cgroup (or null): one operation of the library passes the
+   * same path object for several calls in a row, and an identity test costs less than hashing.
+   * Reset by every add and remove; like the index, only used under the fake's lock.
+   */
+  private CgroupPath lastPath;
+  private Node lastNode;
+  /** The last parent's cgroup.subtree_control given to shape() and its children's shape: a fixed function. */
+  private String lastEnabled;
+  private Shape lastShape;
+
   /** The cgroup at {@code path}, or null. */
   Node find(CgroupPath path) {
-    return byPath.get(path);
+    if (path != lastPath) {
+      lastNode = byPath.get(path);
+      lastPath = path;
+    }
+    return lastNode;
   }
 
   /** Makes the new cgroup {@code path} (its name is {@code name}) under {@code parent}, which has no such child. */
@@ -60,6 +75,7 @@ final class Hier {
     Node node = new Node(this, parent, name, path);
     parent.addChild(node);
     byPath.put(node.path, node);
+    lastPath = null;
     return node;
   }
 
@@ -67,6 +83,7 @@ final class Hier {
   void remove(Node node) {
     node.parent.removeChild(node.name);
     byPath.remove(node.path);
+    lastPath = null;
   }
 
   /**
@@ -90,11 +107,16 @@ final class Hier {
       return childShape;
     }
     String enabled = CoreV2.subtreeControl(node.parent);
+    if (enabled == lastEnabled) { // the same stored value as the last call's: identity, not hashing
+      return lastShape;
+    }
     Shape s = v2ChildShapes.get(enabled);
     if (s == null) {
       s = shape(false, enabled);
       v2ChildShapes.put(enabled, s);
     }
+    lastEnabled = enabled;
+    lastShape = s;
     return s;
   }
 

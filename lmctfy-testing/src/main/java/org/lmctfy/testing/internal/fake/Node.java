@@ -68,7 +68,7 @@ final class Node {
 
   void put(String file, String content) {
     if (values == null) {
-      values = new HashMap<>(4);
+      values = new HashMap<>();
     }
     values.put(file, content);
   }
