@@ -65,10 +65,10 @@ public final class CgroupPath implements Comparable<CgroupPath> {
   }
 
   private static void checkComponent(String component) {
-    if (component.isEmpty() || component.equals(".") || component.equals("..")
-        || component.indexOf('/') >= 0 || component.indexOf('\0') >= 0) {
+    if (component.indexOf('/') >= 0 || component.indexOf('\0') >= 0) {
       throw new IllegalArgumentException("not a cgroup name: \"" + component + "\"");
     }
+    checkComponent(component, 0, component.length());
   }
 
   /**

@@ -233,7 +233,7 @@ final class OtherHandlers {
     }
     Hierarchy unified = host.fs().hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
         .orElse(null);
-    if (limit == null && !(mode == Mode.REPLACE && unified != null)) {
+    if (limit == null && unified == null) { // a REPLACE where no cgroup2 is: nothing to reset
       return;
     }
     if (unified == null) {

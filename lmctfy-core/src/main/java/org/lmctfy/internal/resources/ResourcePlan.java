@@ -64,8 +64,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       checkParentOffers(host, unified, v2, writes);
     }
     return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Collections.unmodifiableSortedSet(v2), unified,
-        fields(spec),
-        devices);
+        fields(spec), devices);
   }
 
   /**
