@@ -21,8 +21,10 @@ import org.lmctfy.testing.ScratchCgroups;
  * {@code run} of {@code /bin/true} into a container, start to exit, next to a C floor that makes
  * the fewest system calls for the same end state: {@code fork}; the child writes {@code 0} (itself)
  * into the container's {@code cgroup.procs} in every managed hierarchy and {@code execve}s {@code
- * /bin/true}; the parent {@code waitpid}s. The floor is compiled with the system's {@code cc}. Runs
- * alternate in rounds after a warm-up; prints medians per run and the median of per-round ratios.
+ * /bin/true}; the parent {@code waitpid}s. The floor is compiled with the system's {@code cc}. A third
+ * column is the JDK alone: {@code ProcessBuilder} start and {@code waitFor} of {@code /bin/true}
+ * with no placement, the least any JVM code pays for a process through the JDK. Runs alternate in
+ * rounds after a warm-up; prints medians per run and the median of per-round ratios.
  * With {@code --strace}, also counts the system calls of each (strace -f -c over one batch).
  *
  * <pre>java -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.RunBenchmark [--quick] [--strace]</pre>
@@ -90,13 +92,16 @@ public final class RunBenchmark {
       while (System.nanoTime() < warmEnd) {
         library(job, quiet, 20);
         floor(floor, procs, 20);
+        jdkAlone(20);
       }
       double[] lib = new double[rounds];
+      double[] jdk = new double[rounds];
       double[] raw = new double[rounds];
       double[] ratio = new double[rounds];
       for (int r = 0; r < rounds; r++) {
         raw[r] = floor(floor, procs, batch);
         lib[r] = library(job, quiet, batch);
+        jdk[r] = jdkAlone(batch);
         ratio[r] = lib[r] / raw[r];
       }
       out.printf("machine: %d cpus, Linux %s, Java %s; %d hierarchies to place in%n",
@@ -107,6 +112,8 @@ public final class RunBenchmark {
           procs.size(), median(raw));
       out.printf("run /bin/true, start to exit: library run + waitFor (empty environment)             %.0f µs%n",
           median(lib));
+      out.printf("run /bin/true, start to exit: the JDK alone (ProcessBuilder, no placement)        %.0f µs"
+          + " = %.2f x floor%n", median(jdk), median(jdk) / median(raw));
       out.printf("ratio (median of %d rounds of %d): %.2f x floor  [rounds: %s]%n", rounds, batch, median(ratio),
           Arrays.toString(Arrays.stream(ratio).map(x -> Math.round(x * 100) / 100.0).toArray()));
       if (strace) {
@@ -124,6 +131,20 @@ public final class RunBenchmark {
       ContainerProcess p = job.run(List.of("/bin/true"), spec);
       if (p.waitFor() != 0) {
         throw new IllegalStateException("true exited " + p.exitCode());
+      }
+    }
+    return (System.nanoTime() - start) / 1000.0 / n;
+  }
+
+  /** Microseconds per start and exit of {@code /bin/true} through the JDK, placed nowhere. */
+  static double jdkAlone(int n) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder("/bin/true").redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().clear();
+    long start = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      if (pb.start().waitFor() != 0) {
+        throw new IllegalStateException("/bin/true failed");
       }
     }
     return (System.nanoTime() - start) / 1000.0 / n;
