@@ -3,20 +3,19 @@ package org.lmctfy.examples.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.examples.ShowHierarchies;
+import org.lmctfy.examples.cli.Command.Opt;
+import org.lmctfy.examples.cli.Command.Param;
 import org.lmctfy.testing.FakeLayout;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code lmctfy} command-line tool: lmctfy's commands and arguments over {@link ContainerApi}.
@@ -32,61 +31,23 @@ import picocli.CommandLine.ScopeType;
  * NOT_FOUND (5), as in lmctfy, with the commands it may have meant. No failure prints a stack
  * trace unless {@code --debug} is given. The global options ({@code -p -v -l --json --backend
  * --root --fake-layout --debug -h -V}) may come before or after the command; after {@code run}'s
- * container name everything belongs to the program.
+ * container name everything belongs to the program. The commands are a {@link Command} tree read
+ * without reflection: a command costs its own classes and the library's, nothing more.
  *
  * <p>One instance per invocation; not thread-safe.
  */
-@Command(name = "lmctfy", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
-    versionProvider = Lmctfy.Version.class, sortOptions = false,
-    description = "Let Me Contain That For You: Linux containers (cgroups) from the command line.%n"
-        + "Exit code: 0, or the status number of the failure (3 INVALID_ARGUMENT, 5 NOT_FOUND, "
-        + "6 ALREADY_EXISTS, 9 FAILED_PRECONDITION, 12 UNIMPLEMENTED, 14 UNAVAILABLE, ...).")
 public final class Lmctfy {
-  /** Every command, in the order the usage lists them (added by {@link #commandLine}). */
-  static final List<Class<?>> COMMANDS = List.of(
-      ContainerCommands.Create.class, ContainerCommands.Destroy.class, ContainerCommands.Detect.class,
-      ProcessCommands.Enter.class, ContainerCommands.Init.class, ProcessCommands.KillAll.class,
-      ContainerCommands.ListMenu.class, ProcessCommands.Notify.class, ProcessCommands.Pause.class,
-      ProcessCommands.Resume.class, ProcessCommands.Run.class, ContainerCommands.SpecCommand.class,
-      ContainerCommands.Stats.class, ContainerCommands.Update.class, ContainerCommands.Cleanup.class,
-      Demo.class, Completion.class, CommandLine.HelpCommand.class);
-
   /** What the process prints before a failure's code and message, as lmctfy did. */
   static final String ERROR_PREFIX = "Command exited with error message: ";
 
-  @Option(scope = ScopeType.INHERIT, names = {"-p", "--pairs"}, description = "Print key=\"value\" pairs (the default).")
-  boolean pairs;
-
-  @Option(scope = ScopeType.INHERIT, names = {"-v", "--values"}, description = "Print values only, one per line.")
-  boolean values;
-
-  @Option(scope = ScopeType.INHERIT, names = {"-l", "--long"}, description = "Print keys and values in long form.")
-  boolean longStyle;
-
-  @Option(scope = ScopeType.INHERIT, names = "--json", description = "Print one JSON object (a spec or stats as their JSON).")
-  boolean json;
-
-  @Option(scope = ScopeType.INHERIT, names = "--backend", paramLabel = "host|fake", defaultValue = "host",
-      description = "host: this machine's cgroups (needs root); fake: an in-memory cgroupfs that starts "
-          + "empty at every invocation. Default: ${DEFAULT-VALUE}.")
-  String backend;
-
-  @Option(scope = ScopeType.INHERIT, names = "--root", paramLabel = "<cgroup>",
-      description = "The cgroup (the same path in every hierarchy) that is the container /. Default: the library's:"
-          + " where v2 carries the controllers, the cgroup lmctfy runs in (a systemd unit's); else /.")
-  String root;
-
-  @Option(scope = ScopeType.INHERIT, names = "--fake-layout", paramLabel = "<layout>", defaultValue = "SYSTEMD_V2",
-      description = "The fake's host layout: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
-  FakeLayout fakeLayout;
-
-  @Option(scope = ScopeType.INHERIT, names = "--debug", description = "Print the stack trace of a failure.")
-  boolean debug;
+  /** The default of {@code --fake-layout}. */
+  private static final String DEFAULT_LAYOUT = "SYSTEMD_V2";
 
   final InputStream in;
   final PrintStream out;
   final PrintStream err;
   private final Backend.Factory backends;
+  private Invocation parsed;
   private Backend openedBackend;
   private ContainerApi api;
 
@@ -97,6 +58,55 @@ public final class Lmctfy {
     this.backends = backends;
   }
 
+  /** The whole command tree, the root's options being the global ones. */
+  static Command tree() {
+    return new Command("lmctfy", List.of("Let Me Contain That For You: Linux containers (cgroups) from the command line.",
+        "Exit code: 0, or the status number of the failure (3 INVALID_ARGUMENT, 5 NOT_FOUND, "
+            + "6 ALREADY_EXISTS, 9 FAILED_PRECONDITION, 12 UNIMPLEMENTED, 14 UNAVAILABLE, ...)."),
+        List.of(Opt.flag("Print key=\"value\" pairs (the default).", "-p", "--pairs"),
+            Opt.flag("Print values only, one per line.", "-v", "--values"),
+            Opt.flag("Print keys and values in long form.", "-l", "--long"),
+            Opt.flag("Print one JSON object (a spec or stats as their JSON).", "--json"),
+            Opt.value("host|fake", "host: this machine's cgroups (needs root); fake: an in-memory cgroupfs that "
+                + "starts empty at every invocation. Default: host.", "--backend"),
+            Opt.value("<cgroup>", "The cgroup (the same path in every hierarchy) that is the container /. Default: "
+                + "the library's: where v2 carries the controllers, the cgroup lmctfy runs in (a systemd unit's); "
+                + "else /.", "--root"),
+            Opt.value("<layout>", "The fake's host layout: " + layouts() + ". Default: " + DEFAULT_LAYOUT + ".",
+                "--fake-layout"),
+            Opt.flag("Print the stack trace of a failure.", "--debug"),
+            Opt.flag("Show this help message and exit.", "-h", "--help"),
+            Opt.flag("Print version information and exit.", "-V", "--version")),
+        List.of(), null, List.of(
+            ContainerCommands.create(), ContainerCommands.destroy(), ContainerCommands.detect(),
+            ProcessCommands.enter(), ContainerCommands.init(), ProcessCommands.killAll(), ContainerCommands.list(),
+            ProcessCommands.notifications(), ProcessCommands.pause(), ProcessCommands.resume(), ProcessCommands.run(),
+            ContainerCommands.spec(), ContainerCommands.stats(), ContainerCommands.update(), ContainerCommands.cleanup(),
+            Command.leaf("demo", List.of("List the hierarchies, then create, show and destroy a demo container.",
+                "Uses the host as root; otherwise the fake (and says so), whatever --backend says."), in -> {
+                  ShowHierarchies.run(in.top.out);
+                  return 0;
+                }, List.of()),
+            Command.leaf("completion", List.of("Print a bash completion script for lmctfy.", "Use: source <(lmctfy "
+                + "completion); the distribution has it in share/bash-completion/completions/lmctfy."), in -> {
+                  in.top.out.print(Completion.script(in.path.get(0)));
+                  in.top.out.flush();
+                  return 0;
+                }, List.of()),
+            Command.leaf("help", List.of("Print the help of a command (of lmctfy without one)."), Lmctfy::help,
+                List.of(), Param.repeated("<command>", 0, "The command, e.g. list containers."))),
+        false);
+  }
+
+  /** The fake's layouts, as {@code --fake-layout} takes them. */
+  static String layouts() {
+    List<String> names = new ArrayList<>();
+    for (FakeLayout l : FakeLayout.values()) {
+      names.add(l.name());
+    }
+    return String.join(", ", names);
+  }
+
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
     System.exit(run(args, System.in, System.out, System.err, Backend::open));
@@ -105,85 +115,82 @@ public final class Lmctfy {
   /** Runs one command line with these streams and backends; returns the exit code. */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err, Backend.Factory backends) {
     Lmctfy top = new Lmctfy(in, out, err, backends);
-    CommandLine cl = commandLine(top, command(args));
     try {
-      return cl.execute(args);
+      top.parsed = Invocation.parse(top, tree(), args);
+      return switch (top.parsed.request) {
+        case HELP -> top.printHelp(top.parsed.path);
+        case VERSION -> top.printVersion();
+        case RUN -> top.parsed.command().action().run(top.parsed);
+      };
+    } catch (Invocation.UsageError e) {
+      return top.usageError(e);
+    } catch (Exception e) {
+      return top.fail(e);
     } finally {
       top.close();
     }
   }
 
-  /** The whole command tree over {@code top}, with lmctfy's error handling and exit codes. */
-  static CommandLine commandLine(Lmctfy top) {
-    return commandLine(top, null);
+  /** {@code help [<command>...]}: the help of the command those words name. */
+  private static int help(Invocation in) {
+    List<Command> path = new ArrayList<>(List.of(in.path.get(0)));
+    for (String word : in.paramsFrom(0)) {
+      Command sub = path.get(path.size() - 1).subcommand(word);
+      if (sub == null) {
+        throw new Invocation.UsageError(path, "unknown command '" + word + "'", word);
+      }
+      path.add(sub);
+    }
+    return in.top.printHelp(path);
+  }
+
+  private int printHelp(List<Command> path) {
+    out.print(Usage.of(path));
+    out.flush();
+    return 0;
+  }
+
+  /** {@code --version}: the project version, from the build. */
+  private int printVersion() throws IOException {
+    Properties p = new Properties();
+    try (InputStream s = Lmctfy.class.getResourceAsStream("version.properties")) {
+      if (s == null) {
+        throw new IOException("version.properties is missing from the class path");
+      }
+      p.load(s);
+    }
+    out.println("lmctfy for Java " + p.getProperty("version"));
+    out.flush();
+    return 0;
   }
 
   /**
-   * The command tree over {@code top} with only {@code command}'s branch, or every branch when it is
-   * null: picocli reads every command's annotations by reflection, most of a start-up, and a
-   * command line runs one of them. Usage, {@code help}, {@code completion} and an unknown command
-   * (what it may have meant) get the whole tree.
+   * A command line the tree cannot read: an unknown command gets what it may have meant and the
+   * menu's commands (NOT_FOUND), anything else the message and the command's usage (INVALID_ARGUMENT).
    */
-  static CommandLine commandLine(Lmctfy top, Class<?> command) {
-    CommandLine cl = new CommandLine(top);
-    for (Class<?> c : COMMANDS) {
-      if (command == null || c == command) {
-        cl.addSubcommand(c);
+  private int usageError(Invocation.UsageError e) {
+    List<Command> where = e.where;
+    if (e.unknownWord != null) {
+      Command menu = where.get(where.size() - 1);
+      List<String> names = new ArrayList<>();
+      for (Command c : menu.subcommands()) {
+        names.add(c.name());
       }
-    }
-    cl.setOut(new PrintWriter(top.out, true, StandardCharsets.UTF_8));
-    cl.setErr(new PrintWriter(top.err, true, StandardCharsets.UTF_8));
-    // run's program keeps its own options: after the container name everything is the command.
-    CommandLine run = cl.getSubcommands().get("run");
-    if (run != null) {
-      run.setStopAtPositional(true);
-    }
-    cl.setExecutionExceptionHandler((e, cmd, parsed) -> top.fail(e));
-    cl.setParameterExceptionHandler((e, args) -> {
-      CommandLine where = e.getCommandLine();
-      if (e instanceof CommandLine.UnmatchedArgumentException u && !where.getSubcommands().isEmpty()
-          && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
-        // an unknown command: what it may have meant, not the whole usage
-        List<String> near = nearest(u.getUnmatched().get(0), where.getSubcommands().keySet());
-        top.err.println(ERROR_PREFIX + ErrorCode.NOT_FOUND.number() + ": unknown command '" + u.getUnmatched().get(0)
-            + "' for " + where.getCommandName() + (near.isEmpty() ? "" : "; did you mean " + String.join(" or ", near) + "?"));
-        top.err.println("The commands: " + String.join(", ", where.getSubcommands().keySet()) + ". See '"
-            + where.getCommandSpec().qualifiedName() + " help'.");
-        return ErrorCode.NOT_FOUND.number();
+      List<String> near = nearest(e.unknownWord, names);
+      List<String> qualified = new ArrayList<>();
+      for (Command c : where) {
+        qualified.add(c.name());
       }
-      top.err.println(ERROR_PREFIX + ErrorCode.INVALID_ARGUMENT.number() + ": " + e.getMessage());
-      where.usage(top.err);
-      return ErrorCode.INVALID_ARGUMENT.number();
-    });
-    return cl;
-  }
-
-  /** Options of the top command that take a value, which is not the command's name. */
-  private static final java.util.Set<String> WITH_VALUE = java.util.Set.of("--backend", "--root", "--fake-layout");
-
-  /**
-   * The command a command line names (its first word that is no option or option value) if it is
-   * one that needs only its own branch of the tree, else null (none, {@code help}, {@code
-   * completion}, an unknown word).
-   */
-  static Class<?> command(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (WITH_VALUE.contains(a)) {
-        i++;
-      } else if (a.equals("--")) {
-        return null;
-      } else if (!a.startsWith("-")) {
-        for (Class<?> c : COMMANDS) {
-          Command named = c.getAnnotation(Command.class);
-          if (named.name().equals(a) && c != Completion.class && c != CommandLine.HelpCommand.class) {
-            return c;
-          }
-        }
-        return null;
-      }
+      err.println(ERROR_PREFIX + ErrorCode.NOT_FOUND.number() + ": unknown command '" + e.unknownWord + "' for "
+          + menu.name() + (near.isEmpty() ? "" : "; did you mean " + String.join(" or ", near) + "?"));
+      err.println("The commands: " + String.join(", ", names) + ". See '" + String.join(" ", qualified) + " help'.");
+      err.flush();
+      return ErrorCode.NOT_FOUND.number();
     }
-    return null;
+    err.println(ERROR_PREFIX + ErrorCode.INVALID_ARGUMENT.number() + ": " + e.getMessage());
+    err.print(Usage.of(where));
+    err.flush();
+    return ErrorCode.INVALID_ARGUMENT.number();
   }
 
   /** The commands within two edits (a swap of neighbours is one) of a mistyped {@code word}, nearest first. */
@@ -224,10 +231,10 @@ public final class Lmctfy {
       err.println(ERROR_PREFIX + lmctfy.code().number() + ": " + describe(lmctfy));
       code = lmctfy.code().number();
     } else {
-      err.println(ERROR_PREFIX + ErrorCode.INTERNAL.number() + ": " + e + (debug ? "" : " (--debug prints the stack trace)"));
+      err.println(ERROR_PREFIX + ErrorCode.INTERNAL.number() + ": " + e + (debug() ? "" : " (--debug prints the stack trace)"));
       code = ErrorCode.INTERNAL.number();
     }
-    if (debug) {
+    if (debug()) {
       e.printStackTrace(err);
     }
     return code;
@@ -252,6 +259,10 @@ public final class Lmctfy {
 
   /** The style the options chose; INVALID_ARGUMENT if more than one. */
   Output.Style style() {
+    boolean pairs = parsed.flag("-p");
+    boolean values = parsed.flag("-v");
+    boolean longStyle = parsed.flag("-l");
+    boolean json = parsed.flag("--json");
     int chosen = (pairs ? 1 : 0) + (values ? 1 : 0) + (longStyle ? 1 : 0) + (json ? 1 : 0);
     if (chosen > 1) {
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "choose one output style of -p, -v, -l, --json");
@@ -259,14 +270,27 @@ public final class Lmctfy {
     return values ? Output.Style.VALUES : longStyle ? Output.Style.LONG : json ? Output.Style.JSON : Output.Style.PAIRS;
   }
 
+  private boolean debug() {
+    return parsed != null && parsed.flag("--debug");
+  }
+
   /** The backend, opened at the first call; says on stderr when it is not the host. */
   Backend backend() {
     if (openedBackend == null) {
+      String backend = parsed.value("--backend", "host");
       Backend.Kind kind;
       try {
-        kind = Backend.Kind.valueOf(backend.toUpperCase(java.util.Locale.ROOT));
+        kind = Backend.Kind.valueOf(backend.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "--backend must be host or fake, got \"" + backend + "\"");
+      }
+      String layout = parsed.value("--fake-layout", DEFAULT_LAYOUT);
+      FakeLayout fakeLayout;
+      try {
+        fakeLayout = FakeLayout.valueOf(layout);
+      } catch (IllegalArgumentException e) {
+        throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "--fake-layout must be one of " + layouts() + ", got \""
+            + layout + "\"");
       }
       try {
         openedBackend = backends.open(kind, fakeLayout);
@@ -283,6 +307,7 @@ public final class Lmctfy {
   /** The API over the backend and {@code --root}, opened at the first call, closed by {@link #run}. */
   ContainerApi api() {
     if (api == null) {
+      String root = parsed.value("--root", null);
       api = root == null ? ContainerApi.open(backend().fs()) : ContainerApi.open(backend().fs(), CgroupPath.of(root));
     }
     return api;
@@ -291,21 +316,6 @@ public final class Lmctfy {
   private void close() {
     if (api != null) {
       api.close();
-    }
-  }
-
-  /** {@code --version}: the project version, from the build. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() throws IOException {
-      Properties p = new Properties();
-      try (InputStream s = Lmctfy.class.getResourceAsStream("version.properties")) {
-        if (s == null) {
-          throw new IOException("version.properties is missing from the class path");
-        }
-        p.load(s);
-      }
-      return new String[] {"lmctfy for Java " + p.getProperty("version")};
     }
   }
 }

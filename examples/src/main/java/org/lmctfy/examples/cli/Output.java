@@ -1,13 +1,10 @@
 package org.lmctfy.examples.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -27,7 +24,6 @@ final class Output {
   enum Style { PAIRS, VALUES, LONG, JSON }
 
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9][-A-Za-z0-9_.]*");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private record Entry(String key, Object value, boolean listed) {}
 
@@ -86,6 +82,7 @@ final class Output {
     out.flush();
   }
 
+  @SuppressWarnings("unchecked") // the lists are the ones made above
   private void printJson(PrintStream out) {
     if (rawJson != null) {
       out.println(rawJson);
@@ -94,23 +91,66 @@ final class Output {
       out.flush();
       return;
     }
-    ObjectNode root = JSON.createObjectNode();
+    Map<String, Object> root = new LinkedHashMap<>();
     for (String key : listedKeys) {
-      root.putArray(key);
+      root.put(key, new ArrayList<>());
     }
     for (Entry e : entries) {
       if (e.listed()) {
-        ((ArrayNode) root.get(e.key())).addPOJO(e.value());
+        ((List<Object>) root.get(e.key())).add(e.value());
       } else {
-        root.putPOJO(e.key(), e.value());
+        root.put(e.key(), e.value());
       }
     }
-    try {
-      out.println(JSON.writeValueAsString(root));
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
+    StringBuilder b = new StringBuilder("{");
+    for (Map.Entry<String, Object> e : root.entrySet()) {
+      b.append(b.length() > 1 ? "," : "");
+      jsonString(b, e.getKey());
+      b.append(':');
+      if (e.getValue() instanceof List<?> list) {
+        b.append('[');
+        for (int i = 0; i < list.size(); i++) {
+          b.append(i > 0 ? "," : "");
+          jsonValue(b, list.get(i));
+        }
+        b.append(']');
+      } else {
+        jsonValue(b, e.getValue());
+      }
     }
+    out.println(b.append('}'));
     out.flush();
+  }
+
+  /** A number as itself, anything else as the JSON string of its text. */
+  private static void jsonValue(StringBuilder b, Object value) {
+    if (value instanceof Long || value instanceof Integer) {
+      b.append(value);
+    } else {
+      jsonString(b, String.valueOf(value));
+    }
+  }
+
+  private static void jsonString(StringBuilder b, String s) {
+    b.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> b.append("\\\"");
+        case '\\' -> b.append("\\\\");
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            b.append(String.format("\\u%04x", (int) c));
+          } else {
+            b.append(c);
+          }
+        }
+      }
+    }
+    b.append('"');
   }
 
   /** C escaping as lmctfy's {@code CEscape}: quotes, backslash, \n \r \t, other controls as octal. */

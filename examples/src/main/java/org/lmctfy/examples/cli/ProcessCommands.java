@@ -3,6 +3,7 @@ package org.lmctfy.examples.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -10,102 +11,80 @@ import org.lmctfy.Container;
 import org.lmctfy.ContainerProcess;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.examples.cli.Command.Opt;
+import org.lmctfy.examples.cli.Command.Param;
 import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.RunSpec;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** The commands about the processes in containers, and notifications. */
 final class ProcessCommands {
   private ProcessCommands() {}
 
-  @Command(name = "enter", description = "Move threads into a container (default: the parent of lmctfy, the shell).")
-  static final class Enter extends Cmd {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
+  private static final Param NAME = Param.one("<name>", "The container, e.g. /test.");
 
-    @Parameters(index = "1..*", arity = "0..*", paramLabel = "<tid>")
-    List<Long> tids;
-
-    @Override
-    public Integer call() {
-      api().get(name).enter(tids == null || tids.isEmpty() ? List.of(parentPid()) : tids);
-      return 0;
-    }
+  static Command enter() {
+    return Command.leaf("enter", List.of("Move threads into a container (default: the parent of lmctfy, the shell)."),
+        in -> {
+          List<Long> tids = new ArrayList<>();
+          for (String tid : in.paramsFrom(1)) {
+            tids.add(in.number(tid, "<tid>"));
+          }
+          in.api().get(in.param(0, null)).enter(tids.isEmpty() ? List.of(Invocation.parentPid()) : tids);
+          return 0;
+        }, List.of(), NAME, Param.repeated("<tid>", 0, "Default: the parent of lmctfy, the shell."));
   }
 
-  @Command(name = "killall", description = "Kill every process in a container and its subcontainers.")
-  static final class KillAll extends Cmd {
-    @Parameters(paramLabel = "<name>")
-    String name;
-
-    @Override
-    public Integer call() {
-      api().get(name).killAll();
+  static Command killAll() {
+    return Command.leaf("killall", List.of("Kill every process in a container and its subcontainers."), in -> {
+      in.api().get(in.param(0, null)).killAll();
       return 0;
-    }
+    }, List.of(), NAME);
   }
 
-  @Command(name = "pause", description = "Freeze every process in a container and its subcontainers.")
-  static final class Pause extends Cmd {
-    @Parameters(paramLabel = "<name>")
-    String name;
-
-    @Override
-    public Integer call() {
-      api().get(name).pause();
+  static Command pause() {
+    return Command.leaf("pause", List.of("Freeze every process in a container and its subcontainers."), in -> {
+      in.api().get(in.param(0, null)).pause();
       return 0;
-    }
+    }, List.of(), NAME);
   }
 
-  @Command(name = "resume", description = "Thaw what pause froze.")
-  static final class Resume extends Cmd {
-    @Parameters(paramLabel = "<name>")
-    String name;
-
-    @Override
-    public Integer call() {
-      api().get(name).resume();
+  static Command resume() {
+    return Command.leaf("resume", List.of("Thaw what pause froze."), in -> {
+      in.api().get(in.param(0, null)).resume();
       return 0;
-    }
+    }, List.of(), NAME);
   }
 
-  @Command(name = "run", description = {"Run a command inside a container.", "A single argument with a space runs through /bin/sh -c. Without -n: wait, with the terminal's streams, and exit with the command's code.",
-      "With -n: start it detached (new session, streams on /dev/null) and print pid=...",
-      "Everything after <name> is the command: run /c ls -l keeps -l."})
-  static final class Run extends Cmd {
-    @Option(names = {"-n", "--no-wait"}, description = "Start detached and print its pid.")
-    boolean noWait;
+  static Command run() {
+    return Command.leaf("run", List.of("Run a command inside a container.", "A single argument with a space runs "
+        + "through /bin/sh -c. Without -n: wait, with the terminal's streams, and exit with the command's code.",
+        "With -n: start it detached (new session, streams on /dev/null) and print pid=...",
+        "Everything after <name> is the command: run /c ls -l keeps -l."), ProcessCommands::run,
+        List.of(Opt.flag("Start detached and print its pid.", "-n", "--no-wait")), NAME,
+        Param.repeated("<command>", 1, "The program and its arguments.")).withProgram();
+  }
 
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
-
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "<command>")
-    List<String> command;
-
-    @Override
-    public Integer call() throws Exception {
-      List<String> argv = command.size() == 1 && command.get(0).contains(" ")
-          ? List.of("/bin/sh", "-c", command.get(0)) : command;
-      Container c = api().get(name);
-      if (noWait) {
-        return print(new Output().add("pid", c.run(argv, RunSpec.detached()).pid()));
-      }
-      if (!top().backend().endsPrograms()) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the fake backend runs no program, so run would "
-            + "wait forever; use run -n to see where it would be placed");
-      }
-      ContainerProcess p = c.run(argv, RunSpec.inherit());
-      Pump stdout = new Pump(p.stdout(), top().out, false);
-      Pump stderr = new Pump(p.stderr(), top().err, false);
-      Pump stdin = new Pump(top().in, p.stdin(), true);
-      int code = p.waitFor();
-      stdout.finish();
-      stderr.finish();
-      stdin.thread.interrupt(); // a read of the terminal may still block; the thread is a daemon
-      return code;
+  private static int run(Invocation in) throws Exception {
+    List<String> command = in.paramsFrom(1);
+    List<String> argv = command.size() == 1 && command.get(0).contains(" ")
+        ? List.of("/bin/sh", "-c", command.get(0)) : command;
+    Container c = in.api().get(in.param(0, null));
+    if (in.flag("-n")) {
+      return in.print(new Output().add("pid", c.run(argv, RunSpec.detached()).pid()));
     }
+    if (!in.top.backend().endsPrograms()) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the fake backend runs no program, so run would "
+          + "wait forever; use run -n to see where it would be placed");
+    }
+    ContainerProcess p = c.run(argv, RunSpec.inherit());
+    Pump stdout = new Pump(p.stdout(), in.top.out, false);
+    Pump stderr = new Pump(p.stderr(), in.top.err, false);
+    Pump stdin = new Pump(in.top.in, p.stdin(), true);
+    int code = p.waitFor();
+    stdout.finish();
+    stderr.finish();
+    stdin.thread.interrupt(); // a read of the terminal may still block; the thread is a daemon
+    return code;
   }
 
   /**
@@ -143,50 +122,32 @@ final class ProcessCommands {
     }
   }
 
-  @Command(name = "notify", description = "Wait for one event of a container.", subcommands = NotifyMemory.class)
-  static final class Notify {}
+  static Command notifications() {
+    return Command.menu("notify", List.of("Wait for one event of a container."),
+        Command.menu("memory", List.of("Memory events."),
+            Command.leaf("oom", List.of("Block until the container is out of memory; print notification_status=<code>."),
+                in -> await(in, EventSpec.oom()), List.of(), NAME),
+            Command.leaf("threshold", List.of("Block until memory usage crosses <bytes>; print "
+                + "notification_status=<code>."),
+                in -> await(in, EventSpec.memoryThreshold(in.number(in.param(1, null), "<bytes>"))), List.of(), NAME,
+                Param.one("<bytes>", "The usage to wait for."))));
+  }
 
-  @Command(name = "memory", description = "Memory events.", subcommands = {NotifyOom.class, NotifyThreshold.class})
-  static final class NotifyMemory {}
-
-  /** Both notify commands: register, block until one event, print its status. */
-  abstract static class NotifyCmd extends Cmd {
-    @Parameters(index = "0", paramLabel = "<name>")
-    String name;
-
-    int await(EventSpec event) throws InterruptedException {
-      Container c = api().get(name);
-      BlockingQueue<ErrorCode> statuses = new LinkedBlockingQueue<>();
-      long id = c.registerNotification(event, n -> statuses.add(n.status()));
-      ErrorCode status;
-      try {
-        status = statuses.take();
-      } finally {
-        if (api().exists(name)) {
-          c.unregisterNotification(id);
-        }
+  /** Registers {@code event}, blocks until one notification, prints its status and returns it. */
+  private static int await(Invocation in, EventSpec event) throws InterruptedException {
+    String name = in.param(0, null);
+    Container c = in.api().get(name);
+    BlockingQueue<ErrorCode> statuses = new LinkedBlockingQueue<>();
+    long id = c.registerNotification(event, n -> statuses.add(n.status()));
+    ErrorCode status;
+    try {
+      status = statuses.take();
+    } finally {
+      if (in.api().exists(name)) {
+        c.unregisterNotification(id);
       }
-      print(new Output().add("notification_status", status.number()));
-      return status.number();
     }
-  }
-
-  @Command(name = "oom", description = "Block until the container is out of memory; print notification_status=<code>.")
-  static final class NotifyOom extends NotifyCmd {
-    @Override
-    public Integer call() throws InterruptedException {
-      return await(EventSpec.oom());
-    }
-  }
-
-  @Command(name = "threshold", description = "Block until memory usage crosses <bytes>; print notification_status=<code>.")
-  static final class NotifyThreshold extends NotifyCmd {
-    @Parameters(index = "1", paramLabel = "<bytes>")
-    long bytes;
-
-    @Override
-    public Integer call() throws InterruptedException {
-      return await(EventSpec.memoryThreshold(bytes));
-    }
+    in.print(new Output().add("notification_status", status.number()));
+    return status.number();
   }
 }

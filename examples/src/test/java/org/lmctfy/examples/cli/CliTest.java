@@ -20,7 +20,6 @@ import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeCrash;
-import picocli.CommandLine;
 
 /** The CLI's commands, options, output styles and exit codes, on one fake shared by the invocations of a test. */
 class CliTest {
@@ -52,18 +51,41 @@ class CliTest {
   }
 
   @Test
-  void aCommandLineBuildsOnlyItsCommandsBranchAndUsageHelpAndMistakesTheWholeTree() {
-    assertThat(Lmctfy.command(new String[] {"--backend", "fake", "-v", "--root", "/x", "create", "/a"}))
-        .isEqualTo(ContainerCommands.Create.class);
-    assertThat(Lmctfy.command(new String[] {"--backend=fake", "list", "containers"})).isEqualTo(ContainerCommands.ListMenu.class);
-    for (String[] whole : List.of(new String[] {}, new String[] {"--help"}, new String[] {"help", "create"},
-        new String[] {"completion"}, new String[] {"craete"}, new String[] {"--root", "create"})) {
-      assertThat(Lmctfy.command(whole)).as(String.join(" ", whole)).isNull();
-    }
+  void aMistypedCommandGetsNotFoundAndHelpListsEveryCommand() {
     Cli.Result r = cli.run("craete", "/a");
     assertThat(r.code()).isEqualTo(5);
     assertThat(r.err()).contains("did you mean create?");
-    assertThat(ok(cli.run("--help")).out()).contains("create", "destroy", "stats", "completion");
+    assertThat(ok(cli.run("--help")).out()).contains("create", "destroy", "stats", "completion", "--fake-layout");
+    Cli.Result sub = cli.run("list", "contianers");
+    assertThat(sub.code()).isEqualTo(5);
+    assertThat(sub.err()).contains("unknown command 'contianers' for list; did you mean containers?",
+        "See 'lmctfy list help'");
+  }
+
+  @Test
+  void optionsComeBeforeOrAfterTheWordsInEveryForm() {
+    ok(cli.run("create", "/a", ""));
+    ok(cli.run("create", "/a/b", ""));
+    assertThat(ok(cli.run("list", "containers", "-rv", "/")).out()).isEqualTo("/a\n/a/b\n");
+    assertThat(ok(cli.run("--backend=host", "list", "containers", "--values", "--recursive", "/")).out())
+        .isEqualTo("/a\n/a/b\n");
+    assertThat(ok(cli.run("list", "containers", "--", "/a")).out()).isEqualTo("name=\"/a/b\"\n");
+    Cli.Result flagWithValue = cli.run("list", "containers", "--json=yes", "/");
+    assertThat(flagWithValue.code()).isEqualTo(3);
+    assertThat(flagWithValue.err()).contains("option '--json' takes no value", "Usage: lmctfy list containers");
+    Cli.Result missingValue = cli.run("list", "containers", "/", "--root");
+    assertThat(missingValue.code()).isEqualTo(3);
+    assertThat(missingValue.err()).contains("Missing required parameter for option '--root' (<cgroup>)");
+    Cli.Result unknown = cli.run("list", "containers", "-x", "/");
+    assertThat(unknown.code()).isEqualTo(3);
+    assertThat(unknown.err()).contains("Unknown option: '-x'");
+    Cli.Result extra = cli.run("destroy", "/a/b", "/a");
+    assertThat(extra.code()).isEqualTo(3);
+    assertThat(extra.err()).contains("Unmatched argument at index 1: '/a'");
+    Cli.Result notANumber = cli.run("detect", "12x");
+    assertThat(notANumber.code()).isEqualTo(3);
+    assertThat(notANumber.err()).contains("Invalid value for <pid>: '12x' is not an integer");
+    assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEqualTo("name=\"/a\"\nname=\"/a/b\"\n");
   }
 
   @Test
@@ -298,32 +320,52 @@ class CliTest {
   @Test
   void everyCommandHasHelp() {
     List<String> paths = new ArrayList<>();
-    collect(Lmctfy.commandLine(new Lmctfy(java.io.InputStream.nullInputStream(), System.out, System.err, null)), new ArrayList<>(), paths);
+    collect(Lmctfy.tree(), new ArrayList<>(), paths);
     assertThat(paths).contains("create", "list containers", "notify memory threshold", "update replace", "cleanup");
     for (String path : paths) {
-      if (path.equals("help")) {
-        continue; // picocli's help command prints its description before its usage
-      }
       List<String> args = new ArrayList<>(List.of(path.split(" ")));
       args.add("--help");
       Cli.Result r = ok(cli.run(args.toArray(String[]::new)));
       assertThat(r.out()).as(path).startsWith("Usage: lmctfy " + path);
+      assertThat(ok(cli.run(("help " + path).split(" "))).out()).as("help " + path).isEqualTo(r.out());
     }
+    assertThat(ok(cli.run("help")).out()).startsWith("Usage: lmctfy [<options>] <command>");
+    assertThat(cli.run("help", "frobnicate").code()).isEqualTo(5);
   }
 
-  private static void collect(CommandLine cl, List<String> prefix, List<String> out) {
-    for (var e : cl.getSubcommands().entrySet()) {
+  private static void collect(Command cmd, List<String> prefix, List<String> out) {
+    for (Command sub : cmd.subcommands()) {
       List<String> path = new ArrayList<>(prefix);
-      path.add(e.getKey());
+      path.add(sub.name());
       out.add(String.join(" ", path));
-      collect(e.getValue(), path, out);
+      collect(sub, path, out);
     }
   }
 
   @Test
-  void completionPrintsABashScriptForEveryCommand() {
+  void completionPrintsABashScriptForEveryCommand() throws Exception {
     String script = ok(cli.run("completion")).out();
     assertThat(script).contains("complete -F", "_lmctfy", "containers", "threshold", "--backend");
+    assertThat(complete(script, "lmctfy", "list", "")).containsExactlyInAnyOrder("containers", "pids", "tids");
+    assertThat(complete(script, "lmctfy", "-v", "list", "containers", "-")).contains("-r", "--recursive", "--json")
+        .doesNotContain("-f");
+    assertThat(complete(script, "lmctfy", "--backend", "")).containsExactly("host", "fake");
+    assertThat(complete(script, "lmctfy", "--root", "/x", "cr")).containsExactly("create");
+    assertThat(complete(script, "lmctfy", "notify", "memory", "t")).containsExactly("threshold");
+    assertThat(complete(script, "lmctfy", "--fake-layout", "V")).containsExactly("V2", "V2_BARE", "V1");
+  }
+
+  /** What bash offers, with {@code script} loaded, for the command line {@code words} (the last one being typed). */
+  private static List<String> complete(String script, String... words) throws Exception {
+    StringBuilder line = new StringBuilder("COMP_WORDS=(");
+    for (String w : words) {
+      line.append(" '").append(w).append('\'');
+    }
+    line.append(" ); COMP_CWORD=").append(words.length - 1).append("; _lmctfy; printf '%s\\n' \"${COMPREPLY[@]}\"");
+    Process bash = new ProcessBuilder("bash", "-c", script + "\n" + line).redirectErrorStream(true).start();
+    String out = new String(bash.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(bash.waitFor()).as(out).isZero();
+    return out.lines().filter(l -> !l.isEmpty()).toList();
   }
 
   @Test
