@@ -13,8 +13,4 @@ module org.lmctfy {
   exports org.lmctfy.internal.lock to org.lmctfy.testing;
   exports org.lmctfy.internal.naming to org.lmctfy.testing;
   exports org.lmctfy.internal.lifecycle to org.lmctfy.testing;
-
-  opens org.lmctfy.spec to com.fasterxml.jackson.databind;
-  // The spec codec's deserializers are instantiated by Jackson.
-  opens org.lmctfy.internal.codec to com.fasterxml.jackson.databind;
 }

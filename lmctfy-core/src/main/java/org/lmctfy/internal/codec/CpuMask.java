@@ -1,10 +1,10 @@
 package org.lmctfy.internal.codec;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import java.io.IOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,24 +13,26 @@ import java.util.Map;
 /**
  * Reads {@code cpu.mask} in either form: the kernel's list {@code "0-3,6"}, or lmctfy's bitmask
  * message {@code mask { data: 5 data: 0 }} ({@code {"data": [5, 0]}} in JSON), which it converts
- * to the list form.
+ * to the list form. Stateless and thread-safe.
  */
-public final class CpuMaskDeserializer extends StdDeserializer<String> {
-  private static final long serialVersionUID = 1L;
+public final class CpuMask {
   private static final String FIELD = "cpu.mask";
 
-  public CpuMaskDeserializer() {
-    super(String.class);
-  }
+  private CpuMask() {}
 
-  @Override
-  public String deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-    JsonNode node = ctxt.readTree(p);
+  /** Marks the record component that {@link TreeBinder} reads with {@link #read}. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.PARAMETER)
+  public @interface Input {}
+
+  /** The mask that {@code node} (not null, not a JSON null) gives, in either form. */
+  static String read(JsonNode node) {
     if (node.isTextual()) {
       return node.textValue();
     }
     if (!node.isObject()) {
-      throw Checks.invalid(FIELD, node, "must be a CPU list such as \"0-3,6\" or { data: ... }");
+      throw Checks.problem(FIELD, "invalid value " + Json.write(node)
+          + ": must be a CPU list such as \"0-3,6\" or { data: ... }");
     }
     List<BigInteger> words = new ArrayList<>();
     for (Map.Entry<String, JsonNode> field : node.properties()) {
@@ -49,7 +51,8 @@ public final class CpuMaskDeserializer extends StdDeserializer<String> {
 
   private static BigInteger word(JsonNode word, int index) {
     if (!word.isIntegralNumber()) {
-      throw Checks.invalid(FIELD + ".data[" + index + "]", word, "must be an unsigned 64-bit word");
+      throw Checks.problem(FIELD + ".data[" + index + "]",
+          "invalid value " + Json.write(word) + ": must be an unsigned 64-bit word");
     }
     return word.bigIntegerValue();
   }
