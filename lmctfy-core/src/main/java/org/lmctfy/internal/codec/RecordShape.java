@@ -4,8 +4,6 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
-import com.fasterxml.jackson.annotation.Nulls;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.InvocationTargetException;
@@ -18,9 +16,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.lmctfy.internal.codec.ClassFileAnnotations.Annotated;
+import org.lmctfy.internal.codec.ClassFileAnnotations.Found;
 
 /**
- * What the codec knows of one spec record, read once from its Jackson annotations: the creator
+ * What the codec knows of one spec record, read once from its Jackson annotations (through {@link
+ * ClassFileAnnotations}, which makes no annotation proxies): the creator
  * that binding calls (a static {@link JsonCreator} factory if the record has one, else its
  * canonical constructor) with each parameter's field name, type and whether it is required
  * ({@code @JsonSetter(nulls = Nulls.FAIL)}) or a {@link CpuMask.Input}; and the components that
@@ -53,48 +54,48 @@ final class RecordShape {
   private RecordShape(Class<?> type) {
     this.type = type;
     RecordComponent[] parts = type.getRecordComponents();
+    ClassFileAnnotations file = ClassFileAnnotations.of(type);
     Constructor<?> canonical = canonical(type, parts);
-    Executable factory = factory(type, parts.length);
+    // The components' annotations are on the canonical constructor's parameters too.
+    Annotated canonicalAnnotations =
+        file.method("<init>", ClassFileAnnotations.descriptor(canonical.getParameterTypes(), void.class));
+    Method factory = factory(type, parts.length, file);
     this.creator = factory == null ? canonical : factory;
     creator.setAccessible(true);
-    // Each call parses every parameter's annotations: one call per executable.
-    Annotation[][] canonicalAnnotations = canonical.getParameterAnnotations();
-    Annotation[][] annotations = factory == null ? canonicalAnnotations : factory.getParameterAnnotations();
+    Annotated annotations = factory == null ? canonicalAnnotations
+        : file.method(factory.getName(), ClassFileAnnotations.descriptor(factory.getParameterTypes(), type));
     Type[] types = creator.getGenericParameterTypes();
     for (int i = 0; i < types.length; i++) {
-      JsonProperty property = find(annotations[i], JsonProperty.class);
-      String name = property != null ? property.value() : parts[i].getName();
-      JsonSetter setter = find(annotations[i], JsonSetter.class);
-      params.add(new Param(name, types[i], setter != null && setter.nulls() == Nulls.FAIL,
-          find(annotations[i], CpuMask.Input.class) != null));
+      String name = name(annotations, i, parts[i]);
+      Found setter = annotations.parameter(i, JsonSetter.class);
+      params.add(new Param(name, types[i], setter != null && "FAIL".equals(setter.values().get("nulls")),
+          annotations.parameter(i, CpuMask.Input.class) != null));
       indexes.put(name, i);
     }
     this.knownFields = String.join(", ", new TreeSet<>(indexes.keySet()));
-    // The components' annotations are on the canonical constructor's parameters too.
     for (int i = 0; i < parts.length; i++) {
       Method accessor = parts[i].getAccessor();
       accessor.setAccessible(true);
-      JsonProperty property = find(canonicalAnnotations[i], JsonProperty.class);
-      JsonInclude include = find(canonicalAnnotations[i], JsonInclude.class);
-      components.add(new Component(property == null ? parts[i].getName() : property.value(),
-          accessor, include != null && include.value() == JsonInclude.Include.NON_EMPTY));
+      Found include = canonicalAnnotations.parameter(i, JsonInclude.class);
+      components.add(new Component(name(canonicalAnnotations, i, parts[i]), accessor,
+          include != null && "NON_EMPTY".equals(include.values().get("value"))));
     }
   }
 
-  private static <A extends Annotation> A find(Annotation[] annotations, Class<A> type) {
-    for (Annotation a : annotations) {
-      if (a.annotationType() == type) {
-        return type.cast(a);
-      }
-    }
-    return null;
+  /** The {@link JsonProperty} name of parameter {@code i}, or its component's name. */
+  private static String name(Annotated annotations, int i, RecordComponent part) {
+    Found property = annotations.parameter(i, JsonProperty.class);
+    Object value = property == null ? null : property.values().get("value");
+    return value == null || value.equals("") ? part.getName() : (String) value;
   }
 
   /** A static {@link JsonCreator} factory of the record taking one value per component, or null. */
-  private static Method factory(Class<?> type, int arity) {
+  private static Method factory(Class<?> type, int arity, ClassFileAnnotations file) {
     for (Method m : type.getDeclaredMethods()) {
-      if (Modifier.isStatic(m.getModifiers()) && m.getReturnType() == type
-          && m.getParameterCount() == arity && arity > 0 && m.isAnnotationPresent(JsonCreator.class)) {
+      if (Modifier.isStatic(m.getModifiers()) && m.getReturnType() == type && arity > 0
+          && m.getParameterCount() == arity
+          && file.method(m.getName(), ClassFileAnnotations.descriptor(m.getParameterTypes(), type))
+              .annotation(JsonCreator.class) != null) {
         return m;
       }
     }
