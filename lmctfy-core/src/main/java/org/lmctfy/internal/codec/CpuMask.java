@@ -41,7 +41,9 @@ public final class CpuMask {
       }
       JsonNode data = field.getValue();
       if (data.isArray()) {
-        data.forEach(word -> words.add(word(word, words.size())));
+        for (JsonNode word : data) {
+          words.add(word(word, words.size()));
+        }
       } else {
         words.add(word(data, 0));
       }

@@ -65,16 +65,18 @@ final class RecordTree {
     }
     if (value instanceof Collection<?> list) {
       ArrayNode array = NODES.arrayNode();
-      list.forEach(element -> array.add(node(element)));
+      for (Object element : list) {
+        array.add(node(element));
+      }
       return array;
     }
     if (value instanceof Map<?, ?> map) {
       ObjectNode object = NODES.objectNode();
-      map.forEach((k, v) -> {
-        if (v != null) {
-          object.set(String.valueOf(k), node(v));
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (e.getValue() != null) {
+          object.set(String.valueOf(e.getKey()), node(e.getValue()));
         }
-      });
+      }
       return object;
     }
     if (value.getClass().isRecord()) {

@@ -2,7 +2,6 @@ package org.lmctfy.internal.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Writes a Jackson tree as lmctfy's protobuf text format: one field a line, messages as
@@ -11,9 +10,6 @@ import java.util.regex.Pattern;
  * enum constants are written bare; every other string is quoted with C escapes.
  */
 final class TextFormatWriter {
-  private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern ENUM_CONSTANT = Pattern.compile("[A-Z][A-Z0-9_]*");
-
   private TextFormatWriter() {}
 
   /** The text of the fields of {@code message}; empty when it has none. */
@@ -25,9 +21,11 @@ final class TextFormatWriter {
 
   private static void fields(JsonNode message, String indent, StringBuilder out) {
     for (Map.Entry<String, JsonNode> field : message.properties()) {
-      String name = IDENT.matcher(field.getKey()).matches() ? field.getKey() : quote(field.getKey());
+      String name = isIdentifier(field.getKey()) ? field.getKey() : quote(field.getKey());
       if (field.getValue().isArray()) {
-        field.getValue().forEach(element -> field(name, element, indent, out));
+        for (JsonNode element : field.getValue()) {
+          field(name, element, indent, out);
+        }
       } else {
         field(name, field.getValue(), indent, out);
       }
@@ -55,8 +53,27 @@ final class TextFormatWriter {
     }
   }
 
+  /** Whether {@code s} is an identifier, {@code [A-Za-z_][A-Za-z0-9_]*}. */
+  private static boolean isIdentifier(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+      if (!letter && (i == 0 || c < '0' || c > '9')) {
+        return false;
+      }
+    }
+    return !s.isEmpty();
+  }
+
+  /** Whether {@code s} is written bare: an enum constant, {@code [A-Z][A-Z0-9_]*}. */
   private static boolean isBareWord(String s) {
-    return ENUM_CONSTANT.matcher(s).matches();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!(c >= 'A' && c <= 'Z') && (i == 0 || !(c == '_' || (c >= '0' && c <= '9')))) {
+        return false;
+      }
+    }
+    return !s.isEmpty();
   }
 
   /** {@code s} in double quotes with C escapes, readable by the text format lexer. */
