@@ -1,6 +1,5 @@
 package org.lmctfy.internal.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -25,23 +24,23 @@ public final class CpuMask {
   @Target(ElementType.PARAMETER)
   public @interface Input {}
 
-  /** The mask that {@code node} (not null, not a JSON null) gives, in either form. */
-  static String read(JsonNode node) {
-    if (node.isTextual()) {
-      return node.textValue();
+  /** The mask that the tree value {@code node} (not a JSON null) gives, in either form. */
+  static String read(Object node) {
+    if (node instanceof String list) {
+      return list;
     }
-    if (!node.isObject()) {
+    if (!(node instanceof Map<?, ?> message)) {
       throw Checks.problem(FIELD, "invalid value " + Json.write(node)
           + ": must be a CPU list such as \"0-3,6\" or { data: ... }");
     }
     List<BigInteger> words = new ArrayList<>();
-    for (Map.Entry<String, JsonNode> field : node.properties()) {
+    for (Map.Entry<?, ?> field : message.entrySet()) {
       if (!field.getKey().equals("data")) {
         throw Checks.problem(FIELD + "." + field.getKey(), "unknown field; known fields: data");
       }
-      JsonNode data = field.getValue();
-      if (data.isArray()) {
-        for (JsonNode word : data) {
+      Object data = field.getValue();
+      if (data instanceof List<?> list) {
+        for (Object word : list) {
           words.add(word(word, words.size()));
         }
       } else {
@@ -51,11 +50,14 @@ public final class CpuMask {
     return CpuLists.fromBitmask(words, FIELD + ".data");
   }
 
-  private static BigInteger word(JsonNode word, int index) {
-    if (!word.isIntegralNumber()) {
+  private static BigInteger word(Object word, int index) {
+    if (word instanceof Long l) {
+      return BigInteger.valueOf(l);
+    }
+    if (!(word instanceof BigInteger)) {
       throw Checks.problem(FIELD + ".data[" + index + "]",
           "invalid value " + Json.write(word) + ": must be an unsigned 64-bit word");
     }
-    return word.bigIntegerValue();
+    return (BigInteger) word;
   }
 }

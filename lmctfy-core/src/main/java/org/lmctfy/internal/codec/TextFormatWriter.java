@@ -1,29 +1,30 @@
 package org.lmctfy.internal.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a Jackson tree as lmctfy's protobuf text format: one field a line, messages as
- * {@code name {...}} indented by two spaces, repeated fields by repetition, in the tree's order
- * (the records' component order), so the output is deterministic. Upper-case identifiers such as
+ * Writes a tree of plain values (from {@link RecordTree}) as lmctfy's protobuf text format: one
+ * field a line, messages as {@code name {...}} indented by two spaces, repeated fields by
+ * repetition, in the tree's order (the records' component order), so the output is deterministic. Upper-case identifiers such as
  * enum constants are written bare; every other string is quoted with C escapes.
  */
 final class TextFormatWriter {
   private TextFormatWriter() {}
 
   /** The text of the fields of {@code message}; empty when it has none. */
-  static String write(JsonNode message) {
+  static String write(Map<String, Object> message) {
     StringBuilder out = new StringBuilder();
     fields(message, "", out);
     return out.toString();
   }
 
-  private static void fields(JsonNode message, String indent, StringBuilder out) {
-    for (Map.Entry<String, JsonNode> field : message.properties()) {
-      String name = isIdentifier(field.getKey()) ? field.getKey() : quote(field.getKey());
-      if (field.getValue().isArray()) {
-        for (JsonNode element : field.getValue()) {
+  private static void fields(Map<?, ?> message, String indent, StringBuilder out) {
+    for (Map.Entry<?, ?> field : message.entrySet()) {
+      String key = (String) field.getKey();
+      String name = isIdentifier(key) ? key : quote(key);
+      if (field.getValue() instanceof List<?> elements) {
+        for (Object element : elements) {
           field(name, element, indent, out);
         }
       } else {
@@ -32,24 +33,23 @@ final class TextFormatWriter {
     }
   }
 
-  private static void field(String name, JsonNode value, String indent, StringBuilder out) {
-    if (value.isNull()) {
+  private static void field(String name, Object value, String indent, StringBuilder out) {
+    if (value == null) {
       return;
     }
     out.append(indent).append(name);
-    if (value.isObject()) {
-      if (value.isEmpty()) {
+    if (value instanceof Map<?, ?> message) {
+      if (message.isEmpty()) {
         out.append(" {}\n");
         return;
       }
       out.append(" {\n");
-      fields(value, indent + "  ", out);
+      fields(message, indent + "  ", out);
       out.append(indent).append("}\n");
-    } else if (value.isTextual()) {
-      String s = value.textValue();
+    } else if (value instanceof String s) {
       out.append(": ").append(isBareWord(s) ? s : quote(s)).append('\n');
     } else {
-      out.append(": ").append(value.asText()).append('\n');
+      out.append(": ").append(value).append('\n');
     }
   }
 

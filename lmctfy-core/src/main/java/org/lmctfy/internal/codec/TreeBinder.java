@@ -1,8 +1,8 @@
 package org.lmctfy.internal.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -17,8 +17,12 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.internal.codec.RecordShape.Param;
 
 /**
- * Binds a Jackson tree (from JSON or from the text format) into a spec record, by reflection over
- * the records' annotations ({@link RecordShape}), with the rules the codec has always had: an
+ * Binds a tree (from JSON or from the text format) into a spec record, by reflection over the
+ * records' annotations ({@link RecordShape}). A tree is made of plain values: a message is a
+ * {@code Map<String, Object>} in field order, a list a {@code List}, a string a {@code String}, an
+ * integer a {@code Long} (a {@code BigInteger} when it does not fit), a float a {@code Double}, a
+ * boolean a {@code Boolean}, and a JSON {@code null} is {@code null}. The rules are the ones the
+ * codec has always had: an
  * unknown field fails (checked over the whole tree first, so a misspelt field is named rather
  * than reported as a missing one); a single value is taken for a one-element list (a repeated
  * text-format field given once); numbers, strings and booleans are never coerced into one
@@ -34,32 +38,33 @@ final class TreeBinder {
   private TreeBinder() {}
 
   /** {@code tree} as a {@code type}. */
-  static <T> T bind(JsonNode tree, Class<T> type) {
+  static <T> T bind(Map<String, Object> tree, Class<T> type) {
     checkNames(tree, type, "");
     return type.cast(value(tree, type, ""));
   }
 
   /** Fails on the first field, anywhere in {@code node}, that its record lacks. */
-  private static void checkNames(JsonNode node, Type type, String path) {
+  private static void checkNames(Object node, Type type, String path) {
     if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> raw
         && Collection.class.isAssignableFrom(raw)) {
       Type element = p.getActualTypeArguments()[0];
-      if (!node.isArray()) {
+      if (!(node instanceof List<?> list)) {
         checkNames(node, element, path + "[0]");
+        return;
       }
-      for (int i = 0; i < node.size() && node.isArray(); i++) {
-        checkNames(node.get(i), element, path + "[" + i + "]");
+      for (int i = 0; i < list.size(); i++) {
+        checkNames(list.get(i), element, path + "[" + i + "]");
       }
       return;
     }
-    if (!(type instanceof Class<?> c) || !c.isRecord() || !node.isObject()) {
+    if (!(type instanceof Class<?> c) || !c.isRecord() || !(node instanceof Map<?, ?> message)) {
       return;
     }
     RecordShape shape = RecordShape.of(c);
-    for (Map.Entry<String, JsonNode> field : node.properties()) {
-      String fieldPath = join(path, field.getKey());
-      checkNames(field.getValue(), shape.params().get(index(shape, field.getKey(), fieldPath)).type(),
-          fieldPath);
+    for (Map.Entry<?, ?> field : message.entrySet()) {
+      String name = (String) field.getKey();
+      String fieldPath = join(path, name);
+      checkNames(field.getValue(), shape.params().get(index(shape, name, fieldPath)).type(), fieldPath);
     }
   }
 
@@ -76,7 +81,7 @@ final class TreeBinder {
   }
 
   /** {@code node} (not a JSON null) as a value of {@code type}. */
-  private static Object value(JsonNode node, Type type, String path) {
+  private static Object value(Object node, Type type, String path) {
     if (type instanceof ParameterizedType p) {
       Class<?> raw = (Class<?>) p.getRawType();
       Type[] args = p.getActualTypeArguments();
@@ -88,83 +93,87 @@ final class TreeBinder {
       return integer(node, c == Long.class || c == long.class, path);
     }
     if (c == Double.class || c == double.class) {
-      return node.isNumber() ? node.doubleValue() : mismatch(node, c, path);
+      return node instanceof Number n ? (Object) n.doubleValue() : mismatch(node, c, path);
     }
     if (c == Boolean.class || c == boolean.class) {
-      return node.isBoolean() ? node.booleanValue() : mismatch(node, c, path);
+      return node instanceof Boolean ? node : mismatch(node, c, path);
     }
     if (c == String.class) {
-      return node.isTextual() ? node.textValue() : mismatch(node, c, path);
+      return node instanceof String ? node : mismatch(node, c, path);
     }
     if (c.isEnum()) {
       for (Object constant : c.getEnumConstants()) {
-        if (node.isTextual() && ((Enum<?>) constant).name().equals(node.textValue())) {
+        if (((Enum<?>) constant).name().equals(node)) {
           return constant;
         }
       }
       return mismatch(node, c, path);
     }
     if (c.isRecord()) {
-      return node.isObject() ? record(node, RecordShape.of(c), path) : mismatch(node, c, path);
+      return node instanceof Map<?, ?> message ? record(message, RecordShape.of(c), path)
+          : mismatch(node, c, path);
     }
     throw new IllegalStateException("the codec cannot bind " + type + " at " + path);
   }
 
-  private static Object integer(JsonNode node, boolean isLong, String path) {
-    if (!node.isIntegralNumber()) {
+  private static Object integer(Object node, boolean isLong, String path) {
+    if (!(node instanceof Long) && !(node instanceof BigInteger)) {
       return mismatch(node, isLong ? long.class : int.class, path);
     }
-    if (isLong ? node.canConvertToLong() : node.canConvertToInt()) {
-      return isLong ? (Object) node.longValue() : (Object) node.intValue();
+    if (node instanceof Long l && (isLong || l == l.intValue())) {
+      return isLong ? (Object) l : (Object) l.intValue();
     }
     String range = isLong ? "long (" + Long.MIN_VALUE + " - " + Long.MAX_VALUE + ")"
         : "int (" + Integer.MIN_VALUE + " - " + Integer.MAX_VALUE + ")";
     throw Checks.problem(path,
-        "invalid value: Numeric value (" + node.asText() + ") out of range of " + range);
+        "invalid value: Numeric value (" + node + ") out of range of " + range);
   }
 
   /** A list or set: the elements of an array, or a single value as its one element. */
-  private static Collection<Object> collection(JsonNode node, Type element, String path, boolean set) {
+  private static Collection<Object> collection(Object node, Type element, String path, boolean set) {
     Collection<Object> out = set ? new HashSet<>() : new ArrayList<>();
-    if (!node.isArray()) {
+    if (!(node instanceof List<?> list)) {
       out.add(nullable(node, element, path + "[0]"));
+      return out;
     }
-    for (int i = 0; i < node.size() && node.isArray(); i++) {
-      out.add(nullable(node.get(i), element, path + "[" + i + "]"));
+    for (int i = 0; i < list.size(); i++) {
+      out.add(nullable(list.get(i), element, path + "[" + i + "]"));
     }
     return out;
   }
 
-  private static Map<String, Object> map(JsonNode node, Type value, String path, Class<?> raw) {
-    if (!node.isObject()) {
+  private static Map<String, Object> map(Object node, Type value, String path, Class<?> raw) {
+    if (!(node instanceof Map<?, ?> message)) {
       return mismatch(node, raw, path);
     }
     Map<String, Object> out = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonNode> e : node.properties()) {
-      out.put(e.getKey(), nullable(e.getValue(), value, path + "." + e.getKey()));
+    for (Map.Entry<?, ?> e : message.entrySet()) {
+      out.put((String) e.getKey(), nullable(e.getValue(), value, path + "." + e.getKey()));
     }
     return out;
   }
 
-  private static Object nullable(JsonNode node, Type type, String path) {
-    return node.isNull() ? null : value(node, type, path);
+  private static Object nullable(Object node, Type type, String path) {
+    return node == null ? null : value(node, type, path);
   }
 
-  private static Object record(JsonNode node, RecordShape shape, String path) {
+  private static Object record(Map<?, ?> node, RecordShape shape, String path) {
     List<Param> params = shape.params();
     Object[] args = new Object[params.size()];
     boolean[] given = new boolean[args.length];
-    for (Map.Entry<String, JsonNode> field : node.properties()) {
-      String fieldPath = join(path, field.getKey());
-      int i = index(shape, field.getKey(), fieldPath);
+    for (Map.Entry<?, ?> field : node.entrySet()) {
+      String name = (String) field.getKey();
+      String fieldPath = join(path, name);
+      int i = index(shape, name, fieldPath);
       Param param = params.get(i);
-      JsonNode value = field.getValue();
+      Object value = field.getValue();
       given[i] = true;
-      if (value.isNull()) {
+      if (value == null) {
         if (param.required()) {
           throw Checks.problem(fieldPath, "required");
         }
-        args[i] = param.type() instanceof Class<?> c && c.isPrimitive() ? mismatch(value, c, fieldPath) : null;
+        args[i] = param.type() instanceof Class<?> c && c.isPrimitive() ? mismatch(null, c, fieldPath)
+            : null;
       } else {
         args[i] = param.cpuMask() ? CpuMask.read(value) : value(value, param.type(), fieldPath);
       }
@@ -215,20 +224,20 @@ final class TreeBinder {
   }
 
   /** Fails: {@code node} is not a {@code type}. */
-  private static <T> T mismatch(JsonNode node, Class<?> type, String path) {
+  private static <T> T mismatch(Object node, Class<?> type, String path) {
     throw Checks.problem(path.isEmpty() ? "spec" : path,
         "invalid value " + shown(node) + ": expected " + expected(type));
   }
 
   /** How a value of the wrong type appears in a message. */
-  private static String shown(JsonNode node) {
-    if (node.isArray()) {
+  private static String shown(Object node) {
+    if (node instanceof List<?>) {
       return "[...] (a list, or a field given more than once)";
     }
-    if (node.isObject()) {
+    if (node instanceof Map<?, ?>) {
       return "{...}";
     }
-    return node.isTextual() ? Checks.describe(node.textValue()) : node.asText();
+    return Checks.describe(node);
   }
 
   /** What a value of {@code type} looks like, for "expected ..." messages. */
