@@ -22,9 +22,8 @@ import org.lmctfy.internal.codec.RecordShape.Param;
  * {@code Map<String, Object>} in field order, a list a {@code List}, a string a {@code String}, an
  * integer a {@code Long} (a {@code BigInteger} when it does not fit), a float a {@code Double}, a
  * boolean a {@code Boolean}, and a JSON {@code null} is {@code null}. The rules are the ones the
- * codec has always had: an
- * unknown field fails (checked over the whole tree first, so a misspelt field is named rather
- * than reported as a missing one); a single value is taken for a one-element list (a repeated
+ * codec has always had: an unknown field fails (checked over the whole tree first, so a misspelt
+ * field is named rather than reported as a missing one); a single value is taken for a one-element list (a repeated
  * text-format field given once); numbers, strings and booleans are never coerced into one
  * another, nor floats into integers, nor numbers into enums; a required field ({@code
  * @JsonSetter(nulls = Nulls.FAIL)}) that is absent or null fails. Failures are {@link
@@ -91,9 +90,6 @@ final class TreeBinder {
     Class<?> c = (Class<?>) type;
     if (c == Long.class || c == long.class || c == Integer.class || c == int.class) {
       return integer(node, c == Long.class || c == long.class, path);
-    }
-    if (c == Double.class || c == double.class) {
-      return node instanceof Number n ? (Object) n.doubleValue() : mismatch(node, c, path);
     }
     if (c == Boolean.class || c == boolean.class) {
       return node instanceof Boolean ? node : mismatch(node, c, path);
@@ -206,9 +202,6 @@ final class TreeBinder {
     if (type == int.class) {
       return 0;
     }
-    if (type == double.class) {
-      return 0.0;
-    }
     return type == boolean.class ? false : null;
   }
 
@@ -220,7 +213,16 @@ final class TreeBinder {
     if (path.indexOf('[') < 0) {
       return message;
     }
-    return message.replace(path.replaceAll("\\[\\d+\\]", "[]"), path);
+    StringBuilder template = new StringBuilder(); // path without its indexes: device.rules[]
+    boolean inBrackets = false;
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      inBrackets = c == '[' || (inBrackets && c != ']');
+      if (!inBrackets || c == '[') {
+        template.append(c);
+      }
+    }
+    return message.replace(template, path);
   }
 
   /** Fails: {@code node} is not a {@code type}. */
@@ -244,9 +246,6 @@ final class TreeBinder {
   private static String expected(Class<?> type) {
     if (type == long.class || type == int.class) {
       return "an integer";
-    }
-    if (type == Double.class || type == double.class) {
-      return "a number";
     }
     if (type == Boolean.class || type == boolean.class) {
       return "true or false";
