@@ -92,7 +92,9 @@ public record ContainerSpec(
     atLeast(ownerGroup, 0, "owner_group");
     atLeast(childrenLimit, 0, "children_limit");
     unified = unified == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(unified));
-    unified.forEach(UnifiedFiles::check);
+    for (Map.Entry<String, String> file : unified.entrySet()) {
+      UnifiedFiles.check(file.getKey(), file.getValue());
+    }
   }
 
   /**

@@ -6,10 +6,9 @@ import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.CpuLists;
-import org.lmctfy.internal.codec.CpuMaskDeserializer;
+import org.lmctfy.internal.codec.CpuMask;
 
 /**
  * CPU isolation of a container: lmctfy's {@code cpu} section. Every field is optional; an absent
@@ -45,7 +44,7 @@ import org.lmctfy.internal.codec.CpuMaskDeserializer;
 public record CpuSpec(
     @JsonProperty("limit") Long limit,
     @JsonProperty("max_limit") Long maxLimit,
-    @JsonProperty("mask") @JsonDeserialize(using = CpuMaskDeserializer.class) String mask,
+    @JsonProperty("mask") @CpuMask.Input String mask,
     @JsonProperty("memory_nodes") String memoryNodes,
     @JsonProperty("scheduling_latency") SchedulingLatency schedulingLatency,
     @JsonProperty("period_us") Long periodUs,

@@ -5,71 +5,42 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 
 /**
- * Turns Jackson's failures into {@link LmctfyException}s with {@link ErrorCode#INVALID_ARGUMENT}
- * whose message starts with the field's dotted path ({@code blockio.device_limits[1].read_bps}).
+ * Turns Jackson's failures to read JSON into a tree (syntax, duplicate keys, trailing tokens,
+ * nesting limits) into {@link LmctfyException}s with {@link ErrorCode#INVALID_ARGUMENT} whose
+ * message starts with the field's dotted path ({@code cpu.limit: syntax error at 1:21: ...}).
+ * Binding failures are {@link TreeBinder}'s. Stateless and thread-safe.
  */
 final class JacksonErrors {
   private JacksonErrors() {}
 
-  static LmctfyException translate(Exception e) {
-    LmctfyException validation = findCause(e, LmctfyException.class);
-    if (validation != null) {
-      String path = e instanceof JsonMappingException m ? path(m.getPath()) : "";
-      String message = withIndexes(validation.getMessage(), path);
-      return message.equals(validation.getMessage()) ? validation
-          : new LmctfyException(validation.code(), message, validation);
-    }
+  static LmctfyException translate(JacksonException e) {
     StreamReadException syntax = findCause(e, StreamReadException.class);
-    if (syntax != null && !(syntax instanceof InputCoercionException)) {
+    if (syntax != null) {
       return new LmctfyException(ErrorCode.INVALID_ARGUMENT, readMessage(syntax), e);
     }
     if (e instanceof JsonMappingException m) {
       return new LmctfyException(ErrorCode.INVALID_ARGUMENT, mappingMessage(m), e);
     }
-    String message = e instanceof JacksonException j ? j.getOriginalMessage() : e.getMessage();
-    return new LmctfyException(ErrorCode.INVALID_ARGUMENT, "invalid spec: " + message, e);
+    return new LmctfyException(ErrorCode.INVALID_ARGUMENT,
+        "invalid spec: " + e.getOriginalMessage(), e);
   }
 
+  /** A tree-level mismatch, such as a second JSON value after the first. */
   private static String mappingMessage(JsonMappingException e) {
     String path = path(e.getPath());
     String field = path.isEmpty() ? "spec" : path;
-    InputCoercionException range = findCause(e, InputCoercionException.class);
-    if (range != null) {
-      return field + ": invalid value: " + range.getOriginalMessage();
-    }
-    if (e instanceof UnrecognizedPropertyException u) {
-      Collection<Object> known = u.getKnownPropertyIds();
-      return field + ": unknown field" + (known == null || known.isEmpty() ? ""
-          : "; known fields: " + new TreeSet<>(known.stream().map(String::valueOf).toList())
-              .stream().collect(Collectors.joining(", ")));
-    }
-    if (e instanceof InvalidNullException) {
-      return field + ": required";
-    }
     if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
-      Class<?> target = mismatch.getTargetType();
-      Object got = e instanceof InvalidFormatException f ? Checks.describe(f.getValue())
-          : currentValue(e);
-      return field + ": invalid value " + got + ": expected " + expected(target);
+      return field + ": invalid value " + currentValue(e) + ": expected a message { ... }";
     }
     return field + ": " + e.getOriginalMessage();
   }
@@ -80,30 +51,6 @@ final class JacksonErrors {
         + at.getColumnNr();
     String path = e.getProcessor() == null ? "" : path(e.getProcessor().getParsingContext());
     return (path.isEmpty() ? "" : path + ": ") + where + ": " + e.getOriginalMessage();
-  }
-
-  /** What a value of {@code type} looks like, for "expected ..." messages. */
-  private static String expected(Class<?> type) {
-    if (type == long.class || type == Long.class || type == int.class || type == Integer.class) {
-      return "an integer";
-    }
-    if (type == boolean.class || type == Boolean.class) {
-      return "true or false";
-    }
-    if (type == String.class) {
-      return "a string";
-    }
-    if (type.isEnum()) {
-      return "one of " + Arrays.stream(type.getEnumConstants()).map(String::valueOf)
-          .collect(Collectors.joining(", "));
-    }
-    if (Collection.class.isAssignableFrom(type)) {
-      return "a list";
-    }
-    if (Map.class.isAssignableFrom(type)) {
-      return "a message of names to strings";
-    }
-    return "a message { ... }";
   }
 
   /** The value the parser stands on, as a message shows it. */
@@ -153,17 +100,6 @@ final class JacksonErrors {
     }
     String joined = String.join("", parts);
     return joined.startsWith(".") ? joined.substring(1) : joined;
-  }
-
-  /**
-   * Fills the empty brackets of a validation message ({@code device.rules[].access}) with the
-   * indexes of {@code path} ({@code device.rules[2]}), when the message names that field.
-   */
-  static String withIndexes(String message, String path) {
-    if (path.indexOf('[') < 0) {
-      return message;
-    }
-    return message.replace(path.replaceAll("\\[\\d+\\]", "[]"), path);
   }
 
   private static <T extends Throwable> T findCause(Throwable e, Class<T> type) {

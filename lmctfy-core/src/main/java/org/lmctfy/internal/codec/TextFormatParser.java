@@ -1,16 +1,16 @@
 package org.lmctfy.internal.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.lmctfy.internal.codec.TextFormatLexer.Kind;
 import org.lmctfy.internal.codec.TextFormatLexer.Token;
 
 /**
- * Parses lmctfy's protobuf text format into a Jackson tree, which the codec then binds like JSON.
+ * Parses lmctfy's protobuf text format into a tree of plain values (see {@link TreeBinder}), which
+ * the codec then binds like JSON.
  *
  * <p>Grammar: a message is a sequence of fields, optionally separated by {@code ,} or {@code ;}. A
  * field is {@code name: value}, {@code name { message }} or {@code name: { message }} ({@code < >}
@@ -20,8 +20,6 @@ import org.lmctfy.internal.codec.TextFormatLexer.Token;
  * extension a field name may be quoted, for map keys that are not identifiers.
  */
 final class TextFormatParser {
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-
   /** Deeper than any spec nests (a few levels): a text nested more is refused, not recursed into. */
   static final int MAX_DEPTH = 64;
 
@@ -34,10 +32,9 @@ final class TextFormatParser {
   }
 
   /** The tree of {@code text}; an empty or blank text is an empty object. */
-  static ObjectNode parse(String text) {
+  static Map<String, Object> parse(String text) {
     TextFormatParser parser = new TextFormatParser(TextFormatLexer.tokenize(text));
-    ObjectNode root = parser.message("", null);
-    return root;
+    return parser.message("", null);
   }
 
   private Token peek() {
@@ -49,11 +46,11 @@ final class TextFormatParser {
   }
 
   /** Fields until {@code close} (or EOF when {@code close} is null). */
-  private ObjectNode message(String path, String close) {
+  private Map<String, Object> message(String path, String close) {
     if (++depth > MAX_DEPTH) {
       throw error(path, peek(), "nested more than " + MAX_DEPTH + " messages deep");
     }
-    ObjectNode node = NODES.objectNode();
+    Map<String, Object> node = new LinkedHashMap<>();
     while (true) {
       Token t = peek();
       if (close == null ? t.kind() == Kind.EOF : t.is(close)) {
@@ -77,7 +74,7 @@ final class TextFormatParser {
     }
   }
 
-  private JsonNode field(String path) {
+  private Object field(String path) {
     Token t = peek();
     if (t.is(":")) {
       take();
@@ -89,7 +86,7 @@ final class TextFormatParser {
     throw error(path, t, "expected ':' or '{' after the field name, got " + t.show());
   }
 
-  private JsonNode value(String path, boolean listAllowed) {
+  private Object value(String path, boolean listAllowed) {
     Token t = take();
     switch (t.kind()) {
       case STRING -> {
@@ -97,24 +94,24 @@ final class TextFormatParser {
         while (peek().kind() == Kind.STRING && !startsField(next)) {
           s.append((String) take().value());
         }
-        return NODES.textNode(s.toString());
+        return s.toString();
       }
       case INTEGER -> {
         BigInteger v = (BigInteger) t.value();
-        return v.bitLength() < 64 ? NODES.numberNode(v.longValue()) : NODES.numberNode(v);
+        return v.bitLength() < 64 ? (Object) v.longValue() : v;
       }
       case FLOAT -> {
-        return NODES.numberNode((Double) t.value());
+        return t.value();
       }
       case IDENT -> {
         String word = (String) t.value();
         if (word.equals("true") || word.equals("True")) {
-          return NODES.booleanNode(true);
+          return Boolean.TRUE;
         }
         if (word.equals("false") || word.equals("False")) {
-          return NODES.booleanNode(false);
+          return Boolean.FALSE;
         }
-        return NODES.textNode(word);
+        return word;
       }
       case PUNCT -> {
         if (t.is("{")) {
@@ -138,8 +135,8 @@ final class TextFormatParser {
     return after.is(":") || after.is("{") || after.is("<");
   }
 
-  private ArrayNode list(String path) {
-    ArrayNode list = NODES.arrayNode();
+  private List<Object> list(String path) {
+    List<Object> list = new ArrayList<>();
     if (peek().is("]")) {
       take();
       return list;
@@ -156,22 +153,24 @@ final class TextFormatParser {
     }
   }
 
-  /** A field given again is repeated: its values collect into an array, in order. */
-  private static void add(ObjectNode node, String name, JsonNode value) {
-    JsonNode old = node.get(name);
+  /** A field given again is repeated: its values collect into a list, in order. */
+  @SuppressWarnings("unchecked")
+  private static void add(Map<String, Object> node, String name, Object value) {
+    Object old = node.get(name);
     if (old == null) {
-      node.set(name, value);
+      node.put(name, value);
       return;
     }
-    ArrayNode all;
-    if (old.isArray()) {
-      all = (ArrayNode) old;
+    List<Object> all;
+    if (old instanceof List<?>) {
+      all = (List<Object>) old;
     } else {
-      all = NODES.arrayNode().add(old);
-      node.set(name, all);
+      all = new ArrayList<>();
+      all.add(old);
+      node.put(name, all);
     }
-    if (value.isArray()) {
-      all.addAll((ArrayNode) value);
+    if (value instanceof List<?> values) {
+      all.addAll(values);
     } else {
       all.add(value);
     }

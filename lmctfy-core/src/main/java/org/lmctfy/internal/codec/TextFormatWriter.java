@@ -1,62 +1,79 @@
 package org.lmctfy.internal.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * Writes a Jackson tree as lmctfy's protobuf text format: one field a line, messages as
- * {@code name {...}} indented by two spaces, repeated fields by repetition, in the tree's order
- * (the records' component order), so the output is deterministic. Upper-case identifiers such as
+ * Writes a tree of plain values (from {@link RecordTree}) as lmctfy's protobuf text format: one
+ * field a line, messages as {@code name {...}} indented by two spaces, repeated fields by
+ * repetition, in the tree's order (the records' component order), so the output is deterministic. Upper-case identifiers such as
  * enum constants are written bare; every other string is quoted with C escapes.
  */
 final class TextFormatWriter {
-  private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern ENUM_CONSTANT = Pattern.compile("[A-Z][A-Z0-9_]*");
-
   private TextFormatWriter() {}
 
   /** The text of the fields of {@code message}; empty when it has none. */
-  static String write(JsonNode message) {
+  static String write(Map<String, Object> message) {
     StringBuilder out = new StringBuilder();
     fields(message, "", out);
     return out.toString();
   }
 
-  private static void fields(JsonNode message, String indent, StringBuilder out) {
-    for (Map.Entry<String, JsonNode> field : message.properties()) {
-      String name = IDENT.matcher(field.getKey()).matches() ? field.getKey() : quote(field.getKey());
-      if (field.getValue().isArray()) {
-        field.getValue().forEach(element -> field(name, element, indent, out));
+  private static void fields(Map<?, ?> message, String indent, StringBuilder out) {
+    for (Map.Entry<?, ?> field : message.entrySet()) {
+      String key = (String) field.getKey();
+      String name = isIdentifier(key) ? key : quote(key);
+      if (field.getValue() instanceof List<?> elements) {
+        for (Object element : elements) {
+          field(name, element, indent, out);
+        }
       } else {
         field(name, field.getValue(), indent, out);
       }
     }
   }
 
-  private static void field(String name, JsonNode value, String indent, StringBuilder out) {
-    if (value.isNull()) {
+  private static void field(String name, Object value, String indent, StringBuilder out) {
+    if (value == null) {
       return;
     }
     out.append(indent).append(name);
-    if (value.isObject()) {
-      if (value.isEmpty()) {
+    if (value instanceof Map<?, ?> message) {
+      if (message.isEmpty()) {
         out.append(" {}\n");
         return;
       }
       out.append(" {\n");
-      fields(value, indent + "  ", out);
+      fields(message, indent + "  ", out);
       out.append(indent).append("}\n");
-    } else if (value.isTextual()) {
-      String s = value.textValue();
+    } else if (value instanceof String s) {
       out.append(": ").append(isBareWord(s) ? s : quote(s)).append('\n');
     } else {
-      out.append(": ").append(value.asText()).append('\n');
+      out.append(": ").append(value).append('\n');
     }
   }
 
+  /** Whether {@code s} is an identifier, {@code [A-Za-z_][A-Za-z0-9_]*}. */
+  private static boolean isIdentifier(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+      if (!letter && (i == 0 || c < '0' || c > '9')) {
+        return false;
+      }
+    }
+    return !s.isEmpty();
+  }
+
+  /** Whether {@code s} is written bare: an enum constant, {@code [A-Z][A-Z0-9_]*}. */
   private static boolean isBareWord(String s) {
-    return ENUM_CONSTANT.matcher(s).matches();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!(c >= 'A' && c <= 'Z') && (i == 0 || !(c == '_' || (c >= '0' && c <= '9')))) {
+        return false;
+      }
+    }
+    return !s.isEmpty();
   }
 
   /** {@code s} in double quotes with C escapes, readable by the text format lexer. */
