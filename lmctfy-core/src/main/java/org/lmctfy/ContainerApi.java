@@ -42,13 +42,24 @@ public interface ContainerApi extends AutoCloseable {
    * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read
    */
   static ContainerApi open() {
+    return open(ApiOptions.DEFAULTS);
+  }
+
+  /**
+   * {@link #open()} with {@code options}: a root of its own, other waits.
+   *
+   * @param options the root and the waits
+   * @return the ContainerApi
+   * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read
+   */
+  static ContainerApi open(ApiOptions options) {
     CgroupFs fs;
     try {
       fs = hostCgroupFs();
     } catch (IOException e) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot open the host's cgroups: " + e.getMessage(), e);
     }
-    return open(fs);
+    return open(fs, options);
   }
 
   /**
@@ -80,7 +91,7 @@ public interface ContainerApi extends AutoCloseable {
    * @throws LmctfyException UNAVAILABLE if this process's cgroup cannot be read
    */
   static ContainerApi open(CgroupFs fs) {
-    return open(fs, ContainerApiImpl.defaultRoot(fs));
+    return open(fs, ApiOptions.DEFAULTS);
   }
 
   /**
@@ -93,7 +104,23 @@ public interface ContainerApi extends AutoCloseable {
    * @return the ContainerApi
    */
   static ContainerApi open(CgroupFs fs, CgroupPath root) {
-    return new ContainerApiImpl(fs, root);
+    return open(fs, ApiOptions.builder().root(java.util.Objects.requireNonNull(root, "root")).build());
+  }
+
+  /**
+   * Opens containers over {@code fs} with {@code options}: their root, or the default root of
+   * {@link #open(CgroupFs)}, and their waits.
+   *
+   * @param fs the cgroup filesystem
+   * @param options the root and the waits
+   * @return the ContainerApi
+   * @throws LmctfyException UNAVAILABLE if the default root is asked for and this process's cgroup
+   *     cannot be read
+   */
+  static ContainerApi open(CgroupFs fs, ApiOptions options) {
+    java.util.Objects.requireNonNull(fs, "fs");
+    CgroupPath root = options.root() != null ? options.root() : ContainerApiImpl.defaultRoot(fs);
+    return new ContainerApiImpl(fs, root, options);
   }
 
   /**
@@ -196,9 +223,9 @@ public interface ContainerApi extends AutoCloseable {
 
   /**
    * Finds containers left partial or unfinished under the root and removes them, and removes the
-   * lock files nobody holds (one stays per container name ever locked on this machine: a program
-   * that makes many uniquely named containers should call this now and then). Safe to call at any
-   * time, alongside any other operation, in any number of processes.
+   * lock files nobody holds (a lock file lives only while its lock is held, so only a process that
+   * died holding one leaves it). Safe to call at any time, alongside any other operation, in any
+   * number of processes.
    *
    * @return the CleanupReport
    */

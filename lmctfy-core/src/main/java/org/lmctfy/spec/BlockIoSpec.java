@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -168,8 +169,8 @@ public record BlockIoSpec(
   public record DeviceLimit(
       @JsonProperty("major") @JsonSetter(nulls = Nulls.FAIL) long major,
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
-      @JsonProperty("read_bps") Long readBps,
-      @JsonProperty("write_bps") Long writeBps,
+      @JsonProperty("read_bps") @ByteSize.Input Long readBps,
+      @JsonProperty("write_bps") @ByteSize.Input Long writeBps,
       @JsonProperty("read_iops") Long readIops,
       @JsonProperty("write_iops") Long writeIops) {
 

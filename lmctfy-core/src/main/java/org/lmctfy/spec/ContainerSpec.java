@@ -131,7 +131,10 @@ public record ContainerSpec(
   /**
    * Reads a spec from lmctfy's text format ({@code cpu { limit: 1000 } memory { limit: -1 }}) or
    * from JSON (text starting with <code>{</code>). Blank text is the {@linkplain #empty() empty
-   * spec}.
+   * spec}. Byte fields (memory's, hugetlb's limits, blockio's {@code read_bps} and {@code
+   * write_bps}) also take sizes with a binary suffix: {@code memory { limit: 256M }}, JSON {@code
+   * "256M"}; {@code K}/{@code Ki} is 1024, {@code M}/{@code Mi} 1024², up to {@code P}/{@code Pi},
+   * as systemd and Docker read them. {@link #toText()} and {@link #toJson()} print bytes.
    *
    * @param text the text
    * @return the ContainerSpec

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -59,8 +60,8 @@ public record HugetlbSpec(
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record HugetlbLimit(
       @JsonProperty("page_size") String pageSize,
-      @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) long limit,
-      @JsonProperty("reserved_limit") Long reservedLimit) {
+      @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) @ByteSize.Input long limit,
+      @JsonProperty("reserved_limit") @ByteSize.Input Long reservedLimit) {
 
     private static final Pattern PAGE_SIZE = Pattern.compile("[1-9][0-9]*[KMG]B");
 

@@ -6,11 +6,13 @@ import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
 /**
  * Memory isolation of a container: lmctfy's {@code memory} section. Byte values are {@code -1}
- * for "unlimited" or else {@code >= 0}; an absent field leaves the kernel's value alone.
+ * for "unlimited" or else {@code >= 0} (a spec's text may give them as sizes such as {@code
+ * 256M}: see {@link ContainerSpec#parse}); an absent field leaves the kernel's value alone.
  *
  * <pre>{@code
  * MemorySpec memory = new MemorySpec(256L << 20, 512L << 20, null, null, null, null, null);
@@ -36,15 +38,15 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MemorySpec(
-    @JsonProperty("limit") Long limit,
-    @JsonProperty("swap_limit") Long swapLimit,
-    @JsonProperty("reservation") Long reservation,
-    @JsonProperty("high") Long high,
+    @JsonProperty("limit") @ByteSize.Input Long limit,
+    @JsonProperty("swap_limit") @ByteSize.Input Long swapLimit,
+    @JsonProperty("reservation") @ByteSize.Input Long reservation,
+    @JsonProperty("high") @ByteSize.Input Long high,
     @JsonProperty("oom_kill_disable") Boolean oomKillDisable,
     @JsonProperty("oom_group") Boolean oomGroup,
     @JsonProperty("swappiness") Integer swappiness,
-    @JsonProperty("min") Long min,
-    @JsonProperty("zswap_limit") Long zswapLimit) {
+    @JsonProperty("min") @ByteSize.Input Long min,
+    @JsonProperty("zswap_limit") @ByteSize.Input Long zswapLimit) {
 
   /**
    * Validates every field and that {@code swap_limit >= limit}.

@@ -77,7 +77,8 @@ class ContainerSpecParseErrorTest {
   @Test
   void numberRunningIntoLettersIsASyntaxError() {
     messageOf(() -> ContainerSpec.parse("memory { limit: 100MB }"))
-        .isEqualTo("syntax error at 1:17: malformed number '100MB'");
+        .isEqualTo("syntax error at 1:17: malformed number '100MB' (a size is a whole number with one binary"
+            + " suffix: K, M, G, T, P or Ki, Mi, Gi, Ti, Pi, such as 256M)");
   }
 
   @Test

@@ -60,6 +60,10 @@ public final class FakeCgroupFs implements CgroupFs {
   private final Kernel kernel;
   private final Recorder recorder = new Recorder();
   private final Map<Long, List<String>> commands = new java.util.HashMap<>();
+  private final Map<Long, FakeRun> runs = new java.util.HashMap<>();
+  private FakeRun.Script script = command -> null;
+  /** Ends scripted processes at their time; made on first use, its one thread ends when idle. */
+  private java.util.concurrent.ScheduledThreadPoolExecutor exits;
   /** Threads in {@link #awaitExit}'s wait; a mutation wakes them only if there are any (notifyAll is not free). */
   private int waiters;
 
@@ -551,9 +555,10 @@ public final class FakeCgroupFs implements CgroupFs {
    * its pid to each {@code cgroup.procs} in turn, as the host's launcher does, so the writes are
    * recorded and open to {@link #failMutation}/{@link #failWhen}, and the kernel's refusals apply
    * (an empty v1 cpuset is ENOSPC). If one fails, the fake process ends and the failure is thrown.
-   * The returned {@link Process} has the fake pid and empty streams; it runs until {@link
-   * #exitProcess(long, int)}, a kill or {@code cgroup.kill} ends it (exit status 137). What it
-   * would have run is {@link #commandOf}.
+   * Once placed it does what the {@link #onRun script} says for its command (forks, writes, exits
+   * with a status after a delay); without one, the returned {@link Process} has the fake pid and
+   * empty streams, and it runs until {@link #exitProcess(long, int)}, a kill or {@code
+   * cgroup.kill} ends it (exit status 137). What it would have run is {@link #commandOf}.
    */
   @Override
   public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
@@ -570,7 +575,115 @@ public final class FakeCgroupFs implements CgroupFs {
       }
       kernel.watch(pid);
       commands.put(pid, List.copyOf(command.command()));
-      return new FakeProcess(this, pid);
+      FakeRun run = script.apply(List.copyOf(command.command()));
+      if (run == null) {
+        run = FakeRun.runsUntilEnded();
+      }
+      runs.put(pid, run);
+      for (int i = 0; i < run.children(); i++) {
+        kernel.forkProcess(pid);
+      }
+      FakeProcess process = new FakeProcess(this, pid, output(command.redirectOutput(), run.stdout(), System.out),
+          output(command.redirectError(), run.stderr(), System.err));
+      if (run.exitCode() != null) {
+        if (run.after().isZero()) {
+          endIfRunning(pid, run.exitCode());
+        } else {
+          scheduleExit(pid, run.exitCode(), run.after().toNanos());
+        }
+      }
+      kernel.changed();
+      return process;
+    }
+  }
+
+  /**
+   * Scripts what every process {@link #start} starts from now on does, decided from its command:
+   * MockWebServer's dispatcher for processes. The script runs under the fake's lock: it must not
+   * call the fake.
+   *
+   * <pre>{@code
+   * cgroups.onRun(command -> FakeRun.exits(3).after(Duration.ofMillis(10)).writes("done\n"));
+   * }</pre>
+   *
+   * @param script what a process does, from its command line
+   */
+  public void onRun(FakeRun.Script script) {
+    synchronized (lock) {
+      this.script = Objects.requireNonNull(script, "script");
+    }
+  }
+
+  /**
+   * {@link #onRun(FakeRun.Script)} with one behaviour for every command.
+   *
+   * @param run what every started process does
+   */
+  public void onRun(FakeRun run) {
+    Objects.requireNonNull(run, "run");
+    onRun(command -> run);
+  }
+
+  /** What a scripted process wrote to a stream: the bytes for a pipe; written out for a file or INHERIT. */
+  private static byte[] output(ProcessBuilder.Redirect to, String text, java.io.PrintStream own) throws CgroupFsException {
+    byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (bytes.length == 0) {
+      return bytes;
+    }
+    switch (to.type()) {
+      case PIPE:
+        return bytes;
+      case INHERIT:
+        own.write(bytes, 0, bytes.length);
+        own.flush();
+        return new byte[0];
+      case WRITE:
+      case APPEND:
+        if (to.file() == null) {
+          return new byte[0]; // DISCARD is a WRITE to no file
+        }
+        try {
+          java.nio.file.Files.write(to.file().toPath(), bytes, java.nio.file.StandardOpenOption.CREATE,
+              to.type() == ProcessBuilder.Redirect.Type.APPEND ? java.nio.file.StandardOpenOption.APPEND
+                  : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (java.io.IOException e) {
+          throw new CgroupFsException(Operation.WRITE, to.file().toString(), null, Errno.EIO,
+              "a scripted process could not write its output: " + e.getMessage());
+        }
+        return new byte[0];
+      default:
+        return new byte[0];
+    }
+  }
+
+  /** Ends {@code pid} with {@code status} in {@code nanos}, or once no freezer holds it. */
+  private void scheduleExit(long pid, int status, long nanos) {
+    if (exits == null) {
+      exits = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "fake-cgroupfs-exits");
+        t.setDaemon(true);
+        return t;
+      });
+      exits.setKeepAliveTime(1, java.util.concurrent.TimeUnit.SECONDS);
+      exits.allowCoreThreadTimeOut(true);
+    }
+    exits.schedule(() -> {
+      synchronized (lock) {
+        if (kernel.processes().contains(pid) && kernel.frozen(pid)) {
+          scheduleExit(pid, status, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)); // held: as on the kernel
+          return;
+        }
+        endIfRunning(pid, status);
+        kernel.changed();
+      }
+    }, nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  /** Whether a SIGTERM leaves {@code pid} running (its script says it ignores one). */
+  boolean ignoresSigterm(long pid) {
+    synchronized (lock) {
+      FakeRun run = runs.get(pid);
+      return run != null && run.ignoresSigterm();
     }
   }
 
@@ -695,6 +808,21 @@ public final class FakeCgroupFs implements CgroupFs {
       long tid = kernel.spawnThread(pid);
       kernel.changed();
       return tid;
+    }
+  }
+
+  /**
+   * Forks process {@code pid}: a child with one thread in the parent's cgroups, as fork(2) makes
+   * it; returns its pid.
+   *
+   * @param pid the parent's process id
+   * @return the child's process id
+   */
+  public long forkProcess(long pid) {
+    synchronized (lock) {
+      long child = kernel.forkProcess(pid);
+      kernel.changed();
+      return child;
     }
   }
 

@@ -4,14 +4,21 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
 
-/** A process {@link FakeCgroupFs#start} started: a fake pid, no streams, ended by the test or a kill. */
+/**
+ * A process {@link FakeCgroupFs#start} started: a fake pid, the output its {@link FakeRun} wrote,
+ * ended by its script, the test or a kill.
+ */
 final class FakeProcess extends Process {
   private final FakeCgroupFs fs;
   private final long pid;
+  private final byte[] stdout;
+  private final byte[] stderr;
 
-  FakeProcess(FakeCgroupFs fs, long pid) {
+  FakeProcess(FakeCgroupFs fs, long pid, byte[] stdout, byte[] stderr) {
     this.fs = fs;
     this.pid = pid;
+    this.stdout = stdout;
+    this.stderr = stderr;
   }
 
   @Override
@@ -26,12 +33,12 @@ final class FakeProcess extends Process {
 
   @Override
   public InputStream getInputStream() {
-    return InputStream.nullInputStream();
+    return new java.io.ByteArrayInputStream(stdout);
   }
 
   @Override
   public InputStream getErrorStream() {
-    return InputStream.nullInputStream();
+    return new java.io.ByteArrayInputStream(stderr);
   }
 
   @Override
@@ -63,10 +70,12 @@ final class FakeProcess extends Process {
     return fs.exitStatusOf(pid) == null;
   }
 
-  /** SIGTERM: ends the fake process with 143. */
+  /** SIGTERM: ends the fake process with 143, unless its script ignores SIGTERM. */
   @Override
   public void destroy() {
-    end(143);
+    if (!fs.ignoresSigterm(pid)) {
+      end(143);
+    }
   }
 
   /** SIGKILL: ends the fake process with 137. */

@@ -82,28 +82,32 @@ class KernelLockTest {
   void directoriesAre0700AndFiles0600UnderAnUmaskOf000() throws Exception {
     Path dir = temp.resolve("run/lmctfy/locks");
     Path output = temp.resolve("probe.out");
-    Process probe = LockProbe.start(output, "000", dir.toString(), "/job", "0");
-    assertThat(probe.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(Files.readString(output)).contains("locked");
-
-    for (Path d : List.of(temp.resolve("run"), temp.resolve("run/lmctfy"), dir)) {
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).as("%s", d).isEqualTo("rwx------");
+    Process probe = LockProbe.start(output, "000", dir.toString(), "/job", "60000");
+    try {
+      LockProbe.awaitLocked(probe, output); // the file exists while its lock is held
+      for (Path d : List.of(temp.resolve("run"), temp.resolve("run/lmctfy"), dir)) {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).as("%s", d).isEqualTo("rwx------");
+      }
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.fileName("/job")))))
+          .isEqualTo("rw-------");
+    } finally {
+      probe.destroyForcibly().waitFor();
     }
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.fileName("/job")))))
-        .isEqualTo("rw-------");
   }
 
   @Test
   void aLockFileMadeUnderAnUmaskOf777IsUsableAndGets0600() throws Exception {
     Path dir = temp.resolve("locks");
     Path output = temp.resolve("probe.out");
-    Process probe = LockProbe.start(output, "777", dir.toString(), "/job", "0");
-    assertThat(probe.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(Files.readString(output)).contains("locked");
-
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.fileName("/job")))))
-        .isEqualTo("rw-------");
+    Process probe = LockProbe.start(output, "777", dir.toString(), "/job", "60000");
+    try {
+      LockProbe.awaitLocked(probe, output); // the file exists while its lock is held
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.fileName("/job")))))
+          .isEqualTo("rw-------");
+    } finally {
+      probe.destroyForcibly().waitFor();
+    }
   }
 
   @Test

@@ -25,6 +25,17 @@ public final class LockProbe {
     }
   }
 
+  /** Waits until the probe says it holds its lock; fails if it ends or fails first. */
+  static void awaitLocked(Process probe, Path output) throws IOException, InterruptedException {
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!java.nio.file.Files.readString(output).contains("locked")) {
+      if (!probe.isAlive() || System.nanoTime() > end) {
+        throw new AssertionError("the lock probe did not lock: " + java.nio.file.Files.readString(output));
+      }
+      Thread.sleep(10);
+    }
+  }
+
   /** Starts the probe with the test's class path under {@code umask}, its output in {@code output}. */
   static Process start(Path output, String umask, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh",

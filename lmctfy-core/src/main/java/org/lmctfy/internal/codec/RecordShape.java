@@ -24,7 +24,7 @@ import org.lmctfy.internal.codec.ClassFileAnnotations.Found;
  * ClassFileAnnotations}, which makes no annotation proxies): the creator
  * that binding calls (a static {@link JsonCreator} factory if the record has one, else its
  * canonical constructor) with each parameter's field name, type and whether it is required
- * ({@code @JsonSetter(nulls = Nulls.FAIL)}) or a {@link CpuMask.Input}; and the components that
+ * ({@code @JsonSetter(nulls = Nulls.FAIL)}), a {@link CpuMask.Input} or a {@link ByteSize.Input}; and the components that
  * writing reads, in declaration order, with their names and whether an empty value is left out
  * ({@code @JsonInclude(NON_EMPTY)}; null is always left out).
  *
@@ -39,7 +39,7 @@ final class RecordShape {
   };
 
   /** One parameter of the creator: the field it binds from. */
-  record Param(String name, Type type, boolean required, boolean cpuMask) {}
+  record Param(String name, Type type, boolean required, boolean cpuMask, boolean byteSize) {}
 
   /** One component as written: its field name, accessor and whether empty values are left out. */
   record Component(String name, Method accessor, boolean nonEmpty) {}
@@ -69,7 +69,7 @@ final class RecordShape {
       String name = name(annotations, i, parts[i]);
       Found setter = annotations.parameter(i, JsonSetter.class);
       params.add(new Param(name, types[i], setter != null && "FAIL".equals(setter.values().get("nulls")),
-          annotations.parameter(i, CpuMask.Input.class) != null));
+          annotations.parameter(i, CpuMask.Input.class) != null, annotations.parameter(i, ByteSize.Input.class) != null));
       indexes.put(name, i);
     }
     this.knownFields = String.join(", ", new TreeSet<>(indexes.keySet()));

@@ -12,7 +12,7 @@ import org.lmctfy.LmctfyException;
  * comments (skipped). Each token knows its line and column, both counted from 1.
  */
 final class TextFormatLexer {
-  enum Kind { IDENT, STRING, INTEGER, FLOAT, PUNCT, EOF }
+  enum Kind { IDENT, STRING, INTEGER, FLOAT, SIZE, PUNCT, EOF }
 
   /** One token; {@code value} is a String, BigInteger or Double as the kind says. */
   record Token(Kind kind, Object value, String text, int line, int column) {
@@ -146,6 +146,13 @@ final class TextFormatLexer {
     if (isFloat && pos < in.length() && (in.charAt(pos) == 'f' || in.charAt(pos) == 'F')) {
       pos++;
     }
+    int suffix = isFloat || pos == digits ? 0 : ByteSize.suffixLength(in, pos);
+    if (suffix > 0) { // a size, such as 256M: only byte fields take it
+      pos += suffix;
+      checkEnd(start, col);
+      String text = in.substring(start, pos);
+      return new Token(Kind.SIZE, text.startsWith("+") ? text.substring(1) : text, text, line, col);
+    }
     checkEnd(start, col);
     String text = in.substring(start, pos);
     String digitsText = text.startsWith("+") ? text.substring(1) : text;
@@ -168,7 +175,8 @@ final class TextFormatLexer {
       while (end < in.length() && (isIdentPart(in.charAt(end)) || in.charAt(end) == '.')) {
         end++;
       }
-      throw syntaxError("", line, col, "malformed number '" + in.substring(start, end) + "'");
+      throw syntaxError("", line, col, "malformed number '" + in.substring(start, end) + "' (a size is a whole"
+          + " number with one binary suffix: K, M, G, T, P or Ki, Mi, Gi, Ti, Pi, such as 256M)");
     }
   }
 

@@ -103,6 +103,9 @@ final class TextFormatParser {
       case FLOAT -> {
         return t.value();
       }
+      case SIZE -> {
+        return new ByteSize.Literal((String) t.value());
+      }
       case IDENT -> {
         String word = (String) t.value();
         if (word.equals("true") || word.equals("True")) {

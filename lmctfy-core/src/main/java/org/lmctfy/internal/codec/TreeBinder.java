@@ -171,7 +171,9 @@ final class TreeBinder {
         args[i] = param.type() instanceof Class<?> c && c.isPrimitive() ? mismatch(null, c, fieldPath)
             : null;
       } else {
-        args[i] = param.cpuMask() ? CpuMask.read(value) : value(value, param.type(), fieldPath);
+        Long size = param.byteSize() ? ByteSize.read(value, fieldPath) : null;
+        args[i] = size != null ? size
+            : param.cpuMask() ? CpuMask.read(value) : value(value, param.type(), fieldPath);
       }
     }
     for (int i = 0; i < args.length; i++) {
@@ -238,6 +240,9 @@ final class TreeBinder {
     }
     if (node instanceof Map<?, ?>) {
       return "{...}";
+    }
+    if (node instanceof ByteSize.Literal) {
+      return node + " (a size: only byte fields take one)";
     }
     return Checks.describe(node);
   }

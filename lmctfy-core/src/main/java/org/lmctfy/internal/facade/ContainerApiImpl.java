@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.lmctfy.ApiOptions;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
@@ -23,16 +24,21 @@ import org.lmctfy.spec.InitSpec;
 
 /** The {@link ContainerApi} over one {@link CgroupFs}. */
 public final class ContainerApiImpl implements ContainerApi {
-  static final Duration KILL_DEADLINE = Duration.ofSeconds(10);
-
   private final CgroupFs fs;
   private final CgroupPath root;
+  private final ApiOptions options;
   private final Notifier notifier = new Notifier();
   private volatile Lifecycle lifecycle;
 
-  public ContainerApiImpl(CgroupFs fs, CgroupPath root) {
+  public ContainerApiImpl(CgroupFs fs, CgroupPath root, ApiOptions options) {
     this.fs = Objects.requireNonNull(fs, "fs");
     this.root = Objects.requireNonNull(root, "root");
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  /** How long processes are killed and the freezer waited for. */
+  Duration killTimeout() {
+    return options.killTimeout();
   }
 
   /** See {@link ContainerApi#open(CgroupFs)}: this process's v2 cgroup where v2 carries the controllers, else the root. */
@@ -69,7 +75,7 @@ public final class ContainerApiImpl implements ContainerApi {
     if (l == null) {
       synchronized (this) {
         if (lifecycle == null) {
-          lifecycle = new Lifecycle(fs, root, KILL_DEADLINE, notifier::destroyed);
+          lifecycle = new Lifecycle(fs, root, options.killTimeout(), options.lockTimeout(), notifier::destroyed);
         }
         l = lifecycle;
       }

@@ -93,19 +93,19 @@ final class ContainerImpl implements Container {
   @Override
   public void pause() {
     administer("pause", (layout, path) ->
-        new Freezer(layout.fs(), layout.managed(), ContainerApiImpl.KILL_DEADLINE).freeze(path));
+        new Freezer(layout.fs(), layout.managed(), api.killTimeout()).freeze(path));
   }
 
   @Override
   public void resume() {
     administer("resume", (layout, path) ->
-        new Freezer(layout.fs(), layout.managed(), ContainerApiImpl.KILL_DEADLINE).thaw(path));
+        new Freezer(layout.fs(), layout.managed(), api.killTimeout()).thaw(path));
   }
 
   @Override
   public void killAll() {
     administer("killAll", (layout, path) ->
-        new ProcessKiller(layout.fs(), ContainerApiImpl.KILL_DEADLINE).killAllAndThaw(layout.managed(), path));
+        new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path));
   }
 
   private interface Step {

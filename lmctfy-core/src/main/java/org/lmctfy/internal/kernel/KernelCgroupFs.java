@@ -35,6 +35,7 @@ import org.lmctfy.internal.process.Launcher;
  * every failure keeps its errno; directory listings and metadata use NIO.
  */
 public final class KernelCgroupFs implements CgroupFs {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KernelCgroupFs.class);
   private static final String MARKER_PREFIX = "user.lmctfy.";
   private static final int READ_CHUNK = 4096;
   private static final int SMALL_BUFFER = 256;
@@ -97,6 +98,7 @@ public final class KernelCgroupFs implements CgroupFs {
   @Override
   public void makeCgroup(Hierarchy h, CgroupPath path) throws IOException {
     String dir = h.display(path, null);
+    LOG.debug("mkdir {}", dir);
     try {
       Libc.mkdir(dir, 0755);
     } catch (LastErrorException e) {
@@ -107,6 +109,7 @@ public final class KernelCgroupFs implements CgroupFs {
   @Override
   public void removeCgroup(Hierarchy h, CgroupPath path) throws IOException {
     String dir = h.display(path, null);
+    LOG.debug("rmdir {}", dir);
     try {
       Libc.rmdir(dir);
     } catch (LastErrorException e) {
@@ -255,6 +258,7 @@ public final class KernelCgroupFs implements CgroupFs {
   @Override
   public void write(Hierarchy h, CgroupPath path, String file, String value) throws IOException {
     String name = h.display(path, file);
+    LOG.debug("write {} = \"{}\"", name, value);
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     int fd = open(name, Libc.O_WRONLY, Operation.WRITE, value);
     try {
@@ -327,6 +331,7 @@ public final class KernelCgroupFs implements CgroupFs {
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
     String dir = h.display(path, null);
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    LOG.debug("setxattr {} {}{} = \"{}\"", dir, MARKER_PREFIX, key, value);
     try {
       Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, 0);
     } catch (LastErrorException e) {
@@ -338,6 +343,7 @@ public final class KernelCgroupFs implements CgroupFs {
   public boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
     String dir = h.display(path, null);
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    LOG.debug("setxattr (if absent) {} {}{} = \"{}\"", dir, MARKER_PREFIX, key, value);
     try {
       Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, XATTR_CREATE);
       return true;
@@ -352,6 +358,7 @@ public final class KernelCgroupFs implements CgroupFs {
   @Override
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws IOException {
     String dir = h.display(path, null);
+    LOG.debug("removexattr {} {}{}", dir, MARKER_PREFIX, key);
     try {
       Libc.removexattr(dir, MARKER_PREFIX + key);
     } catch (LastErrorException e) {
@@ -364,6 +371,7 @@ public final class KernelCgroupFs implements CgroupFs {
   @Override
   public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws IOException {
     String name = h.display(path, file);
+    LOG.debug("chown {} {}:{}", name, uid, gid);
     try {
       Libc.chown(name, uid, gid);
     } catch (LastErrorException e) {
@@ -429,6 +437,7 @@ public final class KernelCgroupFs implements CgroupFs {
       }
     }
     String data = String.join(",", new LinkedHashSet<>(controllers));
+    LOG.debug("mount -t cgroup -o {} cgroup {}", data, mountPoint);
     try {
       Libc.mount("cgroup", mountPoint, "cgroup", 0, data);
     } catch (LastErrorException e) {
@@ -443,6 +452,7 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public void unmount(Hierarchy h) throws IOException {
+    LOG.debug("umount {}", h.mountPoint());
     try {
       Libc.umount2(h.mountPoint(), 0);
     } catch (LastErrorException e) {
@@ -460,6 +470,7 @@ public final class KernelCgroupFs implements CgroupFs {
     if (pid <= 0 || pid > Integer.MAX_VALUE) {
       throw new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH);
     }
+    LOG.debug("kill -KILL {}", pid);
     try {
       Libc.kill((int) pid, SIGKILL);
     } catch (LastErrorException e) {
@@ -476,6 +487,7 @@ public final class KernelCgroupFs implements CgroupFs {
   /** The launcher places itself, then execs the command (see {@link Launcher}). */
   @Override
   public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+    LOG.debug("start {} in {}", command.command(), cgroups.values());
     return Launcher.start(this, command, cgroups);
   }
 
@@ -548,6 +560,7 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
+    LOG.debug("device filter of {}: {}", h.display(path, null), rules);
     DeviceFilters.set(this, h, path, rules);
   }
 

@@ -22,6 +22,7 @@ import org.lmctfy.internal.resources.ResourcePlan;
  * operation on the name finishes the job.
  */
 final class Creator {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Creator.class);
   private final Layout layout;
   private final CgroupFs fs;
   private final Census census;
@@ -42,12 +43,15 @@ final class Creator {
    * where it is absent nothing of ours is.
    */
   void create(ContainerName name, ResourcePlan plan) throws IOException {
+    LOG.debug("create {}: fields {}", name, plan.fields());
     if (fs.exists(layout.anchor(), layout.path(name))) {
       prepare(census.of(name));
     }
     try {
       make(name, plan);
     } catch (InTheWay e) {
+      LOG.debug("create {}: {} was in the way; undone, judging what is there", name,
+          Layout.describe(e.hierarchy, layout.path(name)));
       prepare(census.of(name));
       try {
         make(name, plan);
@@ -113,6 +117,7 @@ final class Creator {
 
   private LmctfyException rollBack(ContainerName name, Transaction tx, Exception cause) {
     LmctfyException failure = Errors.of("create " + name, cause);
+    LOG.debug("create {}: undoing every step after: {}", name, failure.getMessage());
     try {
       tx.close();
       fs.removeMarker(layout.anchor(), layout.path(name.parent()), Layout.intentKey(name));
@@ -137,9 +142,11 @@ final class Creator {
               + state.name() + ": " + state.describe() + "; remove them, or destroy " + state.name()
               + " to remove them if they are empty");
         }
+        LOG.debug("create {}: removing what a process of ours left: {}", state.name(), state.describe());
         destroyer.finish(state);
         return;
       default: // UNFINISHED, STALE_INTENT: a process of ours died half-way
+        LOG.debug("create {}: finishing the {} a process of ours left: {}", state.name(), state.intent(), state.describe());
         destroyer.finish(state);
     }
   }

@@ -44,7 +44,9 @@ final class Destroyer {
   /** Destroys {@code name}, whose lock the caller holds. */
   void destroy(ContainerName name) throws IOException {
     if (!quickly(name)) {
-      destroy(census.of(name));
+      State state = census.of(name);
+      LOG.debug("destroy {}: by the census ({}: {})", name, state.kind(), state.describe());
+      destroy(state);
     }
   }
 

@@ -37,19 +37,10 @@ public final class Lifecycle {
   private final StatsReader stats;
 
   /**
+   * @param killDeadline how long processes are killed before DEADLINE_EXCEEDED
+   * @param lockDeadline how long an operation waits for a container's lock
    * @param onDestroyed told of each container this lifecycle destroyed (children before their
    *     parent), after its cgroups are gone; it must not block
-   */
-  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Consumer<ContainerName> onDestroyed) {
-    this(fs, root, killDeadline, LOCK_DEADLINE, onDestroyed);
-  }
-
-  /** How long an operation waits for a container's lock before DEADLINE_EXCEEDED. */
-  public static final Duration LOCK_DEADLINE = Duration.ofSeconds(30);
-
-  /**
-   * @param lockDeadline how long an operation waits for a container's lock
-   * @param onDestroyed as above
    */
   public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
       Consumer<ContainerName> onDestroyed) {
@@ -156,7 +147,7 @@ public final class Lifecycle {
     }
     State state = census.of(parent);
     if (!state.isContainer()) {
-      throw existenceError(state, "parent container ");
+      throw existenceError(state, "parent ");
     }
   }
 

@@ -19,6 +19,8 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.internal.lifecycle.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One lock per cgroup, keyed by its absolute path (so that two APIs with different roots exclude
@@ -32,12 +34,18 @@ import org.lmctfy.internal.lifecycle.Errors;
  * refused (PERMISSION_DENIED) unless it is a real directory of this process's effective uid that
  * nobody else may write; lock files are checked as {@link Flock} says.
  *
- * <p>Lock files are empty and stay after their lock is let go (creating and removing one per
- * operation would cost more than the rest of a create's locking); {@link #sweep} removes those
- * nobody holds, safely at any time (see {@link Flock}), so that a scheduler making millions of
- * uniquely named containers need not leave a file per name on {@code /run} until the next boot.
+ * <p>A lock file exists only while its lock is held: the holder removes it as it lets go, so no
+ * file stays for a name, whether its operation succeeded or failed. One whose holder died stays
+ * until {@link #sweep} (run by {@code cleanup()}) removes it, safely at any time (see {@link
+ * Flock}).
+ *
+ * <p>A wait that passes {@link #PATIENCE} is logged at INFO, naming the container and the holder.
  */
 public final class ContainerLocks {
+  private static final Logger LOG = LoggerFactory.getLogger(ContainerLocks.class);
+  /** How long a wait goes on before it is logged. */
+  static final long PATIENCE = TimeUnit.SECONDS.toNanos(1);
+
   private final Path directory;
   private final long deadlineNanos;
   private final Map<String, Entry> entries = new HashMap<>();
@@ -54,6 +62,7 @@ public final class ContainerLocks {
     final Owned lock = new Owned();
     int users;
     int fd = -1;
+    Path file;
   }
 
   /**
@@ -102,15 +111,27 @@ public final class ContainerLocks {
    * until the deadline; {@code container} names it in messages.
    */
   public Held lock(String key, String container) {
-    long deadline = System.nanoTime() + deadlineNanos;
     Entry entry;
     synchronized (entries) {
       entry = entries.computeIfAbsent(key, k -> new Entry());
       entry.users++;
     }
+    long deadline = 0; // the clock is read only where someone holds the lock or a lock file is next
+    boolean waited = false;
     try {
-      if (!entry.lock.tryLock(deadlineNanos, TimeUnit.NANOSECONDS)) {
-        throw timedOut(container, key, entry.lock.holder());
+      if (!entry.lock.tryLock()) {
+        deadline = System.nanoTime() + deadlineNanos;
+        waited = true;
+        if (!entry.lock.tryLock(Math.min(PATIENCE, deadlineNanos), TimeUnit.NANOSECONDS)) {
+          long left = deadline - System.nanoTime();
+          if (left > 0) {
+            LOG.info("waiting for the lock of container {} (cgroup {}), held by {}; giving up after {}", container,
+                key, entry.lock.holder(), Duration.ofNanos(deadlineNanos));
+          }
+          if (left <= 0 || !entry.lock.tryLock(left, TimeUnit.NANOSECONDS)) {
+            throw timedOut(container, key, entry.lock.holder());
+          }
+        }
       }
     } catch (InterruptedException e) {
       forget(key, entry);
@@ -122,7 +143,7 @@ public final class ContainerLocks {
     }
     try {
       if (directory != null && entry.lock.getHoldCount() == 1) {
-        lockFile(key, container, entry, deadline);
+        lockFile(key, container, entry, waited ? deadline : System.nanoTime() + deadlineNanos);
       }
     } catch (RuntimeException e) {
       release(container, key, entry);
@@ -141,16 +162,24 @@ public final class ContainerLocks {
     try {
       checkDirectory();
       long[] holder = new long[1];
+      long patience = Math.min(deadline, System.nanoTime() + PATIENCE);
       try {
-        entry.fd = Flock.lock(file.toString(), deadline, holder);
+        entry.fd = Flock.lock(file.toString(), patience, holder);
       } catch (CgroupFsException e) {
         if (e.errno() != Errno.ENOENT) {
           throw e;
         }
         directoryChecked = false; // the directory went (/run was cleared): make it again
         checkDirectory();
+        entry.fd = Flock.lock(file.toString(), patience, holder);
+      }
+      if (entry.fd < 0 && deadline - System.nanoTime() > 0) {
+        LOG.info("waiting for the lock of container {} (cgroup {}), held by {} (lock file {}); giving up after {}",
+            container, key, holder[0] > 0 ? "process " + holder[0] : "another process", file,
+            Duration.ofNanos(deadlineNanos));
         entry.fd = Flock.lock(file.toString(), deadline, holder);
       }
+      entry.file = file;
       if (entry.fd < 0) {
         throw timedOut(container, key, holder[0] > 0 ? "process " + holder[0] + " (lock file " + file + ")"
             : "a process the kernel does not name (lock file " + file + ")");
@@ -197,7 +226,12 @@ public final class ContainerLocks {
       if (entry.lock.getHoldCount() == 1 && entry.fd >= 0) {
         int fd = entry.fd;
         entry.fd = -1;
-        Flock.unlock(fd);
+        try {
+          Flock.unlockAndRemove(entry.file.toString(), fd);
+        } catch (IOException e) {
+          // the lock is let go; the file stays (a later holder reuses it, cleanup() removes it)
+          LOG.warn("container {}: could not remove its lock file after letting go of it: {}", container, e.getMessage());
+        }
       }
     } catch (com.sun.jna.LastErrorException e) {
       throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock file of " + container + ": "

@@ -21,10 +21,11 @@ import org.lmctfy.cgroupfs.Errno;
  * detection cannot refuse a wait that only looks like a cycle when several threads of two
  * processes take locks in the same top-down order; like them it is dropped when the holder dies.
  *
- * <p>Lock files that nobody holds may be removed at any time ({@link #removeIfFree}), so that
- * they do not pile up as names come and go: whoever removes one holds its lock, and a waiter that
- * wakes holding a file that was removed meanwhile (its link count is 0) lets go and opens the
- * path again, where the next file is.
+ * <p>A holder removes its lock file as it lets go ({@link #unlockAndRemove}), and a lock file
+ * nobody holds (its holder died) may be removed at any time ({@link #removeIfFree}), so that
+ * files do not pile up as names come and go: whoever removes one holds its lock, and a waiter
+ * that wakes holding a file that was removed meanwhile (its link count is 0) lets go and opens
+ * the path again, where the next file is.
  *
  * <p>A lock file is opened with {@code O_NOFOLLOW} (a symlink planted at its path is refused with
  * ELOOP, its target never created or opened), must be a regular file owned by this process's
@@ -223,8 +224,27 @@ final class Flock {
     static native int fstat(int fd, byte[] buffer) throws LastErrorException;
   }
 
-  /** Lets go of the lock by closing its file. */
-  static void unlock(int fd) {
+  /**
+   * Removes the lock file at {@code path}, which this process holds open at {@code fd} with its
+   * lock taken, then lets go of the lock by closing it: a waiter that was given the removed file
+   * sees its link count 0 and opens the path again. Closes {@code fd} whatever happens; throws
+   * what unlink(2) refused, once the lock is let go (the file then stays for {@link
+   * #removeIfFree}).
+   */
+  static void unlockAndRemove(String path, int fd) throws IOException {
+    try {
+      unlink(cString(path)); // still the file at the path: only a holder removes one, and we hold it
+    } catch (LastErrorException e) {
+      try {
+        close(fd);
+      } catch (LastErrorException closing) {
+        e.addSuppressed(closing);
+      }
+      if (e.getErrorCode() == ENOENT) {
+        return; // the directory went with /run: nothing is left, which is what removal is for
+      }
+      throw failure(Operation.RMDIR, path, e);
+    }
     close(fd);
   }
 

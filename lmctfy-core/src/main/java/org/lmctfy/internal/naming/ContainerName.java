@@ -18,7 +18,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
  * interface file ({@code tasks}, {@code cgroup.procs}, {@code memory.max}...) is refused, since the
  * kernel would mistake it for one. Every refusal is INVALID_ARGUMENT.
  *
- * <p>Immutable. It keeps its parent and its last cgroup path once made: one operation asks for
+ * <p>Immutable. It keeps its parent, base name and last cgroup path once made: one operation asks for
  * them many times, and every new path string would be hashed again by each lookup.
  */
 public final class ContainerName {
@@ -29,6 +29,7 @@ public final class ContainerName {
   private final String value;
   /** Set once, racily but safely: a final-field object, and any thread computes the same value. */
   private ContainerName parent;
+  private String baseName;
   private Placed placed;
 
   /** This name's cgroup path below one root. */
@@ -156,7 +157,12 @@ public final class ContainerName {
 
   /** The last component; {@code ""} for the root. */
   public String baseName() {
-    return value.substring(value.lastIndexOf('/') + 1);
+    String b = baseName;
+    if (b == null) {
+      b = value.substring(value.lastIndexOf('/') + 1);
+      baseName = b;
+    }
+    return b;
   }
 
   /** The child container {@code component} (already a valid component). */

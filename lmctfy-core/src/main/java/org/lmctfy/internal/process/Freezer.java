@@ -23,6 +23,10 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * naming that ancestor (it cannot run until the ancestor is thawed), on v1 and v2 alike.
  */
 public final class Freezer {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Freezer.class);
+  /** How long a wait for the kernel (the freezer, a kill loop) goes on before it is logged at INFO. */
+  static final long PATIENCE_NANOS = 1_000_000_000L;
+
   private final CgroupFs fs;
   private final Hierarchy hierarchy;
   private final Duration deadline;
@@ -103,13 +107,21 @@ public final class Freezer {
 
   private void await(CgroupPath path, boolean frozen) throws IOException {
     String wanted = v1() ? (frozen ? "FROZEN" : "THAWED") : (frozen ? "frozen 1" : "frozen 0");
-    long end = System.nanoTime() + deadline.toNanos();
+    long start = System.nanoTime();
+    long end = start + deadline.toNanos();
+    boolean told = false;
     while (true) {
       String now = state(path);
       if (now.equals(wanted)) {
         return;
       }
-      if (System.nanoTime() > end) {
+      long t = System.nanoTime();
+      if (!told && t - start > PATIENCE_NANOS && t <= end) {
+        told = true;
+        LOG.info("{} still says \"{}\" after 1 s; waiting for \"{}\" for up to {} ms in all",
+            hierarchy.display(path, v1() ? "freezer.state" : "cgroup.events"), now, wanted, deadline.toMillis());
+      }
+      if (t > end) {
         String file = v1() ? "freezer.state" : "cgroup.events";
         throw new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, hierarchy.display(path, file) + " still says \""
             + now + "\", not \"" + wanted + "\", after " + deadline.toMillis() + " ms"

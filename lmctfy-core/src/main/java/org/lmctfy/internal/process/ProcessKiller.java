@@ -27,6 +27,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * it, so that the emptied containers take and run new processes at once, on v1 and v2 alike.
  */
 public final class ProcessKiller {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ProcessKiller.class);
   private static final String STATE = "freezer.state";
   private static final String FREEZE = "cgroup.freeze";
 
@@ -51,12 +52,20 @@ public final class ProcessKiller {
     if (freezer == null && !cgroupKill) {
       freezer = unified;
     }
+    long start = System.nanoTime();
+    boolean told = false;
     for (int round = 0; ; round++) {
       TreeSet<Long> pids = members(hierarchies, path);
       if (pids.isEmpty()) {
         return;
       }
-      if (System.nanoTime() > end) {
+      long t = System.nanoTime();
+      if (!told && t - start > Freezer.PATIENCE_NANOS && t <= end) {
+        told = true;
+        LOG.info("processes {} in cgroup {} or below are still alive after 1 s of SIGKILL; going on for up to {} ms in all",
+            pids, path, deadline.toMillis());
+      }
+      if (t > end) {
         throw new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "processes " + pids + " in cgroup " + path
             + " or below survived SIGKILL for " + deadline.toMillis() + " ms: " + whereabouts(hierarchies, path));
       }

@@ -65,7 +65,7 @@ class RecordShapeTest {
       JsonSetter setter = parameters[i].getAnnotation(JsonSetter.class);
       params.add(new Param(property == null ? parts[i].getName() : property.value(),
           parameters[i].getParameterizedType(), setter != null && setter.nulls() == Nulls.FAIL,
-          parameters[i].isAnnotationPresent(CpuMask.Input.class)));
+          parameters[i].isAnnotationPresent(CpuMask.Input.class), parameters[i].isAnnotationPresent(ByteSize.Input.class)));
     }
     return params;
   }

@@ -339,6 +339,16 @@ public final class Kernel {
     return processes.spawnThread(pid);
   }
 
+  /** A child of {@code parent} in the parent's cgroups, as fork(2) makes it. */
+  public long forkProcess(long parent) {
+    return processes.fork(parent);
+  }
+
+  /** Whether a freezer holds {@code pid}. */
+  public boolean frozen(long pid) {
+    return processes.frozen(pid);
+  }
+
   public void exitProcess(long pid) {
     processes.exit(pid);
   }

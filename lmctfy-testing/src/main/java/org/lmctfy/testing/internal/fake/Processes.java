@@ -52,6 +52,38 @@ final class Processes {
     }
   }
 
+  /** A child of {@code parent}, as fork(2) makes it: one thread, in the cgroups of the parent's main thread. */
+  long fork(long parent) {
+    if (!threadsOf.containsKey(parent)) {
+      throw new IllegalArgumentException("no such process: " + parent);
+    }
+    long pid = next++;
+    TreeSet<Long> tids = new TreeSet<>();
+    tids.add(pid);
+    threadsOf.put(pid, tids);
+    pidOfTid.put(pid, pid);
+    for (Hier h : hiers) {
+      h.place(pid, h.cgroupOf(parent));
+    }
+    return pid;
+  }
+
+  /** Whether a freezer, v1 or v2, holds {@code pid}: it runs nothing until thawed. */
+  boolean frozen(long pid) {
+    if (frozenByV1(pid)) {
+      return true;
+    }
+    for (Hier h : hiers) {
+      if (h.hierarchy.version() == org.lmctfy.cgroupfs.CgroupVersion.V2) {
+        Node n = h.cgroupOf(pid);
+        if (n != null && CoreV2.frozen(n)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** A new thread of {@code pid}, in the same cgroups as the process's main thread. */
   long spawnThread(long pid) {
     TreeSet<Long> tids = threadsOf.get(pid);
