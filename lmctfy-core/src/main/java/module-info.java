@@ -1,4 +1,34 @@
-/** lmctfy for Java: the library. Exports the facade, the spec model and the CgroupFs SPI. */
+/**
+ * lmctfy for Java: creates, limits, runs, measures, freezes and destroys Linux containers (sets of
+ * cgroups with one name), on cgroup v1, v2 and hybrid machines, the successor of Google's lmctfy.
+ * No operation leaves state that needs a person: a failed or interrupted create or destroy is
+ * undone or finished by the next call, or by {@link org.lmctfy.ContainerApi#cleanup()}.
+ *
+ * <p>Start at {@link org.lmctfy.ContainerApi}:
+ *
+ * <pre>{@code
+ * try (ContainerApi api = ContainerApi.open()) {
+ *   ContainerSpec spec = ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 256M }");
+ *   try (ResourceHandle<Container> handle = api.createHandle("/job", spec)) {
+ *     ContainerProcess p = handle.get().run(List.of("/usr/bin/make"), RunSpec.inherit());
+ *     System.out.println("make exited " + p.waitFor());
+ *   }                                            // not committed: the container is destroyed
+ * }
+ * }</pre>
+ *
+ * <ul>
+ *   <li>{@link org.lmctfy} - the facade: {@code ContainerApi}, {@code Container}, {@code
+ *       ResourceHandle}, {@code LmctfyException} with lmctfy's {@code ErrorCode}s.
+ *   <li>{@link org.lmctfy.spec} - the values: {@code ContainerSpec} and its sections in lmctfy's
+ *       text format or JSON, {@code RunSpec}, {@code EventSpec}, {@code ContainerStats}.
+ *   <li>{@link org.lmctfy.cgroupfs} - the SPI under the facade: {@code CgroupFs}, the kernel's or
+ *       the in-memory fake of {@code lmctfy-testing} for tests.
+ * </ul>
+ *
+ * <p>Every failure is an unchecked {@link org.lmctfy.LmctfyException} with a status code and a
+ * message naming the container, the field or file, the value and the errno. Logging is through
+ * SLF4J: DEBUG for every kernel write and each decision, INFO when a wait passes a second.
+ */
 module org.lmctfy {
   requires com.fasterxml.jackson.databind;
   requires org.slf4j;

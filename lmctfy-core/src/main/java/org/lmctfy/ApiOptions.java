@@ -32,6 +32,9 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
   /**
    * Checks the waits.
    *
+   * @param root the root container's cgroup, or null
+   * @param lockTimeout how long a lock is waited for
+   * @param killTimeout how long processes are killed
    * @throws LmctfyException INVALID_ARGUMENT naming a wait that is null, zero or negative
    */
   public ApiOptions {

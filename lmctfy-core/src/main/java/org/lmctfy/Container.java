@@ -181,6 +181,11 @@ public interface Container {
    */
   void unregisterNotification(long id);
 
-  /** Destroys the container, its subcontainers and its processes. */
+  /**
+   * Destroys the container, its subcontainers and its processes, as {@link
+   * ContainerApi#destroy(String)} does.
+   *
+   * @throws LmctfyException as {@link ContainerApi#destroy(String)}
+   */
   void destroy();
 }

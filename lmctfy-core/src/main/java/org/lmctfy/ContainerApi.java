@@ -138,11 +138,19 @@ public interface ContainerApi extends AutoCloseable {
   CgroupFs cgroupFs();
 
   /**
-   * Creates the container {@code name} with the resources of {@code spec}.
+   * Creates the container {@code name} with the resources of {@code spec}: one cgroup per managed
+   * hierarchy, its limits written. Checks the name and the whole spec against this host before it
+   * changes anything; a failure half-way undoes every step (see the README's "Guarantees").
    *
    * @param name the container's name
    * @param spec the spec
    * @return the Container
+   * @throws LmctfyException INVALID_ARGUMENT for a bad name or a value the kernel refuses;
+   *     ALREADY_EXISTS if the container, or a cgroup lmctfy did not make, is at the name; NOT_FOUND
+   *     if the parent container does not exist; FAILED_PRECONDITION if a section's controller is not
+   *     there or the machine's state forbids it (the v2 no-internal-processes rule); PERMISSION_DENIED
+   *     without the privilege; DEADLINE_EXCEEDED if the parent's or the name's lock is not free within
+   *     {@link ApiOptions#lockTimeout()}; others by the errno table, the file and errno named
    */
   Container create(String name, ContainerSpec spec);
 
@@ -160,10 +168,13 @@ public interface ContainerApi extends AutoCloseable {
   }
 
   /**
-   * The existing container {@code name}. NOT_FOUND if there is none.
+   * The existing container {@code name}.
    *
    * @param name the container's name
    * @return the existing container {@code name}
+   * @throws LmctfyException INVALID_ARGUMENT for a bad name; NOT_FOUND if there is none, or if its
+   *     create or destroy is in progress or was cut short (the message says which); FAILED_PRECONDITION
+   *     if it is partial (present in some hierarchies only), naming where
    */
   Container get(String name);
 
@@ -197,9 +208,15 @@ public interface ContainerApi extends AutoCloseable {
   ContainerSpec normalise(ContainerSpec spec);
 
   /**
-   * Destroys the container {@code name}, its subcontainers and its processes.
+   * Destroys the container {@code name}, its subcontainers and its processes (killed within
+   * {@link ApiOptions#killTimeout()}); also finishes one a dead process left half-made. A destroy that
+   * fails can be called again to finish.
    *
    * @param name the container's name
+   * @throws LmctfyException INVALID_ARGUMENT for a bad name; NOT_FOUND if there is none;
+   *     FAILED_PRECONDITION for the root, or a container holding cgroups lmctfy did not make;
+   *     DEADLINE_EXCEEDED if its lock is not free in time or its processes survive SIGKILL, naming
+   *     them; others by the errno table, the file and errno named
    */
   void destroy(String name);
 

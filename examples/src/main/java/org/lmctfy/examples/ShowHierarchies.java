@@ -63,15 +63,22 @@ public final class ShowHierarchies {
     api.initMachine(org.lmctfy.spec.InitSpec.parse("processes_leaf: \"" + LEAF + "\" enable_controllers: [cpu, memory]"));
   }
 
+  /**
+   * The demo's limits: a cap of half a CPU ({@code max_limit}, in milli-CPUs: CFS quota, as {@code
+   * docker --cpus 0.5} or systemd's {@code CPUQuota=50%}; {@code limit} alone would only weigh the
+   * container against its siblings) and 64 MiB of memory.
+   */
+  static final String SPEC = "cpu { max_limit: 500 } memory { limit: 64M }";
+
   /** Creates a container with cpu and memory limits, shows its cgroups, and destroys it. */
   static void demo(ContainerApi api, PrintStream out) throws Exception {
     makeRoomOnV2(api, out);
     String name = "/lmctfy-demo-" + ProcessHandle.current().pid();
-    ContainerSpec spec = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 67108864 }");
+    ContainerSpec spec = ContainerSpec.parse(SPEC);
     try (ResourceHandle<Container> handle = api.createHandle(name, spec)) {
       CgroupFs fs = api.cgroupFs();
       out.println();
-      out.println("created " + handle.get().name() + " with " + spec.toText().replaceAll("\\s+", " ").strip() + ":");
+      out.println("created " + handle.get().name() + " with " + SPEC + " (half a CPU, 64 MiB):");
       for (Hierarchy h : fs.hierarchies()) {
         CgroupPath path = CgroupPath.of(name).under(api.root());
         if (fs.exists(h, path)) {
@@ -91,7 +98,7 @@ public final class ShowHierarchies {
     java.util.List<String> files = new java.util.ArrayList<>();
     boolean v1 = h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1;
     if (h.has("cpu")) {
-      files.add(v1 ? "cpu.shares" : "cpu.weight");
+      files.addAll(v1 ? java.util.List.of("cpu.cfs_quota_us", "cpu.cfs_period_us") : java.util.List.of("cpu.max"));
     }
     if (h.has("memory")) {
       files.add(v1 ? "memory.limit_in_bytes" : "memory.max");

@@ -35,7 +35,7 @@ class ShowHierarchiesTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     ShowHierarchies.demo(org.lmctfy.ContainerApi.open(fs), new PrintStream(bytes, true, StandardCharsets.UTF_8));
     assertThat(bytes.toString(StandardCharsets.UTF_8))
-        .contains("/sys/fs/cgroup/system.slice/app.service/lmctfy-demo-", "memory.max=67108864", "cpu.weight=",
+        .contains("/sys/fs/cgroup/system.slice/app.service/lmctfy-demo-", "memory.max=67108864", "cpu.max=50000 100000",
             "left behind: nothing");
     org.lmctfy.testing.CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
   }
@@ -46,7 +46,8 @@ class ShowHierarchiesTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     ShowHierarchies.demo(org.lmctfy.ContainerApi.open(fs), new PrintStream(bytes, true, StandardCharsets.UTF_8));
     assertThat(bytes.toString(StandardCharsets.UTF_8))
-        .contains("/sys/fs/cgroup/memory/lmctfy-demo-", "memory.limit_in_bytes=67108864", "cpu.shares=512",
+        .contains("/sys/fs/cgroup/memory/lmctfy-demo-", "memory.limit_in_bytes=67108864", "cpu.cfs_quota_us=50000",
+            "cpu.cfs_period_us=100000",
             "left behind: nothing");
     org.lmctfy.testing.CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
   }

@@ -15,8 +15,8 @@ import java.util.Objects;
  * cgroups.onRun(command -> command.get(0).equals("make")
  *     ? FakeRun.exits(2).after(Duration.ofMillis(10)).writesToStderr("make: *** no rule\n")
  *     : FakeRun.exits(0));
- * Process p = job.run(List.of("make", "all"), RunSpec.defaults()).process();   // hypothetical accessor
- * assertThat(p.waitFor()).isEqualTo(2);
+ * ContainerProcess make = job.run(List.of("make", "all"), RunSpec.inherit());
+ * assertThat(make.waitFor()).isEqualTo(2);
  * }</pre>
  *
  * <p>Timing: the exit happens {@link #after} the process was placed, on a thread of the fake's; a
@@ -54,6 +54,12 @@ public record FakeRun(Integer exitCode, Duration after, String stdout, String st
   /**
    * Checks the values.
    *
+   * @param exitCode the exit status, or null
+   * @param after the delay before the exit
+   * @param stdout the standard output
+   * @param stderr the standard error
+   * @param ignoresSigterm whether SIGTERM is ignored
+   * @param children how many children are forked
    * @throws IllegalArgumentException for a negative delay or child count, or an exit code outside
    *     0..255
    */
