@@ -25,7 +25,8 @@ import org.lmctfy.examples.cli.Command.Param;
  * ({@code -rv}); {@code --} ends the options; a word that looks like a negative number is a
  * parameter; {@code -h}/{@code --help} asks for the help of the command named so far and {@code
  * -V}/{@code --version} for the version, whatever else the line says; after the first parameter of
- * a {@linkplain Command#programFollows() program} command every word is a parameter. A mistake is a
+ * a {@linkplain Command#programFollows() program} command every word is a parameter, except a {@code
+ * --} right after that first parameter, which only marks where the program starts. A mistake is a
  * {@link UsageError}. Not thread-safe: one per command line.
  */
 final class Invocation {
@@ -75,10 +76,15 @@ final class Invocation {
     Map<String, String> values = new HashMap<>();
     List<String> params = new ArrayList<>();
     boolean optionsEnded = false;
+    boolean programDashes = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       Command cmd = path.get(path.size() - 1);
       boolean programWord = cmd.programFollows() && !params.isEmpty();
+      if (programWord && params.size() == 1 && !programDashes && a.equals("--")) {
+        programDashes = true; // run /c -- ls: ends lmctfy's words, is not the program's
+        continue;
+      }
       if (!optionsEnded && !programWord && a.equals("--")) {
         optionsEnded = true;
         continue;

@@ -59,7 +59,8 @@ final class ProcessCommands {
     return Command.leaf("run", List.of("Run a command inside a container.", "A single argument with a space runs "
         + "through /bin/sh -c. Without -n: wait, with the terminal's streams, and exit with the command's code.",
         "With -n: start it detached (new session, streams on /dev/null) and print pid=...",
-        "Everything after <name> is the command: run /c ls -l keeps -l."), ProcessCommands::run,
+        "Everything after <name> is the command: run /c ls -l keeps -l; a -- right after <name> only marks "
+            + "where it starts (run /c -- ls runs ls)."), ProcessCommands::run,
         List.of(Opt.flag("Start detached and print its pid.", "-n", "--no-wait")), NAME,
         Param.repeated("<command>", 1, "The program and its arguments.")).withProgram();
   }

@@ -217,6 +217,28 @@ class CliTest {
   }
 
   @Test
+  void aDoubleDashAfterRunsContainerMarksWhereTheProgramStartsAndIsNotPassedOn() {
+    ok(cli.run("create", "/c", ""));
+    long ls = Long.parseLong(ok(cli.run("-v", "run", "-n", "/c", "--", "ls", "-l")).out().strip());
+    assertThat(detachedProgram(ls)).containsExactly("ls", "-l");
+    long before = Long.parseLong(ok(cli.run("-v", "run", "-n", "--", "/c", "--", "ls")).out().strip());
+    assertThat(detachedProgram(before)).containsExactly("ls");
+    long dashes = Long.parseLong(ok(cli.run("-v", "run", "-n", "/c", "--", "--", "x")).out().strip());
+    assertThat(detachedProgram(dashes)).containsExactly("--", "x");
+    Cli.Result nothing = cli.run("run", "-n", "/c", "--");
+    assertThat(nothing.code()).isEqualTo(3);
+    assertThat(nothing.err()).contains("Missing required parameter: '<command>'");
+  }
+
+  /** The program a detached run started: its command after {@code setsid --}. */
+  private List<String> detachedProgram(long pid) {
+    List<String> command = fs.commandOf(pid).orElseThrow();
+    assertThat(command.get(0)).endsWith("setsid");
+    assertThat(command.get(1)).isEqualTo("--");
+    return command.subList(2, command.size());
+  }
+
+  @Test
   void runWithoutNoWaitWaitsAndExitsWithTheProgramsCode() throws Exception {
     ok(cli.run("create", "/c", ""));
     Set<Long> before = fs.processes();
