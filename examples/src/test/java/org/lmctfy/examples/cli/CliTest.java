@@ -104,6 +104,33 @@ class CliTest {
   }
 
   @Test
+  void noFailureMessageSaysAWordTwice() throws Exception {
+    ok(cli.run("create", "/a", ""));
+    fs.makeCgroup(fs.hierarchies().get(0), CgroupPath.of("/partial")); // in one hierarchy of many
+    fs.crashAt(3);
+    try {
+      cli.run("create", "/unfinished", "cpu { limit: 500 } memory { limit: 104857600 }");
+    } catch (FakeCrash expected) {
+      // an interrupted create: its intent stays
+    }
+    fs.recover();
+    List<String[]> failing = List.of(new String[] {"create", "/nope/b", ""}, new String[] {"create", "/partial/b", ""},
+        new String[] {"create", "/unfinished/b", ""}, new String[] {"create", "/a", ""},
+        new String[] {"create", "/a b", ""}, new String[] {"create", "/b", "cpu { limit: -5 }"},
+        new String[] {"create", "/b", "memory { limit: 100000000 swap_limit: 5 }"}, new String[] {"destroy", "/nope"},
+        new String[] {"destroy", "/"}, new String[] {"spec", "/partial"}, new String[] {"stats", "summary", "/nope"},
+        new String[] {"update", "diff", "/nope", ""}, new String[] {"list", "pids", "/unfinished"},
+        new String[] {"run", "-n", "/nope", "true"}, new String[] {"enter", "/nope", "1"},
+        new String[] {"pause", "/nope"}, new String[] {"killall", "/nope"}, new String[] {"detect", "999999"});
+    for (String[] args : failing) {
+      Cli.Result r = cli.run(args);
+      assertThat(r.code()).as(String.join(" ", args)).isNotZero();
+      assertThat(r.err()).as(String.join(" ", args)).doesNotContainPattern("(?i)\\b([a-z]+) \\1\\b");
+    }
+    assertThat(cli.run("create", "/nope/b", "").err()).contains(": parent container /nope does not exist");
+  }
+
+  @Test
   void aKernelRefusalNamesTheFileTheValueAndTheErrno() {
     ok(cli.run("create", "/a", ""));
     fs.failWhen(op -> op.file() != null && op.file().equals("memory.limit_in_bytes"), org.lmctfy.cgroupfs.Errno.EINVAL);

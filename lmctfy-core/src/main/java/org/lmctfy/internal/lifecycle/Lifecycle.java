@@ -156,7 +156,7 @@ public final class Lifecycle {
     }
     State state = census.of(parent);
     if (!state.isContainer()) {
-      throw existenceError(state, "parent container ");
+      throw existenceError(state, "parent ");
     }
   }
 
