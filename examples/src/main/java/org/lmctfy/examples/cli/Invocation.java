@@ -1,8 +1,13 @@
 package org.lmctfy.examples.cli;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +18,7 @@ import java.util.Set;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.examples.cli.Command.Opt;
 import org.lmctfy.examples.cli.Command.Param;
 
@@ -256,9 +262,54 @@ final class Invocation {
     }
     try {
       return Files.readString(Path.of(file), StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "cannot read the spec file " + file + ": " + e, e);
+    } catch (CharacterCodingException e) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "the spec file " + file + " (-c) is not UTF-8 text: "
+          + e.getMessage(), e);
+    } catch (IOException e) {
+      throw unreadable("the spec file " + file + " (-c)", e);
+    } catch (InvalidPathException e) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "-c " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A file of the caller's that cannot be read ({@code what}: the spec file of {@code -c}): the
+   * errno, and a status by it as the library's errno table gives those errnos: NOT_FOUND where the
+   * file is absent, PERMISSION_DENIED where it may not be read, INVALID_ARGUMENT for any other
+   * reason it is no readable file (a directory, a loop of links, a path through a file).
+   */
+  static LmctfyException unreadable(String what, IOException e) {
+    Errno errno = errnoOf(e);
+    ErrorCode code = switch (errno) {
+      case ENOENT -> ErrorCode.NOT_FOUND;
+      case EACCES, EPERM -> ErrorCode.PERMISSION_DENIED;
+      default -> ErrorCode.INVALID_ARGUMENT;
+    };
+    String why = errno == Errno.UNKNOWN ? String.valueOf(e.getMessage()) : errno + " (" + errno.description() + ")";
+    return new LmctfyException(code, "cannot read " + what + ": " + why, e);
+  }
+
+  /**
+   * The errno behind a failure of Java's file API, which names it by its exception (ENOENT, EACCES)
+   * or by the C library's text for it (the {@linkplain FileSystemException#getReason() reason}, or
+   * the message of a failed read such as "Is a directory"); UNKNOWN where it says neither.
+   */
+  static Errno errnoOf(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return Errno.ENOENT;
+    }
+    if (e instanceof AccessDeniedException) {
+      return Errno.EACCES;
+    }
+    String text = e instanceof FileSystemException fs ? fs.getReason() : e.getMessage();
+    if (text != null) {
+      for (Errno errno : Errno.values()) {
+        if (errno != Errno.UNKNOWN && text.startsWith(errno.description())) {
+          return errno;
+        }
+      }
+    }
+    return Errno.UNKNOWN;
   }
 
   /** lmctfy's default process for {@code detect} and {@code enter}: the caller's parent (the shell). */

@@ -5,6 +5,7 @@ import static org.lmctfy.examples.cli.Transcript.ok;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +15,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lmctfy.ContainerApi;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.CgroupAssertions;
@@ -193,10 +196,26 @@ class CliTest {
     Cli.Result both = cli.run("create", "-c", file.toString(), "/b", "cpu { limit: 1 }");
     assertThat(both.code()).isEqualTo(3);
     assertThat(cli.run("create", "/b").code()).isEqualTo(3);
-    Cli.Result unreadable = cli.run("create", "-c", dir.resolve("nope").toString(), "/b");
-    assertThat(unreadable.code()).isEqualTo(3);
-    assertThat(unreadable.err()).contains("nope");
     assertThat(ok(cli.run("list", "containers", "/")).out()).isEqualTo("name=\"/a\"\n");
+  }
+
+  @Test
+  void aSpecFileThatCannotBeReadIsNamedWithItsErrno(@TempDir Path dir) throws Exception {
+    Cli.Result absent = cli.run("create", "-c", dir.resolve("nope").toString(), "/b");
+    assertThat(absent.code()).as(absent.toString()).isEqualTo(5);
+    assertThat(absent.err()).isEqualTo("Command exited with error message: 5: cannot read the spec file "
+        + dir.resolve("nope") + " (-c): ENOENT (No such file or directory)\n");
+    Cli.Result directory = cli.run("update", "diff", "/", "-c", dir.toString());
+    assertThat(directory.code()).as(directory.toString()).isEqualTo(3);
+    assertThat(directory.err()).contains(dir + " (-c): EISDIR (Is a directory)").doesNotContain("java.");
+    Path notText = Files.write(dir.resolve("latin1"), new byte[] {(byte) 0xff, 'x'});
+    Cli.Result latin1 = cli.run("init", "-c", notText.toString());
+    assertThat(latin1.code()).as(latin1.toString()).isEqualTo(3);
+    assertThat(latin1.err()).contains("the spec file " + notText + " (-c) is not UTF-8 text");
+    LmctfyException denied = Invocation.unreadable("the spec file /x (-c)", new AccessDeniedException("/x"));
+    assertThat(denied.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+    assertThat(denied).hasMessage("cannot read the spec file /x (-c): EACCES (Permission denied)");
+    assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEmpty();
   }
 
   @Test
