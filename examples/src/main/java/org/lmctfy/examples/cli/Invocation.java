@@ -18,6 +18,7 @@ import java.util.Set;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.examples.cli.Command.Opt;
 import org.lmctfy.examples.cli.Command.Param;
@@ -266,19 +267,20 @@ final class Invocation {
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "the spec file " + file + " (-c) is not UTF-8 text: "
           + e.getMessage(), e);
     } catch (IOException e) {
-      throw unreadable("the spec file " + file + " (-c)", e);
+      throw cannot("read the spec file " + file + " (-c)", e);
     } catch (InvalidPathException e) {
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "-c " + file + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * A file of the caller's that cannot be read ({@code what}: the spec file of {@code -c}): the
-   * errno, and a status by it as the library's errno table gives those errnos: NOT_FOUND where the
-   * file is absent, PERMISSION_DENIED where it may not be read, INVALID_ARGUMENT for any other
-   * reason it is no readable file (a directory, a loop of links, a path through a file).
+   * What the tool could not do with a file or cgroup the caller named ({@code what}: "read the
+   * spec file f (-c)"): the errno, and a status by it as the library's errno table gives those
+   * errnos: NOT_FOUND where the file is absent, PERMISSION_DENIED where it may not be used,
+   * INVALID_ARGUMENT for any other reason it is unusable (a directory, a loop of links, a path
+   * through a file).
    */
-  static LmctfyException unreadable(String what, IOException e) {
+  static LmctfyException cannot(String what, IOException e) {
     Errno errno = errnoOf(e);
     ErrorCode code = switch (errno) {
       case ENOENT -> ErrorCode.NOT_FOUND;
@@ -286,15 +288,19 @@ final class Invocation {
       default -> ErrorCode.INVALID_ARGUMENT;
     };
     String why = errno == Errno.UNKNOWN ? String.valueOf(e.getMessage()) : errno + " (" + errno.description() + ")";
-    return new LmctfyException(code, "cannot read " + what + ": " + why, e);
+    return new LmctfyException(code, "cannot " + what + ": " + why, e);
   }
 
   /**
-   * The errno behind a failure of Java's file API, which names it by its exception (ENOENT, EACCES)
-   * or by the C library's text for it (the {@linkplain FileSystemException#getReason() reason}, or
-   * the message of a failed read such as "Is a directory"); UNKNOWN where it says neither.
+   * The errno behind a failure: a cgroup filesystem's own, or one Java's file API names by its
+   * exception (ENOENT, EACCES) or by the C library's text for it (the {@linkplain
+   * FileSystemException#getReason() reason}, or the message of a failed read such as "Is a
+   * directory"); UNKNOWN where it says none.
    */
   static Errno errnoOf(IOException e) {
+    if (e instanceof CgroupFsException fs) {
+      return fs.errno();
+    }
     if (e instanceof NoSuchFileException) {
       return Errno.ENOENT;
     }

@@ -10,8 +10,11 @@ import java.util.Properties;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.examples.ShowHierarchies;
 import org.lmctfy.examples.cli.Command.Opt;
 import org.lmctfy.examples.cli.Command.Param;
@@ -308,9 +311,49 @@ public final class Lmctfy {
   ContainerApi api() {
     if (api == null) {
       String root = parsed.value("--root", null);
-      api = root == null ? ContainerApi.open(backend().fs()) : ContainerApi.open(backend().fs(), CgroupPath.of(root));
+      api = root == null ? ContainerApi.open(backend().fs()) : ContainerApi.open(backend().fs(), existingRoot(root));
     }
     return api;
+  }
+
+  /**
+   * The cgroup of {@code --root}, which must be there in every hierarchy that holds containers (all
+   * but a named v1 one such as {@code name=systemd}): NOT_FOUND where it is in none (the library
+   * would answer every question about it with "nothing there"), FAILED_PRECONDITION where it is in
+   * some only, naming where it is missing.
+   */
+  private CgroupPath existingRoot(String root) {
+    CgroupPath path;
+    try {
+      path = CgroupPath.of(root);
+    } catch (IllegalArgumentException e) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "--root " + root + ": " + e.getMessage(), e);
+    }
+    CgroupFs fs = backend().fs();
+    List<String> missing = new ArrayList<>();
+    int holding = 0;
+    for (Hierarchy h : fs.hierarchies()) {
+      if (h.version() == CgroupVersion.V1 && h.controllers().isEmpty()) {
+        continue;
+      }
+      holding++;
+      try {
+        if (!fs.exists(h, path)) {
+          missing.add(h.display(path, null));
+        }
+      } catch (IOException e) {
+        throw Invocation.cannot("look up the cgroup of --root " + root + " in " + h.display(path, null), e);
+      }
+    }
+    if (missing.isEmpty()) {
+      return path;
+    }
+    if (missing.size() == holding) {
+      throw new LmctfyException(ErrorCode.NOT_FOUND, "--root " + root + ": there is no cgroup " + root + " (in none of "
+          + "the " + holding + " hierarchies, e.g. " + missing.get(0) + ")");
+    }
+    throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "--root " + root + ": the cgroup " + root + " is missing in "
+        + missing.size() + " of the " + holding + " hierarchies: " + String.join(", ", missing));
   }
 
   private void close() {

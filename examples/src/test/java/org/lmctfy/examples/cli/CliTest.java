@@ -212,7 +212,7 @@ class CliTest {
     Cli.Result latin1 = cli.run("init", "-c", notText.toString());
     assertThat(latin1.code()).as(latin1.toString()).isEqualTo(3);
     assertThat(latin1.err()).contains("the spec file " + notText + " (-c) is not UTF-8 text");
-    LmctfyException denied = Invocation.unreadable("the spec file /x (-c)", new AccessDeniedException("/x"));
+    LmctfyException denied = Invocation.cannot("read the spec file /x (-c)", new AccessDeniedException("/x"));
     assertThat(denied.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
     assertThat(denied).hasMessage("cannot read the spec file /x (-c): EACCES (Permission denied)");
     assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEmpty();
@@ -303,6 +303,29 @@ class CliTest {
     program.join();
     assertThat(r.code()).as(r.toString()).isEqualTo(7);
     assertThat(fs.commandOf(started.get(0)).orElseThrow()).endsWith("true");
+  }
+
+  @Test
+  void aRootThatIsNotThereIsNotFoundAndOneThatIsThereInSomeHierarchiesOnlyAFailedPrecondition() throws Exception {
+    Backend backend = new Backend(fs, null, true);
+    Cli.Result absent = Cli.on(backend, "--root", "/nope").run("list", "containers", "/");
+    assertThat(absent.code()).as(absent.toString()).isEqualTo(5);
+    assertThat(absent.out()).isEmpty();
+    assertThat(absent.err()).startsWith("Command exited with error message: 5: --root /nope: there is no cgroup /nope "
+        + "(in none of the ");
+    Hierarchy first = fs.hierarchies().stream().filter(h -> !h.controllers().isEmpty()).findFirst().orElseThrow();
+    fs.makeCgroup(first, CgroupPath.of("/half"));
+    Cli.Result half = Cli.on(backend, "--root", "/half").run("create", "/a", "");
+    assertThat(half.code()).as(half.toString()).isEqualTo(9);
+    assertThat(half.err()).contains("--root /half: the cgroup /half is missing in ");
+    List<String> missing = List.of(half.err().strip().substring(half.err().indexOf("hierarchies: ") + 13).split(", "));
+    assertThat(missing).isNotEmpty().doesNotContain(first.display(CgroupPath.of("/half"), null))
+        .allSatisfy(m -> assertThat(m).endsWith("/half"));
+    assertThat(Cli.on(backend, "--root", "half").run("list", "containers", "/").err())
+        .startsWith("Command exited with error message: 3: --root half: not an absolute clean cgroup path");
+    ok(cli.run("create", "/there", ""));
+    ok(Cli.on(backend, "--root", "/there").run("create", "/a", ""));
+    assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEqualTo("name=\"/there\"\nname=\"/there/a\"\n");
   }
 
   @Test
