@@ -29,9 +29,11 @@ import org.lmctfy.testing.FakeLayout;
  * }</pre>
  *
  * <p>The exit code is the {@link ErrorCode} number (0 on success; {@code run} without {@code -n}
- * exits with its program's code); a failure prints {@code Command exited with error message:
- * <code>: <message>} on stderr. Usage errors are INVALID_ARGUMENT (3), an unknown command
- * NOT_FOUND (5), as in lmctfy, with the commands it may have meant. No failure prints a stack
+ * exits with its program's status, 128+n if signal n ended it, and passes INT, TERM and HUP on to
+ * it: see {@link ProgramSignals}); a failure of lmctfy's own prints {@code Command exited with error
+ * message: <code>: <message>} on stderr, which is how a program's status is told from lmctfy's.
+ * Usage errors are INVALID_ARGUMENT (3), an unknown command NOT_FOUND (5), as in lmctfy, with the
+ * commands it may have meant. No failure prints a stack
  * trace unless {@code --debug} is given. The global options ({@code -p -v -l --json --backend
  * --root --fake-layout --debug -h -V}) may come before or after the command; after {@code run}'s
  * container name everything belongs to the program. The commands are a {@link Command} tree read

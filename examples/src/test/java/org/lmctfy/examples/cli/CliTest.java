@@ -306,6 +306,30 @@ class CliTest {
   }
 
   @Test
+  void runsExitCodeIsTheProgramsAndOnlyLmctfysOwnFailuresPrintTheirLine() throws Exception {
+    ok(cli.run("create", "/c", ""));
+    Set<Long> before = fs.processes();
+    Thread program = new Thread(() -> {
+      try {
+        fs.exitProcess(newFakeProcess(before), 5); // the program's 5, lmctfy's NOT_FOUND by number
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    program.start();
+    Cli.Result programs = cli.run("run", "/c", "true");
+    program.join();
+    assertThat(programs.code()).as(programs.toString()).isEqualTo(5);
+    assertThat(programs.err()).isEmpty();
+    Cli.Result lmctfys = cli.run("run", "/nope", "true");
+    assertThat(lmctfys.code()).isEqualTo(5);
+    assertThat(lmctfys.err()).isEqualTo("Command exited with error message: 5: container /nope does not exist\n");
+    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(ok(cli.run("run", "--help")).out().replaceAll("\\s+", " ")).contains("lmctfy's own failures come "
+        + "before the command starts and print \"Command exited with error message: <code>: ...\" on stderr");
+  }
+
+  @Test
   void aRootThatIsNotThereIsNotFoundAndOneThatIsThereInSomeHierarchiesOnlyAFailedPrecondition() throws Exception {
     Backend backend = new Backend(fs, null, true);
     Cli.Result absent = Cli.on(backend, "--root", "/nope").run("list", "containers", "/");
@@ -326,6 +350,13 @@ class CliTest {
     ok(cli.run("create", "/there", ""));
     ok(Cli.on(backend, "--root", "/there").run("create", "/a", ""));
     assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEqualTo("name=\"/there\"\nname=\"/there/a\"\n");
+  }
+
+  @Test
+  void theTerminalsForegroundIsReadFromProcStat() {
+    assertThat(ProgramSignals.inTerminalForeground("4242 (java (lmctfy) x) S 1 4242 4242 34816 4242 4194560 0")).isTrue();
+    assertThat(ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 34816 4100 4194560 0")).isFalse();
+    assertThat(ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 0 -1 4194560 0")).isFalse();
   }
 
   @Test
