@@ -472,6 +472,7 @@ class CliTest {
     assertThat(complete(script, "lmctfy", "-v", "list", "containers", "-")).contains("-r", "--recursive", "--json")
         .doesNotContain("-f");
     assertThat(complete(script, "lmctfy", "--backend", "")).containsExactly("host", "fake");
+    assertThat(complete(script, "lmctfy", "--verb")).containsExactly("--verbose");
     assertThat(complete(script, "lmctfy", "--root", "/x", "cr")).containsExactly("create");
     assertThat(complete(script, "lmctfy", "notify", "memory", "t")).containsExactly("threshold");
     assertThat(complete(script, "lmctfy", "--fake-layout", "V")).containsExactly("V2", "V2_BARE", "V1");
