@@ -15,8 +15,17 @@ import org.lmctfy.testing.FakeLayout;
  * @param notice what to say on stderr before the command runs, or null to say nothing (the host)
  * @param endsPrograms whether a program started with {@code run} (without {@code -n}) can end by
  *     itself: false for a fake of the {@code --backend fake} option, whose processes never run
+ * @param signals how {@code run} passes a signal on to its program: the host's {@code kill}; a
+ *     fake's pids are no host processes, so a fake made with the short constructor refuses
  */
-record Backend(CgroupFs fs, String notice, boolean endsPrograms) {
+record Backend(CgroupFs fs, String notice, boolean endsPrograms, ProgramSignals.Sender signals) {
+
+  /** A backend whose processes get no signals (a fake). */
+  Backend(CgroupFs fs, String notice, boolean endsPrograms) {
+    this(fs, notice, endsPrograms, (pid, signal) -> {
+      throw new IOException("this backend's processes (" + fs.getClass().getSimpleName() + ") take no signals");
+    });
+  }
 
   /** The two backends of {@code --backend}. */
   enum Kind { HOST, FAKE }
@@ -42,7 +51,7 @@ record Backend(CgroupFs fs, String notice, boolean endsPrograms) {
           + "root (creating cgroups needs root, or --root on a delegated subtree); " + TRY_FAKE);
     }
     try {
-      return new Backend(ContainerApi.hostCgroupFs(), null, true);
+      return new Backend(ContainerApi.hostCgroupFs(), null, true, ProgramSignals::kill);
     } catch (IOException e) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the host's cgroups cannot be used: " + e.getMessage()
           + "; " + TRY_FAKE, e);

@@ -1,8 +1,13 @@
 package org.lmctfy.examples.cli;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +18,8 @@ import java.util.Set;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.examples.cli.Command.Opt;
 import org.lmctfy.examples.cli.Command.Param;
 
@@ -25,7 +32,8 @@ import org.lmctfy.examples.cli.Command.Param;
  * ({@code -rv}); {@code --} ends the options; a word that looks like a negative number is a
  * parameter; {@code -h}/{@code --help} asks for the help of the command named so far and {@code
  * -V}/{@code --version} for the version, whatever else the line says; after the first parameter of
- * a {@linkplain Command#programFollows() program} command every word is a parameter. A mistake is a
+ * a {@linkplain Command#programFollows() program} command every word is a parameter, except a {@code
+ * --} right after that first parameter, which only marks where the program starts. A mistake is a
  * {@link UsageError}. Not thread-safe: one per command line.
  */
 final class Invocation {
@@ -75,10 +83,15 @@ final class Invocation {
     Map<String, String> values = new HashMap<>();
     List<String> params = new ArrayList<>();
     boolean optionsEnded = false;
+    boolean programDashes = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       Command cmd = path.get(path.size() - 1);
       boolean programWord = cmd.programFollows() && !params.isEmpty();
+      if (programWord && params.size() == 1 && !programDashes && a.equals("--")) {
+        programDashes = true; // run /c -- ls: ends lmctfy's words, is not the program's
+        continue;
+      }
       if (!optionsEnded && !programWord && a.equals("--")) {
         optionsEnded = true;
         continue;
@@ -250,9 +263,59 @@ final class Invocation {
     }
     try {
       return Files.readString(Path.of(file), StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "cannot read the spec file " + file + ": " + e, e);
+    } catch (CharacterCodingException e) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "the spec file " + file + " (-c) is not UTF-8 text: "
+          + e.getMessage(), e);
+    } catch (IOException e) {
+      throw cannot("read the spec file " + file + " (-c)", e);
+    } catch (InvalidPathException e) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "-c " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * What the tool could not do with a file or cgroup the caller named ({@code what}: "read the
+   * spec file f (-c)"): the errno, and a status by it as the library's errno table gives those
+   * errnos: NOT_FOUND where the file is absent, PERMISSION_DENIED where it may not be used,
+   * INVALID_ARGUMENT for any other reason it is unusable (a directory, a loop of links, a path
+   * through a file).
+   */
+  static LmctfyException cannot(String what, IOException e) {
+    Errno errno = errnoOf(e);
+    ErrorCode code = switch (errno) {
+      case ENOENT -> ErrorCode.NOT_FOUND;
+      case EACCES, EPERM -> ErrorCode.PERMISSION_DENIED;
+      default -> ErrorCode.INVALID_ARGUMENT;
+    };
+    String why = errno == Errno.UNKNOWN ? String.valueOf(e.getMessage()) : errno + " (" + errno.description() + ")";
+    return new LmctfyException(code, "cannot " + what + ": " + why, e);
+  }
+
+  /**
+   * The errno behind a failure: a cgroup filesystem's own, or one Java's file API names by its
+   * exception (ENOENT, EACCES) or by the C library's text for it (the {@linkplain
+   * FileSystemException#getReason() reason}, or the message of a failed read such as "Is a
+   * directory"); UNKNOWN where it says none.
+   */
+  static Errno errnoOf(IOException e) {
+    if (e instanceof CgroupFsException fs) {
+      return fs.errno();
+    }
+    if (e instanceof NoSuchFileException) {
+      return Errno.ENOENT;
+    }
+    if (e instanceof AccessDeniedException) {
+      return Errno.EACCES;
+    }
+    String text = e instanceof FileSystemException fs ? fs.getReason() : e.getMessage();
+    if (text != null) {
+      for (Errno errno : Errno.values()) {
+        if (errno != Errno.UNKNOWN && text.startsWith(errno.description())) {
+          return errno;
+        }
+      }
+    }
+    return Errno.UNKNOWN;
   }
 
   /** lmctfy's default process for {@code detect} and {@code enter}: the caller's parent (the shell). */

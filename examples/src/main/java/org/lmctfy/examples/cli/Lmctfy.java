@@ -10,12 +10,17 @@ import java.util.Properties;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.examples.ShowHierarchies;
 import org.lmctfy.examples.cli.Command.Opt;
 import org.lmctfy.examples.cli.Command.Param;
 import org.lmctfy.testing.FakeLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code lmctfy} command-line tool: lmctfy's commands and arguments over {@link ContainerApi}.
@@ -26,12 +31,15 @@ import org.lmctfy.testing.FakeLayout;
  * }</pre>
  *
  * <p>The exit code is the {@link ErrorCode} number (0 on success; {@code run} without {@code -n}
- * exits with its program's code); a failure prints {@code Command exited with error message:
- * <code>: <message>} on stderr. Usage errors are INVALID_ARGUMENT (3), an unknown command
- * NOT_FOUND (5), as in lmctfy, with the commands it may have meant. No failure prints a stack
- * trace unless {@code --debug} is given. The global options ({@code -p -v -l --json --backend
- * --root --fake-layout --debug -h -V}) may come before or after the command; after {@code run}'s
- * container name everything belongs to the program. The commands are a {@link Command} tree read
+ * exits with its program's status, 128+n if signal n ended it, and passes INT, TERM and HUP on to
+ * it: see {@link ProgramSignals}); a failure of lmctfy's own prints {@code Command exited with error
+ * message: <code>: <message>} on stderr, which is how a program's status is told from lmctfy's.
+ * Usage errors are INVALID_ARGUMENT (3), an unknown command NOT_FOUND (5), as in lmctfy, with the
+ * commands it may have meant. No failure prints a stack trace unless {@code --debug} is given.
+ * SLF4J logs go to stderr, WARN and above unless {@code --verbose} (INFO) or {@code --debug}
+ * (DEBUG) asks for more. The global options ({@code -p -v -l --json --backend --root --fake-layout
+ * --verbose --debug -h -V}) may come before or after the command; after {@code run}'s container
+ * name everything belongs to the program. The commands are a {@link Command} tree read
  * without reflection: a command costs its own classes and the library's, nothing more.
  *
  * <p>One instance per invocation; not thread-safe.
@@ -74,7 +82,8 @@ public final class Lmctfy {
                 + "else /.", "--root"),
             Opt.value("<layout>", "The fake's host layout: " + layouts() + ". Default: " + DEFAULT_LAYOUT + ".",
                 "--fake-layout"),
-            Opt.flag("Print the stack trace of a failure.", "--debug"),
+            Opt.flag("Log what lmctfy and the library do (INFO; the default is WARN and above).", "--verbose"),
+            Opt.flag("Print the stack trace of a failure, and log at DEBUG.", "--debug"),
             Opt.flag("Show this help message and exit.", "-h", "--help"),
             Opt.flag("Print version information and exit.", "-V", "--version")),
         List.of(), null, List.of(
@@ -109,14 +118,22 @@ public final class Lmctfy {
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
-    System.exit(run(args, System.in, System.out, System.err, Backend::open));
+    System.exit(run(args, System.in, System.out, System.err, Backend::open, true));
   }
 
-  /** Runs one command line with these streams and backends; returns the exit code. */
+  /** Runs one command line with these streams and backends; returns the exit code. Leaves logging as it is. */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err, Backend.Factory backends) {
+    return run(args, in, out, err, backends, false);
+  }
+
+  private static int run(String[] args, InputStream in, PrintStream out, PrintStream err, Backend.Factory backends,
+      boolean configureLogging) {
     Lmctfy top = new Lmctfy(in, out, err, backends);
     try {
       top.parsed = Invocation.parse(top, tree(), args);
+      if (configureLogging) {
+        configureLogging(top.parsed);
+      }
       return switch (top.parsed.request) {
         case HELP -> top.printHelp(top.parsed.path);
         case VERSION -> top.printVersion();
@@ -130,6 +147,22 @@ public final class Lmctfy {
       top.close();
     }
   }
+
+  /**
+   * The level of SLF4J's simple binding, which the tool carries (a library leaves the binding to
+   * its application): WARN and above by default, INFO with {@code --verbose}, DEBUG with {@code
+   * --debug}; a level given with {@code -D} (in {@code LMCTFY_JAVA_OPTS}) wins. The binding reads
+   * its configuration once, when the first logger is made, so this runs before any: nothing
+   * before it logs, and the tool makes its own loggers only where it logs.
+   */
+  private static void configureLogging(Invocation parsed) {
+    if (System.getProperty(LOG_LEVEL) == null) {
+      System.setProperty(LOG_LEVEL, parsed.flag("--debug") ? "debug" : parsed.flag("--verbose") ? "info" : "warn");
+    }
+  }
+
+  /** slf4j-simple's property for the level of every logger without one of its own. */
+  static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
 
   /** {@code help [<command>...]}: the help of the command those words name. */
   private static int help(Invocation in) {
@@ -308,9 +341,58 @@ public final class Lmctfy {
   ContainerApi api() {
     if (api == null) {
       String root = parsed.value("--root", null);
-      api = root == null ? ContainerApi.open(backend().fs()) : ContainerApi.open(backend().fs(), CgroupPath.of(root));
+      api = root == null ? ContainerApi.open(backend().fs()) : ContainerApi.open(backend().fs(), existingRoot(root));
+      Logger log = LoggerFactory.getLogger(Lmctfy.class); // not a static field: made after configureLogging
+      if (log.isInfoEnabled()) {
+        List<String> labels = new ArrayList<>();
+        for (Hierarchy h : backend().fs().hierarchies()) {
+          labels.add(h.label());
+          log.debug("hierarchy {} mounted at {} (its cgroup {} there)", h.label(), h.mountPoint(), h.mountRoot());
+        }
+        log.info("container / is the cgroup {} in the hierarchies {}", api.root(), labels);
+      }
     }
     return api;
+  }
+
+  /**
+   * The cgroup of {@code --root}, which must be there in every hierarchy that holds containers (all
+   * but a named v1 one such as {@code name=systemd}): NOT_FOUND where it is in none (the library
+   * would answer every question about it with "nothing there"), FAILED_PRECONDITION where it is in
+   * some only, naming where it is missing.
+   */
+  private CgroupPath existingRoot(String root) {
+    CgroupPath path;
+    try {
+      path = CgroupPath.of(root);
+    } catch (IllegalArgumentException e) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "--root " + root + ": " + e.getMessage(), e);
+    }
+    CgroupFs fs = backend().fs();
+    List<String> missing = new ArrayList<>();
+    int holding = 0;
+    for (Hierarchy h : fs.hierarchies()) {
+      if (h.version() == CgroupVersion.V1 && h.controllers().isEmpty()) {
+        continue;
+      }
+      holding++;
+      try {
+        if (!fs.exists(h, path)) {
+          missing.add(h.display(path, null));
+        }
+      } catch (IOException e) {
+        throw Invocation.cannot("look up the cgroup of --root " + root + " in " + h.display(path, null), e);
+      }
+    }
+    if (missing.isEmpty()) {
+      return path;
+    }
+    if (missing.size() == holding) {
+      throw new LmctfyException(ErrorCode.NOT_FOUND, "--root " + root + ": there is no cgroup " + root + " (in none of "
+          + "the " + holding + " hierarchies, e.g. " + missing.get(0) + ")");
+    }
+    throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "--root " + root + ": the cgroup " + root + " is missing in "
+        + missing.size() + " of the " + holding + " hierarchies: " + String.join(", ", missing));
   }
 
   private void close() {

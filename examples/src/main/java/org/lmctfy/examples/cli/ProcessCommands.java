@@ -3,6 +3,7 @@ package org.lmctfy.examples.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -57,9 +58,13 @@ final class ProcessCommands {
 
   static Command run() {
     return Command.leaf("run", List.of("Run a command inside a container.", "A single argument with a space runs "
-        + "through /bin/sh -c. Without -n: wait, with the terminal's streams, and exit with the command's code.",
+        + "through /bin/sh -c. Without -n: wait, with the terminal's streams, pass INT, TERM and HUP on to the "
+        + "command, and exit with its status (128+n if signal n ended it), as a shell does.",
+        "lmctfy's own failures come before the command starts and print \"Command exited with error message: "
+        + "<code>: ...\" on stderr: that line tells lmctfy's code from the command's status of the same number.",
         "With -n: start it detached (new session, streams on /dev/null) and print pid=...",
-        "Everything after <name> is the command: run /c ls -l keeps -l."), ProcessCommands::run,
+        "Everything after <name> is the command: run /c ls -l keeps -l; a -- right after <name> only marks "
+            + "where it starts (run /c -- ls runs ls)."), ProcessCommands::run,
         List.of(Opt.flag("Start detached and print its pid.", "-n", "--no-wait")), NAME,
         Param.repeated("<command>", 1, "The program and its arguments.")).withProgram();
   }
@@ -72,52 +77,94 @@ final class ProcessCommands {
     if (in.flag("-n")) {
       return in.print(new Output().add("pid", c.run(argv, RunSpec.detached()).pid()));
     }
-    if (!in.top.backend().endsPrograms()) {
+    Backend backend = in.top.backend();
+    if (!backend.endsPrograms()) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the fake backend runs no program, so run would "
           + "wait forever; use run -n to see where it would be placed");
     }
-    ContainerProcess p = c.run(argv, RunSpec.inherit());
-    Pump stdout = new Pump(p.stdout(), in.top.out, false);
-    Pump stderr = new Pump(p.stderr(), in.top.err, false);
-    Pump stdin = new Pump(in.top.in, p.stdin(), true);
-    int code = p.waitFor();
-    stdout.finish();
-    stderr.finish();
-    stdin.thread.interrupt(); // a read of the terminal may still block; the thread is a daemon
-    return code;
+    try (ProgramSignals signals = ProgramSignals.install(backend.signals(), in.top.err)) {
+      ContainerProcess p = c.run(argv, RunSpec.inherit());
+      signals.started(p);
+      try {
+        Pump stdout = new Pump(p.stdout(), in.top.out, in.top.err, "copy of the program's stdout", false);
+        Pump stderr = new Pump(p.stderr(), in.top.err, in.top.err, "copy of the program's stderr", false);
+        Pump stdin = new Pump(in.top.in, p.stdin(), in.top.err, "copy to the program's stdin", true);
+        int code = p.waitFor();
+        stdout.thread.join();
+        stderr.thread.join();
+        stdin.thread.interrupt(); // a read of the terminal may still block; the thread is a daemon
+        return code;
+      } catch (InterruptedException | RuntimeException | Error e) {
+        // lmctfy ends abnormally: the program does not go on unwatched
+        if (p.exitCode().isEmpty()) {
+          try {
+            backend.signals().send(p.pid(), "KILL");
+          } catch (IOException | RuntimeException kill) {
+            e.addSuppressed(kill);
+          }
+        }
+        throw e;
+      }
+    }
   }
 
   /**
-   * Copies a stream on a daemon thread. The program's output is copied to its end and a failure
-   * is rethrown by {@link #finish}; the copy to the program's stdin closes it at the input's end,
-   * and stops quietly when the program has exited without reading it all (a broken pipe).
+   * Copies a stream on a daemon thread until its end, as a pipe would, flushing as it goes.
+   *
+   * <ul>
+   *   <li>lmctfy's stdin to the program's: closed at the input's end; the copy stops when the
+   *       program no longer reads (it has exited or closed its stdin), as a pipe's writer would.
+   *   <li>The program's stdout and stderr to lmctfy's: when lmctfy's own fails (its reader went
+   *       away: {@code lmctfy run /c yes | head -1}), the copy closes the program's end of the pipe,
+   *       so the program's next write fails with EPIPE (or SIGPIPE), as without lmctfy in between:
+   *       the program meets the failure, and its status says what it made of it.
+   *   <li>A read that fails (not expected of a pipe) is said on lmctfy's stderr, as {@code lmctfy:
+   *       ...}, and ends that copy; the exit code stays the program's.
+   * </ul>
    */
   private static final class Pump {
     final Thread thread;
-    private volatile IOException failure;
 
-    Pump(InputStream from, OutputStream to, boolean toProgram) {
+    Pump(InputStream from, OutputStream to, PrintStream err, String what, boolean toProgram) {
       thread = new Thread(() -> {
+        byte[] buffer = new byte[8192];
         try {
-          from.transferTo(to);
-          to.flush();
-          if (toProgram) {
-            to.close();
+          for (int n; (n = from.read(buffer)) >= 0; ) {
+            if (!(toProgram ? toProgram(to, buffer, n) : toLmctfy((PrintStream) to, buffer, n))) {
+              break;
+            }
           }
         } catch (IOException e) {
-          if (!toProgram) {
-            failure = e;
-          }
+          err.println("lmctfy: " + what + " stopped: " + e);
+          err.flush();
+        } finally {
+          close(toProgram ? to : from);
         }
       }, toProgram ? "lmctfy-run-stdin" : "lmctfy-run-output");
       thread.setDaemon(true);
       thread.start();
     }
 
-    void finish() throws InterruptedException, IOException {
-      thread.join();
-      if (failure != null) {
-        throw new IOException("copying the program's output", failure);
+    private static boolean toProgram(OutputStream to, byte[] buffer, int n) {
+      try {
+        to.write(buffer, 0, n);
+        to.flush();
+        return true;
+      } catch (IOException e) {
+        return false; // the program reads no more: what is left is not for it
+      }
+    }
+
+    private static boolean toLmctfy(PrintStream to, byte[] buffer, int n) {
+      to.write(buffer, 0, n);
+      return !to.checkError(); // flushes; a PrintStream keeps its IOException to itself
+    }
+
+    private static void close(java.io.Closeable c) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        // closing a pipe of the program that it closed already: nothing is lost
       }
     }
   }

@@ -5,6 +5,7 @@ import static org.lmctfy.examples.cli.Transcript.ok;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +15,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lmctfy.ContainerApi;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.CgroupAssertions;
@@ -104,6 +107,33 @@ class CliTest {
   }
 
   @Test
+  void noFailureMessageSaysAWordTwice() throws Exception {
+    ok(cli.run("create", "/a", ""));
+    fs.makeCgroup(fs.hierarchies().get(0), CgroupPath.of("/partial")); // in one hierarchy of many
+    fs.crashAt(3);
+    try {
+      cli.run("create", "/unfinished", "cpu { limit: 500 } memory { limit: 104857600 }");
+    } catch (FakeCrash expected) {
+      // an interrupted create: its intent stays
+    }
+    fs.recover();
+    List<String[]> failing = List.of(new String[] {"create", "/nope/b", ""}, new String[] {"create", "/partial/b", ""},
+        new String[] {"create", "/unfinished/b", ""}, new String[] {"create", "/a", ""},
+        new String[] {"create", "/a b", ""}, new String[] {"create", "/b", "cpu { limit: -5 }"},
+        new String[] {"create", "/b", "memory { limit: 100000000 swap_limit: 5 }"}, new String[] {"destroy", "/nope"},
+        new String[] {"destroy", "/"}, new String[] {"spec", "/partial"}, new String[] {"stats", "summary", "/nope"},
+        new String[] {"update", "diff", "/nope", ""}, new String[] {"list", "pids", "/unfinished"},
+        new String[] {"run", "-n", "/nope", "true"}, new String[] {"enter", "/nope", "1"},
+        new String[] {"pause", "/nope"}, new String[] {"killall", "/nope"}, new String[] {"detect", "999999"});
+    for (String[] args : failing) {
+      Cli.Result r = cli.run(args);
+      assertThat(r.code()).as(String.join(" ", args)).isNotZero();
+      assertThat(r.err()).as(String.join(" ", args)).doesNotContainPattern("(?i)\\b([a-z]+) \\1\\b");
+    }
+    assertThat(cli.run("create", "/nope/b", "").err()).contains(": parent container /nope does not exist");
+  }
+
+  @Test
   void aKernelRefusalNamesTheFileTheValueAndTheErrno() {
     ok(cli.run("create", "/a", ""));
     fs.failWhen(op -> op.file() != null && op.file().equals("memory.limit_in_bytes"), org.lmctfy.cgroupfs.Errno.EINVAL);
@@ -166,10 +196,26 @@ class CliTest {
     Cli.Result both = cli.run("create", "-c", file.toString(), "/b", "cpu { limit: 1 }");
     assertThat(both.code()).isEqualTo(3);
     assertThat(cli.run("create", "/b").code()).isEqualTo(3);
-    Cli.Result unreadable = cli.run("create", "-c", dir.resolve("nope").toString(), "/b");
-    assertThat(unreadable.code()).isEqualTo(3);
-    assertThat(unreadable.err()).contains("nope");
     assertThat(ok(cli.run("list", "containers", "/")).out()).isEqualTo("name=\"/a\"\n");
+  }
+
+  @Test
+  void aSpecFileThatCannotBeReadIsNamedWithItsErrno(@TempDir Path dir) throws Exception {
+    Cli.Result absent = cli.run("create", "-c", dir.resolve("nope").toString(), "/b");
+    assertThat(absent.code()).as(absent.toString()).isEqualTo(5);
+    assertThat(absent.err()).isEqualTo("Command exited with error message: 5: cannot read the spec file "
+        + dir.resolve("nope") + " (-c): ENOENT (No such file or directory)\n");
+    Cli.Result directory = cli.run("update", "diff", "/", "-c", dir.toString());
+    assertThat(directory.code()).as(directory.toString()).isEqualTo(3);
+    assertThat(directory.err()).contains(dir + " (-c): EISDIR (Is a directory)").doesNotContain("java.");
+    Path notText = Files.write(dir.resolve("latin1"), new byte[] {(byte) 0xff, 'x'});
+    Cli.Result latin1 = cli.run("init", "-c", notText.toString());
+    assertThat(latin1.code()).as(latin1.toString()).isEqualTo(3);
+    assertThat(latin1.err()).contains("the spec file " + notText + " (-c) is not UTF-8 text");
+    LmctfyException denied = Invocation.cannot("read the spec file /x (-c)", new AccessDeniedException("/x"));
+    assertThat(denied.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+    assertThat(denied).hasMessage("cannot read the spec file /x (-c): EACCES (Permission denied)");
+    assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEmpty();
   }
 
   @Test
@@ -217,6 +263,28 @@ class CliTest {
   }
 
   @Test
+  void aDoubleDashAfterRunsContainerMarksWhereTheProgramStartsAndIsNotPassedOn() {
+    ok(cli.run("create", "/c", ""));
+    long ls = Long.parseLong(ok(cli.run("-v", "run", "-n", "/c", "--", "ls", "-l")).out().strip());
+    assertThat(detachedProgram(ls)).containsExactly("ls", "-l");
+    long before = Long.parseLong(ok(cli.run("-v", "run", "-n", "--", "/c", "--", "ls")).out().strip());
+    assertThat(detachedProgram(before)).containsExactly("ls");
+    long dashes = Long.parseLong(ok(cli.run("-v", "run", "-n", "/c", "--", "--", "x")).out().strip());
+    assertThat(detachedProgram(dashes)).containsExactly("--", "x");
+    Cli.Result nothing = cli.run("run", "-n", "/c", "--");
+    assertThat(nothing.code()).isEqualTo(3);
+    assertThat(nothing.err()).contains("Missing required parameter: '<command>'");
+  }
+
+  /** The program a detached run started: its command after {@code setsid --}. */
+  private List<String> detachedProgram(long pid) {
+    List<String> command = fs.commandOf(pid).orElseThrow();
+    assertThat(command.get(0)).endsWith("setsid");
+    assertThat(command.get(1)).isEqualTo("--");
+    return command.subList(2, command.size());
+  }
+
+  @Test
   void runWithoutNoWaitWaitsAndExitsWithTheProgramsCode() throws Exception {
     ok(cli.run("create", "/c", ""));
     Set<Long> before = fs.processes();
@@ -235,6 +303,60 @@ class CliTest {
     program.join();
     assertThat(r.code()).as(r.toString()).isEqualTo(7);
     assertThat(fs.commandOf(started.get(0)).orElseThrow()).endsWith("true");
+  }
+
+  @Test
+  void runsExitCodeIsTheProgramsAndOnlyLmctfysOwnFailuresPrintTheirLine() throws Exception {
+    ok(cli.run("create", "/c", ""));
+    Set<Long> before = fs.processes();
+    Thread program = new Thread(() -> {
+      try {
+        fs.exitProcess(newFakeProcess(before), 5); // the program's 5, lmctfy's NOT_FOUND by number
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    program.start();
+    Cli.Result programs = cli.run("run", "/c", "true");
+    program.join();
+    assertThat(programs.code()).as(programs.toString()).isEqualTo(5);
+    assertThat(programs.err()).isEmpty();
+    Cli.Result lmctfys = cli.run("run", "/nope", "true");
+    assertThat(lmctfys.code()).isEqualTo(5);
+    assertThat(lmctfys.err()).isEqualTo("Command exited with error message: 5: container /nope does not exist\n");
+    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(ok(cli.run("run", "--help")).out().replaceAll("\\s+", " ")).contains("lmctfy's own failures come "
+        + "before the command starts and print \"Command exited with error message: <code>: ...\" on stderr");
+  }
+
+  @Test
+  void aRootThatIsNotThereIsNotFoundAndOneThatIsThereInSomeHierarchiesOnlyAFailedPrecondition() throws Exception {
+    Backend backend = new Backend(fs, null, true);
+    Cli.Result absent = Cli.on(backend, "--root", "/nope").run("list", "containers", "/");
+    assertThat(absent.code()).as(absent.toString()).isEqualTo(5);
+    assertThat(absent.out()).isEmpty();
+    assertThat(absent.err()).startsWith("Command exited with error message: 5: --root /nope: there is no cgroup /nope "
+        + "(in none of the ");
+    Hierarchy first = fs.hierarchies().stream().filter(h -> !h.controllers().isEmpty()).findFirst().orElseThrow();
+    fs.makeCgroup(first, CgroupPath.of("/half"));
+    Cli.Result half = Cli.on(backend, "--root", "/half").run("create", "/a", "");
+    assertThat(half.code()).as(half.toString()).isEqualTo(9);
+    assertThat(half.err()).contains("--root /half: the cgroup /half is missing in ");
+    List<String> missing = List.of(half.err().strip().substring(half.err().indexOf("hierarchies: ") + 13).split(", "));
+    assertThat(missing).isNotEmpty().doesNotContain(first.display(CgroupPath.of("/half"), null))
+        .allSatisfy(m -> assertThat(m).endsWith("/half"));
+    assertThat(Cli.on(backend, "--root", "half").run("list", "containers", "/").err())
+        .startsWith("Command exited with error message: 3: --root half: not an absolute clean cgroup path");
+    ok(cli.run("create", "/there", ""));
+    ok(Cli.on(backend, "--root", "/there").run("create", "/a", ""));
+    assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEqualTo("name=\"/there\"\nname=\"/there/a\"\n");
+  }
+
+  @Test
+  void theTerminalsForegroundIsReadFromProcStat() {
+    assertThat(ProgramSignals.inTerminalForeground("4242 (java (lmctfy) x) S 1 4242 4242 34816 4242 4194560 0")).isTrue();
+    assertThat(ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 34816 4100 4194560 0")).isFalse();
+    assertThat(ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 0 -1 4194560 0")).isFalse();
   }
 
   @Test
@@ -350,6 +472,7 @@ class CliTest {
     assertThat(complete(script, "lmctfy", "-v", "list", "containers", "-")).contains("-r", "--recursive", "--json")
         .doesNotContain("-f");
     assertThat(complete(script, "lmctfy", "--backend", "")).containsExactly("host", "fake");
+    assertThat(complete(script, "lmctfy", "--verb")).containsExactly("--verbose");
     assertThat(complete(script, "lmctfy", "--root", "/x", "cr")).containsExactly("create");
     assertThat(complete(script, "lmctfy", "notify", "memory", "t")).containsExactly("threshold");
     assertThat(complete(script, "lmctfy", "--fake-layout", "V")).containsExactly("V2", "V2_BARE", "V1");

@@ -123,8 +123,10 @@ public final class RunCommand {
       return;
     }
     String path = env.getOrDefault("PATH", DEFAULT_PATH);
-    if (find(program, dir, path) == null) {
-      throw invalid("argv[0] " + program + " is not an executable file in PATH=" + path);
+    if (find(program, dir, path) == null) { // the PATH's value may be long and private: its size only
+      throw invalid("argv[0] " + program + " is not an executable file in any of the "
+          + path.split(":", -1).length + " directories of " + (env.containsKey("PATH") ? "the program's PATH"
+          : "sh's default PATH (the program's environment has none)") + "; give its path, or a PATH that holds it");
     }
   }
 
