@@ -1,5 +1,8 @@
 package org.lmctfy.examples.cli;
 
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Native;
+import com.sun.jna.Platform;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.lmctfy.ContainerProcess;
+import org.lmctfy.cgroupfs.Errno;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -37,8 +41,8 @@ import sun.misc.SignalHandler;
  * on a Java thread of its own, outside the signal's context, where any code may run; a native
  * {@code sigaction} through JNA would run Java code inside the signal handler, which is not safe,
  * and the JVM would take the signals back. A signal goes on by the backend's {@link Sender}: on the
- * host, {@link #kill}, which asks {@code /bin/sh}'s {@code kill} (the JDK itself sends only TERM
- * and KILL, and the library's libc binding is its own); a fake sends none.
+ * host, {@link #kill}: kill(2) through JNA (the JDK itself sends only TERM and KILL); a fake sends
+ * none.
  */
 final class ProgramSignals implements AutoCloseable {
   /** The signals passed on, as {@link Signal} and {@code kill -s} name them. */
@@ -156,28 +160,36 @@ final class ProgramSignals implements AutoCloseable {
     return ttyNr != 0 && tpgid == pgrp;
   }
 
+  /** The signal numbers {@link #FORWARDED} names, as Linux has them on every architecture Java runs on. */
+  private static int number(String signal) {
+    return switch (signal) {
+      case "HUP" -> 1;
+      case "INT" -> 2;
+      case "TERM" -> 15;
+      default -> throw new IllegalArgumentException("not a signal lmctfy passes on: " + signal);
+    };
+  }
+
   /**
-   * The host's way to signal a process: {@code kill -s <signal> <pid>} by {@code /bin/sh}, in an
-   * empty environment (nothing of the caller's reaches that shell).
+   * The host's way to signal a process: kill(2), through JNA (loaded at the first signal, so a run
+   * that gets none pays nothing for it).
    *
-   * @throws IOException with kill's own words when it fails
+   * @throws IOException naming the errno when the kernel refuses
    */
   static void kill(long pid, String signal) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "kill -s \"$0\" \"$1\"", signal, Long.toString(pid))
-        .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    pb.environment().clear();
-    Process kill = pb.start();
-    String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    int code;
     try {
-      code = kill.waitFor();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      kill.destroyForcibly();
-      throw new IOException("interrupted while kill -s " + signal + " " + pid + " ran", e);
+      Libc.kill((int) pid, number(signal));
+    } catch (LastErrorException e) {
+      throw new IOException("kill(" + pid + ", SIG" + signal + "): " + Errno.of(e.getErrorCode()), e);
     }
-    if (code != 0) {
-      throw new IOException("kill -s " + signal + " " + pid + " exited " + code + (said.isEmpty() ? "" : ": " + said));
+  }
+
+  /** kill(2) of libc. */
+  private static final class Libc {
+    static {
+      Native.register(Platform.C_LIBRARY_NAME);
     }
+
+    static native int kill(int pid, int signal) throws LastErrorException;
   }
 }
