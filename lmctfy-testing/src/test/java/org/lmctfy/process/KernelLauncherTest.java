@@ -33,6 +33,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.process.Launcher;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
+import org.lmctfy.support.Teardown;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
@@ -100,12 +101,13 @@ class KernelLauncherTest {
   }
 
   @AfterEach
-  void close() throws IOException {
+  void close() throws Exception {
     try {
-      api.get("/").killAll();
+      if (api != null) {
+        api.get("/").killAll();
+      }
     } finally {
-      api.close();
-      scratch.close();
+      Teardown.close(api, scratch);
     }
   }
 

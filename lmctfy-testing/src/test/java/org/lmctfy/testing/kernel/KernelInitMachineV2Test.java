@@ -18,6 +18,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.InitSpec;
+import org.lmctfy.support.Teardown;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
@@ -55,7 +56,7 @@ class KernelInitMachineV2Test {
         member.waitFor(10, TimeUnit.SECONDS);
       }
     } finally {
-      scratch.close();
+      Teardown.close(scratch);
     }
   }
 
