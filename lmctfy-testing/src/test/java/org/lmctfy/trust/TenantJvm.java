@@ -92,8 +92,8 @@ public final class TenantJvm {
   }
 
   /**
-   * The tenant's JVM, started as the tenant with {@code home} as HOME and XDG_RUNTIME_DIR (owned
-   * by it) and nothing else of the caller's environment, its whole class path (jars and the
+   * The tenant's JVM, started as the tenant in {@code home}, its HOME and XDG_RUNTIME_DIR (owned
+   * by it), with nothing else of the caller's environment and its whole class path (jars and the
    * build's class directories) copied into {@code home}, readable by all: the build may live where
    * the tenant cannot read (a clone in a directory of mode 700).
    */
@@ -113,7 +113,8 @@ public final class TenantJvm {
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(java.io.File.pathSeparator, classPath),
         TenantJvm.class.getName()));
     argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(Tenant.command(argv)).redirectErrorStream(true).redirectOutput(output.toFile());
+    ProcessBuilder pb = new ProcessBuilder(Tenant.command(argv)).directory(home.toFile())
+        .redirectErrorStream(true).redirectOutput(output.toFile());
     Map<String, String> env = pb.environment();
     env.clear();
     env.put("PATH", "/usr/bin:/bin");
