@@ -122,7 +122,10 @@ class KernelTestConditionTest {
     return id.isTest() ? cls + "." + id.getDisplayName().replace("()", "") : unique.contains("[class:") ? cls : id.getDisplayName();
   }
 
-  /** The condition on a machine of {@link Machines}, named by the launcher's configuration. */
+  /**
+   * The condition on a machine of {@link Machines}, named by the launcher's configuration; without
+   * one (a fixture selected on its own, {@code -Dtest=Kernel*}) the fixture is disabled.
+   */
   static final class OnMachine
       implements ExecutionCondition, TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
     static final String MACHINE = "lmctfy.test.machine";
@@ -136,6 +139,9 @@ class KernelTestConditionTest {
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      if (context.getConfigurationParameter(MACHINE).isEmpty()) {
+        return ConditionEvaluationResult.disabled("a fixture of KernelTestConditionTest, run only through it");
+      }
       return condition(context).evaluateExecutionCondition(context);
     }
 
