@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.EngineFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
@@ -92,6 +93,7 @@ class KernelTestConditionTest {
   private static Map<String, String> run(String machine, boolean ci, Class<?>... classes) {
     Map<String, String> outcomes = new TreeMap<>();
     LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+        .filters(EngineFilter.includeEngines("junit-jupiter"))
         // only the fixtures' own condition, not the one this module registers for every test
         .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "false")
         .configurationParameter(OnMachine.MACHINE, machine)
