@@ -11,7 +11,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 
-/** The lifecycle contract on this machine's kernel (skipped without root, failed under CI=true). */
+/** The lifecycle contract on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have cpu and memory limits
 class KernelLifecycleTest extends LifecycleContract {

@@ -42,6 +42,9 @@ class KernelLockTest {
 
   @AfterEach
   void removeTemp() throws Exception {
+    if (temp == null) {
+      return;
+    }
     try (Stream<Path> all = Files.walk(temp)) {
       for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
