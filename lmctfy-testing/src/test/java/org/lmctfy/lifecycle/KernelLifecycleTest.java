@@ -37,25 +37,6 @@ class KernelLifecycleTest extends LifecycleContract {
   }
 
   @Test
-  void noLockFileStaysAfterAnOperationAndCleanupRemovesOneADeadHolderLeft() throws Exception {
-    String name = "/locks-" + Long.toHexString(System.nanoTime());
-    // keyed by the cgroup's absolute path, whatever the API's root
-    java.nio.file.Path file = fs.lockDirectory().orElseThrow().resolve((scratch.path().value() + name).replace("/", "%2F") + ".lock");
-    api.create(name, CPU_AND_MEMORY);
-    api.destroy(name);
-    assertThat(file).as("removed as its lock was let go").doesNotExist();
-    // what a holder that died leaves: the file, whose lock the kernel dropped
-    java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-    assertThat(api.cleanup().failures()).isEmpty();
-    assertThat(file).doesNotExist();
-    api.create(name, CPU_AND_MEMORY);
-    api.destroy(name);
-    assertThat(file).doesNotExist();
-    assertThat(tree()).isEmpty();
-  }
-
-  @Test
   void destroyKillsAForkLoopInsideAndLeavesNothing() throws Exception {
     api.create("/job", CPU_AND_MEMORY);
     Process loop = startInside("/job", "read go; while :; do sleep 100 & sleep 0.01; done");
