@@ -51,6 +51,11 @@ import org.lmctfy.internal.codec.UnifiedFiles;
  *     lmctfy's own ({@code cgroup.procs}, {@code cgroup.subtree_control}, ...) or a name with a
  *     {@code /} is refused. Written after every typed field, rolled back like them, read back by
  *     {@code spec()} as the kernel shows them; on v1 FAILED_PRECONDITION. Never null
+ * @param virtualHost {@code virtual_host}: presence makes the container its own machine (pid, ipc
+ *     and mount namespaces, an init, and uts and network ones as the section says); top-level
+ *     containers only, fixed at create
+ * @param filesystem {@code filesystem}: the virtual host's root and mounts; only with {@code
+ *     virtual_host}
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -67,7 +72,9 @@ public record ContainerSpec(
     @JsonProperty("network") NetworkSpec network,
     @JsonProperty("monitoring") MonitoringSpec monitoring,
     @JsonProperty("misc") MiscSpec misc,
-    @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> unified) {
+    @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> unified,
+    @JsonProperty("virtual_host") VirtualHostSpec virtualHost,
+    @JsonProperty("filesystem") FilesystemSpec filesystem) {
 
   /**
    * Validates the top-level numbers and the unified names; the sections validated themselves.
@@ -85,6 +92,8 @@ public record ContainerSpec(
    * @param monitoring the monitoring
    * @param misc the misc section (v2 {@code misc.max})
    * @param unified raw v2 interface files and their values
+   * @param virtualHost the virtual host section, or null
+   * @param filesystem the virtual host's filesystem, or null (only with a virtual host)
    */
   @JsonCreator
   public ContainerSpec {
@@ -95,10 +104,14 @@ public record ContainerSpec(
     for (Map.Entry<String, String> file : unified.entrySet()) {
       UnifiedFiles.check(file.getKey(), file.getValue());
     }
+    if (filesystem != null && virtualHost == null) {
+      throw org.lmctfy.internal.codec.Checks.problem("filesystem", "needs virtual_host: a root and mounts belong to a "
+          + "virtual host's own mount namespace (as in lmctfy)");
+    }
   }
 
   /**
-   * The sections of lmctfy's {@code ContainerSpec}, without misc and unified.
+   * The resource sections of lmctfy's {@code ContainerSpec}, without misc, unified, virtual_host and filesystem.
    *
    * @param owner the owner
    * @param ownerGroup the owner group
@@ -116,7 +129,7 @@ public record ContainerSpec(
       PidsSpec pids, BlockIoSpec blockio, DeviceSpec device, HugetlbSpec hugetlb, NetworkSpec network,
       MonitoringSpec monitoring) {
     this(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio, device, hugetlb, network, monitoring,
-        null, null);
+        null, null, null, null);
   }
 
   /**
@@ -181,7 +194,8 @@ public record ContainerSpec(
     return new Builder()
         .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit)
         .cpu(cpu).memory(memory).pids(pids).blockio(blockio).device(device)
-        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).unified(unified);
+        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).unified(unified)
+        .virtualHost(virtualHost).filesystem(filesystem);
   }
 
   /** Builds a {@link ContainerSpec}; each setter takes {@code null} to clear. Not thread-safe. */
@@ -199,6 +213,8 @@ public record ContainerSpec(
     private MonitoringSpec monitoring;
     private MiscSpec misc;
     private Map<String, String> unified;
+    private VirtualHostSpec virtualHost;
+    private FilesystemSpec filesystem;
 
     private Builder() {}
 
@@ -346,13 +362,35 @@ public record ContainerSpec(
     }
 
     /**
+     * Sets the {@code virtual_host} section.
+     *
+     * @param virtualHost the virtual host section
+     * @return this builder
+     */
+    public Builder virtualHost(VirtualHostSpec virtualHost) {
+      this.virtualHost = virtualHost;
+      return this;
+    }
+
+    /**
+     * Sets the {@code filesystem} section (only with {@code virtual_host}).
+     *
+     * @param filesystem the virtual host's root and mounts
+     * @return this builder
+     */
+    public Builder filesystem(FilesystemSpec filesystem) {
+      this.filesystem = filesystem;
+      return this;
+    }
+
+    /**
      * The spec; validates the top-level numbers.
      *
      * @return the spec
      */
     public ContainerSpec build() {
       return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio,
-          device, hugetlb, network, monitoring, misc, unified);
+          device, hugetlb, network, monitoring, misc, unified, virtualHost, filesystem);
     }
   }
 }

@@ -236,6 +236,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
         .monitoring(spec.monitoring())
         .misc(spec.misc() == null ? null : OtherHandlers.normalise(spec.misc()))
         .unified(spec.unified())
+        .virtualHost(spec.virtualHost()).filesystem(spec.filesystem())
         .build();
   }
 }

@@ -1,0 +1,206 @@
+package org.lmctfy.spec;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import org.lmctfy.internal.codec.Checks;
+
+/**
+ * A container that is also its own machine: lmctfy's {@code virtual_host} section. Its presence
+ * alone ({@code virtual_host {}}) gives the container its own pid, ipc and mount namespaces, a
+ * {@code /proc} of its own (the host's processes are invisible inside) and an init as its pid 1,
+ * which lives as long as the container: every process {@link org.lmctfy.Container#run run} in it
+ * later joins those namespaces. {@code virtual_hostname} adds a uts namespace, {@code network} a
+ * network namespace; a {@link FilesystemSpec} gives it its own root and mounts. When the caller
+ * is not root, the virtual host also gets a user namespace in which the caller is root.
+ *
+ * <pre>{@code
+ * ContainerSpec machine = ContainerSpec.parse(
+ *     "virtual_host { virtual_hostname: 'vh' network {} } filesystem { rootfs: '/srv/vh' }");
+ * ContainerSpec same = ContainerSpec.builder()
+ *     .virtualHost(new VirtualHostSpec("vh", null, VirtualHostSpec.Network.loopback()))
+ *     .filesystem(new FilesystemSpec("/srv/vh", null))
+ *     .build();
+ * }</pre>
+ *
+ * <p>Only a top-level container can be a virtual host, and {@code update} cannot change one (both
+ * as in lmctfy). It is built on the distribution's tools: bubblewrap makes the namespaces, the
+ * mounts and the init, util-linux {@code nsenter} joins them; see the README's "Virtual hosts".
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param virtualHostname {@code virtual_hostname}: the host name inside, in a uts namespace of
+ *     its own; absent = the host's uts namespace. 1 to 64 letters, digits, {@code -} and
+ *     {@code .}, as a host name
+ * @param init {@code init}: the virtual host's pid 1; absent = lmctfy's default init (catatonit
+ *     in pause mode, which reaps orphans and keeps the namespaces alive)
+ * @param network {@code network}: presence gives the virtual host its own network namespace, in
+ *     which only the loopback interface is up ({@code network {}}); absent = the host's network
+ * @since 0.1
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record VirtualHostSpec(
+    @JsonProperty("virtual_hostname") String virtualHostname,
+    @JsonProperty("init") Init init,
+    @JsonProperty("network") Network network) {
+
+  /** HOST_NAME_MAX. */
+  private static final int HOST_NAME_MAX = 64;
+
+  /**
+   * Validates the host name.
+   *
+   * @param virtualHostname the host name inside, or null
+   * @param init the init, or null for the default
+   * @param network the network namespace, or null for the host's
+   */
+  public VirtualHostSpec {
+    if (virtualHostname != null && (virtualHostname.isEmpty() || virtualHostname.length() > HOST_NAME_MAX
+        || !virtualHostname.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+            || c >= '0' && c <= '9' || c == '-' || c == '.'))) {
+      throw Checks.invalid("virtual_host.virtual_hostname", virtualHostname,
+          "must be a host name: 1 to 64 letters, digits, '-' and '.'");
+    }
+  }
+
+  /**
+   * {@code virtual_host {}}: pid, ipc and mount namespaces with the default init.
+   *
+   * @return the section with every field absent
+   */
+  public static VirtualHostSpec empty() {
+    return new VirtualHostSpec(null, null, null);
+  }
+
+  /**
+   * The virtual host's pid 1: lmctfy's {@code init}. It runs inside the virtual host as long as
+   * the container, and as pid 1 it must reap the orphans that are reparented to it and must not
+   * exit: when it ends, the kernel ends every process of the virtual host.
+   *
+   * @param initArgv {@code init_argv}: the init's command line inside the virtual host (the
+   *     program found on the PATH of its environment, in its root); empty = lmctfy's default
+   *     init. Never null
+   * @param runSpec {@code run_spec}: how the init runs: its environment, working directory inside
+   *     (default {@code /}) and the host files its standard streams go to (default: none; the
+   *     init's standard error is a pipe to the creating process until {@code create} returns,
+   *     then closed, so an init that writes there later should be given a file or ignore
+   *     SIGPIPE). The init always gets a new session; {@code fd_policy} is accepted as in any
+   *     run spec
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Init(
+      @JsonProperty("init_argv") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> initArgv,
+      @JsonProperty("run_spec") RunSpec runSpec) {
+
+    /**
+     * Copies the command line and checks its arguments.
+     *
+     * @param initArgv the init's command line, or null or empty for the default init
+     * @param runSpec how it runs, or null
+     */
+    public Init {
+      initArgv = initArgv == null ? List.of() : List.copyOf(initArgv);
+      for (String a : initArgv) {
+        if (a.indexOf('\0') >= 0) {
+          throw Checks.invalid("virtual_host.init.init_argv", a, "must not contain NUL");
+        }
+      }
+      if (!initArgv.isEmpty() && initArgv.get(0).isEmpty()) {
+        throw Checks.invalid("virtual_host.init.init_argv[0]", "", "must name the init's program");
+      }
+    }
+  }
+
+  /**
+   * The virtual host's network: lmctfy's {@code containers.Network}. Present and empty ({@code
+   * network {}}): a network namespace of its own with only {@code lo}, up. lmctfy's ways to
+   * connect it (a host interface moved in, a veth pair to a bridge, an address) are read and
+   * written back, but {@code create} refuses them (UNIMPLEMENTED), naming the field.
+   *
+   * @param iface {@code interface}: a host interface to move into the virtual host
+   * @param connection {@code connection}: a veth pair and the bridge its outside end joins
+   * @param virtualIp {@code virtual_ip}: the address of the inside interface
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Network(
+      @JsonProperty("interface") String iface,
+      @JsonProperty("connection") Connection connection,
+      @JsonProperty("virtual_ip") VirtualIp virtualIp) {
+
+    /**
+     * A network namespace with only the loopback interface: {@code network {}}.
+     *
+     * @return the section with every field absent
+     */
+    public static Network loopback() {
+      return new Network(null, null, null);
+    }
+
+    /**
+     * Whether only loopback is asked for (every field absent).
+     *
+     * @return whether the section is empty
+     */
+    public boolean isLoopbackOnly() {
+      return iface == null && connection == null && virtualIp == null;
+    }
+  }
+
+  /**
+   * lmctfy's {@code connection}: a veth pair whose outside end joins a bridge.
+   *
+   * @param vethPair {@code veth_pair}: the names of the pair's two ends
+   * @param bridge {@code bridge}: the bridge the outside end joins
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Connection(
+      @JsonProperty("veth_pair") VethPair vethPair,
+      @JsonProperty("bridge") Bridge bridge) {}
+
+  /**
+   * lmctfy's {@code veth_pair}.
+   *
+   * @param outside {@code outside}: the host's end
+   * @param inside {@code inside}: the virtual host's end
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record VethPair(
+      @JsonProperty("outside") String outside,
+      @JsonProperty("inside") String inside) {}
+
+  /**
+   * lmctfy's {@code bridge}.
+   *
+   * @param name {@code name}: the bridge's interface name
+   * @param type {@code type}: a Linux bridge or an Open vSwitch one
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Bridge(
+      @JsonProperty("name") String name,
+      @JsonProperty("type") BridgeType type) {}
+
+  /** lmctfy's bridge types. */
+  public enum BridgeType {
+    /** A Linux bridge. */
+    ETH,
+    /** An Open vSwitch bridge. */
+    OVS
+  }
+
+  /**
+   * lmctfy's {@code virtual_ip}: the inside interface's address.
+   *
+   * @param ip {@code ip}: the address
+   * @param netmask {@code netmask}: the net mask
+   * @param gateway {@code gateway}: the default route's gateway
+   * @param mtu {@code mtu}: the interface's MTU
+   * @param ipForward {@code ip_forward}: whether the virtual host forwards packets
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record VirtualIp(
+      @JsonProperty("ip") String ip,
+      @JsonProperty("netmask") String netmask,
+      @JsonProperty("gateway") String gateway,
+      @JsonProperty("mtu") Long mtu,
+      @JsonProperty("ip_forward") Boolean ipForward) {}
+}
