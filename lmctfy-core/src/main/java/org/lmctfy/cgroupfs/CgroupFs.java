@@ -337,6 +337,18 @@ public interface CgroupFs {
   Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException;
 
   /**
+   * How this backend makes virtual hosts (lmctfy's {@code virtual_host}: namespaces, a root, an
+   * init) and runs processes in them; empty when it cannot, and then a spec with a virtual host is
+   * UNIMPLEMENTED. The kernel backend's uses bubblewrap and util-linux's {@code nsenter}; the fake
+   * of {@code lmctfy-testing} models them.
+   *
+   * @return the backend's virtual hosts, or empty
+   */
+  default Optional<VirtualHosts> virtualHosts() {
+    return Optional.empty();
+  }
+
+  /**
    * The directory where processes that share this cgroup filesystem keep per-container lock
    * files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as
    * for an in-memory fake.

@@ -29,6 +29,8 @@ import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.process.Launcher;
+import org.lmctfy.internal.vhost.HostVirtualHosts;
+import org.lmctfy.cgroupfs.VirtualHosts;
 
 /**
  * The host's cgroup filesystem. Mutations and reads of interface files go through libc so that
@@ -47,6 +49,7 @@ public final class KernelCgroupFs implements CgroupFs {
   private final Path proc;
   /** For each mount point this backend mounted, the directories it made for it, top first. */
   private final Map<String, List<Path>> madeForMount = new ConcurrentHashMap<>();
+  private final VirtualHosts virtualHosts = new HostVirtualHosts(this);
 
   KernelCgroupFs(List<Hierarchy> hierarchies, Path proc) {
     this.hierarchies = new CopyOnWriteArrayList<>(hierarchies);
@@ -489,6 +492,12 @@ public final class KernelCgroupFs implements CgroupFs {
   public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
     LOG.debug("start {} in {}", command.command(), cgroups.values());
     return Launcher.start(this, command, cgroups);
+  }
+
+  /** Made with bubblewrap and joined with nsenter, through the launcher; see {@link HostVirtualHosts}. */
+  @Override
+  public Optional<VirtualHosts> virtualHosts() {
+    return Optional.of(virtualHosts);
   }
 
   @Override

@@ -41,6 +41,24 @@ public final class Freezer {
             "pause and resume need the v1 freezer or the unified hierarchy; neither is mounted"));
   }
 
+  /**
+   * Whether any of {@code cgroups} is frozen (on its own or through an ancestor), by every freezer
+   * the kernel has: a process placed there does not run until it is thawed.
+   */
+  public static boolean isFrozen(CgroupFs fs, java.util.Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+    for (java.util.Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
+      Hierarchy h = e.getKey();
+      if (h.has("freezer") && !fs.read(h, e.getValue(), "freezer.state").strip().equals("THAWED")) {
+        return true;
+      }
+      if (h.version() == CgroupVersion.V2 && fs.hasFile(h, e.getValue(), "cgroup.freeze")
+          && fs.read(h, e.getValue(), "cgroup.events").contains("frozen 1")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public void freeze(CgroupPath path) throws IOException {
     set(path, true);
     try {

@@ -76,6 +76,41 @@ public final class RunCommand {
     return pb;
   }
 
+  /**
+   * The command to start inside a virtual host: as {@link #of}, but the working directory (default
+   * {@code /}) is the virtual host's, set as the builder's directory for {@code
+   * VirtualHosts.join}, and the redirected files are the host's, given by absolute paths; no
+   * {@code setsid} (the join makes the new session of DETACHED).
+   */
+  public static ProcessBuilder forVirtualHost(List<String> argv, RunSpec spec) {
+    ProcessBuilder pb = of(argv, new RunSpec(RunSpec.FdPolicy.INHERIT, spec.environment(), null, null, null, null,
+        spec.useShell()));
+    boolean detached = spec.fdPolicy() == RunSpec.FdPolicy.DETACHED;
+    String dir = spec.workingDirectory() == null ? "/" : spec.workingDirectory();
+    if (!dir.startsWith("/")) {
+      throw invalid("working_directory " + dir + ": inside a virtual host it must be an absolute path");
+    }
+    pb.directory(new File(dir));
+    if (spec.stdin() != null) {
+      pb.redirectInput(hostFile(spec.stdin(), "stdin").toFile());
+    } else if (detached) {
+      pb.redirectInput(DEV_NULL);
+    }
+    pb.redirectOutput(spec.stdout() == null ? output(null, null, detached)
+        : ProcessBuilder.Redirect.appendTo(hostFile(spec.stdout(), "stdout").toFile()));
+    pb.redirectError(spec.stderr() == null ? output(null, null, detached)
+        : ProcessBuilder.Redirect.appendTo(hostFile(spec.stderr(), "stderr").toFile()));
+    return pb;
+  }
+
+  private static Path hostFile(String file, String field) {
+    if (!file.startsWith("/")) {
+      throw invalid(field + " " + file + ": a run in a virtual host redirects to files of the host, given by "
+          + "absolute paths (its working_directory is inside the virtual host)");
+    }
+    return Path.of(file);
+  }
+
   private static Path against(Path dir, String file) {
     return dir == null ? Path.of(file) : dir.resolve(file);
   }
@@ -99,6 +134,16 @@ public final class RunCommand {
       throw invalid("working_directory " + dir + " is not a directory");
     }
     requireExecutable(pb.command().get(0), dir, pb.environment());
+    checkRedirections(pb, dir);
+  }
+
+  /**
+   * Checks the files of {@code pb}'s redirections, relative ones from {@code dir}: stdin a
+   * readable file, stdout and stderr in an existing directory.
+   *
+   * @throws LmctfyException INVALID_ARGUMENT naming the file
+   */
+  public static void checkRedirections(ProcessBuilder pb, Path dir) {
     File in = pb.redirectInput().file();
     if (in != null && (!Files.isReadable(dir.resolve(in.toPath())) || Files.isDirectory(dir.resolve(in.toPath())))) {
       throw invalid("stdin " + in + " is not a readable file");
