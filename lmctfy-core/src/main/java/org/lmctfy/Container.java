@@ -60,11 +60,15 @@ public interface Container {
    * if one move fails, those already made are moved back, and the error names the id and the
    * hierarchy, the file and the errno, and how many moves were undone.
    *
+   * <p>In a virtual host (the container is one, or is below one) only its own processes can be
+   * entered, to move them between its containers: a process joins namespaces only as it starts,
+   * so a process outside is refused (as lmctfy did); {@link #run} starts one inside.
+   *
    * @param tids the thread ids
    * @throws LmctfyException INVALID_ARGUMENT for an id that is not a thread's (0, negative) or
    *     cannot be moved (a kernel thread: EINVAL); NOT_FOUND naming an id that has ended (ESRCH);
-   *     FAILED_PRECONDITION when the container's cgroup refuses it (ENOSPC, EBUSY, EOPNOTSUPP);
-   *     PERMISSION_DENIED
+   *     FAILED_PRECONDITION when the container's cgroup refuses it (ENOSPC, EBUSY, EOPNOTSUPP),
+   *     or for an id outside the virtual host the container is in; PERMISSION_DENIED
    */
   void enter(List<Long> tids);
 
@@ -77,6 +81,15 @@ public interface Container {
    * spec.use_shell} is set. Returns once the process is inside; a program that exits at once is
    * an ordinary start. Into a paused container the process is placed frozen and runs on {@link
    * #resume()}. A failed start leaves no process behind and throws.
+   *
+   * <p>In a virtual host (the container is one, or is below one) the process joins its namespaces
+   * and its root as well, from its first instruction (util-linux {@code nsenter}, exec'd by the
+   * placed launcher): {@code argv[0]} and {@code spec.working_directory} (default {@code /}) are
+   * paths inside it, the redirected files are the host's and absolute. The process's pid is the
+   * program's, in this JVM's pid namespace; waiting and the exit code are as for any run (nsenter,
+   * the JVM's child, passes the program's status or signal on). If the virtual host's init no
+   * longer runs (a {@link #killAll}, or it ended), a new one is started first: the virtual host
+   * boots again, with new namespaces.
    *
    * @param argv the program and its arguments
    * @param spec the spec
@@ -114,10 +127,24 @@ public interface Container {
    * being killed and frozen ones; the container and every subcontainer are left thawed (also
    * ones that were paused), so the next {@link #run} starts at once.
    *
+   * <p>In a virtual host this includes its init: its namespaces and mounts go with it, and the
+   * next {@link #run} starts a new init.
+   *
    * @throws LmctfyException DEADLINE_EXCEEDED naming the processes that survived (everything is
    *     thawed all the same), FAILED_PRECONDITION if the calling process is inside
    */
   void killAll();
+
+  /**
+   * The pid, in this JVM's pid namespace, of the init of the virtual host the container is (or is
+   * below): lmctfy's {@code GetInitPid()}. For a container in no virtual host, 1, the machine's
+   * init, as lmctfy answered.
+   *
+   * @return the init's pid
+   * @throws LmctfyException NOT_FOUND if the container does not exist, or if its virtual host's
+   *     init no longer runs (a {@link #killAll}, or it ended; the next {@link #run} starts one)
+   */
+  long initPid();
 
   /**
    * The subcontainers' names, sorted.

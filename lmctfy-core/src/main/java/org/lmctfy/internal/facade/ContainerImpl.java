@@ -2,9 +2,9 @@ package org.lmctfy.internal.facade;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.Map;
 import org.lmctfy.Container;
@@ -15,11 +15,16 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.NotificationListener;
 import org.lmctfy.StatsType;
 import org.lmctfy.UpdatePolicy;
+import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.ProcessId;
+import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.lifecycle.Errors;
 import org.lmctfy.internal.lifecycle.Layout;
+import org.lmctfy.internal.lifecycle.VirtualHostKeeper;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.Mode;
@@ -71,22 +76,87 @@ final class ContainerImpl implements Container {
     Objects.requireNonNull(tids, "tids");
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
-    new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), "enter " + tids + " into " + name);
+    String what = "enter " + tids + " into " + name;
+    try {
+      Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
+      if (host.isPresent()) {
+        requireInside(host.get(), tids, what);
+      }
+    } catch (IOException e) {
+      throw Errors.of(what, e);
+    }
+    new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), what);
+  }
+
+  /** Refuses ids outside the virtual host: they cannot join its namespaces. */
+  private void requireInside(VirtualHostKeeper.Record host, List<Long> tids, String what) throws IOException {
+    VirtualHosts vhosts = api.lifecycle().virtualHosts().vhosts();
+    if (host.init() == null || !vhosts.isRunning(host.init())) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + ": " + name + " is in the virtual host "
+          + host.name() + ", whose init is not running, so no process is inside it; run starts a new one");
+    }
+    for (Long tid : tids) {
+      if (tid != null && tid > 0 && !vhosts.holds(host.init(), tid)) {
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + ": " + tid + " is not inside the virtual host "
+            + host.name() + " (init " + host.init().pid() + "), and a process joins namespaces only as it starts: "
+            + "run the program in " + name + " instead (as in lmctfy, enter moves only the virtual host's own "
+            + "processes); nothing was moved");
+      }
+    }
   }
 
   @Override
   public ContainerProcess run(List<String> argv, RunSpec spec) {
     Objects.requireNonNull(spec, "spec");
-    ProcessBuilder command = RunCommand.of(argv, spec);
+    String what = "run " + argv + " in " + name;
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
-    Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
-    layout.managed().forEach(h -> cgroups.put(h, layout.path(name)));
-    new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), "run " + argv + " in " + name);
+    Map<Hierarchy, CgroupPath> cgroups = api.lifecycle().virtualHosts().cgroups(name);
     try {
+      Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
+      if (host.isPresent()) {
+        ProcessBuilder command = RunCommand.forVirtualHost(argv, spec);
+        new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), what);
+        return new LaunchedProcess(join(host.get(), command, spec.fdPolicy() == RunSpec.FdPolicy.DETACHED, cgroups));
+      }
+      ProcessBuilder command = RunCommand.of(argv, spec);
+      new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), what);
       return new LaunchedProcess(layout.fs().start(command, cgroups));
     } catch (IOException e) {
-      throw ProcessErrors.ofRun("run " + argv + " in " + name, e);
+      throw ProcessErrors.ofRun(what, e);
+    }
+  }
+
+  /** Joins the virtual host, starting its init again first if it no longer runs (once more if it ends meanwhile). */
+  private Process join(VirtualHostKeeper.Record host, ProcessBuilder command, boolean newSession,
+      Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+    VirtualHostKeeper keeper = api.lifecycle().virtualHosts();
+    try {
+      return keeper.vhosts().join(keeper.running(host), command, newSession, cgroups);
+    } catch (CgroupFsException e) {
+      if (e.errno() != Errno.ESRCH) {
+        throw e;
+      }
+      return keeper.vhosts().join(keeper.running(host), command, newSession, cgroups); // the init ended just then
+    }
+  }
+
+  @Override
+  public long initPid() {
+    api.lifecycle().requireExists(name);
+    try {
+      Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
+      if (host.isEmpty()) {
+        return 1;
+      }
+      ProcessId init = host.get().init();
+      if (init == null || !api.lifecycle().virtualHosts().vhosts().isRunning(init)) {
+        throw new LmctfyException(ErrorCode.NOT_FOUND, "the init of virtual host " + host.get().name() + " is not "
+            + "running (a killAll, or it ended); the next run starts a new one");
+      }
+      return init.pid();
+    } catch (IOException e) {
+      throw Errors.of("find the init of " + name, e);
     }
   }
 

@@ -11,12 +11,14 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.ResourcePlan;
+import org.lmctfy.spec.ContainerSpec;
 
 /**
  * Makes a container whose state has been checked and whose spec has been planned, under its
  * lock: intent on the parent, one cgroup per hierarchy (each a {@link ResourceHandle}), the
  * ownership marker, the parent's v2 controllers, the plan's writes (a v1 cpuset gets its parent's
- * cpus and memory nodes there), the spec's fields; then the commit (the intent goes).
+ * cpus and memory nodes there), a virtual host's init, the spec's fields; then the commit (the
+ * intent goes).
  * On any failure everything is undone newest first and the exception carries the first failure
  * with every failed undo suppressed; if an undo failed, the intent stays so that the next
  * operation on the name finishes the job.
@@ -27,12 +29,14 @@ final class Creator {
   private final CgroupFs fs;
   private final Census census;
   private final Destroyer destroyer;
+  private final VirtualHostKeeper virtualHosts;
 
-  Creator(Layout layout, Census census, Destroyer destroyer) {
+  Creator(Layout layout, Census census, Destroyer destroyer, VirtualHostKeeper virtualHosts) {
     this.layout = layout;
     this.fs = layout.fs();
     this.census = census;
     this.destroyer = destroyer;
+    this.virtualHosts = virtualHosts;
   }
 
   /**
@@ -42,19 +46,19 @@ final class Creator {
    * left it, before the work starts again. Our anchor cgroup is made first and removed last, so
    * where it is absent nothing of ours is.
    */
-  void create(ContainerName name, ResourcePlan plan) throws IOException {
+  void create(ContainerName name, ResourcePlan plan, ContainerSpec spec) throws IOException {
     LOG.debug("create {}: fields {}", name, plan.fields());
     if (fs.exists(layout.anchor(), layout.path(name))) {
       prepare(census.of(name));
     }
     try {
-      make(name, plan);
+      make(name, plan, spec);
     } catch (InTheWay e) {
       LOG.debug("create {}: {} was in the way; undone, judging what is there", name,
           Layout.describe(e.hierarchy, layout.path(name)));
       prepare(census.of(name));
       try {
-        make(name, plan);
+        make(name, plan, spec);
       } catch (InTheWay again) {
         throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "create " + name + ": "
             + Layout.describe(again.hierarchy, layout.path(name)) + " appeared while it was being created", again);
@@ -72,7 +76,7 @@ final class Creator {
     }
   }
 
-  private void make(ContainerName name, ResourcePlan plan) {
+  private void make(ContainerName name, ResourcePlan plan, ContainerSpec spec) {
     CgroupPath path = layout.path(name);
     CgroupPath parent = layout.path(name.parent());
     Hierarchy anchor = layout.anchor();
@@ -98,6 +102,7 @@ final class Creator {
         SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
+      virtualHosts.start(name, spec, tx); // after the limits: the init is born under them
       // delegated (only a chown can have made a directory we just made another's): our record goes
       // where its tenant cannot write
       if (!plan.chowns().isEmpty() && !layout.trusted(path)) {

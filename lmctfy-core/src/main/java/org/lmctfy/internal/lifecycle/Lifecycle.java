@@ -35,6 +35,7 @@ public final class Lifecycle {
   private final Creator creator;
   private final Updater updater;
   private final StatsReader stats;
+  private final VirtualHostKeeper virtualHosts;
 
   /**
    * @param killDeadline how long processes are killed before DEADLINE_EXCEEDED
@@ -47,14 +48,21 @@ public final class Lifecycle {
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null), lockDeadline);
-    this.destroyer = new Destroyer(layout, census, locks, new ProcessKiller(fs, killDeadline), onDestroyed);
-    this.creator = new Creator(layout, census, destroyer);
+    ProcessKiller killer = new ProcessKiller(fs, killDeadline);
+    this.destroyer = new Destroyer(layout, census, locks, killer, onDestroyed);
+    this.virtualHosts = new VirtualHostKeeper(layout, killer, this::lock);
+    this.creator = new Creator(layout, census, destroyer, virtualHosts);
     this.updater = new Updater(layout, census, this::host);
     this.stats = new StatsReader(fs, layout.managed());
   }
 
   public Layout layout() {
     return layout;
+  }
+
+  /** The virtual hosts of this lifecycle's containers. */
+  public VirtualHostKeeper virtualHosts() {
+    return virtualHosts;
   }
 
   /** Lets go of the lock file (every lock is let go by then). */
@@ -92,7 +100,9 @@ public final class Lifecycle {
         ContainerLocks.Held n = lock(name)) {
       requireParent(name.parent());
       Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
-      creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host));
+      ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host);
+      virtualHosts.check(name, spec);
+      creator.create(name, plan, spec);
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
     }
@@ -107,7 +117,7 @@ public final class Lifecycle {
   public ContainerSpec spec(ContainerName name) {
     try (ContainerLocks.Held n = lock(name)) {
       requireExists(name);
-      return ResourcePlan.read(host(name), updater.fields(name));
+      return virtualHosts.withSections(name, ResourcePlan.read(host(name), updater.fields(name)));
     } catch (IOException e) {
       throw Errors.of("read the spec of " + name, e);
     }
@@ -140,6 +150,7 @@ public final class Lifecycle {
   public void update(ContainerName name, ContainerSpec spec, Mode mode) {
     try (ContainerLocks.Held n = lock(name)) {
       requireExists(name);
+      virtualHosts.checkUpdate(name, spec);
       updater.update(name, spec, mode);
     } catch (IOException e) {
       throw Errors.of("update " + name, e);
