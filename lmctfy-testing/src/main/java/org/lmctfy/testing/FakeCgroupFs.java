@@ -562,6 +562,15 @@ public final class FakeCgroupFs implements CgroupFs {
    */
   @Override
   public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
+    return start(command, cgroups, null);
+  }
+
+  /**
+   * {@link #start}; once placed, the process joins the virtual host of {@code init} (null: none,
+   * {@link #NEW_INIT}: it is the init of a new one).
+   */
+  private FakeProcess start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups, Long init)
+      throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();
       long pid = kernel.spawnProcess();
@@ -569,9 +578,16 @@ public final class FakeCgroupFs implements CgroupFs {
         for (Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
           write(e.getKey(), e.getValue(), "cgroup.procs", Long.toString(pid));
         }
-      } catch (CgroupFsException | RuntimeException e) {
-        kernel.exitProcess(pid);
+      } catch (CgroupFsException | RuntimeException | FakeCrash e) {
+        kernel.exitProcess(pid); // as the host's launcher, which runs nothing unless it is told to go
         throw e;
+      }
+      if (init != null) {
+        if (init == NEW_INIT) {
+          kernel.makeInit(pid);
+        } else {
+          kernel.joinVirtualHost(pid, init);
+        }
       }
       kernel.watch(pid);
       commands.put(pid, List.copyOf(command.command()));
@@ -594,6 +610,117 @@ public final class FakeCgroupFs implements CgroupFs {
       }
       kernel.changed();
       return process;
+    }
+  }
+
+  /**
+   * Virtual hosts in memory: a virtual host is its init, a fake process placed in the container's
+   * cgroups like any started one ({@link #commandOf} is its {@code init_argv}, or {@code
+   * [catatonit, -P]} for the default init), and the processes joined to it ({@link #commandOf} is
+   * the program's argv, as the caller gave it). Scripts ({@link #onRun}) decide what each does
+   * from that command; an init whose script exits at once fails the start as bwrap would, with
+   * FAILED_PRECONDITION. A child that a joined process forks is in the virtual host too; when the
+   * init ends (killed, {@code cgroup.kill}, its script, {@link #exitProcess}), every process of the
+   * virtual host is killed, as the kernel ends a pid namespace. Start times are the fake's ticks,
+   * so a pid is never mistaken for another process's. {@link #virtualHostOf} tells a test where a
+   * process runs. Nothing of the machine is checked: a root filesystem, mounts and tools are
+   * taken as given.
+   *
+   * @return this fake's virtual hosts
+   */
+  @Override
+  public Optional<org.lmctfy.cgroupfs.VirtualHosts> virtualHosts() {
+    return Optional.of(virtualHosts);
+  }
+
+  private final org.lmctfy.cgroupfs.VirtualHosts virtualHosts = new org.lmctfy.cgroupfs.VirtualHosts() {
+    @Override
+    public void check(org.lmctfy.spec.VirtualHostSpec host, org.lmctfy.spec.FilesystemSpec filesystem) {
+      synchronized (lock) {
+        recorder.checkAlive();
+      }
+    }
+
+    @Override
+    public org.lmctfy.cgroupfs.ProcessId start(org.lmctfy.spec.VirtualHostSpec host,
+        org.lmctfy.spec.FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
+      synchronized (lock) {
+        List<String> argv = host.init() == null || host.init().initArgv().isEmpty() ? List.of("catatonit", "-P")
+            : host.init().initArgv();
+        long pid = FakeCgroupFs.this.start(new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD),
+            cgroups, NEW_INIT).pid();
+        Integer status = kernel.exitStatus(pid);
+        if (status != null) {
+          throw new org.lmctfy.LmctfyException(org.lmctfy.ErrorCode.FAILED_PRECONDITION, "the virtual host could not "
+              + "be made: its init " + argv + " exited with status " + status + " at once (a script of the fake)");
+        }
+        virtualHostSpecs.put(pid, new FakeVirtualHost(pid, host, filesystem));
+        return new org.lmctfy.cgroupfs.ProcessId(pid, kernel.startTime(pid));
+      }
+    }
+
+    @Override
+    public Process join(org.lmctfy.cgroupfs.ProcessId init, ProcessBuilder command, boolean newSession,
+        Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
+      synchronized (lock) {
+        recorder.checkAlive();
+        requireRunning(init);
+        return FakeCgroupFs.this.start(command, cgroups, init.pid());
+      }
+    }
+
+    @Override
+    public boolean isRunning(org.lmctfy.cgroupfs.ProcessId init) {
+      synchronized (lock) {
+        Long started = kernel.startTime(init.pid());
+        return started != null && started == init.startTime() && kernel.processes().contains(init.pid());
+      }
+    }
+
+    @Override
+    public boolean holds(org.lmctfy.cgroupfs.ProcessId init, long tid) throws CgroupFsException {
+      synchronized (lock) {
+        requireRunning(init);
+        long pid;
+        try {
+          pid = kernel.pidOf(tid);
+        } catch (IllegalArgumentException e) {
+          throw new CgroupFsException(Operation.READ, "/proc/" + tid + "/ns/pid", null, Errno.ESRCH,
+              "no process or thread " + tid);
+        }
+        Long itsInit = kernel.initOf(pid);
+        return itsInit != null && itsInit == init.pid();
+      }
+    }
+
+    private void requireRunning(org.lmctfy.cgroupfs.ProcessId init) throws CgroupFsException {
+      if (!isRunning(init)) {
+        throw new CgroupFsException(Operation.READ, "/proc/" + init.pid() + "/stat", null, Errno.ESRCH,
+            "the virtual host's init (pid " + init.pid() + ") is not running");
+      }
+    }
+  };
+
+  /** The spec of each virtual host, by its init's pid. */
+  private final Map<Long, FakeVirtualHost> virtualHostSpecs = new java.util.HashMap<>();
+
+  /** Marks a started process as the init of a new virtual host. */
+  private static final long NEW_INIT = -1;
+
+  /**
+   * The virtual host a process runs in: its init's, with the spec it was made from; empty for a
+   * process in none (or one that does not run).
+   *
+   * @param pid the process id
+   * @return the virtual host, or empty
+   */
+  public Optional<FakeVirtualHost> virtualHostOf(long pid) {
+    synchronized (lock) {
+      if (!kernel.processes().contains(pid)) {
+        return Optional.empty();
+      }
+      Long init = kernel.initOf(pid);
+      return init == null ? Optional.empty() : Optional.ofNullable(virtualHostSpecs.get(init));
     }
   }
 

@@ -13,6 +13,10 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.ProcessId;
+import org.lmctfy.cgroupfs.VirtualHosts;
+import org.lmctfy.spec.FilesystemSpec;
+import org.lmctfy.spec.VirtualHostSpec;
 import org.lmctfy.spec.DeviceSpec;
 
 /**
@@ -156,16 +160,61 @@ final class FakeUserView implements CgroupFs {
   @Override
   public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
     synchronized (fake.monitor()) {
-      for (Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
-        String file = e.getKey().version() == CgroupVersion.V2 ? "cgroup.procs" : "tasks";
-        if (fake.hasFile(e.getKey(), e.getValue(), file) && !owns(e.getKey(), e.getValue(), file)) {
-          throw denied(Operation.WRITE, e.getKey(), e.getValue(), file, null, Errno.EACCES, "the file is not the "
-              + "caller's");
-        }
-        requireCommonAncestor(e.getKey(), e.getValue(), file, fake.selfPid());
-      }
+      checkPlacement(cgroups);
       return fake.start(command, cgroups);
     }
+  }
+
+  /** A process the user starts goes into {@code cgroups} by the user's writes: the kernel's checks of them. */
+  private void checkPlacement(Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+    for (Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
+      String file = e.getKey().version() == CgroupVersion.V2 ? "cgroup.procs" : "tasks";
+      if (fake.hasFile(e.getKey(), e.getValue(), file) && !owns(e.getKey(), e.getValue(), file)) {
+        throw denied(Operation.WRITE, e.getKey(), e.getValue(), file, null, Errno.EACCES, "the file is not the "
+            + "caller's");
+      }
+      requireCommonAncestor(e.getKey(), e.getValue(), file, fake.selfPid());
+    }
+  }
+
+  /** The fake's virtual hosts, their processes placed by the user's writes. */
+  @Override
+  public Optional<VirtualHosts> virtualHosts() {
+    VirtualHosts inner = fake.virtualHosts().orElseThrow();
+    return Optional.of(new VirtualHosts() {
+      @Override
+      public void check(VirtualHostSpec host, FilesystemSpec filesystem) throws IOException {
+        inner.check(host, filesystem);
+      }
+
+      @Override
+      public ProcessId start(VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
+          throws IOException {
+        synchronized (fake.monitor()) {
+          checkPlacement(cgroups);
+          return inner.start(host, filesystem, cgroups);
+        }
+      }
+
+      @Override
+      public Process join(ProcessId init, ProcessBuilder command, boolean newSession,
+          Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+        synchronized (fake.monitor()) {
+          checkPlacement(cgroups);
+          return inner.join(init, command, newSession, cgroups);
+        }
+      }
+
+      @Override
+      public boolean isRunning(ProcessId init) throws IOException {
+        return inner.isRunning(init);
+      }
+
+      @Override
+      public boolean holds(ProcessId init, long tid) throws IOException {
+        return inner.holds(init, tid);
+      }
+    });
   }
 
   @Override

@@ -377,6 +377,26 @@ public final class Kernel {
     return processes.pids();
   }
 
+  /** Makes {@code pid} the init of a new virtual host: when it ends, every process in it is killed. */
+  public void makeInit(long pid) {
+    processes.makeInit(pid);
+  }
+
+  /** Puts {@code pid} in the virtual host of {@code init}; its children are born there. */
+  public void joinVirtualHost(long pid, long init) {
+    processes.join(pid, init);
+  }
+
+  /** The init of the virtual host {@code pid} runs in, or null. */
+  public Long initOf(long pid) {
+    return processes.initOf(pid);
+  }
+
+  /** When {@code pid} started, in the fake's ticks; null if it does not run. */
+  public Long startTime(long pid) {
+    return processes.startTime(pid);
+  }
+
   /** The process a thread belongs to. */
   public long pidOf(long tid) {
     Long pid = processes.pidOf(tid);

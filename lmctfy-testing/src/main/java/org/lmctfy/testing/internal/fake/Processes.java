@@ -18,7 +18,12 @@ final class Processes {
   private final Map<Long, Integer> exitStatus = new HashMap<>();
   /** Processes sent SIGKILL while a v1 freezer held them: they die when thawed. */
   private final Set<Long> killedWhileFrozen = new TreeSet<>();
+  /** Each process in a virtual host, to the init of its pid namespace (an init maps to itself). */
+  private final Map<Long, Long> initOf = new HashMap<>();
+  /** When each process started, in the fake's ticks: with its pid, an identity no reuse can fake. */
+  private final Map<Long, Long> startTimes = new HashMap<>();
   private long next;
+  private long ticks;
 
   /** Starts with pid 1 and the test's own process, both in every hierarchy's root. */
   Processes(List<Hier> hiers, long selfPid) {
@@ -43,6 +48,7 @@ final class Processes {
   }
 
   private void add(long pid) {
+    startTimes.put(pid, ++ticks);
     TreeSet<Long> tids = new TreeSet<>();
     tids.add(pid);
     threadsOf.put(pid, tids);
@@ -58,12 +64,17 @@ final class Processes {
       throw new IllegalArgumentException("no such process: " + parent);
     }
     long pid = next++;
+    startTimes.put(pid, ++ticks);
     TreeSet<Long> tids = new TreeSet<>();
     tids.add(pid);
     threadsOf.put(pid, tids);
     pidOfTid.put(pid, pid);
     for (Hier h : hiers) {
       h.place(pid, h.cgroupOf(parent));
+    }
+    Long init = initOf.get(parent);
+    if (init != null) {
+      initOf.put(pid, init); // a child is born in its parent's pid namespace
     }
     return pid;
   }
@@ -128,6 +139,43 @@ final class Processes {
         h.drop(tid);
       }
     }
+    startTimes.remove(pid);
+    Long init = initOf.remove(pid);
+    if (init != null && init == pid) {
+      // a pid namespace's init ended: the kernel SIGKILLs every other process in it
+      List<Long> members = new ArrayList<>();
+      initOf.forEach((member, itsInit) -> {
+        if (itsInit == pid) {
+          members.add(member);
+        }
+      });
+      for (long member : members) {
+        initOf.remove(member);
+        if (threadsOf.containsKey(member)) {
+          kill(member);
+        }
+      }
+    }
+  }
+
+  /** Makes {@code pid} the init of a new pid namespace, a virtual host's. */
+  void makeInit(long pid) {
+    initOf.put(pid, pid);
+  }
+
+  /** Puts {@code pid} into the pid namespace of {@code init}, as a process that joins it. */
+  void join(long pid, long init) {
+    initOf.put(pid, init);
+  }
+
+  /** The init of the virtual host {@code pid} runs in, or null. */
+  Long initOf(long pid) {
+    return initOf.get(pid);
+  }
+
+  /** When {@code pid} started, in ticks; null if it does not run. */
+  Long startTime(long pid) {
+    return startTimes.get(pid);
   }
 
   /**
@@ -136,6 +184,9 @@ final class Processes {
    * this machine's kernel: it stays in cgroup.procs in state D). The v2 freezer lets it die.
    */
   void kill(long pid) {
+    if (!threadsOf.containsKey(pid)) {
+      return; // ended meanwhile: a pid namespace's end took it with its init
+    }
     if (frozenByV1(pid)) {
       killedWhileFrozen.add(pid);
     } else {
