@@ -112,7 +112,7 @@ public final class ChildJvm {
   }
 
   /** Waits until {@code output} has the line {@code wanted}, or the child ends; returns the lines. */
-  static List<String> awaitLine(Process child, Path output, String wanted) throws IOException, InterruptedException {
+  public static List<String> awaitLine(Process child, Path output, String wanted) throws IOException, InterruptedException {
     while (true) {
       List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
       if (lines.contains(wanted) || !child.isAlive() && lines.equals(Files.readAllLines(output))) {

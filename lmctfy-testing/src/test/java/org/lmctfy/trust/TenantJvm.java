@@ -98,6 +98,11 @@ public final class TenantJvm {
    * the tenant cannot read (a clone in a directory of mode 700).
    */
   static Process start(Path home, Path output, String... args) throws IOException {
+    return start(TenantJvm.class, home, output, args);
+  }
+
+  /** {@link #start(Path, Path, String...)} of another main class. */
+  static Process start(Class<?> main, Path home, Path output, String... args) throws IOException {
     Path lib = Files.createDirectories(home.resolve("lib"));
     List<String> classPath = new ArrayList<>();
     int i = 0;
@@ -111,7 +116,7 @@ public final class TenantJvm {
     }
     List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(java.io.File.pathSeparator, classPath),
-        TenantJvm.class.getName()));
+        main.getName()));
     argv.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(Tenant.command(argv)).directory(home.toFile())
         .redirectErrorStream(true).redirectOutput(output.toFile());
