@@ -62,8 +62,15 @@ final class Tools {
     if (known != null) {
       return known;
     }
+    Path found = find(tool, DIRS);
+    FOUND.put(tool, found);
+    return found;
+  }
+
+  /** {@link #path(Tool)} in {@code dirs}, not remembered. */
+  static Path find(Tool tool, List<String> dirs) {
     Path found = null;
-    for (String d : DIRS) {
+    for (String d : dirs) {
       Path p = Path.of(d, tool.program);
       if (Files.isRegularFile(p) && Files.isExecutable(p)) {
         found = p;
@@ -71,7 +78,7 @@ final class Tools {
       }
     }
     if (found == null) {
-      throw missing(tool, "no " + tool.program + " in " + String.join(", ", DIRS));
+      throw missing(tool, "no " + tool.program + " in " + String.join(", ", dirs));
     }
     vet(tool, found);
     if (tool.least != null) {
@@ -80,7 +87,6 @@ final class Tools {
         throw missing(tool, found + " is version " + v + "; lmctfy needs " + tool.least + " or later");
       }
     }
-    FOUND.put(tool, found);
     return found;
   }
 
