@@ -27,11 +27,32 @@ final class ContainerCommands {
 
   static Command create() {
     return Command.leaf("create", List.of("Create a container.", "The spec is lmctfy text format or JSON, inline or "
-        + "from a file. Example: create /test 'cpu { limit: 1000 } memory { limit: 1000000000 }'"),
+        + "from a file. Example: create /test 'cpu { limit: 1000 } memory { limit: 1000000000 }'. A virtual host "
+        + "(virtual_host { ... }) prints its init's pid, as lmctfy did: create /vh 'virtual_host { virtual_hostname: "
+        + "\"vh\" } filesystem { rootfs: \"/srv/vh\" }'"),
         in -> {
-          in.api().create(in.param(0, null), ContainerSpec.parse(in.specText(1, false)));
-          return 0;
+          ContainerSpec spec = ContainerSpec.parse(in.specText(1, false));
+          Container c = in.api().create(in.param(0, null), spec);
+          return spec.virtualHost() == null ? 0 : in.print(new Output().add("init_pid", c.initPid()));
         }, List.of(SPEC_FILE), NAME, SPEC);
+  }
+
+  /**
+   * A virtual host's init and bwrap, which waits for it (its parent, in the container): they are
+   * the container's own, not processes that make a destroy need -f.
+   */
+  private static List<Long> virtualHostMachinery(Container c) {
+    long init;
+    try {
+      init = c.initPid(); // 1, the machine's, for a container in no virtual host
+    } catch (LmctfyException e) {
+      return List.of(); // its init no longer runs
+    }
+    List<Long> machinery = new java.util.ArrayList<>(List.of(init));
+    List<Long> inside = c.listProcesses(ListPolicy.SELF);
+    ProcessHandle.of(init).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).filter(inside::contains)
+        .ifPresent(machinery::add);
+    return machinery;
   }
 
   static Command destroy() {
@@ -44,7 +65,8 @@ final class ContainerCommands {
     Container c = in.api().get(in.param(0, null));
     if (!in.flag("-f")) {
       List<String> subcontainers = c.listSubcontainers(ListPolicy.SELF);
-      List<Long> threads = c.listThreads(ListPolicy.SELF);
+      List<Long> threads = new java.util.ArrayList<>(c.listThreads(ListPolicy.SELF));
+      threads.removeAll(virtualHostMachinery(c));
       if (!subcontainers.isEmpty() || !threads.isEmpty()) {
         throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "container " + c.name() + " is not empty: "
             + "subcontainers " + subcontainers + ", threads " + threads + "; destroy -f destroys them too");
