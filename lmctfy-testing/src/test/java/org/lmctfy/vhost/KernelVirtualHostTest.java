@@ -124,6 +124,7 @@ class KernelVirtualHostTest {
     assertThat(nsPids).as("host pid, then the pid inside").hasSize(2);
     assertThat(nsPids.get(0)).isEqualTo(sleeper.pid());
     assertThat(HostView.nsPids(vh.initPid())).containsExactly(vh.initPid(), 1L);
+    assertThat(vh.spec()).isEqualTo(api.normalise(machine("")));
   }
 
   @Test
