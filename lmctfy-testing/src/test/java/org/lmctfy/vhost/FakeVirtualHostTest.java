@@ -245,6 +245,24 @@ class FakeVirtualHostTest {
     assertThat(fs.virtualHostOf(p.pid())).isEmpty();
   }
 
+  @Test
+  void rootNeverJoinsAVirtualHostItsTenantRecordedAndSaysWhy() throws Exception {
+    ContainerApi root = ContainerApi.open(fs);
+    root.create("/t", ContainerSpec.parse("owner: 1000 owner_group: 1000"));
+    root.create("/t/session", ContainerSpec.empty());
+    root.get("/t/session").enter(List.of(fs.selfPid()));
+    ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), CgroupPath.of("/t"));
+    Container vh = tenant.create("/vh", ContainerSpec.parse("virtual_host {}"));
+    ContainerApi rootOnTenant = ContainerApi.open(fs, CgroupPath.of("/t"));
+    List<Long> before = vh.listProcesses(ListPolicy.SELF);
+
+    assertThatThrownBy(() -> rootOnTenant.get("/vh").run(List.of("/bin/sh"), RunSpec.inherit()))
+        .hasMessageContaining("whose markers uid 0 does not believe")
+        .hasMessageContaining("run it as uid 1000")
+        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(vh.listProcesses(ListPolicy.SELF)).isEqualTo(before);
+  }
+
   static IntStream createSteps() {
     FakeCgroupFs probe = FakeCgroupFs.create(FakeLayout.V2);
     ContainerApi api = ContainerApi.open(probe);
