@@ -302,10 +302,12 @@ public final class HostVirtualHosts implements VirtualHosts {
     }
     String resolvedDir = InsidePaths.resolve(root, "/", dir);
     if (resolvedDir == null || !Files.isDirectory(InsidePaths.host(root, resolvedDir))) {
+      requireRunning(init); // its root went with it: not the caller's mistake
       throw invalid("working_directory " + dir + " is not a directory inside the virtual host");
     }
     String program = command.command().get(0);
     if (InsidePaths.findProgram(root, resolvedDir, program, command.environment()) == null) {
+      requireRunning(init);
       throw invalid("argv[0] " + program + " is not an executable file inside the virtual host"
           + (program.contains("/") ? "" : " (searched on " + (command.environment().containsKey("PATH")
               ? "the program's PATH" : "execvp's default PATH " + InsidePaths.EXECVP_PATH) + ")"));
