@@ -123,6 +123,16 @@ class FakeV2ResourcesTest {
     CgroupAssertions.assertThat(fs).matches(before);
   }
 
+  /** A kernel without an optional file (zswap here) answers the write ENOENT: FAILED_PRECONDITION naming the field. */
+  @Test
+  void aFileThisKernelLacksIsFailedPreconditionNamingTheFieldAndChangesNothing() {
+    FakeSnapshot before = fs.snapshot();
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "memory.zswap.max".equals(op.file()), Errno.ENOENT);
+    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "memory { zswap_limit: 8192000 }");
+    assertThat(e.getMessage()).contains("memory.zswap_limit", "memory.zswap.max", "built without zswap", "ENOENT");
+    CgroupAssertions.assertThat(fs).matches(before);
+  }
+
   @Test
   void aFailedWriteAfterEnablingAControllerDisablesItAgain() throws IOException {
     api.create("/a", ContainerSpec.empty());

@@ -190,6 +190,59 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     }
   }
 
+  // --- the bugs of issue 32 -------------------------------------------------------------------
+
+  /**
+   * A parent that did not isolate cpuset has no cpuset files (its own parent does not enable the
+   * controller for it); the mask is checked against its nearest ancestor's effective cpus (the
+   * parent's own), and the create enables cpuset down to the parent.
+   */
+  @Test
+  void aMaskBelowAParentThatDidNotIsolateCpusetIsWrittenAndABadOneIsInvalidNamingCpuMask() throws IOException {
+    api.create("/a", ContainerSpec.parse("memory { limit: 104857600 }"));
+    assertThat(hasFile("/a", "cpuset.cpus.effective")).isFalse();
+    Container b = api.create("/a/b", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
+    assertThat(file("/a/b", "cpuset.cpus")).isEqualTo("0");
+    assertThat(file("/a/b", "cpuset.cpus.effective")).isEqualTo("0");
+    assertThat(file("/a/b", "cpuset.mems")).isEqualTo("0");
+    assertThat(b.spec()).isEqualTo(ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
+    LmctfyException e = catchThrowableOfType(LmctfyException.class,
+        () -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(e.getMessage()).contains("cpu.mask", "0-1023", "cpuset.cpus.effective");
+    assertThat(api.exists("/a/c")).isFalse();
+  }
+
+  /**
+   * A top-level container under the machine's root: no ancestor below the root can tell whether
+   * the kernel has io.latency, so the write finds out (ENOENT), and that is FAILED_PRECONDITION
+   * naming the field, not NOT_FOUND; nothing stays.
+   */
+  @Test
+  void latencyTargetsOfATopLevelContainerOnAKernelWithoutIoLatencyAreFailedPrecondition() throws IOException {
+    String spec = "blockio { latency_targets { major: 254 minor: 0 target_us: 5000 } }";
+    String name = "/" + org.lmctfy.testing.ScratchCgroups.PREFIX + "top-" + java.util.UUID.randomUUID().toString()
+        .substring(0, 8);
+    try (org.lmctfy.ContainerApi top = org.lmctfy.ContainerApi.open(fs, CgroupPath.root())) {
+      LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> top.create(name, ContainerSpec.parse(spec)));
+      try {
+        if (fs.hasFile(unified(), scratch.path(), "io.latency")) { // a kernel with io.latency (the fake)
+          assertThat(e).isNull();
+          assertThat(fs.read(unified(), CgroupPath.of(name), "io.latency").strip()).isEqualTo("254:0 target=5000");
+        } else {
+          assertThat(e).isNotNull();
+          assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+          assertThat(e.getMessage()).contains("blockio.latency_targets", "io.latency", "ENOENT");
+          assertThat(fs.exists(unified(), CgroupPath.of(name))).isFalse();
+        }
+      } finally {
+        if (top.exists(name)) {
+          top.destroy(name);
+        }
+      }
+    }
+  }
+
   // --- the v2 settings ------------------------------------------------------------------------
 
   @Test

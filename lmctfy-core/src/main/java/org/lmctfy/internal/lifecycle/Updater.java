@@ -216,7 +216,14 @@ final class Updater {
    */
   static void apply(CgroupFs fs, CgroupPath path, ResourcePlan plan) throws IOException {
     for (FileWrite w : plan.writes()) {
-      fs.write(w.hierarchy(), path, w.file(), w.value());
+      try {
+        fs.write(w.hierarchy(), path, w.file(), w.value());
+      } catch (CgroupFsException e) {
+        if (e.errno() == Errno.ENOENT && fs.exists(w.hierarchy(), path)) {
+          throw missingFile(w, e);
+        }
+        throw e;
+      }
     }
     DeviceFilter devices = plan.deviceFilter();
     if (devices != null) {
@@ -227,6 +234,17 @@ final class Updater {
         fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
       }
     }
+  }
+
+  /**
+   * A write the kernel refused with ENOENT while the cgroup is there: this kernel lacks the file
+   * (an optional feature, such as zswap or io.latency; the plan could not tell before the cgroup
+   * existed when no ancestor below the root has the controller). The machine's, not the caller's,
+   * so FAILED_PRECONDITION naming the field.
+   */
+  private static LmctfyException missingFile(FileWrite w, CgroupFsException e) {
+    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, w.field() + " cannot be honoured: this kernel has no "
+        + w.file() + (w.absent() == null ? "" : " (" + w.absent() + ")") + ": " + e.getMessage(), e);
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {

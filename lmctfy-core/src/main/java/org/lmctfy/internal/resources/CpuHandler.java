@@ -155,10 +155,15 @@ final class CpuHandler {
         }
         continue;
       }
-      String parentList = host.readParent(h, Host.isV2(h) ? f[0] + ".effective" : f[0]);
+      // v2: the parent may not have the cpuset files (its own parent did not enable cpuset for it);
+      // its effective list is then its nearest ancestor's with them
+      String[] nearest = Host.isV2(h) ? host.readNearest(h, f[0] + ".effective")
+          : new String[] {host.readParent(h, f[0]), null};
+      String parentList = nearest[0];
       if (f[1] != null) {
         if (!CpuLists.within(f[1], parentList, f[2])) {
-          throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + f[0] + " \"" + parentList + "\"");
+          throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + (nearest[1] == null ? f[0]
+              : f[0] + ".effective (" + nearest[1] + ")") + " \"" + parentList + "\"");
         }
         out.add(new FileWrite(h, f[0], f[1], f[2]));
       } else if (!parentList.isEmpty()) {

@@ -102,6 +102,50 @@ public final class Host {
     return read(h, parent, file);
   }
 
+  /**
+   * A file of the nearest cgroup from the parent up that has it, stripped, with that cgroup: on v2 a
+   * cgroup whose parent does not enable a controller has none of its files, and its effective
+   * values (cpuset.cpus.effective) are its parent's, so the nearest ancestor that has the file
+   * answers for it. The hierarchy's root has every controller's root files.
+   */
+  String[] readNearest(Hierarchy h, String file) {
+    for (CgroupPath p = parent; ; p = p.parent()) {
+      if (p.isRoot() || has(h, p, file)) {
+        return new String[] {read(h, p, file), h.display(p, null)};
+      }
+    }
+  }
+
+  /**
+   * Whether this kernel lacks {@code file} (an optional file of a controller, such as {@code
+   * memory.zswap.max}), judged on the nearest cgroup below the root, from the parent up (on v1 the
+   * root too), that has {@code probe} (a file every such cgroup with the controller has): what a create can know before
+   * its cgroup exists. False when no such cgroup is found (the parent does not have the controller
+   * and no ancestor below the root does); the write then says so itself (ENOENT, which the Updater
+   * turns into FAILED_PRECONDITION naming the field).
+   */
+  boolean lacks(Hierarchy h, String probe, String file) {
+    CgroupPath p = nearest(h, probe);
+    return p != null && !has(h, p, file);
+  }
+
+  /** Whether the nearest cgroup below the root, from the parent up, that has {@code probe} has {@code file}. */
+  boolean nearestHas(Hierarchy h, String probe, String file) {
+    CgroupPath p = nearest(h, probe);
+    return p != null && has(h, p, file);
+  }
+
+  private CgroupPath nearest(Hierarchy h, String probe) {
+    for (CgroupPath p = parent; ; p = p.parent()) {
+      if ((!p.isRoot() || !isV2(h)) && has(h, p, probe)) { // a v1 root has its controllers' files
+        return p;
+      }
+      if (p.isRoot()) {
+        return null;
+      }
+    }
+  }
+
   /** A file of the hierarchy's root cgroup (machine-wide settings), stripped; null if it has none. */
   String readRoot(Hierarchy h, String file) {
     return has(h, CgroupPath.root(), file) ? read(h, CgroupPath.root(), file) : null;

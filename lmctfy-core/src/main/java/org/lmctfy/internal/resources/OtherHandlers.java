@@ -47,7 +47,8 @@ final class OtherHandlers {
       }
     }
     for (HugetlbLimit l : limits) {
-      out.add(new FileWrite(h, hugetlbFile(l.pageSize(), v2, false), bytes(l.limit(), v2), "hugetlb.limits"));
+      out.add(new FileWrite(h, hugetlbFile(l.pageSize(), v2, false), bytes(l.limit(), v2), "hugetlb.limits",
+          "the machine has no huge pages of " + l.pageSize()));
       String rsvd = hugetlbFile(l.pageSize(), v2, true);
       Long reserved = l.reservedLimit();
       if (reserved == null && mode == Mode.REPLACE && host.selfHas(h, rsvd)) {
@@ -55,12 +56,12 @@ final class OtherHandlers {
       }
       if (reserved != null) {
         boolean lacks = mode == Mode.CREATE
-            ? host.parentHas(h, hugetlbFile(l.pageSize(), v2, false)) && !host.parentHas(h, rsvd)
+            ? host.lacks(h, hugetlbFile(l.pageSize(), v2, false), rsvd)
             : !host.selfHas(h, rsvd);
         if (lacks) {
           throw Host.notOn(h, "hugetlb.limits.reserved_limit", "this kernel has no " + rsvd);
         }
-        out.add(new FileWrite(h, rsvd, bytes(reserved, v2), "hugetlb.limits"));
+        out.add(new FileWrite(h, rsvd, bytes(reserved, v2), "hugetlb.limits", "reservation limits came with Linux 5.7"));
       }
     }
   }
