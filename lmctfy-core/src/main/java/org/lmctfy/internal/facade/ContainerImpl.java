@@ -71,6 +71,7 @@ final class ContainerImpl implements Container {
     Objects.requireNonNull(tids, "tids");
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
+    layout.requireDomain(name, "enter " + tids + " into");
     new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), "enter " + tids + " into " + name);
   }
 
@@ -80,6 +81,7 @@ final class ContainerImpl implements Container {
     ProcessBuilder command = RunCommand.of(argv, spec);
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
+    layout.requireDomain(name, "run " + argv + " in");
     Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
     layout.managed().forEach(h -> cgroups.put(h, layout.path(name)));
     new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), "run " + argv + " in " + name);
@@ -104,8 +106,10 @@ final class ContainerImpl implements Container {
 
   @Override
   public void killAll() {
-    administer("killAll", (layout, path) ->
-        new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path));
+    administer("killAll", (layout, path) -> {
+      layout.requireDomain(name, "killAll"); // a threaded cgroup's cgroup.kill is EOPNOTSUPP: it holds threads
+      new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path);
+    });
   }
 
   private interface Step {
@@ -150,6 +154,9 @@ final class ContainerImpl implements Container {
   private List<Long> members(String file, ListPolicy policy) {
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
+    if (file.equals("cgroup.procs")) {
+      layout.requireDomain(name, "listProcesses of"); // a threaded cgroup's cgroup.procs is EOPNOTSUPP
+    }
     Hierarchy anchor = layout.anchor();
     String actual = file.equals("tasks") && anchor.version() == CgroupVersion.V2 ? "cgroup.threads" : file;
     try {

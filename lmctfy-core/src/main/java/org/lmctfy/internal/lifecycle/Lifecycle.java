@@ -86,6 +86,7 @@ public final class Lifecycle {
     try (ContainerLocks.Held p = name.parent().isRoot() ? null : lock(name.parent());
         ContainerLocks.Held n = lock(name)) {
       requireParent(name.parent());
+      requireDomainParent(name);
       Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
       creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host));
     } catch (IOException e) {
@@ -135,9 +136,25 @@ public final class Lifecycle {
   public void update(ContainerName name, ContainerSpec spec, Mode mode) {
     try (ContainerLocks.Held n = lock(name)) {
       requireExists(name);
+      layout.requireDomain(name, "update");
       updater.update(name, spec, mode);
     } catch (IOException e) {
       throw Errors.of("update " + name, e);
+    }
+  }
+
+  /**
+   * A new cgroup below a thread root or a threaded cgroup (which only another tool makes) would be
+   * "domain invalid" or threaded: no process could join it. Said before anything is made.
+   */
+  private void requireDomainParent(ContainerName name) throws IOException {
+    CgroupPath parent = layout.path(name.parent());
+    String type = layout.cgroupType(parent);
+    if (!type.equals("domain")) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "create " + name + ": its parent's cgroup "
+          + Layout.describe(layout.anchor(), parent) + " is of type \"" + type + "\" (another tool made threaded "
+          + "cgroups " + (type.equals("domain threaded") ? "in it" : "there") + "), where a new cgroup would be "
+          + "\"domain invalid\" and could hold no process; lmctfy makes domain containers only");
     }
   }
 
