@@ -15,6 +15,7 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.support.Proves;
 import org.lmctfy.testing.ContractBackend;
 
 /**
@@ -329,6 +330,42 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(e).isNotNull();
     assertThat(file("/job", "memory.swap.high")).isEqualTo("104857600");
     assertThat(file("/job", "memory.max")).isEqualTo("max");
+  }
+
+  /**
+   * Every unified entry round-trips: the kernel must show the value as given (memory.swap.high is
+   * kept in whole pages), else INVALID_ARGUMENT with the kernel's form, and nothing stays.
+   */
+  @Test
+  @Proves("unified")
+  void aUnifiedValueTheKernelShowsOtherwiseIsInvalidWithTheKernelsFormAndTheKernelsFormRoundTrips()
+      throws IOException {
+    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "unified { \"memory.swap.high\": \"100000\" }");
+    assertThat(e.getMessage()).contains("unified.memory.swap.high", "100000", "98304");
+    String kernels = "unified { \"memory.swap.high\": \"98304\" }";
+    assertThat(createAndRead(kernels, kernels, "memory.swap.high")).isEqualTo("98304");
+    Container job = api.get("/job");
+    refusedUpdate(job, "unified { \"memory.swap.high\": \"200000\" }", ErrorCode.INVALID_ARGUMENT);
+    assertThat(file("/job", "memory.swap.high")).isEqualTo("98304");
+    job.update(ContainerSpec.parse("unified { \"memory.swap.high\": \"max\" }"), UpdatePolicy.DIFF);
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("unified { \"memory.swap.high\": \"max\" }"));
+  }
+
+  /** A write-only file (an operation) or a read-only statistic is no setting: refused before anything is asked. */
+  @Test
+  @Proves(value = "unified", refusal = "INVALID_ARGUMENT")
+  void writeOnlyOperationsAndReadOnlyStatisticsAreRefusedInUnified() {
+    for (String name : java.util.List.of("memory.reclaim", "memory.current", "memory.peak", "memory.events",
+        "memory.stat", "io.stat", "cpu.stat", "pids.peak", "cpuset.cpus.effective", "hugetlb.2MB.rsvd.current",
+        "misc.events.local")) {
+      LmctfyException e = catchThrowableOfType(LmctfyException.class,
+          () -> ContainerSpec.parse("unified { \"" + name + "\": \"0\" }"));
+      assertThat(e).as(name).isNotNull();
+      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+      assertThat(e.getMessage()).contains(name);
+    }
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
+        "unified { \"memory.reclaim\": \"0\" }")).getMessage()).contains("Container.reclaim");
   }
 
   @Test

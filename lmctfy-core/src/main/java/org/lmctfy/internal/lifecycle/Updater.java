@@ -224,6 +224,9 @@ final class Updater {
         }
         throw e;
       }
+      if (w.field().startsWith("unified.")) {
+        checkReadsBack(fs, path, w);
+      }
     }
     DeviceFilter devices = plan.deviceFilter();
     if (devices != null) {
@@ -245,6 +248,20 @@ final class Updater {
   private static LmctfyException missingFile(FileWrite w, CgroupFsException e) {
     return new LmctfyException(ErrorCode.FAILED_PRECONDITION, w.field() + " cannot be honoured: this kernel has no "
         + w.file() + (w.absent() == null ? "" : " (" + w.absent() + ")") + ": " + e.getMessage(), e);
+  }
+
+  /**
+   * A unified file must show the value written, so that spec() reads back what the spec gave (the
+   * kernel's own form: {@code memory.swap.high} in whole pages, {@code cpu.uclamp.min} with two
+   * decimals...). Else INVALID_ARGUMENT with the kernel's form; the caller's rollback undoes it.
+   */
+  private static void checkReadsBack(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
+    String shown = fs.read(w.hierarchy(), path, w.file()).strip();
+    if (!shown.equals(w.value().strip())) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, w.field() + " \"" + w.value() + "\": the kernel holds it "
+          + "as \"" + shown.replace("\n", "\\n") + "\" (" + w.hierarchy().display(path, w.file()) + "); give the value as the"
+          + " kernel shows it, so that spec() reads back what the spec gave");
+    }
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {
