@@ -18,6 +18,7 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeOperation;
 import org.lmctfy.testing.FakeSnapshot;
+import org.lmctfy.support.Proves;
 
 /**
  * Each spec field on cgroup v2, on the fake's v2 layout only: this project's machines offer no v2
@@ -131,6 +132,36 @@ class FakeV2ResourcesTest {
     LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "memory { zswap_limit: 8192000 }");
     assertThat(e.getMessage()).contains("memory.zswap_limit", "memory.zswap.max", "built without zswap", "ENOENT");
     CgroupAssertions.assertThat(fs).matches(before);
+  }
+
+  @Test
+  @Proves("Container.reclaim")
+  void reclaimTakesTheBytesOffTheUsageAndSaysWhenTheKernelCouldNot() throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 134217728 }"));
+    fs.setKernelValue(unified, CgroupPath.of("/job"), "memory.current", "67108864\n");
+    job.reclaim(16L << 20);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "memory.current").strip()).isEqualTo("50331648");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 134217728 }"));
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.reclaim(1L << 30));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.UNAVAILABLE);
+    assertThat(e.getMessage()).contains("/job", "1073741824", "memory.current", "EAGAIN");
+  }
+
+  @Test
+  @Proves(value = "Container.reclaim", refusal = "FAILED_PRECONDITION")
+  void reclaimIsRefusedWithoutAMemoryControllerOnV1AndForNoBytes() {
+    api.create("/a", ContainerSpec.empty());
+    Container b = api.create("/a/b", ContainerSpec.parse("pids { limit: 5 }"));
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> b.reclaim(4096));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(e.getMessage()).contains("/a/b", "memory");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> b.reclaim(0)).code())
+        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    Container v1 = ContainerApi.open(FakeCgroupFs.create(FakeLayout.V1)).create("/job", ContainerSpec.parse(
+        "memory { limit: 134217728 }"));
+    LmctfyException onV1 = catchThrowableOfType(LmctfyException.class, () -> v1.reclaim(4096));
+    assertThat(onV1.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(onV1.getMessage()).contains("reclaim", "v1");
   }
 
   @Test

@@ -67,6 +67,11 @@ final class ContainerImpl implements Container {
   }
 
   @Override
+  public void reclaim(long bytes) {
+    api.lifecycle().reclaim(name, bytes);
+  }
+
+  @Override
   public void enter(List<Long> tids) {
     Objects.requireNonNull(tids, "tids");
     api.lifecycle().requireExists(name);

@@ -132,6 +132,12 @@ public final class Lifecycle {
     return ResourcePlan.normalise(spec, host(ContainerName.root()));
   }
 
+  /** Proactive reclaim from {@code name}: see {@link org.lmctfy.Container#reclaim}. */
+  public void reclaim(ContainerName name, long bytes) {
+    requireExists(name);
+    org.lmctfy.internal.resources.MemoryReclaim.reclaim(host(name), name.value(), bytes);
+  }
+
   /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
   public void update(ContainerName name, ContainerSpec spec, Mode mode) {
     try (ContainerLocks.Held n = lock(name)) {
