@@ -45,6 +45,7 @@ import org.lmctfy.internal.codec.UnifiedFiles;
  * @param network {@code network}: net_cls class id and net_prio priorities
  * @param monitoring {@code monitoring}: presence gives the container a perf_event cgroup
  * @param misc {@code misc}: limits of the v2 misc controller's resources
+ * @param rdma {@code rdma}: limits of RDMA resources per device
  * @param unified {@code unified}: raw cgroup v2 interface files and the values to write to them,
  *     for a setting the typed sections do not model (as the OCI runtime spec's {@code unified}):
  *     names such as {@code "memory.swap.high"}; a file the typed sections model, a file of
@@ -67,6 +68,7 @@ public record ContainerSpec(
     @JsonProperty("network") NetworkSpec network,
     @JsonProperty("monitoring") MonitoringSpec monitoring,
     @JsonProperty("misc") MiscSpec misc,
+    @JsonProperty("rdma") RdmaSpec rdma,
     @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> unified) {
 
   /**
@@ -84,6 +86,7 @@ public record ContainerSpec(
    * @param network the network
    * @param monitoring the monitoring
    * @param misc the misc section (v2 {@code misc.max})
+   * @param rdma the rdma section ({@code rdma.max})
    * @param unified raw v2 interface files and their values
    */
   @JsonCreator
@@ -116,7 +119,7 @@ public record ContainerSpec(
       PidsSpec pids, BlockIoSpec blockio, DeviceSpec device, HugetlbSpec hugetlb, NetworkSpec network,
       MonitoringSpec monitoring) {
     this(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio, device, hugetlb, network, monitoring,
-        null, null);
+        null, null, null);
   }
 
   /**
@@ -181,7 +184,7 @@ public record ContainerSpec(
     return new Builder()
         .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit)
         .cpu(cpu).memory(memory).pids(pids).blockio(blockio).device(device)
-        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).unified(unified);
+        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).rdma(rdma).unified(unified);
   }
 
   /** Builds a {@link ContainerSpec}; each setter takes {@code null} to clear. Not thread-safe. */
@@ -198,6 +201,7 @@ public record ContainerSpec(
     private NetworkSpec network;
     private MonitoringSpec monitoring;
     private MiscSpec misc;
+    private RdmaSpec rdma;
     private Map<String, String> unified;
 
     private Builder() {}
@@ -335,6 +339,17 @@ public record ContainerSpec(
     }
 
     /**
+     * Sets the {@code rdma} section.
+     *
+     * @param rdma the rdma section
+     * @return this builder
+     */
+    public Builder rdma(RdmaSpec rdma) {
+      this.rdma = rdma;
+      return this;
+    }
+
+    /**
      * Sets the {@code unified} files (null or empty for none).
      *
      * @param unified file names and values
@@ -352,7 +367,7 @@ public record ContainerSpec(
      */
     public ContainerSpec build() {
       return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio,
-          device, hugetlb, network, monitoring, misc, unified);
+          device, hugetlb, network, monitoring, misc, rdma, unified);
     }
   }
 }

@@ -105,8 +105,35 @@ public final class FakeCgroupFs implements CgroupFs {
     private String cpus;
     private String memoryNodes;
     private Set<String> rootSubtreeControl;
+    private List<String> rdmaDevices;
+    private Map<String, Long> miscCapacity;
 
     private Builder() {}
+
+    /**
+     * The machine's RDMA devices, as {@code rdma.max} names them ({@code "mlx4_0"}); none by
+     * default (as on a machine without RDMA hardware, where every rdma.max write is ENODEV).
+     *
+     * @param devices the device names
+     * @return this builder
+     */
+    public Builder rdmaDevices(List<String> devices) {
+      this.rdmaDevices = List.copyOf(devices);
+      return this;
+    }
+
+    /**
+     * The machine's misc resources and their capacity, as the root's {@code misc.capacity} lists
+     * them ({@code "sev"} 16); none by default (as on a machine without such hardware, where every
+     * misc.max write is EINVAL).
+     *
+     * @param capacity resource names and how many units the machine has
+     * @return this builder
+     */
+    public Builder miscCapacity(Map<String, Long> capacity) {
+      this.miscCapacity = Map.copyOf(capacity);
+      return this;
+    }
 
     /** The hierarchies to mount, and where the processes start; {@link FakeLayout#SYSTEMD_V2} by default.
      *
@@ -158,7 +185,8 @@ public final class FakeCgroupFs implements CgroupFs {
     public FakeCgroupFs build() {
       Machine m = Layouts.defaultMachine(layout);
       Machine machine = new Machine(cpus == null ? m.cpus() : cpus,
-          memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes());
+          memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes(),
+          rdmaDevices == null ? m.rdmaDevices() : rdmaDevices, miscCapacity == null ? m.miscCapacity() : miscCapacity);
       Set<String> enabled = rootSubtreeControl == null ? Layouts.defaultRootSubtreeControl(layout) : rootSubtreeControl;
       FakeCgroupFs fs = new FakeCgroupFs(new Kernel(layout, machine, enabled, SELF_PID), layout);
       if (layout == FakeLayout.SYSTEMD_V2) {

@@ -124,6 +124,64 @@ class FakeV2ResourcesTest {
     CgroupAssertions.assertThat(fs).matches(before);
   }
 
+  /** A machine with misc resources (AMD SEV here): misc.max lines, read back, a list replaced whole. */
+  @Test
+  @Proves("misc.limits")
+  void miscLimitsAreMiscMaxLinesOnAMachineWithTheResources() throws IOException {
+    FakeCgroupFs sev = FakeCgroupFs.builder().layout(FakeLayout.V2).miscCapacity(java.util.Map.of("sev", 16L, "sev_es", 4L))
+        .build();
+    Container job = ContainerApi.open(sev).create("/job", ContainerSpec.parse(
+        "misc { limits { resource: \"sev\" limit: 4 } limits { resource: \"sev_es\" limit: -1 } }"));
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("misc { limits { resource: \"sev\" limit: 4 } }"));
+    assertThat(sev.read(unified, CgroupPath.of("/job"), "misc.max")).isEqualTo("sev 4\nsev_es max\n");
+    job.update(ContainerSpec.parse("misc { limits { resource: \"sev_es\" limit: 1 } }"), org.lmctfy.UpdatePolicy.DIFF);
+    assertThat(sev.read(unified, CgroupPath.of("/job"), "misc.max")).isEqualTo("sev max\nsev_es 1\n");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("misc { limits { resource: \"sev_es\" limit: 1 } }"));
+  }
+
+  /** A machine with RDMA devices: rdma.max lines, both resources written, read back, a list replaced whole. */
+  @Test
+  @Proves("rdma.limits")
+  void rdmaLimitsAreRdmaMaxLinesOnAMachineWithTheDevices() throws IOException {
+    FakeCgroupFs ib = FakeCgroupFs.builder().layout(FakeLayout.V2).rdmaDevices(java.util.List.of("mlx4_0", "mlx5_1"))
+        .build();
+    Container job = ContainerApi.open(ib).create("/job", ContainerSpec.parse("rdma { limits { device: \"mlx4_0\" "
+        + "hca_handle: 2 hca_object: 2000 } limits { device: \"mlx5_1\" hca_object: 10 } }"));
+    assertThat(ib.read(unified, CgroupPath.of("/job"), "rdma.max"))
+        .isEqualTo("mlx4_0 hca_handle=2 hca_object=2000\nmlx5_1 hca_handle=max hca_object=10\n");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("rdma { limits { device: \"mlx4_0\" hca_handle: 2 "
+        + "hca_object: 2000 } limits { device: \"mlx5_1\" hca_handle: -1 hca_object: 10 } }"));
+    job.update(ContainerSpec.parse("rdma { limits { device: \"mlx5_1\" hca_handle: 1 } }"), org.lmctfy.UpdatePolicy.DIFF);
+    assertThat(ib.read(unified, CgroupPath.of("/job"), "rdma.max"))
+        .isEqualTo("mlx4_0 hca_handle=max hca_object=max\nmlx5_1 hca_handle=1 hca_object=max\n");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
+        "rdma { limits { device: \"mlx4_0\" hca_handle: -2 } }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  /** A kernel built with CONFIG_UCLAMP_TASK_GROUP (not Debian's): percentages with two decimals, 100 is max. */
+  @Test
+  @Proves("cpu.uclamp_min")
+  @Proves("cpu.uclamp_max")
+  void uclampIsCpuUclampMinAndMaxInPercentWithTwoDecimals() throws IOException {
+    assertThat(createAndRead("cpu { uclamp_min: 12.5 uclamp_max: 80 }", "cpu { uclamp_min: 12.5 uclamp_max: 80 }",
+        "cpu.uclamp.min")).isEqualTo("12.50");
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.max").strip()).isEqualTo("80.00");
+    Container job = api.get("/job");
+    LmctfyException above = catchThrowableOfType(LmctfyException.class,
+        () -> job.update(ContainerSpec.parse("cpu { uclamp_min: 90 }"), org.lmctfy.UpdatePolicy.DIFF));
+    assertThat(above.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(above.getMessage()).contains("cpu.uclamp_min", "80.0");
+    job.update(ContainerSpec.parse("cpu { uclamp_max: 100 }"), org.lmctfy.UpdatePolicy.DIFF);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.max").strip()).isEqualTo("max");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("cpu { uclamp_min: 12.5 uclamp_max: 100 }"));
+    job.update(ContainerSpec.parse("pids { limit: 5 }"), org.lmctfy.UpdatePolicy.REPLACE);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.min").strip()).isEqualTo("0.00");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse("cpu { uclamp_min: 12.345 }"))
+        .getMessage()).contains("cpu.uclamp_min", "two decimals");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
+        "cpu { uclamp_min: 50 uclamp_max: 40 }")).getMessage()).contains("cpu.uclamp_min", "cpu.uclamp_max");
+  }
+
   /** A kernel without an optional file (zswap here) answers the write ENOENT: FAILED_PRECONDITION naming the field. */
   @Test
   void aFileThisKernelLacksIsFailedPreconditionNamingTheFieldAndChangesNothing() {

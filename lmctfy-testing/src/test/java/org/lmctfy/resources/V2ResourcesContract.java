@@ -378,6 +378,128 @@ abstract class V2ResourcesContract extends ApiOnScratch {
         "unified { \"../memory.max\": \"1\" }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
   }
 
+  // --- typed fields of issue 32 ----------------------------------------------------------------
+
+  /** The scratch parent (a child of the machine's root, itself a partition root) made one with CPU 1. */
+  void scratchIsAPartitionRootWithCpu1() throws IOException {
+    fs.write(unified(), scratch.path(), "cpuset.cpus", "1");
+    fs.write(unified(), scratch.path(), "cpuset.cpus.partition", "root");
+    assertThat(fs.read(unified(), scratch.path(), "cpuset.cpus.partition").strip()).isEqualTo("root");
+  }
+
+  @Test
+  @Proves("cpu.partition")
+  void aPartitionRootGetsItsMaskExclusivelyFromAParentPartitionAndReplaceMakesItAMember() throws IOException {
+    scratchIsAPartitionRootWithCpu1();
+    try {
+      String spec = "cpu { mask: \"1\" partition: ROOT }";
+      assertThat(createAndRead(spec, spec, "cpuset.cpus.partition")).isEqualTo("root");
+      assertThat(file("/job", "cpuset.cpus.effective")).isEqualTo("1");
+      Container job = api.get("/job");
+      job.update(ContainerSpec.parse("pids { limit: 9 }"), UpdatePolicy.REPLACE);
+      assertThat(file("/job", "cpuset.cpus.partition")).isEqualTo("member");
+      assertThat(file("/job", "cpuset.cpus")).isEmpty();
+      job.update(ContainerSpec.parse("cpu { mask: \"1\" partition: ISOLATED }"), UpdatePolicy.DIFF);
+      assertThat(file("/job", "cpuset.cpus.partition")).isEqualTo("isolated");
+      assertThat(job.spec()).isEqualTo(ContainerSpec.parse("pids { limit: 9 } cpu { mask: \"1\" partition: ISOLATED }"));
+    } finally {
+      if (api.exists("/job")) {
+        api.destroy("/job");
+      }
+      fs.write(unified(), scratch.path(), "cpuset.cpus.partition", "member");
+    }
+  }
+
+  /** The kernel takes the write and reads "root invalid (reason)": FAILED_PRECONDITION with the reason, undone. */
+  @Test
+  @Proves(value = "cpu.partition", refusal = "FAILED_PRECONDITION")
+  void aPartitionRootBelowAParentThatIsNoneIsFailedPreconditionWithTheKernelsReason() {
+    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "cpu { mask: \"1\" partition: ROOT }");
+    assertThat(e.getMessage()).contains("cpu.partition", "root invalid (");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse("cpu { partition: ROOT }"))
+        .getMessage()).contains("cpu.partition", "cpu.mask");
+  }
+
+  @Test
+  @Proves("memory.reservation")
+  void reservationIsMemoryLow() throws IOException {
+    assertThat(createAndRead("memory { reservation: 16777216 }", "memory { reservation: 16777216 }", "memory.low"))
+        .isEqualTo("16777216");
+    api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "memory.low")).isEqualTo("0");
+  }
+
+  @Test
+  @Proves("memory.high")
+  @Proves("memory.oom_group")
+  void highAndOomGroupAreMemoryHighAndMemoryOomGroupAndReplaceResetsThem() throws IOException {
+    String spec = "memory { high: 33554432 limit: 67108864 oom_group: true }";
+    assertThat(createAndRead(spec, spec, "memory.high")).isEqualTo("33554432");
+    assertThat(file("/job", "memory.oom.group")).isEqualTo("1");
+    api.get("/job").update(ContainerSpec.parse("memory { limit: 67108864 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "memory.high")).isEqualTo("max");
+    assertThat(file("/job", "memory.oom.group")).isEqualTo("0");
+  }
+
+  @Test
+  @Proves("blockio.weight")
+  void blockioWeightIsTheDefaultLineOfIoWeightAndReplaceResetsIt() throws IOException {
+    assertThat(createAndRead("blockio { weight: 500 }", "blockio { weight: 500 }", "io.weight").split("\n")[0])
+        .isEqualTo("default 4950");
+    Container job = api.get("/job");
+    job.update(ContainerSpec.parse("blockio { weight: 1000 }"), UpdatePolicy.DIFF);
+    assertThat(file("/job", "io.weight").split("\n")[0]).isEqualTo("default 10000");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("blockio { weight: 1000 }"));
+    job.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "io.weight").split("\n")[0]).isEqualTo("default 100");
+  }
+
+  @Test
+  @Proves("hugetlb.limits")
+  @Proves("hugetlb.limits.reserved_limit")
+  void hugetlbLimitsAreMaxAndRsvdMaxPerPageSizeAndReplaceLiftsThem() throws IOException {
+    String spec = "hugetlb { limits { page_size: \"2MB\" limit: 8388608 reserved_limit: 4194304 } }";
+    assertThat(createAndRead(spec, spec, "hugetlb.2MB.max")).isEqualTo("8388608");
+    assertThat(file("/job", "hugetlb.2MB.rsvd.max")).isEqualTo("4194304");
+    api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "hugetlb.2MB.max")).isEqualTo("max");
+    assertThat(file("/job", "hugetlb.2MB.rsvd.max")).isEqualTo("max");
+  }
+
+  @Test
+  @Proves(value = "hugetlb.limits", refusal = "FAILED_PRECONDITION")
+  void aHugePageSizeTheMachineLacksIsFailedPreconditionNamingIt() {
+    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "hugetlb { limits { page_size: \"16GB\" limit: -1 } }");
+    assertThat(e.getMessage()).contains("hugetlb.limits", "hugetlb.16GB.max", "16GB");
+  }
+
+  /** No RDMA device on the machine (the guests, the fake by default): the kernel's ENODEV, INVALID_ARGUMENT. */
+  @Test
+  @Proves(value = "rdma.limits", refusal = "INVALID_ARGUMENT")
+  void rdmaLimitsOfADeviceTheMachineLacksAreInvalidNamingItAndChangeNothing() {
+    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "rdma { limits { device: \"mlx4_0\" hca_handle: 2 } }");
+    assertThat(e.getMessage()).contains("rdma.max", "mlx4_0", "ENODEV");
+  }
+
+  /** No misc resource on the machine (misc.capacity is empty under QEMU and on the fake by default): EINVAL. */
+  @Test
+  @Proves(value = "misc.limits", refusal = "INVALID_ARGUMENT")
+  void miscLimitsOfAResourceTheMachineLacksAreInvalidNamingItAndChangeNothing() {
+    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "misc { limits { resource: \"sev\" limit: 1 } }");
+    assertThat(e.getMessage()).contains("misc.max", "sev", "EINVAL");
+  }
+
+  @Test
+  @Proves(value = "network", refusal = "FAILED_PRECONDITION")
+  @Proves(value = "monitoring", refusal = "FAILED_PRECONDITION")
+  void networkAndMonitoringHaveNoV2HierarchyAndSaySo() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "network { classid: 1048577 }").getMessage())
+        .contains("network.classid", "net_cls");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "network { priorities { interface: \"lo\" priority: 3 } }")
+        .getMessage()).contains("network.priorities", "net_prio");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "monitoring { }").getMessage()).contains("monitoring", "perf_event");
+  }
+
   static final String ALLOW_ALL = "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }";
   static final String DENY_ALL = "rules { permission: DENY type: ALL access: \"rwm\" } ";
 

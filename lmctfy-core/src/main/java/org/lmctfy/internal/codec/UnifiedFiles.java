@@ -27,7 +27,9 @@ public final class UnifiedFiles {
       Map.entry("pids.max", "pids.limit"), Map.entry("io.weight", "blockio.weight and blockio.device_weights"),
       Map.entry("io.bfq.weight", "blockio.weight"), Map.entry("io.max", "blockio.device_limits"),
       Map.entry("io.latency", "blockio.latency_targets"), Map.entry("misc.max", "misc.limits"),
-      Map.entry("cgroup.max.descendants", "children_limit"));
+      Map.entry("cgroup.max.descendants", "children_limit"), Map.entry("cpu.uclamp.min", "cpu.uclamp_min"),
+      Map.entry("cpu.uclamp.max", "cpu.uclamp_max"), Map.entry("cpuset.cpus.partition", "cpu.partition"),
+      Map.entry("rdma.max", "rdma.limits"));
 
   /** Write-only files: operations, with what does them. */
   private static final Map<String, String> OPERATIONS = Map.of(

@@ -224,7 +224,7 @@ final class Updater {
         }
         throw e;
       }
-      if (w.field().startsWith("unified.")) {
+      if (w.check() != FileWrite.Check.NONE) {
         checkReadsBack(fs, path, w);
       }
     }
@@ -257,6 +257,13 @@ final class Updater {
    */
   private static void checkReadsBack(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
     String shown = fs.read(w.hierarchy(), path, w.file()).strip();
+    if (w.check() == FileWrite.Check.VALID) {
+      if (shown.contains(" invalid")) {
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, w.field() + " \"" + w.value() + "\": the kernel made "
+            + w.hierarchy().display(path, w.file()) + " \"" + shown + "\"");
+      }
+      return;
+    }
     if (!shown.equals(w.value().strip())) {
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, w.field() + " \"" + w.value() + "\": the kernel holds it "
           + "as \"" + shown.replace("\n", "\\n") + "\" (" + w.hierarchy().display(path, w.file()) + "); give the value as the"

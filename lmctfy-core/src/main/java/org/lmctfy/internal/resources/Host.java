@@ -118,8 +118,8 @@ public final class Host {
 
   /**
    * Whether this kernel lacks {@code file} (an optional file of a controller, such as {@code
-   * memory.zswap.max}), judged on the nearest cgroup below the root, from the parent up (on v1 the
-   * root too), that has {@code probe} (a file every such cgroup with the controller has): what a create can know before
+   * memory.zswap.max}), judged on the nearest cgroup below the root, from the parent up, that has
+   * {@code probe} (a file every such cgroup with the controller has): what a create can know before
    * its cgroup exists. False when no such cgroup is found (the parent does not have the controller
    * and no ancestor below the root does); the write then says so itself (ENOENT, which the Updater
    * turns into FAILED_PRECONDITION naming the field).
@@ -136,14 +136,12 @@ public final class Host {
   }
 
   private CgroupPath nearest(Hierarchy h, String probe) {
-    for (CgroupPath p = parent; ; p = p.parent()) {
-      if ((!p.isRoot() || !isV2(h)) && has(h, p, probe)) { // a v1 root has its controllers' files
+    for (CgroupPath p = parent; !p.isRoot(); p = p.parent()) { // a root lacks files a child has (on v1 too)
+      if (has(h, p, probe)) {
         return p;
       }
-      if (p.isRoot()) {
-        return null;
-      }
     }
+    return null;
   }
 
   /** A file of the hierarchy's root cgroup (machine-wide settings), stripped; null if it has none. */
