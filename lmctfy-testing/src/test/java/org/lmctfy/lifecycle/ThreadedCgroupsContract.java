@@ -60,7 +60,7 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
   }
 
   @Test
-  @Proves("threaded")
+  @Proves("threaded cgroups")
   void aContainerHoldingAThreadOfItsProcessInAThreadedChildIsDestroyedWhole() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("pids { limit: 50 }"));
     makeThreaded("/job/t");
@@ -83,7 +83,7 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
   }
 
   @Test
-  @Proves("threaded")
+  @Proves("threaded cgroups")
   void aContainerWithAnEmptyThreadedChildAndAProcessIsDestroyed() throws IOException {
     Container job = api.create("/job", ContainerSpec.empty());
     long pid = backend.startProcess(fs);
@@ -98,7 +98,7 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
   }
 
   @Test
-  @Proves(value = "threaded", refusal = "FAILED_PRECONDITION")
+  @Proves(value = "threaded cgroups", refusal = "FAILED_PRECONDITION")
   void whatTheKernelRefusesAThreadedCgroupIsFailedPreconditionSayingSoAndChangesNothing() throws IOException {
     api.create("/job", ContainerSpec.empty());
     makeThreaded("/job/t");

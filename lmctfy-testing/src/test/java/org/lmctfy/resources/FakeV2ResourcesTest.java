@@ -69,20 +69,14 @@ class FakeV2ResourcesTest {
   }
 
   @Test
-  void v1OnlyMemoryKnobsAreRefusedNamingTheField() {
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { oom_kill_disable: true }").getMessage())
-        .contains("memory.oom_kill_disable", "v2");
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { swappiness: 10 }").getMessage())
-        .contains("memory.swappiness");
-  }
-
-  @Test
   void pidsAndChildrenLimit() throws IOException {
     assertThat(createAndRead("pids { limit: 7 } children_limit: 2", "pids { limit: 7 } children_limit: 2",
         "cgroup.max.descendants")).isEqualTo("2");
   }
 
   @Test
+  @Proves("blockio.weight")
+  @Proves("blockio.device_limits")
   void blockioWeightAndDeviceLimitsAreIoWeightAndIoMax() throws IOException {
     assertThat(createAndRead("blockio { weight: 500 device_limits { major: 254 minor: 0 read_bps: 1048576 } }",
         "blockio { weight: 500 device_limits { major: 254 minor: 0 read_bps: 1048576 write_bps: -1 read_iops: -1 "
@@ -96,7 +90,27 @@ class FakeV2ResourcesTest {
         "hugetlb { limits { page_size: \"2MB\" limit: 4194304 } }", "hugetlb.2MB.max")).isEqualTo("4194304");
   }
 
+  /** A machine whose root has not enabled iocost on the device: said before anything is written. */
   @Test
+  @Proves(value = "blockio.device_weights", refusal = "FAILED_PRECONDITION")
+  void perDeviceWeightsWithoutIocostOnTheDeviceAreFailedPreconditionNamingIt() {
+    String spec = "blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }";
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, spec).getMessage())
+        .contains("blockio.device_weights", "io.cost.qos", "254:0");
+  }
+
+  /** A kernel with io.latency (Debian's are built without it: KernelV2ResourcesTest). */
+  @Test
+  @Proves("blockio.latency_targets")
+  void latencyTargetsAreIoLatencyLinesAndReplaceRemovesThem() throws IOException {
+    String spec = "blockio { latency_targets { major: 254 minor: 0 target_us: 5000 } }";
+    assertThat(createAndRead(spec, spec, "io.latency")).isEqualTo("254:0 target=5000");
+    api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), org.lmctfy.UpdatePolicy.REPLACE);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "io.latency").strip()).isEmpty();
+  }
+
+  @Test
+  @Proves("blockio.device_weights")
   void perDeviceWeightsAreIoWeightLinesOnceTheRootEnablesIocost() throws IOException {
     fs.write(unified, CgroupPath.root(), "io.cost.qos", "254:0 enable=1");
     assertThat(createAndRead("blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }",
@@ -117,6 +131,7 @@ class FakeV2ResourcesTest {
   }
 
   @Test
+  @Proves(value = "misc.limits", refusal = "INVALID_ARGUMENT")
   void miscLimitsOfAResourceTheMachineLacksAreRefusedByTheKernelAndChangeNothing() {
     FakeSnapshot before = fs.snapshot();
     LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "misc { limits { resource: \"sev\" limit: 1 } }");
@@ -160,8 +175,7 @@ class FakeV2ResourcesTest {
 
   /** A kernel built with CONFIG_UCLAMP_TASK_GROUP (not Debian's): percentages with two decimals, 100 is max. */
   @Test
-  @Proves("cpu.uclamp_min")
-  @Proves("cpu.uclamp_max")
+  @Proves("cpu.uclamp_min, cpu.uclamp_max")
   void uclampIsCpuUclampMinAndMaxInPercentWithTwoDecimals() throws IOException {
     assertThat(createAndRead("cpu { uclamp_min: 12.5 uclamp_max: 80 }", "cpu { uclamp_min: 12.5 uclamp_max: 80 }",
         "cpu.uclamp.min")).isEqualTo("12.50");
@@ -184,6 +198,7 @@ class FakeV2ResourcesTest {
 
   /** A kernel without an optional file (zswap here) answers the write ENOENT: FAILED_PRECONDITION naming the field. */
   @Test
+  @Proves(value = "memory.zswap_limit", refusal = "FAILED_PRECONDITION")
   void aFileThisKernelLacksIsFailedPreconditionNamingTheFieldAndChangesNothing() {
     FakeSnapshot before = fs.snapshot();
     fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "memory.zswap.max".equals(op.file()), Errno.ENOENT);

@@ -67,6 +67,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   // --- the bugs of issue 19 and 18 ------------------------------------------------------------
 
   @Test
+  @Proves("memory.limit")
+  @Proves("pids.limit")
   void anUpdateThatBringsANewControllerEnablesItBeforeReadingTheOldValues() throws IOException {
     api.create("/a", ContainerSpec.empty());
     Container b = api.create("/a/b", ContainerSpec.empty());
@@ -106,6 +108,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.mask")
+  @Proves("cpu.memory_nodes")
   void replaceWithoutAMaskClearsTheCpusetTheKernelWay() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
     assertThat(file("/job", "cpuset.cpus")).isEqualTo("0");
@@ -130,6 +134,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("memory.swap_limit")
   void aSwapOnlyDiffKeepsTheMemoryLimitAndMeansMemoryPlusSwap() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
     assertThat(file("/job", "memory.swap.max")).isEqualTo("104857600");
@@ -140,6 +145,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("memory.limit")
+  @Proves("memory.swap_limit")
   void aLimitOnlyDiffKeepsMemoryPlusSwapAndRefusesALimitAboveIt() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
     job.update(ContainerSpec.parse("memory { limit: 157286400 }"), UpdatePolicy.DIFF);
@@ -153,6 +160,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.limit")
   void oneCpusWorthOfSharesIsTheDefaultWeightAndEveryRoundLimitReadsBackUnchanged() throws IOException {
     assertThat(createAndRead("cpu { limit: 1000 }", "cpu { limit: 1000 }", "cpu.weight")).isEqualTo("100");
     api.destroy("/job");
@@ -199,6 +207,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
    * parent's own), and the create enables cpuset down to the parent.
    */
   @Test
+  @Proves("cpu.mask")
+  @Proves("cpu.memory_nodes")
   void aMaskBelowAParentThatDidNotIsolateCpusetIsWrittenAndABadOneIsInvalidNamingCpuMask() throws IOException {
     api.create("/a", ContainerSpec.parse("memory { limit: 104857600 }"));
     assertThat(hasFile("/a", "cpuset.cpus.effective")).isFalse();
@@ -214,45 +224,17 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(api.exists("/a/c")).isFalse();
   }
 
-  /**
-   * A top-level container under the machine's root: no ancestor below the root can tell whether
-   * the kernel has io.latency, so the write finds out (ENOENT), and that is FAILED_PRECONDITION
-   * naming the field, not NOT_FOUND; nothing stays.
-   */
-  @Test
-  void latencyTargetsOfATopLevelContainerOnAKernelWithoutIoLatencyAreFailedPrecondition() throws IOException {
-    String spec = "blockio { latency_targets { major: 254 minor: 0 target_us: 5000 } }";
-    String name = "/" + org.lmctfy.testing.ScratchCgroups.PREFIX + "top-" + java.util.UUID.randomUUID().toString()
-        .substring(0, 8);
-    try (org.lmctfy.ContainerApi top = org.lmctfy.ContainerApi.open(fs, CgroupPath.root())) {
-      LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> top.create(name, ContainerSpec.parse(spec)));
-      try {
-        if (fs.hasFile(unified(), scratch.path(), "io.latency")) { // a kernel with io.latency (the fake)
-          assertThat(e).isNull();
-          assertThat(fs.read(unified(), CgroupPath.of(name), "io.latency").strip()).isEqualTo("254:0 target=5000");
-        } else {
-          assertThat(e).isNotNull();
-          assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-          assertThat(e.getMessage()).contains("blockio.latency_targets", "io.latency", "ENOENT");
-          assertThat(fs.exists(unified(), CgroupPath.of(name))).isFalse();
-        }
-      } finally {
-        if (top.exists(name)) {
-          top.destroy(name);
-        }
-      }
-    }
-  }
-
   // --- the v2 settings ------------------------------------------------------------------------
 
   @Test
+  @Proves("memory.min")
   void memoryMinIsMemoryMin() throws IOException {
     assertThat(createAndRead("memory { min: 8192000 limit: 104857600 }", "memory { min: 8192000 limit: 104857600 }",
         "memory.min")).isEqualTo("8192000");
   }
 
   @Test
+  @Proves("memory.zswap_limit")
   void zswapLimitIsMemoryZswapMax() throws IOException {
     assertThat(createAndRead("memory { zswap_limit: 8192000 }", "memory { zswap_limit: 8192000 }",
         "memory.zswap.max")).isEqualTo("8192000");
@@ -261,6 +243,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.max_limit, cpu.period_us")
+  @Proves("cpu.burst_us")
   void cpuPeriodAndBurstAreCpuMaxAndCpuMaxBurst() throws IOException {
     assertThat(createAndRead("cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }",
         "cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }", "cpu.max")).isEqualTo("75000 50000");
@@ -280,6 +264,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.idle")
   void cpuIdleIsCpuIdleAndReplaceClearsIt() throws IOException {
     assertThat(createAndRead("cpu { idle: true }", "cpu { idle: true }", "cpu.idle")).isEqualTo("1");
     api.get("/job").update(ContainerSpec.parse("cpu { limit: 2000 }"), UpdatePolicy.REPLACE);
@@ -287,39 +272,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("cpu { limit: 2000 }"));
   }
 
-  /**
-   * Per-device io.weight lines are iocost's, which the kernel refuses (EOPNOTSUPP) where the root
-   * has not enabled it for the device (io.cost.qos, machine-wide: tests leave it alone); lmctfy
-   * says so before writing anything. {@link FakeV2ResourcesTest} enables it on the fake.
-   */
   @Test
-  void perDeviceWeightsNeedIocostOnTheDeviceAndSaySoWhenItIsOff() throws IOException {
-    String spec = "blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }";
-    String qos = fs.hasFile(unified(), CgroupPath.root(), "io.cost.qos")
-        ? fs.read(unified(), CgroupPath.root(), "io.cost.qos") : "";
-    if (qos.contains("254:0 enable=1")) {
-      assertThat(createAndRead(spec, spec, "io.weight")).isEqualTo("default 4950\n254:0 10000");
-    } else {
-      assertThat(refused(ErrorCode.FAILED_PRECONDITION, spec).getMessage())
-          .contains("blockio.device_weights", "io.cost.qos", "254:0");
-    }
-  }
-
-  /** io.latency where the kernel has it (Debian builds 6.1 and 6.12 without it: FAILED_PRECONDITION). */
-  @Test
-  void latencyTargetsAreIoLatencyWhereTheKernelHasIt() throws IOException {
-    String spec = "blockio { latency_targets { major: 254 minor: 0 target_us: 5000 } }";
-    if (fs.hasFile(unified(), scratch.path(), "io.latency")) {
-      assertThat(createAndRead(spec, spec, "io.latency")).isEqualTo("254:0 target=5000");
-      api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
-      assertThat(file("/job", "io.latency")).isEmpty();
-    } else {
-      assertThat(refused(ErrorCode.FAILED_PRECONDITION, spec).getMessage())
-          .contains("blockio.latency_targets", "io.latency");
-    }
-  }
-
-  @Test
+  @Proves("unified")
   void unifiedFilesAreWrittenLastReadBackAndRolledBack() throws IOException {
     Container job = api.create("/job", ContainerSpec.builder().unified(Map.of("memory.swap.high", "104857600")).build());
     assertThat(file("/job", "memory.swap.high")).isEqualTo("104857600");
@@ -500,6 +454,52 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(refused(ErrorCode.FAILED_PRECONDITION, "monitoring { }").getMessage()).contains("monitoring", "perf_event");
   }
 
+  @Test
+  @Proves(value = "cpu.scheduling_latency", refusal = "FAILED_PRECONDITION")
+  void schedulingLatencyNeedsAGoogleKernelAndSaysSo() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "cpu { scheduling_latency: PREMIER }").getMessage())
+        .contains("cpu.scheduling_latency", "cpu.lat");
+  }
+
+  @Test
+  @Proves(value = "memory.oom_kill_disable", refusal = "FAILED_PRECONDITION")
+  @Proves(value = "memory.swappiness", refusal = "FAILED_PRECONDITION")
+  void v1OnlyMemoryKnobsAreRefusedNamingTheField() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { oom_kill_disable: true }").getMessage())
+        .contains("memory.oom_kill_disable", "v2");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { swappiness: 10 }").getMessage())
+        .contains("memory.swappiness", "v2");
+  }
+
+  @Test
+  @Proves("owner, owner_group")
+  void ownerChownsTheCgroupAndItsDelegateFilesAndReadsBack() throws IOException {
+    String spec = "owner: 4711 owner_group: 4712 pids { limit: 5 }";
+    Container job = api.create("/job", ContainerSpec.parse(spec));
+    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(4711, 4712);
+    for (String file : new String[] {"cgroup.procs", "cgroup.threads", "cgroup.subtree_control"}) {
+      assertThat(fs.owner(unified(), path("/job"), file)).as(file).containsExactly(4711, 4712);
+    }
+    assertThat(fs.owner(unified(), path("/job"), "pids.max")).containsExactly(0, 0);
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse(spec));
+    job.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(0, 0);
+  }
+
+  @Test
+  @Proves("children_limit")
+  void childrenLimitIsMaxDescendantsAndTheKernelRefusesOneMore() throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse("children_limit: 2"));
+    assertThat(file("/job", "cgroup.max.descendants")).isEqualTo("2");
+    api.create("/job/a", ContainerSpec.empty());
+    api.create("/job/b", ContainerSpec.empty());
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job/c", ContainerSpec.empty()));
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).contains("/job/c", "EAGAIN");
+    assertThat(fs.children(unified(), path("/job"))).containsExactlyInAnyOrder("a", "b");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("children_limit: 2"));
+  }
+
   static final String ALLOW_ALL = "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }";
   static final String DENY_ALL = "rules { permission: DENY type: ALL access: \"rwm\" } ";
 
@@ -513,6 +513,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("device.rules")
   void allowAllDevicesNeedsNoProgramAndReadsBack() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse(ALLOW_ALL));
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse(ALLOW_ALL));
@@ -520,6 +521,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("device.rules")
   void deviceRulesAreTheCgroupsDeviceFilterMergedPerDeviceAndReadBack() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
         + allow("CHAR", 1, 5, "r") + allow("CHAR", 1, 5, "w") + allow("BLOCK", 8, -1, "r") + "}"));
@@ -532,6 +534,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("device.rules")
   void anUpdateReplacesTheDeviceFilterAndAllowAllOrReplaceWithoutDevicesRemovesIt() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 } device { " + DENY_ALL
         + allow("CHAR", 1, 3, "rwm") + "}"));

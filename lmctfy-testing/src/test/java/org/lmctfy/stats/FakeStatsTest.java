@@ -14,6 +14,7 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.support.Proves;
 
 /** Stats on the fake: values a test sets through the kernel side, and absent files. */
 class FakeStatsTest {
@@ -99,6 +100,16 @@ class FakeStatsTest {
   }
 
   @Test
+  @Proves("stats cpu")
+  @Proves("stats cpu throttling")
+  @Proves("stats cpu bursts")
+  @Proves("stats memory")
+  @Proves("stats memory events")
+  @Proves("stats swap")
+  @Proves("stats blockio")
+  @Proves("stats hugetlb")
+  @Proves("stats pids")
+  @Proves("stats pressure")
   void v2FilesAsTheKernelPrintsThemAreParsedWhole() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
     Container job = ContainerApi.open(fs).create("/job", ContainerSpec.parse("memory { limit: 40960000 }"));
@@ -115,6 +126,9 @@ class FakeStatsTest {
     fs.setKernelValue(v2, p, "hugetlb.2MB.current", "4194304\n");
     fs.setKernelValue(v2, p, "hugetlb.2MB.events", "max 3\n");
     fs.setKernelValue(v2, p, "hugetlb.2MB.rsvd.current", "2097152\n");
+    fs.setKernelValue(v2, p, "pids.current", "3\n");
+    fs.setKernelValue(v2, p, "memory.pressure",
+        "some avg10=0.50 avg60=0.25 avg300=0.00 total=777\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=5\n");
 
     ContainerStats s = job.stats(StatsType.FULL);
     assertThat(s.cpu().totalNs()).isEqualTo(5_000_000);
@@ -128,6 +142,9 @@ class FakeStatsTest {
     assertThat(s.hugetlb()).containsExactly(new ContainerStats.HugetlbStats("2MB", 4194304, null, -1L, 3L, 2097152L),
         new ContainerStats.HugetlbStats("1GB", 0, null, -1L, 0L, 0L));
     assertThat(job.stats(StatsType.SUMMARY).hugetlb()).isEmpty(); // FULL only
+    assertThat(s.pids().current()).isEqualTo(3);
+    assertThat(s.pressure().memory().some()).isEqualTo(new ContainerStats.Stall(0.5, 0.25, 0, 777_000));
+    assertThat(s.memory().oomKills()).isEqualTo(1L);
     assertThat(job.stats(StatsType.SUMMARY).memory().swapUsage()).isNull();
     assertThat(s.memory().limit()).isEqualTo(40960000L);
     assertThat(s.memory().workingSet()).isEqualTo(2000000L);

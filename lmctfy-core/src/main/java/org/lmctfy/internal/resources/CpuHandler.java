@@ -94,10 +94,11 @@ final class CpuHandler {
     if (!given && !host.selfHas(h, "cpu.uclamp.min")) {
       return; // REPLACE on a kernel without uclamp: nothing to reset
     }
-    if (given && (mode == Mode.CREATE ? host.lacks(h, Host.isV2(h) ? "cpu.weight" : "cpu.shares", "cpu.uclamp.min")
-        : !host.selfHas(h, "cpu.uclamp.min"))) {
+    String file = c.uclampMin() != null ? "cpu.uclamp.min" : "cpu.uclamp.max";
+    if (given && (mode == Mode.CREATE ? host.lacks(h, Host.isV2(h) ? "cpu.weight" : "cpu.shares", file)
+        : !host.selfHas(h, file))) {
       throw Host.notOn(h, c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max", "this kernel has no "
-          + "cpu.uclamp.min (" + NO_UCLAMP + ")");
+          + file + " (" + NO_UCLAMP + ")");
     }
     Double min = c.uclampMin() != null ? c.uclampMin() : replace ? Double.valueOf(0) : null;
     Double max = c.uclampMax() != null ? c.uclampMax() : replace ? Double.valueOf(100) : null;
