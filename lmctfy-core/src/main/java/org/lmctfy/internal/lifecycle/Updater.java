@@ -219,7 +219,7 @@ final class Updater {
       try {
         fs.write(w.hierarchy(), path, w.file(), w.value());
       } catch (CgroupFsException e) {
-        if (e.errno() == Errno.ENOENT && fs.exists(w.hierarchy(), path)) {
+        if (e.errno() == Errno.ENOENT && lacksFile(fs, path, w)) {
           throw missingFile(w, e);
         }
         throw e;
@@ -237,6 +237,22 @@ final class Updater {
         fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
       }
     }
+  }
+
+  /**
+   * Whether an ENOENT of {@code w} means this kernel lacks the file: the cgroup is there and (on v2)
+   * has the file's controller. Without the controller, it was taken away meanwhile (a sibling's
+   * create that failed disabled it in the shared parent): the kernel's ENOENT goes as it is.
+   */
+  private static boolean lacksFile(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
+    if (!fs.exists(w.hierarchy(), path)) {
+      return false;
+    }
+    if (w.hierarchy().version() != CgroupVersion.V2) {
+      return true;
+    }
+    String controller = w.file().substring(0, w.file().indexOf('.'));
+    return org.lmctfy.internal.codec.FlatKeyed.hasWord(fs.read(w.hierarchy(), path, "cgroup.controllers"), controller);
   }
 
   /**
