@@ -34,7 +34,8 @@ public interface Container {
    * Changes the container's resources (see {@link UpdatePolicy}); transactional.
    *
    * @param spec the spec
-   * @param policy SELF or RECURSIVE
+   * @param policy DIFF (only the fields given change) or REPLACE (every other field of the
+   *     container's controllers goes back to its default)
    */
   void update(ContainerSpec spec, UpdatePolicy policy);
 

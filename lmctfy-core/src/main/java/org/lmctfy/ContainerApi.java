@@ -239,16 +239,14 @@ public interface ContainerApi extends AutoCloseable {
   void initMachine(InitSpec spec);
 
   /**
-   * Finds containers left partial or unfinished under the root and removes them, and removes the
-   * lock files nobody holds (a lock file lives only while its lock is held, so only a process that
-   * died holding one leaves it). Safe to call at any time, alongside any other operation, in any
-   * number of processes.
+   * Finds containers left partial or unfinished under the root and removes them. Safe to call at
+   * any time, alongside any other operation, in any number of processes.
    *
    * @return the CleanupReport
    */
   CleanupReport cleanup();
 
-  /** Ends every notification registration and thread this API started. */
+  /** Ends every notification registration and thread this API started, and closes its lock file. */
   @Override
   void close();
 }

@@ -2,7 +2,7 @@ package org.lmctfy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -102,7 +102,7 @@ public abstract class CgroupFsContractSupport {
    */
   protected final Hierarchy hierarchy(String controller) {
     Optional<Hierarchy> h = fs.hierarchy(controller);
-    assumeTrue(h.isPresent() && h.get().version() == CgroupVersion.V1,
+    assumeHas(h.isPresent() && h.get().version() == CgroupVersion.V1,
         "this layout has no v1 " + controller + " hierarchy");
     return h.get();
   }
@@ -126,7 +126,7 @@ public abstract class CgroupFsContractSupport {
    */
   protected final Hierarchy unified() {
     Optional<Hierarchy> h = fs.hierarchies().stream().filter(x -> x.version() == CgroupVersion.V2).findFirst();
-    assumeTrue(h.isPresent(), "this layout has no cgroup2 hierarchy");
+    assumeHas(h.isPresent(), "this layout has no cgroup2 hierarchy");
     return h.get();
   }
 

@@ -1,7 +1,7 @@
 package org.lmctfy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -164,7 +164,7 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
   @Test
   void aChildCpusetCannotHaveCpusItsParentLacksWhichIsEacces() throws IOException {
     Hierarchy h = hierarchy("cpuset");
-    assumeTrue(cpuCount(h) >= 2, "needs two cpus");
+    assumeHas(cpuCount(h) >= 2, "needs two cpus");
     fs.write(h, scratch.path(), "cpuset.cpus", "0");
     CgroupPath child = make(h, "a");
     assertWriteRefused(Errno.EACCES, h, child, "cpuset.cpus", "1");
@@ -277,7 +277,7 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
     Hierarchy h = hierarchy("blkio");
     CgroupPath p = make(h, "a");
     String file = fs.hasFile(h, p, "blkio.weight") ? "blkio.weight" : "blkio.bfq.weight";
-    assumeTrue(fs.hasFile(h, p, file), "this kernel has no blkio weight file");
+    assumeHas(fs.hasFile(h, p, file), "this kernel has no blkio weight file");
     assertWriteRefused(Errno.ERANGE, h, p, file, "1001");
     assertThat(writeAndRead(h, p, file, "500")).isEqualTo("500");
   }

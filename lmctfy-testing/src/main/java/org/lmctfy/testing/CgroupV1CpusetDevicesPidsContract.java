@@ -1,7 +1,7 @@
 package org.lmctfy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContract
   private Hierarchy cpusetWithTwoCpus() throws IOException {
     Hierarchy h = hierarchy("cpuset");
     String cpus = read(h, CgroupPath.root(), "cpuset.cpus");
-    assumeTrue(Integer.parseInt(cpus.replaceAll(".*[-,]", "")) >= 1, "needs two cpus");
+    assumeHas(Integer.parseInt(cpus.replaceAll(".*[-,]", "")) >= 1, "needs two cpus");
     return h;
   }
 
@@ -195,7 +195,7 @@ public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContract
   void blkioBfqWeightOfZeroIsErange() throws IOException {
     Hierarchy h = hierarchy("blkio");
     CgroupPath p = make(h, "a");
-    assumeTrue(fs.hasFile(h, p, "blkio.bfq.weight"), "this kernel has no BFQ weight file");
+    assumeHas(fs.hasFile(h, p, "blkio.bfq.weight"), "this kernel has no BFQ weight file");
     assertThat(read(h, p, "blkio.bfq.weight")).isEqualTo("100");
     assertWriteRefused(Errno.ERANGE, h, p, "blkio.bfq.weight", "0");
   }

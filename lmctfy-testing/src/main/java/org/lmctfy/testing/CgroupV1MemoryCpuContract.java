@@ -1,7 +1,7 @@
 package org.lmctfy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -117,7 +117,7 @@ public abstract class CgroupV1MemoryCpuContract extends CgroupFsContractSupport 
   void shownRamTakesPageRoundedBytesBelowTheRootOnly() throws IOException {
     Hierarchy h = hierarchy("memory");
     CgroupPath p = make(h, "a");
-    assumeTrue(fs.hasFile(h, p, "memory.shown_ram_in_bytes"), "this kernel has no memory.shown_ram_in_bytes");
+    assumeHas(fs.hasFile(h, p, "memory.shown_ram_in_bytes"), "this kernel has no memory.shown_ram_in_bytes");
     assertThat(fs.hasFile(h, CgroupPath.root(), "memory.shown_ram_in_bytes")).isFalse();
     assertThat(writeAndRead(h, p, "memory.shown_ram_in_bytes", "100000")).isEqualTo("98304");
     assertWriteRefused(Errno.EINVAL, h, p, "memory.shown_ram_in_bytes", "-1");

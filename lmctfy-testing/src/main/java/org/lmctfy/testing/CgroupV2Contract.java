@@ -1,7 +1,7 @@
 package org.lmctfy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
 import java.util.Set;
@@ -214,7 +214,7 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   void cgroupPressureTakesZeroOrOne() throws IOException {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a");
-    assumeTrue(fs.hasFile(h, p, "cgroup.pressure"), "this kernel has no pressure stall information");
+    assumeHas(fs.hasFile(h, p, "cgroup.pressure"), "this kernel has no pressure stall information");
     assertThat(read(h, p, "cgroup.pressure")).isEqualTo("1");
     assertWriteRefused(Errno.ERANGE, h, p, "cgroup.pressure", "2");
     assertThat(writeAndRead(h, p, "cgroup.pressure", "0")).isEqualTo("0");
@@ -225,7 +225,7 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   void aPressureTriggerThatDoesNotParseIsEinval() throws IOException {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a");
-    assumeTrue(fs.hasFile(h, p, "cpu.pressure"), "this kernel has no pressure stall information");
+    assumeHas(fs.hasFile(h, p, "cpu.pressure"), "this kernel has no pressure stall information");
     assertErrno(Errno.EINVAL, () -> fs.write(h, p, "cpu.pressure", "garbage"));
     assertErrno(Errno.EINVAL, () -> fs.write(h, p, "memory.pressure", "most 1 2"));
   }

@@ -117,10 +117,10 @@ public interface ContractBackend {
   }
 
   /**
-   * This machine's kernel ({@link ScratchCgroups#requireHost}: skipped without root, failed under
-   * {@code CI=true}), with {@code sleep} processes.
+   * This machine's kernel ({@link ScratchCgroups#requireHost}: a case is skipped, with the reason,
+   * where the kernel cannot be used), with {@code sleep} processes.
    *
-   * @return this machine's kernel ({@link ScratchCgroups#requireHost}: skipped without root, failed under {@code CI=true}), with {@code sleep} processes
+   * @return this machine's kernel, with {@code sleep} processes
    */
   static ContractBackend host() {
     Map<Long, Process> running = new ConcurrentHashMap<>();

@@ -448,7 +448,7 @@ public final class FakeCgroupFs implements CgroupFs {
    * fs.makeCgroup(h, CgroupPath.of("/t"));
    * fs.chown(h, CgroupPath.of("/t"), null, 1000, 1000);           // delegate /t ...
    * fs.chown(h, CgroupPath.of("/t"), "cgroup.procs", 1000, 1000);  // ... as systemd does
-   * ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), "/t");
+   * ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), CgroupPath.of("/t"));
    * }</pre>
    *
    * @param uid the user's uid (0: this fake)

@@ -1,8 +1,6 @@
 package org.lmctfy.testing;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -12,15 +10,15 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.internal.host.HostFacts;
 
 /**
  * A scratch parent cgroup, {@code /lmctfy-test-<random>}, made in every hierarchy of a {@link
  * CgroupFs} (a v1 cpuset one gets the root's cpus and memory nodes) so that a test works only below it; {@link #close()} removes it and everything the test
  * left below it, deepest first, in every hierarchy, and fails if anything stays.
  *
- * <p>{@link #onHost()} is the way to run a test on the real kernel: it needs root and mounted
- * cgroups. Where the kernel is not usable, the test is skipped with the reason, except under
- * {@code CI=true}, where it fails: on CI the kernel tests must run.
+ * <p>{@link #onHost()} is the way to run a test on the real kernel: it needs root and writable
+ * mounted cgroups. Where the kernel is not usable, the test is skipped with the reason.
  *
  * <pre>{@code
  * try (ScratchCgroups scratch = ScratchCgroups.onHost()) {
@@ -79,8 +77,8 @@ public final class ScratchCgroups implements AutoCloseable {
   }
 
   /**
-   * Makes a scratch parent on the host's kernel, or skips the calling test (fails it under {@code
-   * CI=true}) when the kernel cannot be used here.
+   * Makes a scratch parent on the host's kernel, or skips the calling test when the kernel cannot
+   * be used here ({@link #hostUnusableReason()}).
    *
    * @return the ScratchCgroups
    * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
@@ -90,41 +88,28 @@ public final class ScratchCgroups implements AutoCloseable {
   }
 
   /**
-   * The host's cgroups, for a test; skips the calling test (fails it under {@code CI=true}) when
-   * they cannot be used here.
+   * The host's cgroups, for a test; skips the calling test, with the reason, when they cannot be
+   * used here ({@link #hostUnusableReason()}).
    *
-   * @return the host's cgroups, for a test; skips the calling test (fails it under {@code CI=true}) when they cannot be used here
+   * @return the host's cgroups
    * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static CgroupFs requireHost() throws IOException {
     String reason = hostUnusableReason();
     if (reason != null) {
-      if ("true".equals(System.getenv("CI"))) {
-        throw new AssertionError("kernel tests must run under CI=true, but " + reason);
-      }
       org.junit.jupiter.api.Assumptions.abort("kernel test skipped: " + reason);
     }
     return ContainerApi.hostCgroupFs();
   }
 
   /**
-   * Why the host's cgroups cannot be used for tests, or null if they can.
+   * Why the host's cgroups cannot be used for tests (not root, nothing mounted, read-only,
+   * unreadable), or null if they can.
    *
    * @return why the host's cgroups cannot be used for tests, or null if they can
    */
   public static String hostUnusableReason() {
-    try {
-      String status = Files.readString(Path.of("/proc/self/status"));
-      if (!status.lines().anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"))) {
-        return "not running as root (creating cgroups needs root, or a delegated subtree)";
-      }
-      if (ContainerApi.hostCgroupFs().hierarchies().isEmpty()) {
-        return "no cgroup hierarchy is mounted";
-      }
-      return null;
-    } catch (IOException e) {
-      return "cannot read the host's cgroup mounts: " + e.getMessage();
-    }
+    return HostFacts.read().unusable();
   }
 
   /**

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.lmctfy.testing.ContractBackend;
 
 /**
@@ -20,8 +19,6 @@ import org.lmctfy.testing.ContractBackend;
  */
 @Tag("kernel")
 @Tag("needs-v2")
-@EnabledIf(value = "org.lmctfy.resources.KernelV2ResourcesTest#v2ControllersAtTheRoot",
-    disabledReason = "needs-v2: pure cgroup v2 with the controllers enabled at the root (the v2 guest of .ci/kernel-vm)")
 class KernelThreadedCgroupsTest extends ThreadedCgroupsContract {
   private final Map<Long, Process> started = new HashMap<>();
 

@@ -3,7 +3,7 @@ package org.lmctfy.resources;
 import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 
-/** The v1 field contract on this machine's kernel (skipped without root, failed under CI=true). */
+/** The v1 field contract on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")
 @Tag("needs-v1")
 class KernelV1ResourcesTest extends V1ResourcesContract {

@@ -12,10 +12,8 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerProcess;
 import org.lmctfy.ErrorCode;
@@ -31,6 +29,7 @@ import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.BlockDevices.Disk;
+import org.lmctfy.support.GuestLayout;
 import org.lmctfy.support.Proves;
 import org.lmctfy.testing.ContractBackend;
 
@@ -45,8 +44,6 @@ import org.lmctfy.testing.ContractBackend;
  */
 @Tag("kernel")
 @Tag("needs-v2")
-@EnabledIf(value = "org.lmctfy.resources.KernelV2ResourcesTest#v2ControllersAtTheRoot",
-    disabledReason = "needs-v2: pure cgroup v2 with the controllers enabled at the root (the v2 guest of .ci/kernel-vm)")
 class KernelV2EffectsTest extends ApiOnScratch {
   private static final long MIB = 1L << 20;
   private final List<Container> busy = new ArrayList<>();
@@ -341,10 +338,8 @@ class KernelV2EffectsTest extends ApiOnScratch {
     Path dir = Path.of("/dev/hugepages");
     boolean ready = Files.isDirectory(dir) && Files.readString(Path.of("/proc/mounts")).contains(" /dev/hugepages hugetlbfs ")
         && Files.readString(Path.of("/proc/meminfo")).lines().anyMatch(l -> l.matches("HugePages_Free:\\s+([4-9]|[1-9][0-9]+)"));
-    if (!ready && System.getenv("LMCTFY_KERNEL_VERSION") != null && "v2".equals(System.getenv("LMCTFY_KERNEL_LAYOUT"))) {
-      throw new AssertionError("the v2 guest of .ci/kernel-vm reserves 8 huge pages and mounts hugetlbfs at /dev/hugepages");
-    }
-    Assumptions.assumeTrue(ready, "needs 4 free 2 MB huge pages and hugetlbfs at /dev/hugepages");
+    GuestLayout.requireEnabledAtTheRoot("hugetlb");
+    GuestLayout.requireHas(ready, "4 free 2 MB huge pages and hugetlbfs at /dev/hugepages");
     String id = UUID.randomUUID().toString().substring(0, 8);
     Path a = dir.resolve("lmctfy-test-" + id + "-a");
     Path b = dir.resolve("lmctfy-test-" + id + "-b");

@@ -19,6 +19,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.RunSpec;
+import org.lmctfy.support.Teardown;
 import org.lmctfy.testing.ScratchCgroups;
 
 /** Stats on this machine's kernel, with a real busy process inside the container. */
@@ -41,15 +42,18 @@ class KernelStatsTest {
   }
 
   @AfterEach
-  void close() throws IOException {
+  void close() throws Exception {
     try {
-      job.killAll();
-      busy.waitFor();
+      if (job != null) {
+        job.killAll();
+      }
+      if (busy != null) {
+        busy.waitFor();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      api.destroy("/job");
-      scratch.close();
+      Teardown.close(job == null ? null : () -> api.destroy("/job"), api, scratch);
     }
   }
 

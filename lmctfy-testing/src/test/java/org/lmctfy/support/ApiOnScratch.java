@@ -30,11 +30,7 @@ public abstract class ApiOnScratch {
   }
 
   @AfterEach
-  final void closeApi() throws IOException {
-    try {
-      api.close();
-    } finally {
-      scratch.close();
-    }
+  final void closeApi() throws Exception {
+    Teardown.close(api, scratch);
   }
 }

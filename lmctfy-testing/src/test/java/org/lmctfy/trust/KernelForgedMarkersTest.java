@@ -18,6 +18,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.support.Teardown;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
@@ -47,9 +48,8 @@ class KernelForgedMarkersTest {
       if (sleeper != null) {
         sleeper.destroyForcibly().waitFor();
       }
-      api.close();
     } finally {
-      scratch.close();
+      Teardown.close(api, scratch);
     }
   }
 

@@ -42,6 +42,9 @@ class KernelLockTest {
 
   @AfterEach
   void removeTemp() throws Exception {
+    if (temp == null) {
+      return;
+    }
     try (Stream<Path> all = Files.walk(temp)) {
       for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
@@ -50,25 +53,25 @@ class KernelLockTest {
   }
 
   @Test
-  void aSymlinkPlantedAtALockFileIsRefusedAndItsTargetNeverCreated() throws Exception {
+  void aSymlinkPlantedAtTheLockFileIsRefusedAndItsTargetNeverCreated() throws Exception {
     Path dir = temp.resolve("locks");
     Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Path target = temp.resolve("owned-by-the-attacker");
-    Files.createSymbolicLink(dir.resolve(ContainerLocks.fileName("/job")), target);
+    Files.createSymbolicLink(dir.resolve(ContainerLocks.FILE), target);
 
     assertThatThrownBy(() -> new ContainerLocks(dir, Duration.ofSeconds(1)).lock("/job", "/job"))
         .isInstanceOfSatisfying(LmctfyException.class, e -> {
           assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
-          assertThat(e.getMessage()).contains(dir.resolve(ContainerLocks.fileName("/job")).toString(), "symbolic link");
+          assertThat(e.getMessage()).contains(dir.resolve(ContainerLocks.FILE).toString(), "symbolic link");
         });
     assertThat(Files.exists(target, LinkOption.NOFOLLOW_LINKS)).isFalse();
   }
 
   @Test
-  void aLockFileOfAnotherUserIsRefused() throws Exception {
+  void theLockFileOfAnotherUserIsRefused() throws Exception {
     Path dir = temp.resolve("locks");
     Files.createDirectory(dir);
-    Path planted = Files.createFile(dir.resolve(ContainerLocks.fileName("/job")));
+    Path planted = Files.createFile(dir.resolve(ContainerLocks.FILE));
     Files.setAttribute(planted, "unix:uid", 64999);
 
     assertThatThrownBy(() -> new ContainerLocks(dir, Duration.ofSeconds(1)).lock("/job", "/job"))
@@ -84,11 +87,11 @@ class KernelLockTest {
     Path output = temp.resolve("probe.out");
     Process probe = LockProbe.start(output, "000", dir.toString(), "/job", "60000");
     try {
-      LockProbe.awaitLocked(probe, output); // the file exists while its lock is held
+      LockProbe.awaitLocked(probe, output);
       for (Path d : List.of(temp.resolve("run"), temp.resolve("run/lmctfy"), dir)) {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).as("%s", d).isEqualTo("rwx------");
       }
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.fileName("/job")))))
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.FILE))))
           .isEqualTo("rw-------");
     } finally {
       probe.destroyForcibly().waitFor();
@@ -101,9 +104,9 @@ class KernelLockTest {
     Path output = temp.resolve("probe.out");
     Process probe = LockProbe.start(output, "777", dir.toString(), "/job", "60000");
     try {
-      LockProbe.awaitLocked(probe, output); // the file exists while its lock is held
+      LockProbe.awaitLocked(probe, output);
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.fileName("/job")))))
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.FILE))))
           .isEqualTo("rw-------");
     } finally {
       probe.destroyForcibly().waitFor();
@@ -133,13 +136,11 @@ class KernelLockTest {
         assertThat(probe.isAlive()).as("probe: %s", Files.exists(output) ? Files.readString(output) : "").isTrue();
         Thread.sleep(10);
       }
-      long start = System.nanoTime();
       assertThatThrownBy(() -> new ContainerLocks(dir, Duration.ofMillis(300)).lock("/held", "/held"))
           .isInstanceOfSatisfying(LmctfyException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
             assertThat(e.getMessage()).contains("container /held", "process " + probe.pid());
           });
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(290), Duration.ofSeconds(5));
     } finally {
       probe.destroyForcibly().waitFor();
     }

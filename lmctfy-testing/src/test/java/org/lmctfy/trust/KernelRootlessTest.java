@@ -34,7 +34,8 @@ class KernelRootlessTest {
   @Test
   void anUnprivilegedUserRunsTheWholeLifecycleBelowItsDelegatedContainerAndNothingOutside() throws Exception {
     CgroupFs fs = ScratchCgroups.requireHost();
-    Path home = Files.createTempDirectory("lmctfy-tenant", PosixFilePermissions.asFileAttribute(
+    // in /tmp, which the tenant can reach wherever java.io.tmpdir or the build lives
+    Path home = Files.createTempDirectory(Path.of("/tmp"), "lmctfy-tenant", PosixFilePermissions.asFileAttribute(
         PosixFilePermissions.fromString("rwx------")));
     try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {
       Files.setAttribute(home, "unix:uid", Tenant.UID);

@@ -28,9 +28,9 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
- * A lock file exists only while its lock is held: none stays after a create, a failed create, a
- * destroy or a destroy of a name that does not exist, and a waiter handed a file its holder removed
- * locks the next one, so exclusion holds across the removal.
+ * One lock file per lock directory, whatever the names locked: nothing piles up, for a create, a
+ * failed create, a destroy or a destroy of a name that does not exist; locks on it exclude other
+ * open files of it (other APIs, other processes) and are let go with them.
  */
 @Tag("kernel")
 class LockFilesTest {
@@ -54,63 +54,82 @@ class LockFilesTest {
     }
   }
 
-  private List<String> lockFiles(Path dir) throws IOException {
+  private static List<String> files(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       return files.map(p -> p.getFileName().toString()).sorted().toList();
     }
   }
 
   @Test
-  void aLockFileIsGoneOnceItsLockIsLetGo() throws IOException {
+  void everyNameLocksAByteOfOneFile() throws IOException {
     Path dir = temp.resolve("locks");
-    ContainerLocks locks = new ContainerLocks(dir, Duration.ofSeconds(5));
-    try (ContainerLocks.Held held = locks.lock("/a/b", "/b")) {
-      assertThat(lockFiles(dir)).containsExactly(ContainerLocks.fileName("/a/b"));
-      try (ContainerLocks.Held again = locks.lock("/a/b", "/b")) { // reentrant: the same file
-        assertThat(lockFiles(dir)).containsExactly(ContainerLocks.fileName("/a/b"));
+    try (ContainerLocks locks = new ContainerLocks(dir, Duration.ofSeconds(5))) {
+      try (ContainerLocks.Held a = locks.lock("/a", "/a"); ContainerLocks.Held b = locks.lock("/a/b", "/a/b");
+          ContainerLocks.Held again = locks.lock("/a/b", "/a/b")) { // reentrant
+        assertThat(files(dir)).containsExactly(ContainerLocks.FILE);
       }
-      assertThat(lockFiles(dir)).as("still held by the outer lock").hasSize(1);
+      for (int i = 0; i < 100; i++) {
+        locks.lock("/job-" + i, "/job-" + i).close();
+      }
+      assertThat(files(dir)).containsExactly(ContainerLocks.FILE);
     }
-    assertThat(lockFiles(dir)).isEmpty();
   }
 
   @Test
-  void aWaiterHandedARemovedFileLocksTheNextOneAndStillExcludesOthers() throws Exception {
+  void anotherOpenOfTheFileWaitsForTheHolderAndTakesTheLockWhenItIsLetGo() throws Exception {
     Path dir = temp.resolve("locks");
-    // three APIs' locks in one JVM: three open files, excluded by the kernel's flock alone
-    ContainerLocks first = new ContainerLocks(dir, Duration.ofSeconds(10));
-    ContainerLocks second = new ContainerLocks(dir, Duration.ofSeconds(10));
-    ContainerLocks third = new ContainerLocks(dir, Duration.ofMillis(300));
-    CountDownLatch secondHolds = new CountDownLatch(1);
-    CountDownLatch secondMayGo = new CountDownLatch(1);
-    CompletableFuture<Void> waiter;
-    try (ContainerLocks.Held held = first.lock("/job", "/job")) {
-      waiter = CompletableFuture.runAsync(() -> {
-        try (ContainerLocks.Held h = second.lock("/job", "/job")) {
-          secondHolds.countDown();
-          secondMayGo.await(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
-      Thread.sleep(100); // let the waiter open the file and wait on it
-    } // first lets go and removes the file the waiter holds open
-    assertThat(secondHolds.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(lockFiles(dir)).as("the waiter's new file").containsExactly(ContainerLocks.fileName("/job"));
-    assertThatThrownBy(() -> third.lock("/job", "/job")).isInstanceOfSatisfying(LmctfyException.class,
-        e -> assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED));
-    secondMayGo.countDown();
-    waiter.get(10, TimeUnit.SECONDS);
-    assertThat(lockFiles(dir)).isEmpty();
+    // three APIs' locks in one JVM: three open files, excluded by the kernel's locks alone
+    try (ContainerLocks first = new ContainerLocks(dir, Duration.ofSeconds(10));
+        ContainerLocks second = new ContainerLocks(dir, Duration.ofSeconds(10));
+        ContainerLocks third = new ContainerLocks(dir, Duration.ofMillis(300))) {
+      CountDownLatch secondHolds = new CountDownLatch(1);
+      CountDownLatch secondMayGo = new CountDownLatch(1);
+      CompletableFuture<Void> waiter;
+      try (ContainerLocks.Held held = first.lock("/job", "/job")) {
+        waiter = CompletableFuture.runAsync(() -> {
+          try (ContainerLocks.Held h = second.lock("/job", "/job")) {
+            secondHolds.countDown();
+            secondMayGo.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        assertThat(secondHolds.await(200, TimeUnit.MILLISECONDS)).as("the second waits").isFalse();
+        third.lock("/other", "/other").close(); // another name is free meanwhile
+      }
+      assertThat(secondHolds.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThatThrownBy(() -> third.lock("/job", "/job")).isInstanceOfSatisfying(LmctfyException.class,
+          e -> assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED));
+      secondMayGo.countDown();
+      waiter.get(10, TimeUnit.SECONDS);
+      third.lock("/job", "/job").close();
+    }
   }
 
   @Test
-  void noLockFileStaysForACreateAFailedCreateADestroyOrADestroyOfNothing() throws IOException {
+  void aLockFileRemovedUnderARunningProgramIsMadeAgainAndStillExcludes() throws Exception {
+    Path dir = temp.resolve("locks");
+    try (ContainerLocks first = new ContainerLocks(dir, Duration.ofSeconds(5));
+        ContainerLocks second = new ContainerLocks(dir, Duration.ofMillis(300))) {
+      first.lock("/job", "/job").close();
+      second.lock("/job", "/job").close();
+      Files.delete(dir.resolve(ContainerLocks.FILE)); // /run cleared under both
+      Thread.sleep(1_100); // each looks at its open file again once a second
+      try (ContainerLocks.Held held = first.lock("/job", "/job")) {
+        assertThat(files(dir)).containsExactly(ContainerLocks.FILE);
+        assertThatThrownBy(() -> second.lock("/job", "/job")).isInstanceOfSatisfying(LmctfyException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED));
+      }
+    }
+  }
+
+  @Test
+  void noLockFilePilesUpForACreateAFailedCreateADestroyOrADestroyOfNothing() throws IOException {
     CgroupFs fs = ScratchCgroups.requireHost();
     Path dir = fs.lockDirectory().orElseThrow();
+    List<String> before = Files.isDirectory(dir) ? files(dir) : List.of();
     try (ScratchCgroups scratch = ScratchCgroups.on(fs);
         ContainerApi api = ContainerApi.open(fs, ApiOptions.builder().root(scratch.path()).build())) {
-      String mine = ContainerLocks.fileName(scratch.path().value()).replace(".lock", "");
       api.create("/a", ContainerSpec.parse(""));
       assertThatThrownBy(() -> api.create("/missing/b", ContainerSpec.parse("")))
           .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
@@ -120,9 +139,13 @@ class LockFilesTest {
           .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
       api.create("/a/b", ContainerSpec.parse(""));
       api.destroy("/a");
-
-      assertThat(Files.isDirectory(dir) ? lockFiles(dir) : List.<String>of())
-          .as("lock files of this test's names in " + dir).noneMatch(f -> f.startsWith(mine));
+      for (int i = 0; i < 20; i++) {
+        api.create("/n" + i, ContainerSpec.parse(""));
+        api.destroy("/n" + i);
+      }
     }
+    List<String> after = files(dir);
+    assertThat(after).as("the lock directory " + dir).contains(ContainerLocks.FILE)
+        .allMatch(f -> f.equals(ContainerLocks.FILE) || before.contains(f));
   }
 }

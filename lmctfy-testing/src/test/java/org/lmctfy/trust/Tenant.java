@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.lmctfy.testing.internal.host.MachineLacks;
 
 /**
  * Commands run as a tenant: uid and gid {@value #UID}, no supplementary groups, no passwd entry
@@ -40,6 +41,8 @@ final class Tenant {
 
   /** Runs a Python program as the tenant (the machine has no setfattr). */
   static String python(String program, String... args) throws IOException, InterruptedException {
+    MachineLacks.assumeHas(Files.isExecutable(Path.of("/usr/bin/python3")),
+        "this test needs /usr/bin/python3 (Debian's python3) to set xattrs as the tenant");
     List<String> argv = new ArrayList<>(List.of("/usr/bin/python3", "-c", program));
     argv.addAll(List.of(args));
     return run(argv.toArray(String[]::new));

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -91,8 +92,10 @@ public final class TenantJvm {
   }
 
   /**
-   * The tenant's JVM, started as the tenant with {@code home} as HOME and XDG_RUNTIME_DIR (owned
-   * by it) and nothing else of the caller's environment, its class path copied where it can read.
+   * The tenant's JVM, started as the tenant in {@code home}, its HOME and XDG_RUNTIME_DIR (owned
+   * by it), with nothing else of the caller's environment and its whole class path (jars and the
+   * build's class directories) copied into {@code home}, readable by all: the build may live where
+   * the tenant cannot read (a clone in a directory of mode 700).
    */
   static Process start(Path home, Path output, String... args) throws IOException {
     Path lib = Files.createDirectories(home.resolve("lib"));
@@ -100,24 +103,39 @@ public final class TenantJvm {
     int i = 0;
     for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       Path p = Path.of(entry);
-      if (Files.isRegularFile(p)) {
+      if (Files.exists(p)) {
         Path copy = lib.resolve((i++) + "-" + p.getFileName());
-        Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
+        copyReadable(p, copy);
         classPath.add(copy.toString());
-      } else {
-        classPath.add(entry); // the build's class directories, readable by everyone
       }
     }
     List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(java.io.File.pathSeparator, classPath),
         TenantJvm.class.getName()));
     argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(Tenant.command(argv)).redirectErrorStream(true).redirectOutput(output.toFile());
+    ProcessBuilder pb = new ProcessBuilder(Tenant.command(argv)).directory(home.toFile())
+        .redirectErrorStream(true).redirectOutput(output.toFile());
     Map<String, String> env = pb.environment();
     env.clear();
     env.put("PATH", "/usr/bin:/bin");
     env.put("HOME", home.toString());
     env.put("XDG_RUNTIME_DIR", home.toString());
     return pb.start();
+  }
+
+  /** Copies a file or a directory tree, every copy readable by all whatever the umask. */
+  private static void copyReadable(Path from, Path to) throws IOException {
+    try (java.util.stream.Stream<Path> all = Files.walk(from)) {
+      for (Path source : all.toList()) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+          Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } else {
+          Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+          Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+      }
+    }
   }
 }

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** A floor program in C, compiled with the system's {@code cc} into a temporary directory. */
+/** A floor program in C, compiled with the system's {@code cc} into a temporary directory removed when the JVM exits. */
 final class CFloor {
   /** Why a benchmark cannot run: printed as its row, the benchmark goes on with the next. */
   static final class Unavailable extends Exception {
@@ -20,7 +20,11 @@ final class CFloor {
   static Path compile(String name, String source) throws IOException, InterruptedException, Unavailable {
     Path dir = Files.createTempDirectory("lmctfy-bench-" + name);
     Path program = dir.resolve(name);
-    Path c = Files.writeString(dir.resolve(name + ".c"), source);
+    Path c = dir.resolve(name + ".c");
+    for (Path p : new Path[] {dir, program, c}) {
+      p.toFile().deleteOnExit(); // in the reverse order: the files, then the directory
+    }
+    Files.writeString(c, source);
     Process cc;
     try {
       cc = new ProcessBuilder("cc", "-O2", "-pthread", "-o", program.toString(), c.toString())

@@ -9,13 +9,17 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The class data sharing archive (AppCDS) of the tool's start-up: the classes its commands load,
- * parsed and verified once, so that a command maps them instead of loading them from the jar.
- * Java 17 ties such an archive to the JVM that made it and to the jar's absolute path, size and
- * time, so the build makes one beside {@code target/lmctfy.jar} for {@code examples/lmctfy}, and
- * the distribution's {@code bin/lmctfy} makes its own at its first run, in the user's cache.
+ * The archive of the tool's start-up: the classes its commands load, parsed and verified once, so
+ * that a command maps them instead of loading them from the jar. {@code ARCHIVE.jsa} is a class
+ * data sharing archive (AppCDS, any Java from 17 on); {@code ARCHIVE.aot} an ahead-of-time cache
+ * (Java 25 and later: JEP 483, made in one step by JEP 514's {@code -XX:AOTCacheOutput}), which
+ * also holds the classes linked and the start-up's profile, and starts a command in about two
+ * thirds of the time. Either is tied to the JVM that made it and to the jar's absolute path, size
+ * and time, so the build makes a {@code .jsa} beside {@code target/lmctfy.jar} for {@code
+ * examples/lmctfy}, and the distribution's {@code bin/lmctfy} makes its own at its first run, in
+ * the user's cache: a {@code .aot} where its JVM is 25 or later, else a {@code .jsa}.
  *
- * <pre>java -cp lmctfy.jar org.lmctfy.examples.cli.ClassArchive ARCHIVE [JAR]   # makes ARCHIVE for JAR (default: this one)</pre>
+ * <pre>java -cp lmctfy.jar org.lmctfy.examples.cli.ClassArchive ARCHIVE.jsa|ARCHIVE.aot [JAR]   # for JAR (default: this one)</pre>
  *
  * <p>Without arguments it is the training run: common commands on the fake (and read-only ones
  * on the host), their output discarded.
@@ -53,9 +57,17 @@ public final class ClassArchive {
     Path jar = args.length > 1 ? Path.of(args[1]).toRealPath()
         : Path.of(ClassArchive.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     Path archive = Path.of(args[0]).toAbsolutePath();
+    boolean aot = archive.toString().endsWith(".aot");
+    if (aot && Runtime.version().feature() < 25) {
+      System.err.println("lmctfy: an ahead-of-time cache (" + archive + ") needs Java 25 or later, not "
+          + Runtime.version() + "; make a .jsa instead");
+      System.exit(2);
+    }
     Files.deleteIfExists(archive);
+    // the same options as the launchers': an archive made under others may not be used
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds*=off", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        aot ? "-XX:AOTCacheOutput=" + archive : "-XX:ArchiveClassesAtExit=" + archive,
+        aot ? "-Xlog:aot*=off" : "-Xlog:cds*=off", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
         "-cp", jar.toString(), ClassArchive.class.getName())
         .redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

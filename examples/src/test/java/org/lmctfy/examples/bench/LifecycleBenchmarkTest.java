@@ -13,6 +13,7 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.internal.host.MachineLacks;
 
 /**
  * The lifecycle shapes on this machine's kernel at a toy scale, with the C floor and strace's
@@ -25,7 +26,13 @@ class LifecycleBenchmarkTest {
   @Test
   void reportsEveryShapeAgainstTheCFloorAndLeavesNoCgroupBehind() throws Exception {
     CgroupFs fs = new OnlyHierarchies(ScratchCgroups.requireHost(), Benchmarks.FIVE);
-    Path floor = CFloor.compile("lifecycle-floor", LifecycleBenchmark.FLOOR_C);
+    Path floor;
+    try {
+      floor = CFloor.compile("lifecycle-floor", LifecycleBenchmark.FLOOR_C);
+    } catch (CFloor.Unavailable e) {
+      MachineLacks.assumeHas(false, e.getMessage());
+      throw e;
+    }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     List<LifecycleBenchmark.Row> rows;
     try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {

@@ -12,11 +12,11 @@ import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.ScratchCgroups;
 
 /** The README's transcript (lmctfy issue #37) through the CLI's main entry, on the kernel and on the fake. */
-@Tag("kernel")
-@Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
 class TranscriptTest {
 
   @Test
+  @Tag("kernel")
+  @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
   void onTheKernelUnderAScratchRootTheTranscriptEndsWithNothingLeftInAnyHierarchy() throws Exception {
     List<Long> started = Transcript.pids();
     try (ScratchCgroups scratch = ScratchCgroups.onHost()) {

@@ -156,9 +156,19 @@ public final class ContainerApiImpl implements ContainerApi {
     return notifier;
   }
 
-  /** Ends every notification registration (each gets its last notification, ENDED) and thread. */
+  /**
+   * Ends every notification registration (each gets its last notification, ENDED) and thread, and
+   * lets go of the lock file.
+   */
   @Override
   public void close() {
-    notifier.close();
+    try {
+      notifier.close();
+    } finally {
+      Lifecycle l = lifecycle;
+      if (l != null) {
+        l.close();
+      }
+    }
   }
 }

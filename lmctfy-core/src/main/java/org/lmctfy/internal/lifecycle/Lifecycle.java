@@ -57,6 +57,11 @@ public final class Lifecycle {
     return layout;
   }
 
+  /** Lets go of the lock file (every lock is let go by then). */
+  public void close() {
+    locks.close();
+  }
+
   /** Holds the lock of {@code name} (across threads and processes) until closed. */
   public ContainerLocks.Held lock(ContainerName name) {
     return locks.lock(layout.path(name).value(), name.value());
@@ -279,14 +284,12 @@ public final class Lifecycle {
   }
 
   /**
-   * Finishes or undoes every unfinished or partial container of ours below the root, and removes
-   * the lock files nobody holds.
+   * Finishes or undoes every unfinished or partial container of ours below the root.
    */
   public CleanupReport cleanup() {
     List<String> removed = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     sweep(ContainerName.root(), removed, failures);
-    failures.addAll(locks.sweep());
     return new CleanupReport(removed, failures);
   }
 

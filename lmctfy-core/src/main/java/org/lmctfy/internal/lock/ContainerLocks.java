@@ -1,15 +1,11 @@
 package org.lmctfy.internal.lock;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -25,31 +21,38 @@ import org.slf4j.LoggerFactory;
 /**
  * One lock per cgroup, keyed by its absolute path (so that two APIs with different roots exclude
  * each other on one cgroup), held across threads of this JVM (a reentrant lock) and, when a lock
- * directory is given, across processes (a {@link Flock flock} on a file in it, which the kernel
- * drops when the holder dies, so a crash never leaves a lock behind). Callers take locks top-down
- * (parent before child), which keeps them free of deadlock. A wait ends at a deadline with
- * DEADLINE_EXCEEDED naming the container and, where the kernel says, the holder's pid.
+ * directory is given, across processes: a byte of the directory's one {@link LockFile}, at an
+ * offset hashed from the path, locked with an open-file-description lock that the kernel drops when
+ * the holder dies, so a crash never leaves a lock behind. Two paths whose hashes meet share a lock
+ * (62 bits: never seen in practice, and it would only make them take turns). Callers take locks
+ * top-down (parent before child), which keeps them free of deadlock.
  *
- * <p>The lock directory is made with mode 0700 (whatever the umask) where it is missing, and
- * refused (PERMISSION_DENIED) unless it is a real directory of this process's effective uid that
- * nobody else may write; lock files are checked as {@link Flock} says.
+ * <p>Costs: a lock and its release are one {@code fcntl} each; the lock file is opened and checked
+ * at the first lock that needs it, held open until {@link #close()}, and looked at again (is it
+ * still linked?) at most once a second, so that a lock directory cleared under a running program
+ * is made again rather than locking a file nobody else sees. The directory is made with mode 0700
+ * (whatever the umask) where it is missing, and refused (PERMISSION_DENIED) unless it is a real
+ * directory of this process's effective uid that nobody else may write. An API that only reads
+ * never locks, so it makes no directory and opens no file.
  *
- * <p>A lock file exists only while its lock is held: the holder removes it as it lets go, so no
- * file stays for a name, whether its operation succeeded or failed. One whose holder died stays
- * until {@link #sweep} (run by {@code cleanup()}) removes it, safely at any time (see {@link
- * Flock}).
- *
- * <p>A wait that passes {@link #PATIENCE} is logged at INFO, naming the container and the holder.
+ * <p>A wait ends at the deadline with DEADLINE_EXCEEDED naming the container and the holder; one
+ * that passes {@link #PATIENCE} is logged at INFO.
  */
-public final class ContainerLocks {
+public final class ContainerLocks implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerLocks.class);
   /** How long a wait goes on before it is logged. */
   static final long PATIENCE = TimeUnit.SECONDS.toNanos(1);
+  private static final long RECHECK = TimeUnit.SECONDS.toNanos(1);
+  /** The lock file's name in the lock directory. */
+  public static final String FILE = LockFile.NAME;
 
   private final Path directory;
   private final long deadlineNanos;
-  private final Map<String, Entry> entries = new HashMap<>();
-  private volatile boolean directoryChecked;
+  private final Map<Long, Entry> entries = new HashMap<>();
+  private final Object fileLock = new Object();
+  private LockFile file; // guarded by fileLock
+  private final java.util.List<LockFile> retired = new java.util.ArrayList<>(); // guarded by fileLock
+  private long checkedAt; // guarded by fileLock
 
   private static final class Owned extends ReentrantLock {
     String holder() {
@@ -61,43 +64,16 @@ public final class ContainerLocks {
   private static final class Entry {
     final Owned lock = new Owned();
     int users;
-    int fd = -1;
-    Path file;
+    LockFile locked; // the file whose byte this JVM holds, while it does
   }
 
   /**
-   * @param directory where lock files go, or null for locks within this JVM only
+   * @param directory where the lock file goes, or null for locks within this JVM only
    * @param deadline how long a lock is waited for before DEADLINE_EXCEEDED
    */
   public ContainerLocks(Path directory, Duration deadline) {
     this.directory = directory;
     this.deadlineNanos = deadline.toNanos();
-  }
-
-  /** Removes every lock file nobody holds; returns what could not be looked at or removed, as text. */
-  public List<String> sweep() {
-    List<String> failures = new ArrayList<>();
-    if (directory == null || !Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
-      return failures;
-    }
-    try {
-      checkDirectory();
-    } catch (IOException e) {
-      failures.add("lock directory " + directory + ": " + e.getMessage());
-      return failures;
-    }
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.lock")) {
-      for (Path file : files) {
-        try {
-          Flock.removeIfFree(file.toString());
-        } catch (IOException e) {
-          failures.add("lock file " + file + ": " + e.getMessage());
-        }
-      }
-    } catch (IOException e) {
-      failures.add("lock directory " + directory + ": " + e.getMessage());
-    }
-    return failures;
   }
 
   /** A held lock; closing it releases it. */
@@ -106,17 +82,29 @@ public final class ContainerLocks {
     void close();
   }
 
+  /** Where the lock of {@code key} is in the lock file: a hash of the key, below 2^62. */
+  static long offsetOf(String key) {
+    long h = 0xcbf29ce484222325L; // FNV-1a, 64 bits, over the UTF-16 units
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      h = (h ^ (c & 0xff)) * 0x100000001b3L;
+      h = (h ^ (c >>> 8)) * 0x100000001b3L;
+    }
+    return h & 0x3fffffffffffffffL;
+  }
+
   /**
    * Blocks until this thread holds the lock of the cgroup at absolute path {@code key}, at most
    * until the deadline; {@code container} names it in messages.
    */
   public Held lock(String key, String container) {
+    long offset = offsetOf(key);
     Entry entry;
     synchronized (entries) {
-      entry = entries.computeIfAbsent(key, k -> new Entry());
+      entry = entries.computeIfAbsent(offset, k -> new Entry());
       entry.users++;
     }
-    long deadline = 0; // the clock is read only where someone holds the lock or a lock file is next
+    long deadline = 0; // the clock is read only where someone holds the lock or the file is next
     boolean waited = false;
     try {
       if (!entry.lock.tryLock()) {
@@ -134,22 +122,22 @@ public final class ContainerLocks {
         }
       }
     } catch (InterruptedException e) {
-      forget(key, entry);
+      forget(offset, entry);
       Thread.currentThread().interrupt();
       throw new LmctfyException(ErrorCode.ABORTED, "interrupted while waiting for the lock of container " + container, e);
     } catch (LmctfyException e) {
-      forget(key, entry);
+      forget(offset, entry);
       throw e;
     }
     try {
       if (directory != null && entry.lock.getHoldCount() == 1) {
-        lockFile(key, container, entry, waited ? deadline : System.nanoTime() + deadlineNanos);
+        entry.locked = lockFile(offset, key, container, waited ? deadline : System.nanoTime() + deadlineNanos);
       }
     } catch (RuntimeException e) {
-      release(container, key, entry);
+      release(container, offset, entry);
       throw e;
     }
-    return () -> release(container, key, entry);
+    return () -> release(container, offset, entry);
   }
 
   private LmctfyException timedOut(String container, String key, String holder) {
@@ -157,35 +145,57 @@ public final class ContainerLocks {
         + "): its lock was not free within " + Duration.ofNanos(deadlineNanos) + "; held by " + holder);
   }
 
-  private void lockFile(String key, String container, Entry entry, long deadline) {
-    Path file = directory.resolve(fileName(key));
+  /** Takes the byte at {@code offset} of the lock file, polling until the deadline; the file locked. */
+  private LockFile lockFile(long offset, String key, String container, long deadline) {
+    LockFile f = null;
     try {
-      checkDirectory();
-      long[] holder = new long[1];
-      long patience = Math.min(deadline, System.nanoTime() + PATIENCE);
-      try {
-        entry.fd = Flock.lock(file.toString(), patience, holder);
-      } catch (CgroupFsException e) {
-        if (e.errno() != Errno.ENOENT) {
-          throw e;
+      f = file();
+      long start = System.nanoTime();
+      long pause = 1;
+      boolean told = false;
+      while (!f.tryLock(offset)) {
+        long now = System.nanoTime();
+        if (now - deadline >= 0) {
+          throw timedOut(container, key, f.holder(offset) + " (lock file " + f.path() + ")");
         }
-        directoryChecked = false; // the directory went (/run was cleared): make it again
-        checkDirectory();
-        entry.fd = Flock.lock(file.toString(), patience, holder);
+        if (!told && now - start >= PATIENCE) {
+          told = true;
+          LOG.info("waiting for the lock of container {} (cgroup {}), held by {} (lock file {}); giving up after {}",
+              container, key, f.holder(offset), f.path(), Duration.ofNanos(deadlineNanos));
+        }
+        Thread.sleep(Math.max(1, Math.min(pause, (deadline - now) / 1_000_000)));
+        pause = Math.min(pause * 2, 20);
       }
-      if (entry.fd < 0 && deadline - System.nanoTime() > 0) {
-        LOG.info("waiting for the lock of container {} (cgroup {}), held by {} (lock file {}); giving up after {}",
-            container, key, holder[0] > 0 ? "process " + holder[0] : "another process", file,
-            Duration.ofNanos(deadlineNanos));
-        entry.fd = Flock.lock(file.toString(), deadline, holder);
-      }
-      entry.file = file;
-      if (entry.fd < 0) {
-        throw timedOut(container, key, holder[0] > 0 ? "process " + holder[0] + " (lock file " + file + ")"
-            : "a process the kernel does not name (lock file " + file + ")");
-      }
+      return f;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LmctfyException(ErrorCode.ABORTED, "interrupted while waiting for the lock of container " + container, e);
     } catch (IOException e) {
-      throw Errors.of("cannot lock container " + container + " with lock file " + file, e);
+      throw Errors.of("cannot lock container " + container + " with lock file "
+          + (f != null ? f.path() : directory.resolve(LockFile.NAME)), e);
+    }
+  }
+
+  /** The lock file, opened at first use and again if it was unlinked (looked at once a second at most). */
+  private LockFile file() throws IOException {
+    synchronized (fileLock) {
+      long now = System.nanoTime();
+      if (file != null && now - checkedAt < RECHECK) {
+        return file;
+      }
+      if (file != null && !file.removed()) {
+        checkedAt = now;
+        return file;
+      }
+      // first use, or the file went (its directory was cleared): make and check the directory, open it
+      checkDirectory();
+      LockFile opened = LockFile.open(directory);
+      if (file != null) {
+        retired.add(file); // unlinked: its locks are let go as usual, it is closed with this
+      }
+      file = opened;
+      checkedAt = now;
+      return opened;
     }
   }
 
@@ -194,22 +204,18 @@ public final class ContainerLocks {
    * this uid, or that others may write.
    */
   private void checkDirectory() throws IOException {
-    if (directoryChecked) {
-      return;
-    }
     if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
       makeDirectories(directory); // the first lock on this machine, or /run was cleared
     }
     Map<String, Object> a = Files.readAttributes(directory, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
     int uid = (Integer) a.get("uid");
-    int self = Flock.geteuid();
-    if ((mode & 0170000) != Flock.S_IFDIR || uid != self || (mode & 022) != 0) {
+    int self = LockFile.geteuid();
+    if ((mode & 0170000) != LockFile.S_IFDIR || uid != self || (mode & 022) != 0) {
       throw new CgroupFsException(Operation.STAT, directory.toString(), null, Errno.EACCES,
           "a lock directory must be a directory of uid " + self + " that nobody else may write; it has mode "
           + Integer.toOctalString(mode) + " and uid " + uid);
     }
-    directoryChecked = true;
   }
 
   /** Makes {@code dir} and its missing parents, each with mode 0700. */
@@ -218,49 +224,42 @@ public final class ContainerLocks {
     if (parent != null && !Files.exists(parent, LinkOption.NOFOLLOW_LINKS)) {
       makeDirectories(parent);
     }
-    Flock.makeDirectory(dir.toString(), 0700);
+    LockFile.makeDirectory(dir.toString(), 0700);
   }
 
-  private void release(String container, String key, Entry entry) {
+  private void release(String container, long offset, Entry entry) {
     try {
-      if (entry.lock.getHoldCount() == 1 && entry.fd >= 0) {
-        int fd = entry.fd;
-        entry.fd = -1;
-        try {
-          Flock.unlockAndRemove(entry.file.toString(), fd);
-        } catch (IOException e) {
-          // the lock is let go; the file stays (a later holder reuses it, cleanup() removes it)
-          LOG.warn("container {}: could not remove its lock file after letting go of it: {}", container, e.getMessage());
-        }
+      if (entry.lock.getHoldCount() == 1 && entry.locked != null) {
+        LockFile f = entry.locked;
+        entry.locked = null;
+        f.unlock(offset);
       }
-    } catch (com.sun.jna.LastErrorException e) {
-      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock file of " + container + ": "
-          + Errno.of(e.getErrorCode()), e);
+    } catch (CgroupFsException | com.sun.jna.LastErrorException e) {
+      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock of " + container + ": " + e.getMessage(), e);
     } finally {
       entry.lock.unlock();
-      forget(key, entry);
+      forget(offset, entry);
     }
   }
 
-  private void forget(String key, Entry entry) {
+  private void forget(long offset, Entry entry) {
     synchronized (entries) {
       if (--entry.users == 0) {
-        entries.remove(key);
+        entries.remove(offset);
       }
     }
   }
 
-  /** A file name for a cgroup path: {@code %}-escaped slashes, or a hash when too long. */
-  public static String fileName(String key) {
-    String escaped = key.replace("%", "%25").replace("/", "%2F");
-    if (escaped.length() <= 200) {
-      return escaped + ".lock";
-    }
-    try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return "sha256-" + java.util.HexFormat.of().formatHex(digest) + ".lock";
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new AssertionError("every Java platform has SHA-256", e);
+  /** Closes the lock file, letting go of every lock still held through it. */
+  @Override
+  public void close() {
+    synchronized (fileLock) {
+      if (file != null) {
+        file.close();
+        file = null;
+      }
+      retired.forEach(LockFile::close);
+      retired.clear();
     }
   }
 }

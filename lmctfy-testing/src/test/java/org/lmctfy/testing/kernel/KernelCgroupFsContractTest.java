@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupFsContract;
 
-/** {@link CgroupFsContract} on this machine's kernel (skipped without root, failed under CI=true). */
+/** {@link CgroupFsContract} on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")
 class KernelCgroupFsContractTest extends CgroupFsContract {
   KernelCgroupFsContractTest() {

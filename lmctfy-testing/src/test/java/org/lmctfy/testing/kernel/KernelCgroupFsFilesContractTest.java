@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupFsFilesContract;
 
-/** {@link CgroupFsFilesContract} on this machine's kernel (skipped without root, failed under CI=true). */
+/** {@link CgroupFsFilesContract} on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")
 class KernelCgroupFsFilesContractTest extends CgroupFsFilesContract {
   KernelCgroupFsFilesContractTest() {

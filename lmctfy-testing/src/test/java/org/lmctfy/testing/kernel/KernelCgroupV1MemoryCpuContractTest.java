@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV1MemoryCpuContract;
 
-/** {@link CgroupV1MemoryCpuContract} on this machine's kernel (skipped without root, failed under CI=true). */
+/** {@link CgroupV1MemoryCpuContract} on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")
 @Tag("needs-v1") // v1 controller files
 class KernelCgroupV1MemoryCpuContractTest extends CgroupV1MemoryCpuContract {

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Tag;
 import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.CgroupV2Contract;
 
-/** {@link CgroupV2Contract} on this machine's kernel (skipped without root, failed under CI=true). */
+/** {@link CgroupV2Contract} on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")
 class KernelCgroupV2ContractTest extends CgroupV2Contract {
   KernelCgroupV2ContractTest() {

@@ -25,7 +25,7 @@ import org.lmctfy.testing.ContractBackend;
  * The kernel backend's cgroup v2 device filters (eBPF cgroup-device programs) on this machine's
  * unified hierarchy, which every layout has (this machine's hybrid one, the guests' v2 and
  * v2-bare): what a process in the cgroup may open, read-back, a forged record, replacement,
- * removal, and a parent's filter holding its child. Skipped without root, failed under CI=true.
+ * removal, and a parent's filter holding its child. Skipped, with the reason, where this machine does not serve it.
  */
 @Tag("kernel")
 class KernelDeviceFilterTest extends CgroupFsContractSupport {

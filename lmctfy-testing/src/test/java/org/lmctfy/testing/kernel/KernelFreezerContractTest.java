@@ -6,7 +6,7 @@ import org.lmctfy.testing.CgroupV1FreezerContract;
 import org.lmctfy.testing.CgroupV2FreezerContract;
 import org.lmctfy.testing.ContractBackend;
 
-/** The freezer contracts on this machine's kernel (skipped without root, failed under CI=true). */
+/** The freezer contracts on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")
 class KernelFreezerContractTest {
   @Nested

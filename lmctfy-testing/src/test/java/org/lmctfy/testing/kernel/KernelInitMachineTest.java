@@ -3,7 +3,7 @@ package org.lmctfy.testing.kernel;
 import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ class KernelInitMachineTest {
     for (int i = 0; i < 100 && !fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")); i++) {
       sleepBriefly();
     }
-    assumeTrue(fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")),
+    assumeHas(fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")),
         "needs net_cls and perf_event unmounted, as on this project's machines");
     base = Path.of("/tmp", ScratchCgroups.PREFIX + "mnt-" + UUID.randomUUID().toString().substring(0, 8));
   }
