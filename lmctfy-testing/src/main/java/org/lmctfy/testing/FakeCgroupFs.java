@@ -107,6 +107,20 @@ public final class FakeCgroupFs implements CgroupFs {
     private Set<String> rootSubtreeControl;
     private List<String> rdmaDevices;
     private Map<String, Long> miscCapacity;
+    private Set<String> withoutFiles;
+
+    /**
+     * Interface files this fake kernel was built without, as a kernel without a feature lacks
+     * them: {@code "memory.zswap.max"} (no zswap), {@code "io.latency"}, {@code "cpu.uclamp.min"}.
+     * None by default.
+     *
+     * @param files the file names
+     * @return this builder
+     */
+    public Builder withoutFiles(Set<String> files) {
+      this.withoutFiles = Set.copyOf(files);
+      return this;
+    }
 
     private Builder() {}
 
@@ -186,7 +200,8 @@ public final class FakeCgroupFs implements CgroupFs {
       Machine m = Layouts.defaultMachine(layout);
       Machine machine = new Machine(cpus == null ? m.cpus() : cpus,
           memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes(),
-          rdmaDevices == null ? m.rdmaDevices() : rdmaDevices, miscCapacity == null ? m.miscCapacity() : miscCapacity);
+          rdmaDevices == null ? m.rdmaDevices() : rdmaDevices, miscCapacity == null ? m.miscCapacity() : miscCapacity,
+          withoutFiles == null ? m.absentFiles() : withoutFiles);
       Set<String> enabled = rootSubtreeControl == null ? Layouts.defaultRootSubtreeControl(layout) : rootSubtreeControl;
       FakeCgroupFs fs = new FakeCgroupFs(new Kernel(layout, machine, enabled, SELF_PID), layout);
       if (layout == FakeLayout.SYSTEMD_V2) {

@@ -196,15 +196,37 @@ class FakeV2ResourcesTest {
         "cpu { uclamp_min: 50 uclamp_max: 40 }")).getMessage()).contains("cpu.uclamp_min", "cpu.uclamp_max");
   }
 
-  /** A kernel without an optional file (zswap here) answers the write ENOENT: FAILED_PRECONDITION naming the field. */
+  /**
+   * A kernel built without zswap: a top-level container (no ancestor below the root tells) finds
+   * out by the write's ENOENT, one below a container with memory before anything is made; both
+   * FAILED_PRECONDITION naming the field, nothing changed.
+   */
   @Test
   @Proves(value = "memory.zswap_limit", refusal = "FAILED_PRECONDITION")
   void aFileThisKernelLacksIsFailedPreconditionNamingTheFieldAndChangesNothing() {
-    FakeSnapshot before = fs.snapshot();
+    FakeCgroupFs noZswap = FakeCgroupFs.builder().layout(FakeLayout.V2).withoutFiles(java.util.Set.of("memory.zswap.max"))
+        .build();
+    ContainerApi onIt = ContainerApi.open(noZswap);
+    FakeSnapshot before = noZswap.snapshot();
+    LmctfyException top = catchThrowableOfType(LmctfyException.class,
+        () -> onIt.create("/job", ContainerSpec.parse("memory { zswap_limit: 8192000 }")));
+    assertThat(top.code()).as(top.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(top.getMessage()).contains("memory.zswap_limit", "memory.zswap.max", "built without zswap", "ENOENT");
+    CgroupAssertions.assertThat(noZswap).matches(before);
+    onIt.create("/a", ContainerSpec.parse("memory { limit: 8192000 }"));
+    LmctfyException below = catchThrowableOfType(LmctfyException.class,
+        () -> onIt.create("/a/b", ContainerSpec.parse("memory { zswap_limit: 4096000 }")));
+    assertThat(below.code()).as(below.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(below.getMessage()).contains("memory.zswap_limit", "zswap");
+    assertThat(onIt.exists("/a/b")).isFalse();
+  }
+
+  /** An ENOENT of a file the kernel has (the controller went and came back meanwhile) is the kernel's, as it is. */
+  @Test
+  void anEnoentOfAFileTheKernelHasStaysTheKernels() {
     fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "memory.zswap.max".equals(op.file()), Errno.ENOENT);
-    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "memory { zswap_limit: 8192000 }");
-    assertThat(e.getMessage()).contains("memory.zswap_limit", "memory.zswap.max", "built without zswap", "ENOENT");
-    CgroupAssertions.assertThat(fs).matches(before);
+    LmctfyException e = refused(ErrorCode.NOT_FOUND, "memory { zswap_limit: 8192000 }");
+    assertThat(e.getMessage()).contains("memory.zswap.max", "ENOENT");
   }
 
   @Test

@@ -240,19 +240,22 @@ final class Updater {
   }
 
   /**
-   * Whether an ENOENT of {@code w} means this kernel lacks the file: the cgroup is there and (on v2)
-   * has the file's controller. Without the controller, it was taken away meanwhile (a sibling's
-   * create that failed disabled it in the shared parent): the kernel's ENOENT goes as it is.
+   * Whether an ENOENT of {@code w} means this kernel lacks the file: the cgroup is there, has (on v2)
+   * the file's controller, and still has no such file. Otherwise the controller was taken away and
+   * maybe given back meanwhile (a sibling's create that failed disabled it in the shared parent, and
+   * its retry enabled it again: seen in KernelConcurrencyTest), and the kernel's ENOENT goes as it is.
    */
   private static boolean lacksFile(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
     if (!fs.exists(w.hierarchy(), path)) {
       return false;
     }
-    if (w.hierarchy().version() != CgroupVersion.V2) {
-      return true;
+    if (w.hierarchy().version() == CgroupVersion.V2) {
+      String controller = w.file().substring(0, w.file().indexOf('.'));
+      if (!org.lmctfy.internal.codec.FlatKeyed.hasWord(fs.read(w.hierarchy(), path, "cgroup.controllers"), controller)) {
+        return false;
+      }
     }
-    String controller = w.file().substring(0, w.file().indexOf('.'));
-    return org.lmctfy.internal.codec.FlatKeyed.hasWord(fs.read(w.hierarchy(), path, "cgroup.controllers"), controller);
+    return !fs.hasFile(w.hierarchy(), path, w.file());
   }
 
   /**
