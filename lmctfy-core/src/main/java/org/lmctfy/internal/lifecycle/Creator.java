@@ -95,7 +95,7 @@ final class Creator {
         }
       }
       if (plan.unified() != null) {
-        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, plan.v2Controllers());
+        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, name.baseName(), plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
       // delegated (only a chown can have made a directory we just made another's): our record goes

@@ -145,7 +145,7 @@ final class Updater {
   private void enable(ContainerName name, Transaction tx, Set<String> controllers) {
     Hierarchy unified = layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
     try {
-      SubtreeControl.enable(fs, tx, unified, layout.root(), layout.path(name.parent()), controllers);
+      SubtreeControl.enable(fs, tx, unified, layout.root(), layout.path(name.parent()), name.baseName(), controllers);
     } catch (IOException e) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "update " + name + ": the " + String.join(", ", controllers)
           + " controller(s) must be enabled for it in " + Layout.describe(unified, layout.path(name.parent()))
