@@ -111,6 +111,19 @@ public final class ContainerLocks {
    * until the deadline; {@code container} names it in messages.
    */
   public Held lock(String key, String container) {
+    return lock(key, container, true);
+  }
+
+  /**
+   * {@link #lock}, across the threads of this JVM only: no lock file, so a reader without write
+   * access to the lock directory (or where none exists yet) makes nothing. For reads, which must
+   * not see a write of this JVM half-done and need not exclude other processes.
+   */
+  public Held lockWithinProcess(String key, String container) {
+    return lock(key, container, false);
+  }
+
+  private Held lock(String key, String container, boolean acrossProcesses) {
     Entry entry;
     synchronized (entries) {
       entry = entries.computeIfAbsent(key, k -> new Entry());
@@ -142,7 +155,7 @@ public final class ContainerLocks {
       throw e;
     }
     try {
-      if (directory != null && entry.lock.getHoldCount() == 1) {
+      if (directory != null && acrossProcesses && entry.lock.getHoldCount() == 1) {
         lockFile(key, container, entry, waited ? deadline : System.nanoTime() + deadlineNanos);
       }
     } catch (RuntimeException e) {
