@@ -96,6 +96,23 @@ public interface SystemdManager extends AutoCloseable {
   String startTransientService(String name, String mode, TransientService service) throws IOException;
 
   /**
+   * {@code StartTransientUnit(name, mode, properties, [])} for a scope around the running process
+   * {@code scope.pid()}: {@code Description}, {@code Slice}, {@code PIDs=[pid]} and {@code
+   * CollectMode=inactive-or-failed}; the manager moves the process into the scope's cgroup (a user's
+   * manager asks PID 1 to where the user may not), and the scope ends when its last process does.
+   * The driver moves a user's own process into one so that it may place the processes it runs in
+   * containers: cgroup v2 lets a user move a process only between cgroups whose common ancestor it
+   * owns.
+   *
+   * @param name the unit's name, such as {@code lmctfy-4242.scope}
+   * @param mode the job mode, {@code fail}
+   * @param scope the scope's description, slice and process
+   * @return the job's object path
+   * @throws IOException a {@link SystemdException} naming the D-Bus error
+   */
+  String startTransientScope(String name, String mode, TransientScope scope) throws IOException;
+
+  /**
    * {@code StopUnit(name, mode)}: systemd kills every process of the unit's cgroup and of the
    * cgroups below it, and removes them.
    *
@@ -181,6 +198,31 @@ public interface SystemdManager extends AutoCloseable {
       command = List.copyOf(command);
       if (command.isEmpty() || !command.get(0).startsWith("/")) {
         throw new IllegalArgumentException("ExecStart needs an absolute path first, got " + command);
+      }
+    }
+  }
+
+  /**
+   * The parts of a transient scope that vary (see {@link #startTransientScope}).
+   *
+   * @param description its {@code Description}
+   * @param slice its {@code Slice}
+   * @param pid the process it is made around
+   */
+  record TransientScope(String description, String slice, long pid) {
+    /**
+     * Checks the parts.
+     *
+     * @param description the description
+     * @param slice the slice
+     * @param pid the process
+     * @throws IllegalArgumentException for a pid that is not positive
+     */
+    public TransientScope {
+      Objects.requireNonNull(description, "description");
+      Objects.requireNonNull(slice, "slice");
+      if (pid <= 0) {
+        throw new IllegalArgumentException("a scope needs a process, not pid " + pid);
       }
     }
   }

@@ -708,6 +708,36 @@ public final class FakeSystemd implements SystemdConnector {
     }
 
     @Override
+    public String startTransientScope(String name, String mode, TransientScope scopeUnit) throws SystemdException {
+      synchronized (lock) {
+        enter("StartTransientUnit", name + " " + mode);
+        if (units(manager()).containsKey(name)) {
+          throw new SystemdException(SystemdException.UNIT_EXISTS, "Unit " + name
+              + " was already loaded or has a fragment file.", null);
+        }
+        CgroupPath slice = scope == Scope.SYSTEM ? CgroupPath.root().resolve(scopeUnit.slice())
+            : managerCgroup(uid).resolve(scopeUnit.slice());
+        CgroupPath cgroup = slice.resolve(name);
+        Unit u = new Unit(name, cgroup);
+        systemdDoes(k -> {
+          ensureCgroup(k, slice);
+          k.makeCgroup(unified, cgroup);
+          if (scope == Scope.USER) { // a user manager's scope; PID 1 moves the process in for it
+            k.setCreator(unified, cgroup, uid, uid);
+          }
+          k.write(unified, cgroup, "cgroup.procs", Long.toString(scopeUnit.pid()));
+          return null;
+        });
+        units(manager()).put(name, u);
+        long id = ++jobs;
+        String job = "/org/freedesktop/systemd1/job/" + id;
+        signal(manager(), "StartTransientUnit", id, job, name, "done");
+        maybeCrash("StartTransientUnit", true);
+        return job;
+      }
+    }
+
+    @Override
     public String stopUnit(String name, String mode) throws SystemdException {
       synchronized (lock) {
         enter("StopUnit", name + " " + mode);

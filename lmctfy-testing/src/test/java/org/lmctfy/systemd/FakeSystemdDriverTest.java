@@ -321,6 +321,21 @@ class FakeSystemdDriverTest {
   }
 
   @Test
+  void aUsersRunMovesTheCallerIntoAScopeOfItsManagerOnceAndPlacesTheProgramFromThere() throws Exception {
+    systemd.startUserManager(UID);
+    fs.chown(unified, CgroupPath.of("/system.slice/app.service"), null, UID, UID); // a service with User=
+    try (ContainerApi api = openAsUser()) {
+      Container job = api.create("/job", LIMITS);
+      long first = job.run(List.of("/bin/true"), org.lmctfy.spec.RunSpec.detached()).pid();
+      long second = job.run(List.of("/bin/true"), org.lmctfy.spec.RunSpec.detached()).pid();
+      assertThat(job.listProcesses(ListPolicy.SELF)).containsExactlyInAnyOrder(first, second);
+    }
+    CgroupPath scope = USER_UNIT.parent().resolve("lmctfy-" + fs.selfPid() + ".scope");
+    assertThat(fs.cgroupsOf(fs.selfPid())).containsEntry(unified, scope);
+    assertThat(systemd.calls().stream().filter(c -> c.startsWith("StartTransientUnit lmctfy-"))).hasSize(1);
+  }
+
+  @Test
   void aSpecNeedingAControllerTheUserManagerDoesNotDelegateNamesItAndTheDropInThatDelegatesIt() {
     systemd.startUserManager(UID);
     try (ContainerApi api = openAsUser()) {

@@ -66,7 +66,9 @@ public final class Drivers {
       SystemdConnector given) {
     if (!pureV2) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the systemd driver needs the controllers on cgroup v2,"
-          + " and this machine has them on v1 hierarchies (" + fs.hierarchies() + "); use the CGROUPFS driver");
+          + " and this machine has them on v1 hierarchies (" + fs.hierarchies().stream()
+          .filter(h -> h.version() == CgroupVersion.V1 && !h.controllers().isEmpty()).map(Hierarchy::mountPoint).toList()
+          + "); use the CGROUPFS driver");
     }
     if (given == null && host && !Files.isDirectory(SYSTEMD_RUNS)) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the systemd driver needs systemd as PID 1, and it is"
@@ -104,9 +106,11 @@ public final class Drivers {
     return new CgroupfsDriver(fs, root, unified, delegation);
   }
 
+  /** Delegated, and to this process: root may use any delegated cgroup, a user only its own. */
   private static boolean delegated(CgroupFs fs, Hierarchy unified, CgroupPath path) {
     try {
-      return fs.delegated(unified, path);
+      int self = fs.effectiveUid();
+      return fs.delegated(unified, path) && (self == 0 || fs.owner(unified, path, null)[0] == self);
     } catch (IOException e) {
       throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot tell whether " + unified.display(path, null)
           + " was delegated to this process: " + e.getMessage(), e);

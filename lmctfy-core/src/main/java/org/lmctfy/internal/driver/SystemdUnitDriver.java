@@ -59,6 +59,7 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   private final Duration timeout;
   private final CgroupPath root;
   private SystemdManager manager; // guarded by this; connected at the first need
+  private boolean placeable; // guarded by this: this process runs in the user manager's tree
 
   private SystemdUnitDriver(CgroupFs fs, Hierarchy unified, SystemdConnector connector, Scope scope, int uid,
       String unit, Duration timeout, CgroupPath root, SystemdManager manager) {
@@ -250,11 +251,70 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     }
   }
 
+  /**
+   * A user's process may move a process only between cgroups whose common ancestor it owns, and
+   * this JVM runs outside the user manager's tree (a login session, a system service with {@code
+   * User=}): once, it asks the manager for the scope {@code lmctfy-<pid>.scope} around itself, as
+   * podman does, and runs from there. Root may move any process: nothing to do.
+   */
+  @Override
+  public synchronized void beforePlacing() {
+    if (scope == Scope.SYSTEM || placeable) {
+      return;
+    }
+    CgroupPath manager = root.parent().parent(); // <manager>/app.slice/<unit>
+    long pid = fs.selfPid();
+    try {
+      CgroupPath self = fs.cgroupsOf(pid).get(unified);
+      if (self != null && manager.isAncestorOrSelf(self)) {
+        placeable = true;
+        return;
+      }
+      SystemdManager m = manager();
+      String name = "lmctfy-" + pid + ".scope";
+      long deadline = System.nanoTime() + timeout.toNanos();
+      String result;
+      try (SystemdCalls.JobWait jobs = new SystemdCalls.JobWait(m)) {
+        String job;
+        try {
+          LOG.debug("StartTransientUnit({}, fail) with PIDs=[{}] on {}", name, pid, this);
+          job = m.startTransientScope(name, "fail", new SystemdManager.TransientScope("lmctfy: the process " + pid
+              + " that runs programs in the containers of " + unit + " (lmctfy for Java)", "app.slice", pid));
+        } catch (SystemdException e) {
+          throw failed("move this process (" + pid + ") into the scope " + name + " of " + managerName()
+              + ", from where it may place the processes it runs in containers", e);
+        }
+        result = jobs.await(job, deadline);
+      }
+      CgroupPath now = fs.cgroupsOf(pid).get(unified);
+      if (!"done".equals(result) || now == null || !manager.isAncestorOrSelf(now)) {
+        throw new LmctfyException(result == null ? ErrorCode.DEADLINE_EXCEEDED : ErrorCode.UNAVAILABLE, "move this"
+            + " process (" + pid + ") into the scope " + name + " of " + this + ": its job "
+            + (result == null ? "did not end within " + timeout + " (ApiOptions.systemdTimeout)" : "ended '" + result
+            + "'") + " and the process is in " + now + "; cgroup v2 lets a user place a process only from a cgroup"
+            + " of its own; " + journalctl().replace(unit, name) + " says why");
+      }
+      LOG.info("moved this process ({}) from {} into {} of {}, from where it may place the processes it runs in"
+          + " containers (cgroup v2 lets a user move a process only below a cgroup it owns)", pid, self, now, this);
+      placeable = true;
+    } catch (IOException e) {
+      throw Errors.of("find the cgroup of this process (" + pid + ")", e);
+    }
+  }
+
   @Override
   public void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {
+    try {
+      if (!fs.exists(unified, root)) {
+        return; // not running (a failed unit is unloaded by systemd: CollectMode=inactive-or-failed); no lock taken
+      }
+    } catch (IOException e) {
+      failures.add("the unit " + unit + ": " + Errors.of("look for its cgroup", e).getMessage());
+      return;
+    }
     try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
       if (!fs.exists(unified, root)) {
-        return; // not running; a failed unit would be collected by systemd (CollectMode=inactive-or-failed)
+        return; // stopped meanwhile
       }
       if (!lifecycle.holdsNothing(ContainerName.root())) {
         return; // containers (or cgroups another tool made) live in it: it stays

@@ -148,6 +148,11 @@ public final class ContainerApiImpl implements ContainerApi {
     }
   }
 
+  /** See {@link Driver#beforePlacing()}. */
+  void beforePlacing() {
+    driver.beforePlacing();
+  }
+
   /** Which driver chose the root, for logs. */
   public String driverDescription() {
     return driver.describe();

@@ -70,6 +70,7 @@ final class ContainerImpl implements Container {
   public void enter(List<Long> tids) {
     Objects.requireNonNull(tids, "tids");
     api.lifecycle().requireExists(name);
+    api.beforePlacing();
     Layout layout = api.lifecycle().layout();
     new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), "enter " + tids + " into " + name);
   }
@@ -79,6 +80,7 @@ final class ContainerImpl implements Container {
     Objects.requireNonNull(spec, "spec");
     ProcessBuilder command = RunCommand.of(argv, spec);
     api.lifecycle().requireExists(name);
+    api.beforePlacing();
     Layout layout = api.lifecycle().layout();
     Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
     layout.managed().forEach(h -> cgroups.put(h, layout.path(name)));
