@@ -39,7 +39,9 @@ public final class NamespaceChild {
       ContainerProcess p = job.run(List.of("/bin/sh", "-c", "cat /proc/self/cgroup"), RunSpec.inherit());
       out.println("run.output=" + new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8).strip());
       out.println("run.status=" + p.waitFor());
-      out.println("stats.memory=" + job.stats(StatsType.SUMMARY).memory().usage());
+      ContainerProcess sleeper = job.run(List.of("/bin/sleep", "1000"), RunSpec.detached());
+      out.println("stats.memory=" + job.stats(StatsType.SUMMARY).memory().usage()); // a process is in it
+      out.println("sleeper=" + sleeper.pid());
       job.pause();
       out.println("paused.freeze=" + fs.read(unified, path, "cgroup.freeze").strip());
       job.resume();

@@ -131,6 +131,18 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     return true; // cleanup() stops the unit: never between a top-level create's check and its mkdir
   }
 
+  /** Where the unit is not running, a manager must answer: asked before any lock is taken. */
+  @Override
+  public void precheck() {
+    try {
+      if (!fs.exists(unified, root)) {
+        manager();
+      }
+    } catch (IOException e) {
+      throw Errors.of("look for " + unit + "'s cgroup " + unified.display(root, null), e);
+    }
+  }
+
   @Override
   public void ensureRoot(Lifecycle lifecycle) {
     try {

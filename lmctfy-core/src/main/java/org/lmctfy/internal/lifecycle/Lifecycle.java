@@ -95,6 +95,9 @@ public final class Lifecycle {
     // the parent's lock keeps it from being destroyed meanwhile; the root only where the driver's
     // cleanup may remove it (a systemd unit it stops), else top-level creates run side by side
     boolean topLevel = name.parent().isRoot();
+    if (topLevel) {
+      keeper.precheck();
+    }
     try (ContainerLocks.Held p = !topLevel ? lock(name.parent())
         : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
       if (topLevel) {
@@ -115,6 +118,7 @@ public final class Lifecycle {
    * removed; {@code moveProcesses} false when initMachine moves them into a leaf of its own.
    */
   public void prepareRoot(boolean moveProcesses) {
+    keeper.precheck();
     try (ContainerLocks.Held p = keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
       if (moveProcesses) {
         keeper.prepare(this);

@@ -19,6 +19,14 @@ public interface RootKeeper {
   }
 
   /**
+   * Before a top-level create takes any lock: says early what would keep the root from being made
+   * (no systemd manager answers), so that the error is the remedy and a create that cannot
+   * succeed makes no lock file either. Cheap when the root is there.
+   */
+  default void precheck() {
+  }
+
+  /**
    * Before a top-level create and initMachine: makes the root usable, or throws a {@code
    * LmctfyException} saying why not and what to do. Holds the root's lock when {@link
    * #lockRootForTopLevel} (it may take it itself otherwise); cheap when the root is ready.
