@@ -236,6 +236,23 @@ class FakeSystemdDriverTest {
   }
 
   @Test
+  void aManagerAndARootOrTheCgroupfsDriverExcludeEachOther() {
+    assertThatThrownBy(() -> ContainerApi.open(fs, systemd, ApiOptions.builder().root(CgroupPath.of("/x")).build()))
+        .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+    assertThatThrownBy(() -> ContainerApi.open(fs, systemd,
+        ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build()))
+        .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+  }
+
+  @Test
+  void overAFakeWithoutAManagerTheDefaultDriverIsCgroupfsAsBefore() {
+    try (ContainerApi api = ContainerApi.open(fs)) {
+      assertThat(api.root()).isEqualTo(CgroupPath.of("/system.slice/app.service"));
+    }
+    assertThat(systemd.calls()).isEmpty();
+  }
+
+  @Test
   void closingTheApiClosesItsConnection() {
     try (ContainerApi api = open()) {
       api.create("/job", LIMITS);

@@ -38,7 +38,7 @@ class SystemdFaultInjectionTest {
         Arguments.of(SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED, ErrorCode.PERMISSION_DENIED),
         Arguments.of(SystemdException.NO_REPLY, ErrorCode.DEADLINE_EXCEEDED),
         Arguments.of(SystemdException.NO_SERVER, ErrorCode.FAILED_PRECONDITION),
-        Arguments.of(SystemdException.DISCONNECTED, ErrorCode.FAILED_PRECONDITION),
+        Arguments.of(SystemdException.DISCONNECTED, ErrorCode.UNAVAILABLE),
         Arguments.of(SystemdException.UNKNOWN_PROPERTY, ErrorCode.UNIMPLEMENTED),
         Arguments.of(SystemdException.INVALID_ARGS, ErrorCode.INVALID_ARGUMENT),
         Arguments.of(SystemdException.NO_SUCH_UNIT, ErrorCode.NOT_FOUND),

@@ -55,6 +55,10 @@ public final class Drivers {
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "a systemd manager was given with the CGROUPFS driver;"
           + " give AUTO or SYSTEMD, or open without the manager");
     }
+    if (systemd != null && options.root() != null) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "a systemd manager and a root (" + options.root()
+          + ") exclude each other: the systemd driver's root is the cgroup systemd delegated");
+    }
     Driver chosen = driver == ApiOptions.Driver.SYSTEMD
         ? systemd(fs, unified, pureV2, host, options, systemd)
         : cgroupfs(fs, unified, pureV2, options.root());

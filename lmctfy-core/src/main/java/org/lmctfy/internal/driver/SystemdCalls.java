@@ -40,10 +40,15 @@ final class SystemdCalls {
         remedy = "systemd did not answer within " + timeout + " (ApiOptions.systemdTimeout); a busy manager may answer"
             + " later: try again, or wait longer";
       }
-      case SystemdException.NO_SERVER, SystemdException.DISCONNECTED,
-          "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.FileNotFound" -> {
+      case SystemdException.NO_SERVER, "org.freedesktop.DBus.Error.ServiceUnknown",
+          "org.freedesktop.DBus.Error.FileNotFound" -> {
         code = ErrorCode.FAILED_PRECONDITION;
         remedy = where.noManagerRemedy();
+      }
+      case SystemdException.DISCONNECTED -> {
+        code = ErrorCode.UNAVAILABLE;
+        remedy = "the connection went away (the manager restarted, or stopped: " + where.noManagerRemedy()
+            + "); the next call connects again";
       }
       case SystemdException.UNIT_EXISTS -> {
         code = ErrorCode.ALREADY_EXISTS;

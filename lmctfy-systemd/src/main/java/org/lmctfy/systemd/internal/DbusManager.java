@@ -66,9 +66,12 @@ public final class DbusManager implements SystemdManager {
     CompletableFuture<AbstractConnection> made = new CompletableFuture<>();
     Thread connecting = new Thread(() -> {
       try {
+        // one connection attempt (dbus-java retries a refused connect every 500 ms for its transport
+        // timeout, 10 s by default: a stale socket file would spend the deadline of every address)
         AbstractConnection c = bus
-            ? DBusConnectionBuilder.forAddress(address).withShared(false).build()
-            : DirectConnectionBuilder.forAddress(address).build();
+            ? DBusConnectionBuilder.forAddress(address).withShared(false).transportConfig().withTimeout(500).back()
+                .build()
+            : DirectConnectionBuilder.forAddress(address).transportConfig().withTimeout(500).back().build();
         if (!made.complete(c)) {
           c.close(); // too late: the caller gave up
         }
