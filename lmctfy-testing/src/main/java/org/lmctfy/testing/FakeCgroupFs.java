@@ -408,6 +408,58 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  /**
+   * Whether systemd marked the cgroup delegated ({@code user.delegate=1}, a unit with {@code
+   * Delegate=yes}): {@link FakeSystemd}'s units, {@link #markDelegated}, and the unit of {@link
+   * FakeLayout#SYSTEMD_V2}.
+   */
+  @Override
+  public boolean delegated(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.delegated(h, path);
+    }
+  }
+
+  /**
+   * Marks the cgroup at {@code path} of the v2 hierarchy as systemd marks a unit's with {@code
+   * Delegate=yes} (the xattr {@code user.delegate=1}); the mark goes with the cgroup. Not recorded:
+   * systemd did it. {@code ContainerApi.open} over this fake then treats a process's own cgroup
+   * there as delegated to it.
+   *
+   * @param path the cgroup's path in the v2 hierarchy
+   * @throws CgroupFsException ENOENT if there is no such cgroup
+   */
+  public void markDelegated(CgroupPath path) throws CgroupFsException {
+    synchronized (lock) {
+      kernel.setDelegated(unifiedHierarchy(), path);
+    }
+  }
+
+  /** The v2 hierarchy; IllegalStateException on a layout without one. */
+  Hierarchy unifiedHierarchy() {
+    return hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2).findFirst()
+        .orElseThrow(() -> new IllegalStateException("this fake's layout " + layout + " has no cgroup2 hierarchy"));
+  }
+
+  /**
+   * What another process (systemd) does to the cgroups: under the fake's lock, not recorded, never
+   * failed or crashed by the test's faults, and no permission checks.
+   */
+  <T> T asSystemd(SystemdStep<T> step) throws CgroupFsException {
+    synchronized (lock) {
+      T out = step.run(kernel);
+      kernel.changed();
+      lock.notifyAll();
+      return out;
+    }
+  }
+
+  /** One step of {@link #asSystemd}. */
+  interface SystemdStep<T> {
+    T run(Kernel kernel) throws CgroupFsException;
+  }
+
   // ---- CgroupFs: mutations, each recorded and open to faults and crashes.
 
   @Override

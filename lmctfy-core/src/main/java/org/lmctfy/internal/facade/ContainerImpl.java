@@ -75,6 +75,7 @@ final class ContainerImpl implements Container {
   public void enter(List<Long> tids) {
     Objects.requireNonNull(tids, "tids");
     api.lifecycle().requireExists(name);
+    api.beforePlacing();
     Layout layout = api.lifecycle().layout();
     layout.requireDomain(name, "enter " + tids + " into");
     new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), "enter " + tids + " into " + name);
@@ -85,6 +86,7 @@ final class ContainerImpl implements Container {
     Objects.requireNonNull(spec, "spec");
     ProcessBuilder command = RunCommand.of(argv, spec);
     api.lifecycle().requireExists(name);
+    api.beforePlacing();
     Layout layout = api.lifecycle().layout();
     layout.requireDomain(name, "run " + argv + " in");
     Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();

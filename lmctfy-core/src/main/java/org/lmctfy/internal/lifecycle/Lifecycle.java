@@ -35,6 +35,7 @@ public final class Lifecycle {
   private final Creator creator;
   private final Updater updater;
   private final StatsReader stats;
+  private final RootKeeper keeper;
 
   /**
    * @param killDeadline how long processes are killed before DEADLINE_EXCEEDED
@@ -44,6 +45,15 @@ public final class Lifecycle {
    */
   public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
       Consumer<ContainerName> onDestroyed) {
+    this(fs, root, killDeadline, lockDeadline, onDestroyed, RootKeeper.CGROUPS_AS_THEY_ARE);
+  }
+
+  /**
+   * @param keeper what the driver that chose the root does for it
+   */
+  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
+      Consumer<ContainerName> onDestroyed, RootKeeper keeper) {
+    this.keeper = keeper;
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null), lockDeadline);
@@ -87,26 +97,65 @@ public final class Lifecycle {
     if (name.isRoot()) {
       throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "the root container / always exists");
     }
-    // the parent's lock keeps it from being destroyed meanwhile; the root never is
-    try (ContainerLocks.Held p = name.parent().isRoot() ? null : lock(name.parent());
-        ContainerLocks.Held n = lock(name)) {
-      requireParent(name.parent());
-      requireDomainParent(name);
-      Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
-      creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host));
+    // the parent's lock keeps it from being destroyed meanwhile; the root only where the driver's
+    // cleanup may remove it (a systemd unit it stops), else top-level creates run side by side
+    boolean topLevel = name.parent().isRoot();
+    if (topLevel) {
+      keeper.precheck();
+    }
+    try (ContainerLocks.Held p = !topLevel ? lock(name.parent())
+        : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
+      if (topLevel) {
+        keeper.prepare(this);
+      }
+      try (ContainerLocks.Held n = lock(name)) {
+        requireParent(name.parent());
+        requireDomainParent(name);
+        Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
+        creator.create(name, ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host));
+      }
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
     }
   }
 
-  /** What the resource handlers see of {@code name} and its parent. */
-  Host host(ContainerName name) {
-    return new Host(layout.fs(), layout.managed(), layout.root(), layout.path(name.parent()), layout.path(name));
+  /**
+   * initMachine's part of the driver: the root made usable first, under its lock where it can be
+   * removed; {@code moveProcesses} false when initMachine moves them into a leaf of its own.
+   */
+  public void prepareRoot(boolean moveProcesses) {
+    keeper.precheck();
+    try (ContainerLocks.Held p = keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
+      if (moveProcesses) {
+        keeper.prepare(this);
+      } else {
+        keeper.ensureRoot(this);
+      }
+    }
   }
 
-  /** The container's spec as the kernel has it, for the fields its creator and updates gave. */
+  /** What the resource handlers see of {@code name} and its parent. */
+  Host host(ContainerName name) {
+    return new Host(layout.fs(), layout.managed(), layout.root(), layout.path(name.parent()), layout.path(name),
+        keeper::controllerRemedy);
+  }
+
+  /**
+   * Whether {@code name} holds nothing: no subcontainer, no intent of one, no cgroup another tool
+   * made (a processes leaf does not count).
+   */
+  public boolean holdsNothing(ContainerName name) throws IOException {
+    List<String> foreign = new ArrayList<>();
+    List<String> forged = new ArrayList<>();
+    return census.children(name, foreign, forged).isEmpty() && foreign.isEmpty() && forged.isEmpty();
+  }
+
+  /**
+   * The container's spec as the kernel has it, for the fields its creator and updates gave. Holds
+   * the container's lock within this process only: a read makes no lock file.
+   */
   public ContainerSpec spec(ContainerName name) {
-    try (ContainerLocks.Held n = lock(name)) {
+    try (ContainerLocks.Held n = locks.lockWithinProcess(layout.path(name).value(), name.value())) {
       requireExists(name);
       return ResourcePlan.read(host(name), updater.fields(name));
     } catch (IOException e) {
@@ -290,6 +339,7 @@ public final class Lifecycle {
     List<String> removed = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     sweep(ContainerName.root(), removed, failures);
+    keeper.afterCleanup(this, removed, failures);
     return new CleanupReport(removed, failures);
   }
 
@@ -350,6 +400,10 @@ public final class Lifecycle {
         } catch (IOException | LmctfyException e) {
           failures.add(child + ": its record " + key + " on " + name + ": " + e.getMessage());
         }
+      }
+    } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
+      if (e.errno() != org.lmctfy.cgroupfs.Errno.ENOENT) { // gone: no records (a driver's root not made yet)
+        failures.add(name + ": cannot read its records: " + e.getMessage());
       }
     } catch (IOException e) {
       failures.add(name + ": cannot read its records: " + e.getMessage());

@@ -22,17 +22,33 @@ public final class Host {
   private final CgroupPath self;
   private final List<Hierarchy> managed;
   private final CgroupPath root;
+  private final java.util.function.BinaryOperator<String> remedy;
 
   /**
    * @param managed the hierarchies the container occupies, the anchor first
    * @param root the API's root cgroup, where v2 controllers must be available
    */
   public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self) {
+    this(fs, managed, root, parent, self, (controller, offered) -> "run initMachine with enable_controllers");
+  }
+
+  /**
+   * @param remedy how to give the root a v2 controller it lacks, from the controller and the
+   *     root's {@code cgroup.controllers}: the driver that chose the root knows
+   */
+  public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self,
+      java.util.function.BinaryOperator<String> remedy) {
     this.fs = fs;
     this.managed = managed;
     this.root = root;
     this.parent = parent;
     this.self = self;
+    this.remedy = remedy;
+  }
+
+  /** How to give the API's root {@code controller}, which its {@code cgroup.controllers} ({@code offered}) lacks. */
+  String rootRemedy(String controller, String offered) {
+    return remedy.apply(controller, offered);
   }
 
   List<Hierarchy> managed() {

@@ -37,6 +37,9 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     if (spec.cpu() != null) {
       CpuHandler.validate(spec.cpu());
     }
+    // a controller the root lacks is said as such (with the driver's remedy) before a handler
+    // reads a file of it, such as the parent's cpuset.cpus.effective, and fails ENOENT
+    v2Controllers(spec, host);
     List<FileWrite> writes = new ArrayList<>();
     CpuHandler.plan(spec.cpu(), mode, host, writes);
     MemoryHandler.plan(spec.memory(), mode, host, writes);
@@ -96,8 +99,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       if (!FlatKeyed.hasWord(offered, c)) {
         String field = fieldOf.apply(c);
         throw Host.notOn(unified, field, "the " + c + " controller does not reach the API's root cgroup (its "
-            + "cgroup.controllers is \"" + offered + "\"); run initMachine with "
-            + "enable_controllers");
+            + "cgroup.controllers is \"" + offered + "\"); " + host.rootRemedy(c, offered));
       }
     }
   }
