@@ -44,6 +44,9 @@ module org.lmctfy {
   exports org.lmctfy.internal.naming to org.lmctfy.testing;
   exports org.lmctfy.internal.lifecycle to org.lmctfy.testing;
 
+  // The systemd driver's D-Bus side: lmctfy-systemd provides it, found when present.
+  uses org.lmctfy.cgroupfs.SystemdConnector;
+
   // The codec no longer needs it; kept for callers who bind the spec records with their own mapper.
   opens org.lmctfy.spec to com.fasterxml.jackson.databind;
 }

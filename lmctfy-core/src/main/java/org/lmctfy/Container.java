@@ -34,7 +34,8 @@ public interface Container {
    * Changes the container's resources (see {@link UpdatePolicy}); transactional.
    *
    * @param spec the spec
-   * @param policy SELF or RECURSIVE
+   * @param policy DIFF (only the fields given change) or REPLACE (every other field of the
+   *     container's controllers goes back to its default)
    */
   void update(ContainerSpec spec, UpdatePolicy policy);
 
@@ -52,6 +53,26 @@ public interface Container {
    * @return what the container uses
    */
   ContainerStats stats(StatsType type);
+
+  /**
+   * Asks the kernel to reclaim {@code bytes} of memory from the container and its subcontainers
+   * now (proactive reclaim: page cache first, anonymous memory where there is swap), as a memory
+   * manager does before the limit forces it; returns once that much was reclaimed. An operation,
+   * not a setting: the spec and limits are unchanged. v2 {@code memory.reclaim} (Linux 5.19+). Not
+   * serialised with the administrative operations: it only takes memory back.
+   *
+   * <pre>{@code
+   * job.reclaim(64L << 20); // 64 MiB of cold page cache back to the machine
+   * }</pre>
+   *
+   * @param bytes how much, at least 1
+   * @throws LmctfyException INVALID_ARGUMENT for {@code bytes < 1}; UNAVAILABLE when the kernel
+   *     reclaimed less after its retries (EAGAIN: what is left may be unreclaimable, as anonymous
+   *     memory without swap), naming the usage left; FAILED_PRECONDITION on cgroup v1, for a
+   *     container that does not isolate memory, or on a kernel without {@code memory.reclaim};
+   *     NOT_FOUND if the container does not exist
+   */
+  void reclaim(long bytes);
 
   /**
    * Moves the threads {@code tids} into the container in every hierarchy it occupies: on v1 each

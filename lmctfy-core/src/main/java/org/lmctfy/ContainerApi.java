@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.SystemdConnector;
+import org.lmctfy.internal.driver.Drivers;
 import org.lmctfy.internal.facade.ContainerApiImpl;
 import org.lmctfy.internal.kernel.KernelCgroupFs;
 import org.lmctfy.spec.ContainerSpec;
@@ -36,7 +38,14 @@ public interface ContainerApi extends AutoCloseable {
 
   /**
    * Opens the host's cgroups (found from {@code /proc/self/mountinfo} and {@code
-   * /proc/self/cgroup}), with the root container where {@link #open(CgroupFs)} puts it.
+   * /proc/self/cgroup}) with the driver {@link ApiOptions.Driver#AUTO} chooses. Where systemd runs
+   * the machine on cgroup v2 that is the systemd driver: the cgroup of this process's own unit when
+   * systemd delegated it ({@code Delegate=yes}), else a transient service with {@code Delegate=yes}
+   * ({@code lmctfy.service}) that the first create asks the system manager (root) or the user's own
+   * manager (anyone else) for, through {@code lmctfy-systemd}. Elsewhere the cgroupfs driver, with
+   * the root {@link #open(CgroupFs)} describes. Opening reads only: it makes nothing, and a read
+   * ({@code exists}, {@code get}, {@code list}, {@code spec}, {@code stats}, {@code detect}) makes
+   * nothing either.
    *
    * @return the ContainerApi
    * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read
@@ -46,11 +55,14 @@ public interface ContainerApi extends AutoCloseable {
   }
 
   /**
-   * {@link #open()} with {@code options}: a root of its own, other waits.
+   * {@link #open()} with {@code options}: a driver, a root of its own, other waits.
    *
-   * @param options the root and the waits
+   * @param options the driver, the root and the waits
    * @return the ContainerApi
-   * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read
+   * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read, or
+   *     if the SYSTEMD driver is asked for where PID 1 is not systemd or the controllers are not
+   *     on cgroup v2, or without {@code lmctfy-systemd} where systemd did not delegate this
+   *     process's unit
    */
   static ContainerApi open(ApiOptions options) {
     CgroupFs fs;
@@ -79,12 +91,16 @@ public interface ContainerApi extends AutoCloseable {
    * containers: where the controllers live on cgroup v2 (no v1 hierarchy carries one), the cgroup
    * this process runs in (a systemd unit's, a delegated subtree), so that containers are never made
    * beside {@code system.slice} unless asked for with {@link #open(CgroupFs, CgroupPath)}; on v1
-   * and hybrid machines, each hierarchy's mount root.
+   * and hybrid machines, each hierarchy's mount root. Over {@link #hostCgroupFs()} this is {@link
+   * #open()}, with its driver; over any other backend it is the cgroupfs driver.
    *
-   * <p>Inside a unit, the unit's cgroup holds this process, and cgroup v2 lets only a cgroup
-   * without processes enable controllers for its children: a create that needs one is
-   * FAILED_PRECONDITION naming the rule, until {@link #initMachine} with {@code processes_leaf} has
-   * moved the unit's processes into a leaf, as systemd advises a delegated manager.
+   * <p>cgroup v2 lets only a cgroup without processes enable controllers for its children. Where
+   * that cgroup was delegated to this process (systemd marks a {@code Delegate=yes} unit's cgroup
+   * {@code user.delegate}; the root of a cgroup namespace, as in a Kubernetes pod, is delegated by
+   * the namespace), the first create moves its processes into the processes leaf {@code
+   * lmctfy-supervisor} first, as systemd advises a delegated manager. Elsewhere (a unit without
+   * {@code Delegate=yes}) a create that needs a controller is FAILED_PRECONDITION naming the rule,
+   * until {@link #initMachine} with {@code processes_leaf} has moved them.
    *
    * @param fs the cgroup filesystem
    * @return the ContainerApi
@@ -108,19 +124,46 @@ public interface ContainerApi extends AutoCloseable {
   }
 
   /**
-   * Opens containers over {@code fs} with {@code options}: their root, or the default root of
-   * {@link #open(CgroupFs)}, and their waits.
+   * Opens containers over {@code fs} with {@code options}: their driver and root, and their waits.
    *
    * @param fs the cgroup filesystem
-   * @param options the root and the waits
+   * @param options the driver, the root and the waits
    * @return the ContainerApi
    * @throws LmctfyException UNAVAILABLE if the default root is asked for and this process's cgroup
-   *     cannot be read
+   *     cannot be read; FAILED_PRECONDITION as {@link #open(ApiOptions)} says for the SYSTEMD driver
    */
   static ContainerApi open(CgroupFs fs, ApiOptions options) {
     java.util.Objects.requireNonNull(fs, "fs");
-    CgroupPath root = options.root() != null ? options.root() : ContainerApiImpl.defaultRoot(fs);
-    return new ContainerApiImpl(fs, root, options);
+    java.util.Objects.requireNonNull(options, "options");
+    return new ContainerApiImpl(fs, Drivers.open(fs, options, null), options);
+  }
+
+  /**
+   * Opens containers over {@code fs} with the systemd driver and the manager {@code systemd}: for
+   * tests of code that runs under systemd, with {@code lmctfy-testing}'s {@code FakeSystemd} over a
+   * {@code FakeCgroupFs}, or for a connector of one's own. The driver is as {@link
+   * ApiOptions.Driver#SYSTEMD} says, with the manager given.
+   *
+   * <pre>{@code
+   * FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
+   * FakeSystemd systemd = FakeSystemd.on(fs);
+   * try (ContainerApi api = ContainerApi.open(fs, systemd, ApiOptions.DEFAULTS)) {
+   *   api.create("/job", spec);                   // in /system.slice/lmctfy.service/job
+   * }
+   * }</pre>
+   *
+   * @param fs the cgroup filesystem the manager's units live in
+   * @param systemd the manager
+   * @param options the waits, the unit's name; the driver AUTO or SYSTEMD, and no root
+   * @return the ContainerApi
+   * @throws LmctfyException INVALID_ARGUMENT for the CGROUPFS driver; FAILED_PRECONDITION if the
+   *     controllers of {@code fs} are not on cgroup v2
+   */
+  static ContainerApi open(CgroupFs fs, SystemdConnector systemd, ApiOptions options) {
+    java.util.Objects.requireNonNull(fs, "fs");
+    java.util.Objects.requireNonNull(systemd, "systemd");
+    java.util.Objects.requireNonNull(options, "options");
+    return new ContainerApiImpl(fs, Drivers.open(fs, options, systemd), options);
   }
 
   /**
@@ -239,14 +282,19 @@ public interface ContainerApi extends AutoCloseable {
   void initMachine(InitSpec spec);
 
   /**
-   * Finds containers left partial or unfinished under the root and removes them. Safe to call at
+   * Finds containers left partial or unfinished under the root and removes them. Under the systemd
+   * driver's own unit, stops that unit when it holds no container (systemd removes its cgroups; the
+   * next create starts it again). Safe to call at
    * any time, alongside any other operation, in any number of processes.
    *
    * @return the CleanupReport
    */
   CleanupReport cleanup();
 
-  /** Ends every notification registration and thread this API started, and closes its lock file. */
+  /**
+   * Ends every notification registration and thread this API started, closes its lock file and its
+   * connection to systemd.
+   */
   @Override
   void close();
 }

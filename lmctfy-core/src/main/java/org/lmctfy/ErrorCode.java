@@ -28,7 +28,10 @@ public enum ErrorCode {
   RESOURCE_EXHAUSTED(8),
   /** The machine is not in a state the operation needs (missing controller, partial container). */
   FAILED_PRECONDITION(9),
-  /** Not used by lmctfy for Java; kept for lmctfy's numbers. */
+  /**
+   * The operation was cut short by something outside it: a wait for a lock interrupted, a
+   * launcher killed by someone else while it was being placed. Safe to try again.
+   */
   ABORTED(10),
   /** Not used by lmctfy for Java; kept for lmctfy's numbers. */
   OUT_OF_RANGE(11),

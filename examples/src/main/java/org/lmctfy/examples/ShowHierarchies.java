@@ -10,12 +10,16 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.FakeCgroupFs;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
 
 /**
- * Opens the host's cgroups when this process can manage them (root, cgroups mounted), otherwise an
- * in-memory {@link FakeCgroupFs} laid out like this project's machines; says which, prints the
- * hierarchies it found, then creates a small container, shows where it landed and destroys it.
+ * Opens the host's cgroups with the library's default driver (on a systemd machine, as root or as
+ * any user, the systemd driver), says which, prints the hierarchies it found, then creates a small
+ * container, shows where it landed and destroys it. Where the host's cgroups cannot be used (none
+ * mounted, or this user may make no container here: no systemd user manager, no delegated subtree),
+ * it says why and does the same on an in-memory {@link FakeCgroupFs} laid out like this project's
+ * machines.
  */
 public final class ShowHierarchies {
   private ShowHierarchies() {}
@@ -28,16 +32,30 @@ public final class ShowHierarchies {
   }
 
   public static void run(PrintStream out) throws Exception {
-    String unusable = ScratchCgroups.hostUnusableReason();
     CgroupFs fs;
-    if (unusable == null) {
+    try {
       fs = ContainerApi.hostCgroupFs();
-      out.println("backend: host kernel (cgroups found from /proc/self/mountinfo)");
-    } else {
-      fs = FakeCgroupFs.create();
-      out.println("backend: in-memory fake (FakeCgroupFs), because " + unusable);
+    } catch (java.io.IOException e) {
+      onTheFake(out, "no cgroup hierarchy can be read here (" + e.getMessage() + ")");
+      return;
     }
     try (ContainerApi api = ContainerApi.open(fs)) {
+      out.println("backend: host kernel (cgroups found from /proc/self/mountinfo); container / is " + api.root());
+      print(api.cgroupFs(), out);
+      demo(api, out);
+    } catch (LmctfyException e) {
+      if (e.code() != ErrorCode.PERMISSION_DENIED && e.code() != ErrorCode.FAILED_PRECONDITION) {
+        throw e;
+      }
+      out.println();
+      onTheFake(out, "the host's cgroups cannot hold a container of uid " + fs.effectiveUid() + " here: "
+          + e.getMessage());
+    }
+  }
+
+  private static void onTheFake(PrintStream out, String why) throws Exception {
+    out.println("backend: in-memory fake (FakeCgroupFs), because " + why);
+    try (ContainerApi api = ContainerApi.open(FakeCgroupFs.create())) {
       print(api.cgroupFs(), out);
       demo(api, out);
     }
@@ -55,8 +73,9 @@ public final class ShowHierarchies {
     CgroupFs fs = api.cgroupFs();
     Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
         .findFirst().orElse(null);
-    if (api.root().isRoot() || unified == null || fs.read(unified, api.root(), "cgroup.procs").isBlank()) {
-      return;
+    if (api.root().isRoot() || unified == null || !fs.exists(unified, api.root())
+        || fs.read(unified, api.root(), "cgroup.procs").isBlank()) {
+      return; // no processes in the way (a systemd driver's unit is made, and its keeper moved, by create)
     }
     out.println("this process runs in " + unified.display(api.root(), null) + ", which holds processes: moving them"
         + " into " + LEAF + "/ (initMachine processes_leaf), so that its containers can have controllers");
@@ -90,7 +109,15 @@ public final class ShowHierarchies {
         }
       }
     } // not committed: the handle destroys the container
-    out.println("destroyed " + name + "; left behind: " + (api.exists(name) ? "the container (a bug)" : "nothing"));
+    // the systemd driver's unit, when it holds no other container, is stopped: it goes with its cgroup
+    java.util.List<String> failures = java.util.List.of();
+    if (api.root().value().endsWith("/" + org.lmctfy.ApiOptions.DEFAULT_SYSTEMD_UNIT)) {
+      org.lmctfy.CleanupReport cleaned = api.cleanup();
+      cleaned.removed().forEach(r -> out.println("removed " + r));
+      failures = cleaned.failures();
+    }
+    out.println("destroyed " + name + "; left behind: " + (api.exists(name) ? "the container (a bug)"
+        : failures.isEmpty() ? "nothing" : "what cleanup could not remove: " + failures));
   }
 
   /** The files that show the demo's limits in {@code h}: v1 and v2 name them differently. */

@@ -371,6 +371,25 @@ public interface CgroupFs {
   }
 
   /**
+   * Whether the cgroup {@code path} of the v2 hierarchy {@code h} was delegated to the processes
+   * in it, so that they may arrange their own subtree (move themselves into a leaf, enable
+   * controllers for their children): systemd marks the cgroup of a unit with {@code Delegate=yes}
+   * with the xattr {@code user.delegate=1} (systemd 251 and later), and the root of a cgroup
+   * namespace is delegated by the namespace (the kernel's root cgroup has no {@code cgroup.type};
+   * every other cgroup, a namespace's root too, has one). The library moves the processes of such
+   * a default root into a processes leaf at its first create (see {@code ContainerApi.open()}).
+   * This default, for backends that cannot tell, answers false.
+   *
+   * @param h the unified hierarchy
+   * @param path the cgroup's path in it
+   * @return whether the cgroup is delegated to the processes in it
+   * @throws IOException if the cgroup cannot be read (a {@link CgroupFsException} names it and the errno)
+   */
+  default boolean delegated(Hierarchy h, CgroupPath path) throws IOException {
+    return false;
+  }
+
+  /**
    * Replaces the device filter of a cgroup v2 cgroup: on the kernel, lmctfy's eBPF cgroup-device
    * program, attached with {@code BPF_F_ALLOW_MULTI} (so the filters of the cgroup's ancestors, and
    * of other managers, still apply: an access must pass all of them) and swapped for the new one

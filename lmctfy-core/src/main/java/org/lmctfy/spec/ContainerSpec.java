@@ -45,6 +45,7 @@ import org.lmctfy.internal.codec.UnifiedFiles;
  * @param network {@code network}: net_cls class id and net_prio priorities
  * @param monitoring {@code monitoring}: presence gives the container a perf_event cgroup
  * @param misc {@code misc}: limits of the v2 misc controller's resources
+ * @param rdma {@code rdma}: limits of RDMA resources per device
  * @param unified {@code unified}: raw cgroup v2 interface files and the values to write to them,
  *     for a setting the typed sections do not model (as the OCI runtime spec's {@code unified}):
  *     names such as {@code "memory.swap.high"}; a file the typed sections model, a file of
@@ -72,6 +73,7 @@ public record ContainerSpec(
     @JsonProperty("network") NetworkSpec network,
     @JsonProperty("monitoring") MonitoringSpec monitoring,
     @JsonProperty("misc") MiscSpec misc,
+    @JsonProperty("rdma") RdmaSpec rdma,
     @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> unified,
     @JsonProperty("virtual_host") VirtualHostSpec virtualHost,
     @JsonProperty("filesystem") FilesystemSpec filesystem) {
@@ -91,6 +93,7 @@ public record ContainerSpec(
    * @param network the network
    * @param monitoring the monitoring
    * @param misc the misc section (v2 {@code misc.max})
+   * @param rdma the rdma section ({@code rdma.max})
    * @param unified raw v2 interface files and their values
    * @param virtualHost the virtual host section, or null
    * @param filesystem the virtual host's filesystem, or null (only with a virtual host)
@@ -129,7 +132,7 @@ public record ContainerSpec(
       PidsSpec pids, BlockIoSpec blockio, DeviceSpec device, HugetlbSpec hugetlb, NetworkSpec network,
       MonitoringSpec monitoring) {
     this(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio, device, hugetlb, network, monitoring,
-        null, null, null, null);
+        null, null, null, null, null);
   }
 
   /**
@@ -194,7 +197,7 @@ public record ContainerSpec(
     return new Builder()
         .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit)
         .cpu(cpu).memory(memory).pids(pids).blockio(blockio).device(device)
-        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).unified(unified)
+        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).rdma(rdma).unified(unified)
         .virtualHost(virtualHost).filesystem(filesystem);
   }
 
@@ -212,6 +215,7 @@ public record ContainerSpec(
     private NetworkSpec network;
     private MonitoringSpec monitoring;
     private MiscSpec misc;
+    private RdmaSpec rdma;
     private Map<String, String> unified;
     private VirtualHostSpec virtualHost;
     private FilesystemSpec filesystem;
@@ -351,6 +355,17 @@ public record ContainerSpec(
     }
 
     /**
+     * Sets the {@code rdma} section.
+     *
+     * @param rdma the rdma section
+     * @return this builder
+     */
+    public Builder rdma(RdmaSpec rdma) {
+      this.rdma = rdma;
+      return this;
+    }
+
+    /**
      * Sets the {@code unified} files (null or empty for none).
      *
      * @param unified file names and values
@@ -390,7 +405,7 @@ public record ContainerSpec(
      */
     public ContainerSpec build() {
       return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio,
-          device, hugetlb, network, monitoring, misc, unified, virtualHost, filesystem);
+          device, hugetlb, network, monitoring, misc, rdma, unified, virtualHost, filesystem);
     }
   }
 }

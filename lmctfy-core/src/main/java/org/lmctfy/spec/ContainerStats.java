@@ -10,8 +10,9 @@ import org.lmctfy.internal.codec.SpecCodec;
  * What a container uses, from {@link org.lmctfy.Container#stats}. A section, or a field, is {@code
  * null} when this host does not offer it (a missing optional kernel file leaves that field absent,
  * it never fails the call). Units are in the names: {@code _ns} nanoseconds everywhere for time,
- * bytes for memory and I/O sizes, plain counts otherwise. {@code FULL} adds CPU throttling and the
- * {@code memory.stat} breakdowns to what {@code SUMMARY} reads.
+ * bytes for memory and I/O sizes, plain counts otherwise. {@code FULL} adds CPU throttling and
+ * bursts, swap usage, huge page usage and the {@code memory.stat} breakdowns to what {@code
+ * SUMMARY} reads.
  *
  * <pre>{@code
  * ContainerStats stats = job.stats(StatsType.SUMMARY);
@@ -25,6 +26,8 @@ import org.lmctfy.internal.codec.SpecCodec;
  * @param pids tasks running
  * @param blockio bytes and operations per block device
  * @param pressure pressure stall information (PSI), where the kernel offers it
+ * @param hugetlb {@code hugetlb} (FULL): huge pages used, one entry per page size the kernel has;
+ *     empty where the container has no hugetlb controller
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -33,7 +36,8 @@ public record ContainerStats(
     @JsonProperty("memory") MemoryStats memory,
     @JsonProperty("pids") PidsStats pids,
     @JsonProperty("blockio") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceIo> blockio,
-    @JsonProperty("pressure") PressureStats pressure) {
+    @JsonProperty("pressure") PressureStats pressure,
+    @JsonProperty("hugetlb") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HugetlbStats> hugetlb) {
 
   /**
    * Validates and copies.
@@ -43,9 +47,11 @@ public record ContainerStats(
    * @param pids the pids
    * @param blockio the blockio
    * @param pressure the pressure
+   * @param hugetlb the huge page usage per page size
    */
   public ContainerStats {
     blockio = blockio == null ? List.of() : List.copyOf(blockio);
+    hugetlb = hugetlb == null ? List.of() : List.copyOf(hugetlb);
   }
 
   /**
@@ -97,16 +103,23 @@ public record ContainerStats(
   }
 
   /**
-   * CFS throttling.
+   * CFS throttling and bursts ({@code cpu.stat}).
    *
    * @param periods {@code periods}: enforcement periods that have elapsed
    * @param throttledPeriods {@code throttled_periods}: periods in which the quota ran out
    * @param throttledNs {@code throttled_ns}: total time throttled, nanoseconds
+   * @param bursts {@code bursts}: periods in which the container ran past its quota on banked
+   *     burst time ({@code nr_bursts}; null on kernels before 5.14)
+   * @param burstNs {@code burst_ns}: time run on banked burst, nanoseconds ({@code burst_usec} on
+   *     v2, {@code burst_time} on v1; null on kernels before 5.14)
    */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Throttling(
       @JsonProperty("periods") long periods,
       @JsonProperty("throttled_periods") long throttledPeriods,
-      @JsonProperty("throttled_ns") long throttledNs) {}
+      @JsonProperty("throttled_ns") long throttledNs,
+      @JsonProperty("bursts") Long bursts,
+      @JsonProperty("burst_ns") Long burstNs) {}
 
   /**
    * Memory, bytes unless said otherwise.
@@ -119,6 +132,15 @@ public record ContainerStats(
    * @param workingSet {@code working_set}: usage less inactive file cache, at least 0
    * @param oomEvents {@code oom_events}: times the container was out of memory (a count; v2)
    * @param oomKills {@code oom_kills}: processes the OOM killer killed in it (a count)
+   * @param highEvents {@code high_events}: times usage went over {@code memory.high} and the
+   *     container was throttled and reclaimed from ({@code memory.events} {@code high}; v2)
+   * @param lowEvents {@code low_events}: times memory was reclaimed from it although it was under
+   *     its {@code reservation} ({@code memory.events} {@code low}; v2)
+   * @param oomGroupKills {@code oom_group_kills}: times the whole container was OOM-killed as a
+   *     group ({@code oom_group}; {@code memory.events} {@code oom_group_kill}; v2, 5.16+)
+   * @param swapUsage {@code swap_usage} (FULL): bytes of the container's memory in swap (v2 {@code
+   *     memory.swap.current}; v1 {@code memory.memsw.usage_in_bytes} less the usage, where swap is
+   *     accounted)
    * @param containerData {@code container_data} (FULL): {@code memory.stat} of the container alone (v1)
    * @param hierarchicalData {@code hierarchical_data} (FULL): {@code memory.stat} with descendants
    */
@@ -132,6 +154,10 @@ public record ContainerStats(
       @JsonProperty("working_set") Long workingSet,
       @JsonProperty("oom_events") Long oomEvents,
       @JsonProperty("oom_kills") Long oomKills,
+      @JsonProperty("high_events") Long highEvents,
+      @JsonProperty("low_events") Long lowEvents,
+      @JsonProperty("oom_group_kills") Long oomGroupKills,
+      @JsonProperty("swap_usage") Long swapUsage,
       @JsonProperty("container_data") Map<String, Long> containerData,
       @JsonProperty("hierarchical_data") Map<String, Long> hierarchicalData) {
     /**
@@ -145,6 +171,10 @@ public record ContainerStats(
      * @param workingSet the working set
      * @param oomEvents the oom events
      * @param oomKills the oom kills
+     * @param highEvents the memory.high events
+     * @param lowEvents the memory.low events
+     * @param oomGroupKills the group OOM kills
+     * @param swapUsage the swap usage
      * @param containerData the container data
      * @param hierarchicalData the hierarchical data
      */
@@ -168,11 +198,38 @@ public record ContainerStats(
    *
    * @param readBytes {@code read_bytes}, {@code writeBytes} {@code write_bytes}: bytes
    * @param readOps {@code read_ops}, {@code writeOps} {@code write_ops}: operations (counts)
+   * @param discardBytes {@code discard_bytes}: bytes discarded (v2 {@code dbytes}, v1 {@code
+   *     Discard}); null where the kernel does not count discards
+   * @param discardOps {@code discard_ops}: discard operations (v2 {@code dios}); null likewise
    */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public record DeviceIo(
       @JsonProperty("major") long major, @JsonProperty("minor") long minor,
       @JsonProperty("read_bytes") long readBytes, @JsonProperty("write_bytes") long writeBytes,
-      @JsonProperty("read_ops") long readOps, @JsonProperty("write_ops") long writeOps) {}
+      @JsonProperty("read_ops") long readOps, @JsonProperty("write_ops") long writeOps,
+      @JsonProperty("discard_bytes") Long discardBytes, @JsonProperty("discard_ops") Long discardOps) {}
+
+  /**
+   * Huge pages of one size used by the container (the {@code hugetlb} controller).
+   *
+   * @param pageSize {@code page_size}: as the kernel names it, {@code "2MB"}
+   * @param usage {@code usage}: bytes of huge pages charged now (v2 {@code hugetlb.<size>.current},
+   *     v1 {@code .usage_in_bytes})
+   * @param maxUsage {@code max_usage}: peak bytes (v1 {@code .max_usage_in_bytes}; null on v2)
+   * @param limit {@code limit}: the limit, -1 unlimited
+   * @param failCount {@code fail_count}: allocations refused at the limit (v2 {@code .events}
+   *     {@code max}, v1 {@code .failcnt})
+   * @param reservedUsage {@code reserved_usage}: bytes reserved (at mmap, before any fault) now (v2
+   *     {@code .rsvd.current}, v1 {@code .rsvd.usage_in_bytes}; null before 5.7)
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record HugetlbStats(
+      @JsonProperty("page_size") String pageSize,
+      @JsonProperty("usage") long usage,
+      @JsonProperty("max_usage") Long maxUsage,
+      @JsonProperty("limit") Long limit,
+      @JsonProperty("fail_count") Long failCount,
+      @JsonProperty("reserved_usage") Long reservedUsage) {}
 
   /** Pressure stall information per resource; each is null where the kernel has no such file. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

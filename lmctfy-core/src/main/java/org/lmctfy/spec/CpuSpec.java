@@ -38,6 +38,17 @@ import org.lmctfy.internal.codec.CpuMask;
  * @param idle {@code idle}: run only when nothing else in the parent wants the CPU ({@code
  *     cpu.idle}, v2 only); cannot be given with {@code limit}, as an idle cgroup has the
  *     scheduler's smallest weight
+ * @param uclampMin {@code uclamp_min}: utilization clamp floor, a percentage of a CPU's capacity,
+ *     0..100 with at most two decimals ({@code cpu.uclamp.min}; the scheduler treats the tasks as at
+ *     least this busy when it picks a frequency and a CPU); needs a kernel built with {@code
+ *     CONFIG_UCLAMP_TASK_GROUP}
+ * @param uclampMax {@code uclamp_max}: utilization clamp ceiling in the same units ({@code
+ *     cpu.uclamp.max}; 100 is no ceiling, read back as 100); not below {@code uclamp_min}
+ * @param partition {@code partition}: the cpuset partition type ({@code
+ *     cpuset.cpus.partition}, v2 only): {@code ROOT} or {@code ISOLATED} give the container its
+ *     {@code mask} exclusively (taken from the parent partition's CPUs, {@code ISOLATED} also out
+ *     of the scheduler's load balancing); needs a {@code mask}, and a parent that is a partition
+ *     root (the machine's root cgroup is one), else FAILED_PRECONDITION with the kernel's reason
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -49,7 +60,10 @@ public record CpuSpec(
     @JsonProperty("scheduling_latency") SchedulingLatency schedulingLatency,
     @JsonProperty("period_us") Long periodUs,
     @JsonProperty("burst_us") Long burstUs,
-    @JsonProperty("idle") Boolean idle) {
+    @JsonProperty("idle") Boolean idle,
+    @JsonProperty("uclamp_min") Double uclampMin,
+    @JsonProperty("uclamp_max") Double uclampMax,
+    @JsonProperty("partition") Partition partition) {
 
   /** lmctfy's scheduling latency classes, from the most to the least latency-sensitive. */
   public enum SchedulingLatency {
@@ -63,6 +77,16 @@ public record CpuSpec(
     BEST_EFFORT
   }
 
+  /** cgroup v2 cpuset partition types ({@code cpuset.cpus.partition}). */
+  public enum Partition {
+    /** An ordinary cpuset, sharing the parent partition's CPUs (the kernel's default). */
+    MEMBER,
+    /** A partition root: its CPUs are its own, taken from the parent partition. */
+    ROOT,
+    /** A partition root whose CPUs are also out of the scheduler's load balancing. */
+    ISOLATED
+  }
+
   /**
    * Validates every field; see the component docs for the ranges.
    *
@@ -74,9 +98,21 @@ public record CpuSpec(
    * @param periodUs the period of {@code max_limit} in microseconds
    * @param burstUs the burst in microseconds ({@code cpu.max.burst})
    * @param idle whether the cgroup is idle ({@code cpu.idle})
+   * @param uclampMin the utilization clamp floor, percent ({@code cpu.uclamp.min})
+   * @param uclampMax the utilization clamp ceiling, percent ({@code cpu.uclamp.max})
+   * @param partition the cpuset partition type ({@code cpuset.cpus.partition})
    */
   @JsonCreator
   public CpuSpec {
+    percent(uclampMin, "cpu.uclamp_min");
+    percent(uclampMax, "cpu.uclamp_max");
+    if (uclampMin != null && uclampMax != null && uclampMin > uclampMax) {
+      throw Checks.invalid("cpu.uclamp_min", uclampMin, "is above cpu.uclamp_max (" + uclampMax + ")");
+    }
+    if (partition != null && partition != Partition.MEMBER && mask == null) {
+      throw Checks.problem("cpu.partition", "needs cpu.mask in the same spec: a partition's CPUs are its mask, "
+          + "which it takes exclusively");
+    }
     atLeast(limit, 0, "cpu.limit");
     if (periodUs != null && (periodUs < 1000 || periodUs > 1_000_000)) {
       throw Checks.invalid("cpu.period_us", periodUs, "must be in 1000..1000000");
@@ -105,7 +141,181 @@ public record CpuSpec(
    * @param schedulingLatency the scheduling latency
    */
   public CpuSpec(Long limit, Long maxLimit, String mask, String memoryNodes, SchedulingLatency schedulingLatency) {
-    this(limit, maxLimit, mask, memoryNodes, schedulingLatency, null, null, null);
+    this(limit, maxLimit, mask, memoryNodes, schedulingLatency, null, null, null, null, null, null);
+  }
+
+  private static void percent(Double value, String field) {
+    if (value != null && (!(value >= 0 && value <= 100) || Math.abs(value * 100 - Math.rint(value * 100)) > 1e-6)) {
+      throw Checks.invalid(field, value, "must be a percentage, 0..100, with at most two decimals");
+    }
+  }
+
+  /**
+   * A builder with every field absent.
+   *
+   * @return a builder with every field absent
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A builder holding this section's fields, to derive a changed copy.
+   *
+   * @return a builder holding this section's fields
+   */
+  public Builder toBuilder() {
+    return new Builder().limit(limit).maxLimit(maxLimit).mask(mask).memoryNodes(memoryNodes)
+        .schedulingLatency(schedulingLatency).periodUs(periodUs).burstUs(burstUs).idle(idle).uclampMin(uclampMin)
+        .uclampMax(uclampMax).partition(partition);
+  }
+
+  /** Builds a {@link CpuSpec}; each setter takes {@code null} to clear. Not thread-safe. */
+  public static final class Builder {
+    private Long limit;
+    private Long maxLimit;
+    private String mask;
+    private String memoryNodes;
+    private SchedulingLatency schedulingLatency;
+    private Long periodUs;
+    private Long burstUs;
+    private Boolean idle;
+    private Double uclampMin;
+    private Double uclampMax;
+    private Partition partition;
+
+    private Builder() {}
+
+    /**
+     * Sets {@code limit}.
+     *
+     * @param limit milli-CPUs
+     * @return this builder
+     */
+    public Builder limit(Long limit) {
+      this.limit = limit;
+      return this;
+    }
+
+    /**
+     * Sets {@code max_limit}.
+     *
+     * @param maxLimit milli-CPUs, -1 for none
+     * @return this builder
+     */
+    public Builder maxLimit(Long maxLimit) {
+      this.maxLimit = maxLimit;
+      return this;
+    }
+
+    /**
+     * Sets {@code mask}.
+     *
+     * @param mask a cpu list
+     * @return this builder
+     */
+    public Builder mask(String mask) {
+      this.mask = mask;
+      return this;
+    }
+
+    /**
+     * Sets {@code memory_nodes}.
+     *
+     * @param memoryNodes a node list
+     * @return this builder
+     */
+    public Builder memoryNodes(String memoryNodes) {
+      this.memoryNodes = memoryNodes;
+      return this;
+    }
+
+    /**
+     * Sets {@code scheduling_latency}.
+     *
+     * @param schedulingLatency the class
+     * @return this builder
+     */
+    public Builder schedulingLatency(SchedulingLatency schedulingLatency) {
+      this.schedulingLatency = schedulingLatency;
+      return this;
+    }
+
+    /**
+     * Sets {@code period_us}.
+     *
+     * @param periodUs microseconds
+     * @return this builder
+     */
+    public Builder periodUs(Long periodUs) {
+      this.periodUs = periodUs;
+      return this;
+    }
+
+    /**
+     * Sets {@code burst_us}.
+     *
+     * @param burstUs microseconds
+     * @return this builder
+     */
+    public Builder burstUs(Long burstUs) {
+      this.burstUs = burstUs;
+      return this;
+    }
+
+    /**
+     * Sets {@code idle}.
+     *
+     * @param idle whether idle
+     * @return this builder
+     */
+    public Builder idle(Boolean idle) {
+      this.idle = idle;
+      return this;
+    }
+
+    /**
+     * Sets {@code uclamp_min}.
+     *
+     * @param uclampMin percent
+     * @return this builder
+     */
+    public Builder uclampMin(Double uclampMin) {
+      this.uclampMin = uclampMin;
+      return this;
+    }
+
+    /**
+     * Sets {@code uclamp_max}.
+     *
+     * @param uclampMax percent
+     * @return this builder
+     */
+    public Builder uclampMax(Double uclampMax) {
+      this.uclampMax = uclampMax;
+      return this;
+    }
+
+    /**
+     * Sets {@code partition}.
+     *
+     * @param partition the partition type
+     * @return this builder
+     */
+    public Builder partition(Partition partition) {
+      this.partition = partition;
+      return this;
+    }
+
+    /**
+     * The section; validates it.
+     *
+     * @return the section
+     */
+    public CpuSpec build() {
+      return new CpuSpec(limit, maxLimit, mask, memoryNodes, schedulingLatency, periodUs, burstUs, idle, uclampMin,
+          uclampMax, partition);
+    }
   }
 
   /**

@@ -105,8 +105,49 @@ public final class FakeCgroupFs implements CgroupFs {
     private String cpus;
     private String memoryNodes;
     private Set<String> rootSubtreeControl;
+    private List<String> rdmaDevices;
+    private Map<String, Long> miscCapacity;
+    private Set<String> withoutFiles;
+
+    /**
+     * Interface files this fake kernel was built without, as a kernel without a feature lacks
+     * them: {@code "memory.zswap.max"} (no zswap), {@code "io.latency"}, {@code "cpu.uclamp.min"}.
+     * None by default.
+     *
+     * @param files the file names
+     * @return this builder
+     */
+    public Builder withoutFiles(Set<String> files) {
+      this.withoutFiles = Set.copyOf(files);
+      return this;
+    }
 
     private Builder() {}
+
+    /**
+     * The machine's RDMA devices, as {@code rdma.max} names them ({@code "mlx4_0"}); none by
+     * default (as on a machine without RDMA hardware, where every rdma.max write is ENODEV).
+     *
+     * @param devices the device names
+     * @return this builder
+     */
+    public Builder rdmaDevices(List<String> devices) {
+      this.rdmaDevices = List.copyOf(devices);
+      return this;
+    }
+
+    /**
+     * The machine's misc resources and their capacity, as the root's {@code misc.capacity} lists
+     * them ({@code "sev"} 16); none by default (as on a machine without such hardware, where every
+     * misc.max write is EINVAL).
+     *
+     * @param capacity resource names and how many units the machine has
+     * @return this builder
+     */
+    public Builder miscCapacity(Map<String, Long> capacity) {
+      this.miscCapacity = Map.copyOf(capacity);
+      return this;
+    }
 
     /** The hierarchies to mount, and where the processes start; {@link FakeLayout#SYSTEMD_V2} by default.
      *
@@ -158,7 +199,9 @@ public final class FakeCgroupFs implements CgroupFs {
     public FakeCgroupFs build() {
       Machine m = Layouts.defaultMachine(layout);
       Machine machine = new Machine(cpus == null ? m.cpus() : cpus,
-          memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes());
+          memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes(),
+          rdmaDevices == null ? m.rdmaDevices() : rdmaDevices, miscCapacity == null ? m.miscCapacity() : miscCapacity,
+          withoutFiles == null ? m.absentFiles() : withoutFiles);
       Set<String> enabled = rootSubtreeControl == null ? Layouts.defaultRootSubtreeControl(layout) : rootSubtreeControl;
       FakeCgroupFs fs = new FakeCgroupFs(new Kernel(layout, machine, enabled, SELF_PID), layout);
       if (layout == FakeLayout.SYSTEMD_V2) {
@@ -365,6 +408,58 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  /**
+   * Whether systemd marked the cgroup delegated ({@code user.delegate=1}, a unit with {@code
+   * Delegate=yes}): {@link FakeSystemd}'s units, {@link #markDelegated}, and the unit of {@link
+   * FakeLayout#SYSTEMD_V2}.
+   */
+  @Override
+  public boolean delegated(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    synchronized (lock) {
+      recorder.checkAlive();
+      return kernel.delegated(h, path);
+    }
+  }
+
+  /**
+   * Marks the cgroup at {@code path} of the v2 hierarchy as systemd marks a unit's with {@code
+   * Delegate=yes} (the xattr {@code user.delegate=1}); the mark goes with the cgroup. Not recorded:
+   * systemd did it. {@code ContainerApi.open} over this fake then treats a process's own cgroup
+   * there as delegated to it.
+   *
+   * @param path the cgroup's path in the v2 hierarchy
+   * @throws CgroupFsException ENOENT if there is no such cgroup
+   */
+  public void markDelegated(CgroupPath path) throws CgroupFsException {
+    synchronized (lock) {
+      kernel.setDelegated(unifiedHierarchy(), path);
+    }
+  }
+
+  /** The v2 hierarchy; IllegalStateException on a layout without one. */
+  Hierarchy unifiedHierarchy() {
+    return hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2).findFirst()
+        .orElseThrow(() -> new IllegalStateException("this fake's layout " + layout + " has no cgroup2 hierarchy"));
+  }
+
+  /**
+   * What another process (systemd) does to the cgroups: under the fake's lock, not recorded, never
+   * failed or crashed by the test's faults, and no permission checks.
+   */
+  <T> T asSystemd(SystemdStep<T> step) throws CgroupFsException {
+    synchronized (lock) {
+      T out = step.run(kernel);
+      kernel.changed();
+      lock.notifyAll();
+      return out;
+    }
+  }
+
+  /** One step of {@link #asSystemd}. */
+  interface SystemdStep<T> {
+    T run(Kernel kernel) throws CgroupFsException;
+  }
+
   // ---- CgroupFs: mutations, each recorded and open to faults and crashes.
 
   @Override
@@ -420,7 +515,7 @@ public final class FakeCgroupFs implements CgroupFs {
    * fs.makeCgroup(h, CgroupPath.of("/t"));
    * fs.chown(h, CgroupPath.of("/t"), null, 1000, 1000);           // delegate /t ...
    * fs.chown(h, CgroupPath.of("/t"), "cgroup.procs", 1000, 1000);  // ... as systemd does
-   * ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), "/t");
+   * ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), CgroupPath.of("/t"));
    * }</pre>
    *
    * @param uid the user's uid (0: this fake)

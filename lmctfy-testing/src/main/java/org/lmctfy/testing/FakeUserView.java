@@ -255,6 +255,11 @@ final class FakeUserView implements CgroupFs {
   }
 
   @Override
+  public boolean delegated(Hierarchy h, CgroupPath path) throws IOException {
+    return fake.delegated(h, path); // systemd's user.delegate: anyone may read it
+  }
+
+  @Override
   public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException {
     return fake.marker(h, path, key);
   }

@@ -18,6 +18,7 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeOperation;
 import org.lmctfy.testing.FakeSnapshot;
+import org.lmctfy.support.Proves;
 
 /**
  * Each spec field on cgroup v2, on the fake's v2 layout only: this project's machines offer no v2
@@ -68,20 +69,14 @@ class FakeV2ResourcesTest {
   }
 
   @Test
-  void v1OnlyMemoryKnobsAreRefusedNamingTheField() {
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { oom_kill_disable: true }").getMessage())
-        .contains("memory.oom_kill_disable", "v2");
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { swappiness: 10 }").getMessage())
-        .contains("memory.swappiness");
-  }
-
-  @Test
   void pidsAndChildrenLimit() throws IOException {
     assertThat(createAndRead("pids { limit: 7 } children_limit: 2", "pids { limit: 7 } children_limit: 2",
         "cgroup.max.descendants")).isEqualTo("2");
   }
 
   @Test
+  @Proves("blockio.weight")
+  @Proves("blockio.device_limits")
   void blockioWeightAndDeviceLimitsAreIoWeightAndIoMax() throws IOException {
     assertThat(createAndRead("blockio { weight: 500 device_limits { major: 254 minor: 0 read_bps: 1048576 } }",
         "blockio { weight: 500 device_limits { major: 254 minor: 0 read_bps: 1048576 write_bps: -1 read_iops: -1 "
@@ -95,7 +90,27 @@ class FakeV2ResourcesTest {
         "hugetlb { limits { page_size: \"2MB\" limit: 4194304 } }", "hugetlb.2MB.max")).isEqualTo("4194304");
   }
 
+  /** A machine whose root has not enabled iocost on the device: said before anything is written. */
   @Test
+  @Proves(value = "blockio.device_weights", refusal = "FAILED_PRECONDITION")
+  void perDeviceWeightsWithoutIocostOnTheDeviceAreFailedPreconditionNamingIt() {
+    String spec = "blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }";
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, spec).getMessage())
+        .contains("blockio.device_weights", "io.cost.qos", "254:0");
+  }
+
+  /** A kernel with io.latency (Debian's are built without it: KernelV2ResourcesTest). */
+  @Test
+  @Proves("blockio.latency_targets")
+  void latencyTargetsAreIoLatencyLinesAndReplaceRemovesThem() throws IOException {
+    String spec = "blockio { latency_targets { major: 254 minor: 0 target_us: 5000 } }";
+    assertThat(createAndRead(spec, spec, "io.latency")).isEqualTo("254:0 target=5000");
+    api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), org.lmctfy.UpdatePolicy.REPLACE);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "io.latency").strip()).isEmpty();
+  }
+
+  @Test
+  @Proves("blockio.device_weights")
   void perDeviceWeightsAreIoWeightLinesOnceTheRootEnablesIocost() throws IOException {
     fs.write(unified, CgroupPath.root(), "io.cost.qos", "254:0 enable=1");
     assertThat(createAndRead("blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }",
@@ -116,11 +131,132 @@ class FakeV2ResourcesTest {
   }
 
   @Test
+  @Proves(value = "misc.limits", refusal = "INVALID_ARGUMENT")
   void miscLimitsOfAResourceTheMachineLacksAreRefusedByTheKernelAndChangeNothing() {
     FakeSnapshot before = fs.snapshot();
     LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "misc { limits { resource: \"sev\" limit: 1 } }");
     assertThat(e.getMessage()).contains("misc.max", "EINVAL");
     CgroupAssertions.assertThat(fs).matches(before);
+  }
+
+  /** A machine with misc resources (AMD SEV here): misc.max lines, read back, a list replaced whole. */
+  @Test
+  @Proves("misc.limits")
+  void miscLimitsAreMiscMaxLinesOnAMachineWithTheResources() throws IOException {
+    FakeCgroupFs sev = FakeCgroupFs.builder().layout(FakeLayout.V2).miscCapacity(java.util.Map.of("sev", 16L, "sev_es", 4L))
+        .build();
+    Container job = ContainerApi.open(sev).create("/job", ContainerSpec.parse(
+        "misc { limits { resource: \"sev\" limit: 4 } limits { resource: \"sev_es\" limit: -1 } }"));
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("misc { limits { resource: \"sev\" limit: 4 } }"));
+    assertThat(sev.read(unified, CgroupPath.of("/job"), "misc.max")).isEqualTo("sev 4\nsev_es max\n");
+    job.update(ContainerSpec.parse("misc { limits { resource: \"sev_es\" limit: 1 } }"), org.lmctfy.UpdatePolicy.DIFF);
+    assertThat(sev.read(unified, CgroupPath.of("/job"), "misc.max")).isEqualTo("sev max\nsev_es 1\n");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("misc { limits { resource: \"sev_es\" limit: 1 } }"));
+  }
+
+  /** A machine with RDMA devices: rdma.max lines, both resources written, read back, a list replaced whole. */
+  @Test
+  @Proves("rdma.limits")
+  void rdmaLimitsAreRdmaMaxLinesOnAMachineWithTheDevices() throws IOException {
+    FakeCgroupFs ib = FakeCgroupFs.builder().layout(FakeLayout.V2).rdmaDevices(java.util.List.of("mlx4_0", "mlx5_1"))
+        .build();
+    Container job = ContainerApi.open(ib).create("/job", ContainerSpec.parse("rdma { limits { device: \"mlx4_0\" "
+        + "hca_handle: 2 hca_object: 2000 } limits { device: \"mlx5_1\" hca_object: 10 } }"));
+    assertThat(ib.read(unified, CgroupPath.of("/job"), "rdma.max"))
+        .isEqualTo("mlx4_0 hca_handle=2 hca_object=2000\nmlx5_1 hca_handle=max hca_object=10\n");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("rdma { limits { device: \"mlx4_0\" hca_handle: 2 "
+        + "hca_object: 2000 } limits { device: \"mlx5_1\" hca_handle: -1 hca_object: 10 } }"));
+    job.update(ContainerSpec.parse("rdma { limits { device: \"mlx5_1\" hca_handle: 1 } }"), org.lmctfy.UpdatePolicy.DIFF);
+    assertThat(ib.read(unified, CgroupPath.of("/job"), "rdma.max"))
+        .isEqualTo("mlx4_0 hca_handle=max hca_object=max\nmlx5_1 hca_handle=1 hca_object=max\n");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
+        "rdma { limits { device: \"mlx4_0\" hca_handle: -2 } }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  /** A kernel built with CONFIG_UCLAMP_TASK_GROUP (not Debian's): percentages with two decimals, 100 is max. */
+  @Test
+  @Proves("cpu.uclamp_min, cpu.uclamp_max")
+  void uclampIsCpuUclampMinAndMaxInPercentWithTwoDecimals() throws IOException {
+    assertThat(createAndRead("cpu { uclamp_min: 12.5 uclamp_max: 80 }", "cpu { uclamp_min: 12.5 uclamp_max: 80 }",
+        "cpu.uclamp.min")).isEqualTo("12.50");
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.max").strip()).isEqualTo("80.00");
+    Container job = api.get("/job");
+    LmctfyException above = catchThrowableOfType(LmctfyException.class,
+        () -> job.update(ContainerSpec.parse("cpu { uclamp_min: 90 }"), org.lmctfy.UpdatePolicy.DIFF));
+    assertThat(above.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(above.getMessage()).contains("cpu.uclamp_min", "80.0");
+    job.update(ContainerSpec.parse("cpu { uclamp_max: 100 }"), org.lmctfy.UpdatePolicy.DIFF);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.max").strip()).isEqualTo("max");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("cpu { uclamp_min: 12.5 uclamp_max: 100 }"));
+    job.update(ContainerSpec.parse("pids { limit: 5 }"), org.lmctfy.UpdatePolicy.REPLACE);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.min").strip()).isEqualTo("0.00");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse("cpu { uclamp_min: 12.345 }"))
+        .getMessage()).contains("cpu.uclamp_min", "two decimals");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
+        "cpu { uclamp_min: 50 uclamp_max: 40 }")).getMessage()).contains("cpu.uclamp_min", "cpu.uclamp_max");
+  }
+
+  /**
+   * A kernel built without zswap: a top-level container (no ancestor below the root tells) finds
+   * out by the write's ENOENT, one below a container with memory before anything is made; both
+   * FAILED_PRECONDITION naming the field, nothing changed.
+   */
+  @Test
+  @Proves(value = "memory.zswap_limit", refusal = "FAILED_PRECONDITION")
+  void aFileThisKernelLacksIsFailedPreconditionNamingTheFieldAndChangesNothing() {
+    FakeCgroupFs noZswap = FakeCgroupFs.builder().layout(FakeLayout.V2).withoutFiles(java.util.Set.of("memory.zswap.max"))
+        .build();
+    ContainerApi onIt = ContainerApi.open(noZswap);
+    FakeSnapshot before = noZswap.snapshot();
+    LmctfyException top = catchThrowableOfType(LmctfyException.class,
+        () -> onIt.create("/job", ContainerSpec.parse("memory { zswap_limit: 8192000 }")));
+    assertThat(top.code()).as(top.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(top.getMessage()).contains("memory.zswap_limit", "memory.zswap.max", "built without zswap", "ENOENT");
+    CgroupAssertions.assertThat(noZswap).matches(before);
+    onIt.create("/a", ContainerSpec.parse("memory { limit: 8192000 }"));
+    LmctfyException below = catchThrowableOfType(LmctfyException.class,
+        () -> onIt.create("/a/b", ContainerSpec.parse("memory { zswap_limit: 4096000 }")));
+    assertThat(below.code()).as(below.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(below.getMessage()).contains("memory.zswap_limit", "zswap");
+    assertThat(onIt.exists("/a/b")).isFalse();
+  }
+
+  /** An ENOENT of a file the kernel has (the controller went and came back meanwhile) is the kernel's, as it is. */
+  @Test
+  void anEnoentOfAFileTheKernelHasStaysTheKernels() {
+    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "memory.zswap.max".equals(op.file()), Errno.ENOENT);
+    LmctfyException e = refused(ErrorCode.NOT_FOUND, "memory { zswap_limit: 8192000 }");
+    assertThat(e.getMessage()).contains("memory.zswap.max", "ENOENT");
+  }
+
+  @Test
+  @Proves("Container.reclaim")
+  void reclaimTakesTheBytesOffTheUsageAndSaysWhenTheKernelCouldNot() throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 134217728 }"));
+    fs.setKernelValue(unified, CgroupPath.of("/job"), "memory.current", "67108864\n");
+    job.reclaim(16L << 20);
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "memory.current").strip()).isEqualTo("50331648");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 134217728 }"));
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.reclaim(1L << 30));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.UNAVAILABLE);
+    assertThat(e.getMessage()).contains("/job", "1073741824", "memory.current", "EAGAIN");
+  }
+
+  @Test
+  @Proves(value = "Container.reclaim", refusal = "FAILED_PRECONDITION")
+  void reclaimIsRefusedWithoutAMemoryControllerOnV1AndForNoBytes() {
+    api.create("/a", ContainerSpec.empty());
+    Container b = api.create("/a/b", ContainerSpec.parse("pids { limit: 5 }"));
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> b.reclaim(4096));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(e.getMessage()).contains("/a/b", "memory");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> b.reclaim(0)).code())
+        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    Container v1 = ContainerApi.open(FakeCgroupFs.create(FakeLayout.V1)).create("/job", ContainerSpec.parse(
+        "memory { limit: 134217728 }"));
+    LmctfyException onV1 = catchThrowableOfType(LmctfyException.class, () -> v1.reclaim(4096));
+    assertThat(onV1.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(onV1.getMessage()).contains("reclaim", "v1");
   }
 
   @Test

@@ -205,6 +205,17 @@ abstract class V1ResourcesContract extends ApiOnScratch {
     assertThat(fs.owner(memory, job, "memory.limit_in_bytes")).containsExactly(0, 0);
   }
 
+  /** The fields of issue 32 this host's v1 hierarchies cannot give: refused naming the field, nothing made. */
+  @Test
+  void partitionUclampAndRdmaAreRefusedOnThisV1Host() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "cpu { mask: \"0\" partition: ROOT }").getMessage())
+        .contains("cpu.partition", "v1");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "cpu { uclamp_min: 10 }").getMessage())
+        .contains("cpu.uclamp_min", "cpu.uclamp.min");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "rdma { limits { device: \"mlx4_0\" hca_handle: 1 } }")
+        .getMessage()).contains("rdma");
+  }
+
   @Test
   void networkAndMonitoringNeedHierarchiesThisHostLacks() {
     assertThat(refused(ErrorCode.FAILED_PRECONDITION, "network { classid: 1048577 }").getMessage())

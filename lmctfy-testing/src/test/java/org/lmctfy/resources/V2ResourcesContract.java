@@ -15,6 +15,7 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.support.Proves;
 import org.lmctfy.testing.ContractBackend;
 
 /**
@@ -66,6 +67,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   // --- the bugs of issue 19 and 18 ------------------------------------------------------------
 
   @Test
+  @Proves("memory.limit")
+  @Proves("pids.limit")
   void anUpdateThatBringsANewControllerEnablesItBeforeReadingTheOldValues() throws IOException {
     api.create("/a", ContainerSpec.empty());
     Container b = api.create("/a/b", ContainerSpec.empty());
@@ -105,6 +108,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.mask")
+  @Proves("cpu.memory_nodes")
   void replaceWithoutAMaskClearsTheCpusetTheKernelWay() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
     assertThat(file("/job", "cpuset.cpus")).isEqualTo("0");
@@ -129,6 +134,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("memory.swap_limit")
   void aSwapOnlyDiffKeepsTheMemoryLimitAndMeansMemoryPlusSwap() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
     assertThat(file("/job", "memory.swap.max")).isEqualTo("104857600");
@@ -139,6 +145,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("memory.limit")
+  @Proves("memory.swap_limit")
   void aLimitOnlyDiffKeepsMemoryPlusSwapAndRefusesALimitAboveIt() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
     job.update(ContainerSpec.parse("memory { limit: 157286400 }"), UpdatePolicy.DIFF);
@@ -152,6 +160,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.limit")
   void oneCpusWorthOfSharesIsTheDefaultWeightAndEveryRoundLimitReadsBackUnchanged() throws IOException {
     assertThat(createAndRead("cpu { limit: 1000 }", "cpu { limit: 1000 }", "cpu.weight")).isEqualTo("100");
     api.destroy("/job");
@@ -190,15 +199,42 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     }
   }
 
+  // --- the bugs of issue 32 -------------------------------------------------------------------
+
+  /**
+   * A parent that did not isolate cpuset has no cpuset files (its own parent does not enable the
+   * controller for it); the mask is checked against its nearest ancestor's effective cpus (the
+   * parent's own), and the create enables cpuset down to the parent.
+   */
+  @Test
+  @Proves("cpu.mask")
+  @Proves("cpu.memory_nodes")
+  void aMaskBelowAParentThatDidNotIsolateCpusetIsWrittenAndABadOneIsInvalidNamingCpuMask() throws IOException {
+    api.create("/a", ContainerSpec.parse("memory { limit: 104857600 }"));
+    assertThat(hasFile("/a", "cpuset.cpus.effective")).isFalse();
+    Container b = api.create("/a/b", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
+    assertThat(file("/a/b", "cpuset.cpus")).isEqualTo("0");
+    assertThat(file("/a/b", "cpuset.cpus.effective")).isEqualTo("0");
+    assertThat(file("/a/b", "cpuset.mems")).isEqualTo("0");
+    assertThat(b.spec()).isEqualTo(ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
+    LmctfyException e = catchThrowableOfType(LmctfyException.class,
+        () -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")));
+    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThat(e.getMessage()).contains("cpu.mask", "0-1023", "cpuset.cpus.effective");
+    assertThat(api.exists("/a/c")).isFalse();
+  }
+
   // --- the v2 settings ------------------------------------------------------------------------
 
   @Test
+  @Proves("memory.min")
   void memoryMinIsMemoryMin() throws IOException {
     assertThat(createAndRead("memory { min: 8192000 limit: 104857600 }", "memory { min: 8192000 limit: 104857600 }",
         "memory.min")).isEqualTo("8192000");
   }
 
   @Test
+  @Proves("memory.zswap_limit")
   void zswapLimitIsMemoryZswapMax() throws IOException {
     assertThat(createAndRead("memory { zswap_limit: 8192000 }", "memory { zswap_limit: 8192000 }",
         "memory.zswap.max")).isEqualTo("8192000");
@@ -207,6 +243,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.max_limit, cpu.period_us")
+  @Proves("cpu.burst_us")
   void cpuPeriodAndBurstAreCpuMaxAndCpuMaxBurst() throws IOException {
     assertThat(createAndRead("cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }",
         "cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }", "cpu.max")).isEqualTo("75000 50000");
@@ -226,6 +264,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("cpu.idle")
   void cpuIdleIsCpuIdleAndReplaceClearsIt() throws IOException {
     assertThat(createAndRead("cpu { idle: true }", "cpu { idle: true }", "cpu.idle")).isEqualTo("1");
     api.get("/job").update(ContainerSpec.parse("cpu { limit: 2000 }"), UpdatePolicy.REPLACE);
@@ -233,39 +272,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("cpu { limit: 2000 }"));
   }
 
-  /**
-   * Per-device io.weight lines are iocost's, which the kernel refuses (EOPNOTSUPP) where the root
-   * has not enabled it for the device (io.cost.qos, machine-wide: tests leave it alone); lmctfy
-   * says so before writing anything. {@link FakeV2ResourcesTest} enables it on the fake.
-   */
   @Test
-  void perDeviceWeightsNeedIocostOnTheDeviceAndSaySoWhenItIsOff() throws IOException {
-    String spec = "blockio { weight: 500 device_weights { major: 254 minor: 0 weight: 1000 } }";
-    String qos = fs.hasFile(unified(), CgroupPath.root(), "io.cost.qos")
-        ? fs.read(unified(), CgroupPath.root(), "io.cost.qos") : "";
-    if (qos.contains("254:0 enable=1")) {
-      assertThat(createAndRead(spec, spec, "io.weight")).isEqualTo("default 4950\n254:0 10000");
-    } else {
-      assertThat(refused(ErrorCode.FAILED_PRECONDITION, spec).getMessage())
-          .contains("blockio.device_weights", "io.cost.qos", "254:0");
-    }
-  }
-
-  /** io.latency where the kernel has it (Debian builds 6.1 and 6.12 without it: FAILED_PRECONDITION). */
-  @Test
-  void latencyTargetsAreIoLatencyWhereTheKernelHasIt() throws IOException {
-    String spec = "blockio { latency_targets { major: 254 minor: 0 target_us: 5000 } }";
-    if (fs.hasFile(unified(), scratch.path(), "io.latency")) {
-      assertThat(createAndRead(spec, spec, "io.latency")).isEqualTo("254:0 target=5000");
-      api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
-      assertThat(file("/job", "io.latency")).isEmpty();
-    } else {
-      assertThat(refused(ErrorCode.FAILED_PRECONDITION, spec).getMessage())
-          .contains("blockio.latency_targets", "io.latency");
-    }
-  }
-
-  @Test
+  @Proves("unified")
   void unifiedFilesAreWrittenLastReadBackAndRolledBack() throws IOException {
     Container job = api.create("/job", ContainerSpec.builder().unified(Map.of("memory.swap.high", "104857600")).build());
     assertThat(file("/job", "memory.swap.high")).isEqualTo("104857600");
@@ -278,6 +286,42 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(file("/job", "memory.max")).isEqualTo("max");
   }
 
+  /**
+   * Every unified entry round-trips: the kernel must show the value as given (memory.swap.high is
+   * kept in whole pages), else INVALID_ARGUMENT with the kernel's form, and nothing stays.
+   */
+  @Test
+  @Proves("unified")
+  void aUnifiedValueTheKernelShowsOtherwiseIsInvalidWithTheKernelsFormAndTheKernelsFormRoundTrips()
+      throws IOException {
+    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "unified { \"memory.swap.high\": \"100000\" }");
+    assertThat(e.getMessage()).contains("unified.memory.swap.high", "100000", "98304");
+    String kernels = "unified { \"memory.swap.high\": \"98304\" }";
+    assertThat(createAndRead(kernels, kernels, "memory.swap.high")).isEqualTo("98304");
+    Container job = api.get("/job");
+    refusedUpdate(job, "unified { \"memory.swap.high\": \"200000\" }", ErrorCode.INVALID_ARGUMENT);
+    assertThat(file("/job", "memory.swap.high")).isEqualTo("98304");
+    job.update(ContainerSpec.parse("unified { \"memory.swap.high\": \"max\" }"), UpdatePolicy.DIFF);
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("unified { \"memory.swap.high\": \"max\" }"));
+  }
+
+  /** A write-only file (an operation) or a read-only statistic is no setting: refused before anything is asked. */
+  @Test
+  @Proves(value = "unified", refusal = "INVALID_ARGUMENT")
+  void writeOnlyOperationsAndReadOnlyStatisticsAreRefusedInUnified() {
+    for (String name : java.util.List.of("memory.reclaim", "memory.current", "memory.peak", "memory.events",
+        "memory.stat", "io.stat", "cpu.stat", "pids.peak", "cpuset.cpus.effective", "hugetlb.2MB.rsvd.current",
+        "misc.events.local")) {
+      LmctfyException e = catchThrowableOfType(LmctfyException.class,
+          () -> ContainerSpec.parse("unified { \"" + name + "\": \"0\" }"));
+      assertThat(e).as(name).isNotNull();
+      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+      assertThat(e.getMessage()).contains(name);
+    }
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
+        "unified { \"memory.reclaim\": \"0\" }")).getMessage()).contains("Container.reclaim");
+  }
+
   @Test
   void unifiedNamesThatATypedFieldOrLmctfyOwnsAreRefused() {
     assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
@@ -286,6 +330,185 @@ abstract class V2ResourcesContract extends ApiOnScratch {
         "unified { \"cgroup.procs\": \"1\" }")).getMessage()).contains("lmctfy");
     assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
         "unified { \"../memory.max\": \"1\" }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+  }
+
+  // --- typed fields of issue 32 ----------------------------------------------------------------
+
+  /** The scratch parent (a child of the machine's root, itself a partition root) made one with CPU 1. */
+  void scratchIsAPartitionRootWithCpu1() throws IOException {
+    fs.write(unified(), scratch.path(), "cpuset.cpus", "1");
+    fs.write(unified(), scratch.path(), "cpuset.cpus.partition", "root");
+    assertThat(fs.read(unified(), scratch.path(), "cpuset.cpus.partition").strip()).isEqualTo("root");
+  }
+
+  @Test
+  @Proves("cpu.partition")
+  void aPartitionRootGetsItsMaskExclusivelyFromAParentPartitionAndReplaceMakesItAMember() throws IOException {
+    scratchIsAPartitionRootWithCpu1();
+    try {
+      String spec = "cpu { mask: \"1\" partition: ROOT }";
+      assertThat(createAndRead(spec, spec, "cpuset.cpus.partition")).isEqualTo("root");
+      assertThat(file("/job", "cpuset.cpus.effective")).isEqualTo("1");
+      Container job = api.get("/job");
+      job.update(ContainerSpec.parse("pids { limit: 9 }"), UpdatePolicy.REPLACE);
+      assertThat(file("/job", "cpuset.cpus.partition")).isEqualTo("member");
+      assertThat(file("/job", "cpuset.cpus")).isEmpty();
+      job.update(ContainerSpec.parse("cpu { mask: \"1\" partition: ISOLATED }"), UpdatePolicy.DIFF);
+      assertThat(file("/job", "cpuset.cpus.partition")).isEqualTo("isolated");
+      assertThat(job.spec()).isEqualTo(ContainerSpec.parse("pids { limit: 9 } cpu { mask: \"1\" partition: ISOLATED }"));
+    } finally {
+      if (api.exists("/job")) {
+        api.destroy("/job");
+      }
+      fs.write(unified(), scratch.path(), "cpuset.cpus.partition", "member");
+    }
+  }
+
+  /** The kernel takes the write and reads "root invalid (reason)": FAILED_PRECONDITION with the reason, undone. */
+  @Test
+  @Proves(value = "cpu.partition", refusal = "FAILED_PRECONDITION")
+  void aPartitionRootBelowAParentThatIsNoneIsFailedPreconditionWithTheKernelsReason() {
+    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "cpu { mask: \"1\" partition: ROOT }");
+    assertThat(e.getMessage()).contains("cpu.partition", "root invalid (");
+    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse("cpu { partition: ROOT }"))
+        .getMessage()).contains("cpu.partition", "cpu.mask");
+  }
+
+  @Test
+  @Proves("memory.reservation")
+  void reservationIsMemoryLow() throws IOException {
+    assertThat(createAndRead("memory { reservation: 16777216 }", "memory { reservation: 16777216 }", "memory.low"))
+        .isEqualTo("16777216");
+    api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "memory.low")).isEqualTo("0");
+  }
+
+  @Test
+  @Proves("memory.high")
+  @Proves("memory.oom_group")
+  void highAndOomGroupAreMemoryHighAndMemoryOomGroupAndReplaceResetsThem() throws IOException {
+    String spec = "memory { high: 33554432 limit: 67108864 oom_group: true }";
+    assertThat(createAndRead(spec, spec, "memory.high")).isEqualTo("33554432");
+    assertThat(file("/job", "memory.oom.group")).isEqualTo("1");
+    api.get("/job").update(ContainerSpec.parse("memory { limit: 67108864 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "memory.high")).isEqualTo("max");
+    assertThat(file("/job", "memory.oom.group")).isEqualTo("0");
+  }
+
+  @Test
+  @Proves("blockio.weight")
+  void blockioWeightIsTheDefaultLineOfIoWeightAndReplaceResetsIt() throws IOException {
+    assertThat(createAndRead("blockio { weight: 500 }", "blockio { weight: 500 }", "io.weight").split("\n")[0])
+        .isEqualTo("default 4950");
+    Container job = api.get("/job");
+    job.update(ContainerSpec.parse("blockio { weight: 1000 }"), UpdatePolicy.DIFF);
+    assertThat(file("/job", "io.weight").split("\n")[0]).isEqualTo("default 10000");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("blockio { weight: 1000 }"));
+    job.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "io.weight").split("\n")[0]).isEqualTo("default 100");
+  }
+
+  /** On a kernel: skips where the cgroup2 root does not enable {@code controller} (needs-v2 asks for five), fails in the v2 guest. */
+  void requireAtTheRoot(String controller) throws IOException {
+    if (!(fs instanceof org.lmctfy.testing.FakeCgroupFs)) {
+      org.lmctfy.support.GuestLayout.requireEnabledAtTheRoot(controller);
+    }
+  }
+
+  @Test
+  @Proves("hugetlb.limits")
+  @Proves("hugetlb.limits.reserved_limit")
+  void hugetlbLimitsAreMaxAndRsvdMaxPerPageSizeAndReplaceLiftsThem() throws IOException {
+    requireAtTheRoot("hugetlb");
+    String spec = "hugetlb { limits { page_size: \"2MB\" limit: 8388608 reserved_limit: 4194304 } }";
+    assertThat(createAndRead(spec, spec, "hugetlb.2MB.max")).isEqualTo("8388608");
+    assertThat(file("/job", "hugetlb.2MB.rsvd.max")).isEqualTo("4194304");
+    api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(file("/job", "hugetlb.2MB.max")).isEqualTo("max");
+    assertThat(file("/job", "hugetlb.2MB.rsvd.max")).isEqualTo("max");
+  }
+
+  @Test
+  @Proves(value = "hugetlb.limits", refusal = "FAILED_PRECONDITION")
+  void aHugePageSizeTheMachineLacksIsFailedPreconditionNamingIt() throws IOException {
+    requireAtTheRoot("hugetlb");
+    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "hugetlb { limits { page_size: \"16GB\" limit: -1 } }");
+    assertThat(e.getMessage()).contains("hugetlb.limits", "hugetlb.16GB.max", "16GB");
+  }
+
+  /** No RDMA device on the machine (the guests, the fake by default): the kernel's ENODEV, INVALID_ARGUMENT. */
+  @Test
+  @Proves(value = "rdma.limits", refusal = "INVALID_ARGUMENT")
+  void rdmaLimitsOfADeviceTheMachineLacksAreInvalidNamingItAndChangeNothing() throws IOException {
+    requireAtTheRoot("rdma");
+    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "rdma { limits { device: \"mlx4_0\" hca_handle: 2 } }");
+    assertThat(e.getMessage()).contains("rdma.max", "mlx4_0", "ENODEV");
+  }
+
+  /** No misc resource on the machine (misc.capacity is empty under QEMU and on the fake by default): EINVAL. */
+  @Test
+  @Proves(value = "misc.limits", refusal = "INVALID_ARGUMENT")
+  void miscLimitsOfAResourceTheMachineLacksAreInvalidNamingItAndChangeNothing() throws IOException {
+    requireAtTheRoot("misc");
+    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "misc { limits { resource: \"sev\" limit: 1 } }");
+    assertThat(e.getMessage()).contains("misc.max", "sev", "EINVAL");
+  }
+
+  @Test
+  @Proves(value = "network", refusal = "FAILED_PRECONDITION")
+  @Proves(value = "monitoring", refusal = "FAILED_PRECONDITION")
+  void networkAndMonitoringHaveNoV2HierarchyAndSaySo() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "network { classid: 1048577 }").getMessage())
+        .contains("network.classid", "net_cls");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "network { priorities { interface: \"lo\" priority: 3 } }")
+        .getMessage()).contains("network.priorities", "net_prio");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "monitoring { }").getMessage()).contains("monitoring", "perf_event");
+  }
+
+  @Test
+  @Proves(value = "cpu.scheduling_latency", refusal = "FAILED_PRECONDITION")
+  void schedulingLatencyNeedsAGoogleKernelAndSaysSo() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "cpu { scheduling_latency: PREMIER }").getMessage())
+        .contains("cpu.scheduling_latency", "cpu.lat");
+  }
+
+  @Test
+  @Proves(value = "memory.oom_kill_disable", refusal = "FAILED_PRECONDITION")
+  @Proves(value = "memory.swappiness", refusal = "FAILED_PRECONDITION")
+  void v1OnlyMemoryKnobsAreRefusedNamingTheField() {
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { oom_kill_disable: true }").getMessage())
+        .contains("memory.oom_kill_disable", "v2");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { swappiness: 10 }").getMessage())
+        .contains("memory.swappiness", "v2");
+  }
+
+  @Test
+  @Proves("owner, owner_group")
+  void ownerChownsTheCgroupAndItsDelegateFilesAndReadsBack() throws IOException {
+    String spec = "owner: 4711 owner_group: 4712 pids { limit: 5 }";
+    Container job = api.create("/job", ContainerSpec.parse(spec));
+    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(4711, 4712);
+    for (String file : new String[] {"cgroup.procs", "cgroup.threads", "cgroup.subtree_control"}) {
+      assertThat(fs.owner(unified(), path("/job"), file)).as(file).containsExactly(4711, 4712);
+    }
+    assertThat(fs.owner(unified(), path("/job"), "pids.max")).containsExactly(0, 0);
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse(spec));
+    job.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
+    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(0, 0);
+  }
+
+  @Test
+  @Proves("children_limit")
+  void childrenLimitIsMaxDescendantsAndTheKernelRefusesOneMore() throws IOException {
+    Container job = api.create("/job", ContainerSpec.parse("children_limit: 2"));
+    assertThat(file("/job", "cgroup.max.descendants")).isEqualTo("2");
+    api.create("/job/a", ContainerSpec.empty());
+    api.create("/job/b", ContainerSpec.empty());
+    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job/c", ContainerSpec.empty()));
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).contains("/job/c", "EAGAIN");
+    assertThat(fs.children(unified(), path("/job"))).containsExactlyInAnyOrder("a", "b");
+    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("children_limit: 2"));
   }
 
   static final String ALLOW_ALL = "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }";
@@ -301,6 +524,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("device.rules")
   void allowAllDevicesNeedsNoProgramAndReadsBack() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse(ALLOW_ALL));
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse(ALLOW_ALL));
@@ -308,6 +532,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("device.rules")
   void deviceRulesAreTheCgroupsDeviceFilterMergedPerDeviceAndReadBack() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
         + allow("CHAR", 1, 5, "r") + allow("CHAR", 1, 5, "w") + allow("BLOCK", 8, -1, "r") + "}"));
@@ -320,6 +545,7 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
+  @Proves("device.rules")
   void anUpdateReplacesTheDeviceFilterAndAllowAllOrReplaceWithoutDevicesRemovesIt() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 } device { " + DENY_ALL
         + allow("CHAR", 1, 3, "rwm") + "}"));

@@ -78,7 +78,7 @@ class KernelStatsTest {
   }
 
   @Test
-  void summaryHasMemoryPidsAndPressureAndFullAddsThrottlingAndBreakdowns() throws InterruptedException {
+  void summaryHasMemoryPidsAndPressureAndFullAddsThrottlingAndBreakdowns() throws InterruptedException, IOException {
     Thread.sleep(250); // at least two CFS periods of 100 ms
     ContainerStats summary = job.stats(StatsType.SUMMARY);
     assertThat(summary.memory().usage()).isPositive();
@@ -100,9 +100,16 @@ class KernelStatsTest {
     }
     assertThat(full.cpu().throttling().periods()).isPositive();
     assertThat(full.cpu().throttling().throttledPeriods()).isPositive();
+    assertThat(full.cpu().throttling().bursts()).as("nr_bursts (5.14+)").isNotNull().isNotNegative();
+    assertThat(full.cpu().throttling().burstNs()).as("burst_time / burst_usec (5.14+)").isNotNull().isNotNegative();
     if (v1()) { // memory.stat of the container, and its total_* lines
       assertThat(full.memory().containerData()).containsKeys("cache", "rss");
       assertThat(full.memory().hierarchicalData()).containsKeys("cache", "rss");
+      assertThat(full.memory().highEvents()).as("v1 has no memory.events").isNull();
+      if (fs.hasFile(fs.hierarchy("memory").orElseThrow(), org.lmctfy.cgroupfs.CgroupPath.root(),
+          "memory.memsw.usage_in_bytes")) { // swap accounting on: memsw less usage
+        assertThat(full.memory().swapUsage()).isNotNull().isNotNegative();
+      }
     } else { // v2's memory.stat counts descendants, under its own names
       assertThat(full.memory().containerData()).isNull();
       assertThat(full.memory().hierarchicalData()).containsKeys("anon", "file");

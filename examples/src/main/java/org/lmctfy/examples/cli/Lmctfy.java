@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import org.lmctfy.ApiOptions;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
@@ -37,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * Usage errors are INVALID_ARGUMENT (3), an unknown command NOT_FOUND (5), as in lmctfy, with the
  * commands it may have meant. No failure prints a stack trace unless {@code --debug} is given.
  * SLF4J logs go to stderr, WARN and above unless {@code --verbose} (INFO) or {@code --debug}
- * (DEBUG) asks for more. The global options ({@code -p -v -l --json --backend --root --fake-layout
- * --verbose --debug -h -V}) may come before or after the command; after {@code run}'s container
+ * (DEBUG) asks for more. The global options ({@code -p -v -l --json --backend --root --driver
+ * --fake-layout --verbose --debug -h -V}) may come before or after the command; after {@code run}'s container
  * name everything belongs to the program. The commands are a {@link Command} tree read
  * without reflection: a command costs its own classes and the library's, nothing more.
  *
@@ -77,9 +78,12 @@ public final class Lmctfy {
             Opt.flag("Print one JSON object (a spec or stats as their JSON).", "--json"),
             Opt.value("host|fake", "host: this machine's cgroups (needs root); fake: an in-memory cgroupfs that "
                 + "starts empty at every invocation. Default: host.", "--backend"),
-            Opt.value("<cgroup>", "The cgroup (the same path in every hierarchy) that is the container /. Default: "
-                + "the library's: where v2 carries the controllers, the cgroup lmctfy runs in (a systemd unit's); "
-                + "else /.", "--root"),
+            Opt.value("<cgroup>", "The cgroup (the same path in every hierarchy) that is the container /, with "
+                + "the cgroupfs driver. Default: the driver's.", "--root"),
+            Opt.value("auto|systemd|cgroupfs", "Who gives lmctfy its container /: systemd, a unit it delegated "
+                + "(lmctfy.service of the system manager for root, of the user's own manager for anyone else); "
+                + "cgroupfs, the cgroups as they are (the cgroup lmctfy runs in on v2, else /). Default: auto, "
+                + "systemd where it runs the machine on cgroup v2.", "--driver"),
             Opt.value("<layout>", "The fake's host layout: " + layouts() + ". Default: " + DEFAULT_LAYOUT + ".",
                 "--fake-layout"),
             Opt.flag("Log what lmctfy and the library do (INFO; the default is WARN and above).", "--verbose"),
@@ -337,11 +341,20 @@ public final class Lmctfy {
     return openedBackend;
   }
 
-  /** The API over the backend and {@code --root}, opened at the first call, closed by {@link #run}. */
+  /**
+   * The API over the backend with {@code --driver} and {@code --root}, opened at the first call,
+   * closed by {@link #run}. The fake with the systemd driver gets an in-memory systemd too.
+   */
   ContainerApi api() {
     if (api == null) {
+      ApiOptions.Builder options = ApiOptions.builder().driver(driver());
       String root = parsed.value("--root", null);
-      api = root == null ? ContainerApi.open(backend().fs()) : ContainerApi.open(backend().fs(), existingRoot(root));
+      if (root != null) {
+        options.root(existingRoot(root));
+      }
+      boolean fake = "fake".equalsIgnoreCase(parsed.value("--backend", "host"));
+      api = fake && options.build().driver() == ApiOptions.Driver.SYSTEMD ? FakeSystemdBackend.open(backend().fs(),
+          options.build()) : ContainerApi.open(backend().fs(), options.build());
       Logger log = LoggerFactory.getLogger(Lmctfy.class); // not a static field: made after configureLogging
       if (log.isInfoEnabled()) {
         List<String> labels = new ArrayList<>();
@@ -349,10 +362,22 @@ public final class Lmctfy {
           labels.add(h.label());
           log.debug("hierarchy {} mounted at {} (its cgroup {} there)", h.label(), h.mountPoint(), h.mountRoot());
         }
-        log.info("container / is the cgroup {} in the hierarchies {}", api.root(), labels);
+        log.info("container / is the cgroup {} in the hierarchies {} (driver {})", api.root(), labels,
+            parsed.value("--driver", "auto"));
       }
     }
     return api;
+  }
+
+  /** The driver {@code --driver} names (auto by default); INVALID_ARGUMENT for another word. */
+  private ApiOptions.Driver driver() {
+    String driver = parsed.value("--driver", "auto");
+    try {
+      return ApiOptions.Driver.valueOf(driver.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "--driver must be auto, systemd or cgroupfs, got \""
+          + driver + "\"");
+    }
   }
 
   /**

@@ -94,6 +94,9 @@ final class TreeBinder {
     if (c == Boolean.class || c == boolean.class) {
       return node instanceof Boolean ? node : mismatch(node, c, path);
     }
+    if (c == Double.class || c == double.class) { // an integer is a whole number of it: uclamp_min: 20
+      return node instanceof Double ? node : node instanceof Long l ? (Object) l.doubleValue() : mismatch(node, c, path);
+    }
     if (c == String.class) {
       return node instanceof String ? node : mismatch(node, c, path);
     }

@@ -13,7 +13,8 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.internal.lifecycle.Layout;
+import org.lmctfy.internal.driver.Driver;
+import org.lmctfy.internal.driver.Drivers;
 import org.lmctfy.internal.lifecycle.Lifecycle;
 import org.lmctfy.internal.lifecycle.MachineInit;
 import org.lmctfy.internal.naming.ContainerName;
@@ -22,17 +23,19 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
 
-/** The {@link ContainerApi} over one {@link CgroupFs}. */
+/** The {@link ContainerApi} over one {@link CgroupFs}, with the root its {@link Driver} chose. */
 public final class ContainerApiImpl implements ContainerApi {
   private final CgroupFs fs;
   private final CgroupPath root;
   private final ApiOptions options;
+  private final Driver driver;
   private final Notifier notifier = new Notifier();
   private volatile Lifecycle lifecycle;
 
-  public ContainerApiImpl(CgroupFs fs, CgroupPath root, ApiOptions options) {
+  public ContainerApiImpl(CgroupFs fs, Driver driver, ApiOptions options) {
     this.fs = Objects.requireNonNull(fs, "fs");
-    this.root = Objects.requireNonNull(root, "root");
+    this.driver = Objects.requireNonNull(driver, "driver");
+    this.root = driver.root();
     this.options = Objects.requireNonNull(options, "options");
   }
 
@@ -43,30 +46,7 @@ public final class ContainerApiImpl implements ContainerApi {
 
   /** See {@link ContainerApi#open(CgroupFs)}: this process's v2 cgroup where v2 carries the controllers, else the root. */
   public static CgroupPath defaultRoot(CgroupFs fs) {
-    org.lmctfy.cgroupfs.Hierarchy unified = null;
-    for (org.lmctfy.cgroupfs.Hierarchy h : fs.hierarchies()) {
-      if (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1 && !h.controllers().isEmpty()) {
-        return CgroupPath.root(); // v1 or hybrid: the mount roots, as lmctfy had them
-      }
-      if (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2) {
-        unified = h;
-      }
-    }
-    if (unified == null) {
-      return CgroupPath.root();
-    }
-    try {
-      CgroupPath self = fs.cgroupsOf(fs.selfPid()).get(unified);
-      if (self == null || self.isRoot()) {
-        return CgroupPath.root();
-      }
-      // in initMachine's processes leaf, the root is the cgroup the leaf was made for
-      String base = self.value().substring(self.value().lastIndexOf('/') + 1);
-      return fs.marker(unified, self.parent(), Layout.leafKey(base)).isPresent() ? self.parent() : self;
-    } catch (java.io.IOException e) {
-      throw new org.lmctfy.LmctfyException(org.lmctfy.ErrorCode.UNAVAILABLE,
-          "cannot read this process's cgroup to choose the API's root: " + e.getMessage(), e);
-    }
+    return Drivers.defaultRoot(fs);
   }
 
   /** Built on first use, so that initMachine can mount hierarchies before the layout is read. */
@@ -75,7 +55,7 @@ public final class ContainerApiImpl implements ContainerApi {
     if (l == null) {
       synchronized (this) {
         if (lifecycle == null) {
-          lifecycle = new Lifecycle(fs, root, options.killTimeout(), options.lockTimeout(), notifier::destroyed);
+          lifecycle = new Lifecycle(fs, root, options.killTimeout(), options.lockTimeout(), notifier::destroyed, driver);
         }
         l = lifecycle;
       }
@@ -141,7 +121,9 @@ public final class ContainerApiImpl implements ContainerApi {
 
   @Override
   public void initMachine(InitSpec spec) {
-    new MachineInit(fs, root).run(Objects.requireNonNull(spec, "spec"));
+    Objects.requireNonNull(spec, "spec");
+    lifecycle().prepareRoot(spec.processesLeaf() == null); // a systemd driver's unit is started first
+    new MachineInit(fs, root).run(spec);
     synchronized (this) {
       lifecycle = null; // hierarchies may have been mounted: read the layout again
     }
@@ -165,10 +147,24 @@ public final class ContainerApiImpl implements ContainerApi {
     try {
       notifier.close();
     } finally {
-      Lifecycle l = lifecycle;
-      if (l != null) {
-        l.close();
+      try {
+        Lifecycle l = lifecycle;
+        if (l != null) {
+          l.close();
+        }
+      } finally {
+        driver.close();
       }
     }
+  }
+
+  /** See {@link Driver#beforePlacing()}. */
+  void beforePlacing() {
+    driver.beforePlacing();
+  }
+
+  /** Which driver chose the root, for logs. */
+  public String driverDescription() {
+    return driver.describe();
   }
 }

@@ -72,10 +72,17 @@ final class ContainerImpl implements Container {
   }
 
   @Override
+  public void reclaim(long bytes) {
+    api.lifecycle().reclaim(name, bytes);
+  }
+
+  @Override
   public void enter(List<Long> tids) {
     Objects.requireNonNull(tids, "tids");
     api.lifecycle().requireExists(name);
+    api.beforePlacing();
     Layout layout = api.lifecycle().layout();
+    layout.requireDomain(name, "enter " + tids + " into");
     String what = "enter " + tids + " into " + name;
     try {
       Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
@@ -110,7 +117,9 @@ final class ContainerImpl implements Container {
     Objects.requireNonNull(spec, "spec");
     String what = "run " + argv + " in " + name;
     api.lifecycle().requireExists(name);
+    api.beforePlacing();
     Layout layout = api.lifecycle().layout();
+    layout.requireDomain(name, "run " + argv + " in");
     Map<Hierarchy, CgroupPath> cgroups = api.lifecycle().virtualHosts().cgroups(name);
     try {
       Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
@@ -174,8 +183,10 @@ final class ContainerImpl implements Container {
 
   @Override
   public void killAll() {
-    administer("killAll", (layout, path) ->
-        new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path));
+    administer("killAll", (layout, path) -> {
+      layout.requireDomain(name, "killAll"); // a threaded cgroup's cgroup.kill is EOPNOTSUPP: it holds threads
+      new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path);
+    });
   }
 
   private interface Step {
@@ -220,6 +231,9 @@ final class ContainerImpl implements Container {
   private List<Long> members(String file, ListPolicy policy) {
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
+    if (file.equals("cgroup.procs")) {
+      layout.requireDomain(name, "listProcesses of"); // a threaded cgroup's cgroup.procs is EOPNOTSUPP
+    }
     Hierarchy anchor = layout.anchor();
     String actual = file.equals("tasks") && anchor.version() == CgroupVersion.V2 ? "cgroup.threads" : file;
     try {

@@ -306,6 +306,25 @@ public final class KernelCgroupFs implements CgroupFs {
     }
   }
 
+  /** systemd's mark of a delegated unit's cgroup (systemd 251+), readable by anyone. */
+  private static final String SYSTEMD_DELEGATE = "user.delegate";
+
+  @Override
+  public boolean delegated(Hierarchy h, CgroupPath path) throws IOException {
+    if (path.isRoot()) {
+      return hasFile(h, path, "cgroup.type"); // a namespace's root; the kernel's root has none
+    }
+    String dir = h.display(path, null);
+    try {
+      return "1".equals(new String(grown((b, n) -> Libc.getxattr(dir, SYSTEMD_DELEGATE, b, n)), StandardCharsets.UTF_8));
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.ENODATA.number() || e.getErrorCode() == Errno.EOPNOTSUPP.number()) {
+        return false;
+      }
+      throw fail(Operation.GET_MARKER, dir, SYSTEMD_DELEGATE, e);
+    }
+  }
+
   @Override
   public List<String> markerKeys(Hierarchy h, CgroupPath path) throws IOException {
     String dir = h.display(path, null);

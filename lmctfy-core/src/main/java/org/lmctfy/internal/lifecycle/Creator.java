@@ -99,7 +99,7 @@ final class Creator {
         }
       }
       if (plan.unified() != null) {
-        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, plan.v2Controllers());
+        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, name.baseName(), plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
       virtualHosts.start(name, spec, tx); // after the limits: the init is born under them

@@ -117,7 +117,15 @@ final class Destroyer {
         return;
       }
       List<String> foreign = new ArrayList<>();
-      for (ContainerName child : census.children(state.name(), foreign)) {
+      List<ContainerName> children = census.children(state.name(), foreign);
+      // threaded cgroups another tool made in it hold threads of its own processes: they go with it
+      boolean threads = state.isOurs() && state.present().contains(layout.anchor())
+          && layout.cgroupType(state.path()).equals("domain threaded");
+      if (threads) {
+        children.removeIf(c -> threaded(layout.path(c)));
+        foreign.removeIf(f -> threaded(CgroupPath.of(f)));
+      }
+      for (ContainerName child : children) {
         try (ContainerLocks.Held held = locks.lock(layout.path(child).value(), child.value())) {
           destroy(child);
         }
@@ -126,7 +134,10 @@ final class Destroyer {
         throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot destroy " + state.name()
             + ": it holds cgroups that are not containers " + foreign + " (not made by lmctfy; remove them)");
       }
-      removeOurs(state, false);
+      if (threads) {
+        LOG.debug("destroy {}: a thread root; its threaded cgroups go with it", state.name());
+      }
+      removeOurs(state, threads);
     } catch (IOException e) {
       throw Errors.of("destroy " + state.name(), e);
     }
@@ -272,11 +283,30 @@ final class Destroyer {
     return failures;
   }
 
-  /** Cgroups we did not make go only when empty: no child cgroup, no process. */
+  /** Whether the cgroup at {@code path} is threaded (its cgroup.type; a vanished one is not). */
+  private boolean threaded(CgroupPath path) {
+    try {
+      return layout.cgroupType(path).equals("threaded");
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT) {
+        return false;
+      }
+      throw Errors.of("destroy: read the type of " + Layout.describe(layout.anchor(), path), e);
+    } catch (IOException e) {
+      throw Errors.of("destroy: read the type of " + Layout.describe(layout.anchor(), path), e);
+    }
+  }
+
+  /**
+   * Cgroups we did not make go only when empty: no child cgroup, no process (of a threaded one,
+   * whose cgroup.procs cannot be read: no thread).
+   */
   private void removeForeign(State state) {
     try {
       for (Hierarchy h : state.present()) {
-        if (!fs.children(h, state.path()).isEmpty() || !fs.read(h, state.path(), "cgroup.procs").isBlank()) {
+        String members = h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2
+            && layout.cgroupType(state.path()).equals("threaded") ? "cgroup.threads" : "cgroup.procs";
+        if (!fs.children(h, state.path()).isEmpty() || !fs.read(h, state.path(), members).isBlank()) {
           throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cgroups at " + state.name()
               + " were not made by lmctfy and are not empty (" + Layout.describe(h, state.path())
               + " has child cgroups or processes); lmctfy removes foreign cgroups only when empty");

@@ -101,6 +101,43 @@ public final class Layout {
     return fs.owner(anchor(), path, null)[0];
   }
 
+  /**
+   * The unified hierarchy's {@code cgroup.type} of {@code path}: {@code domain}, {@code domain
+   * threaded} (a thread root: another tool made threaded cgroups below it), {@code domain invalid}
+   * (below a thread root) or {@code threaded}; {@code domain} where the anchor is a v1 hierarchy
+   * (containers are not threaded there) or the cgroup has no such file (the root).
+   */
+  public String cgroupType(CgroupPath path) throws IOException {
+    Hierarchy h = anchor();
+    if (h.version() != CgroupVersion.V2 || path.isRoot() || !fs.hasFile(h, path, "cgroup.type")) {
+      return "domain";
+    }
+    return fs.read(h, path, "cgroup.type").strip();
+  }
+
+  /**
+   * FAILED_PRECONDITION unless the cgroup of {@code name} is a domain one (a thread root is):
+   * {@code what} of a threaded cgroup (a container of threads, which only another tool makes:
+   * lmctfy has no spec for one) or of a "domain invalid" one below a thread root is refused,
+   * saying why; the kernel would refuse its processes, its cgroup.kill and its domain controllers.
+   */
+  public void requireDomain(ContainerName name, String what) {
+    CgroupPath path = path(name);
+    String type;
+    try {
+      type = cgroupType(path);
+    } catch (IOException e) {
+      throw Errors.of(what + " " + name, e);
+    }
+    if (type.equals("threaded") || type.equals("domain invalid")) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + " " + name + ": its cgroup "
+          + describe(anchor(), path) + " is of type \"" + type + "\" (" + (type.equals("threaded")
+              ? "a cgroup of threads whose processes belong to its thread root above it"
+              : "below a thread root: it can hold no process") + "; another tool made it so). lmctfy manages domain "
+          + "cgroups of whole processes: act on the container of the thread root, or destroy this one once empty");
+    }
+  }
+
   /** The key of the parent's record of {@code name}'s ownership marker. */
   static String recordKey(ContainerName name) {
     return RECORD_PREFIX + name.baseName();

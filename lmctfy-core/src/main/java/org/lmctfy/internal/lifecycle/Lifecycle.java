@@ -36,6 +36,7 @@ public final class Lifecycle {
   private final Updater updater;
   private final StatsReader stats;
   private final VirtualHostKeeper virtualHosts;
+  private final RootKeeper keeper;
 
   /**
    * @param killDeadline how long processes are killed before DEADLINE_EXCEEDED
@@ -45,6 +46,15 @@ public final class Lifecycle {
    */
   public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
       Consumer<ContainerName> onDestroyed) {
+    this(fs, root, killDeadline, lockDeadline, onDestroyed, RootKeeper.CGROUPS_AS_THEY_ARE);
+  }
+
+  /**
+   * @param keeper what the driver that chose the root does for it
+   */
+  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
+      Consumer<ContainerName> onDestroyed, RootKeeper keeper) {
+    this.keeper = keeper;
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null), lockDeadline);
@@ -95,27 +105,67 @@ public final class Lifecycle {
     if (name.isRoot()) {
       throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "the root container / always exists");
     }
-    // the parent's lock keeps it from being destroyed meanwhile; the root never is
-    try (ContainerLocks.Held p = name.parent().isRoot() ? null : lock(name.parent());
-        ContainerLocks.Held n = lock(name)) {
-      requireParent(name.parent());
-      Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
-      ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host);
-      virtualHosts.check(name, spec);
-      creator.create(name, plan, spec);
+    // the parent's lock keeps it from being destroyed meanwhile; the root only where the driver's
+    // cleanup may remove it (a systemd unit it stops), else top-level creates run side by side
+    boolean topLevel = name.parent().isRoot();
+    if (topLevel) {
+      keeper.precheck();
+    }
+    try (ContainerLocks.Held p = !topLevel ? lock(name.parent())
+        : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
+      if (topLevel) {
+        keeper.prepare(this);
+      }
+      try (ContainerLocks.Held n = lock(name)) {
+        requireParent(name.parent());
+        requireDomainParent(name);
+        Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
+        ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host);
+        virtualHosts.check(name, spec);
+        creator.create(name, plan, spec);
+      }
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
     }
   }
 
-  /** What the resource handlers see of {@code name} and its parent. */
-  Host host(ContainerName name) {
-    return new Host(layout.fs(), layout.managed(), layout.root(), layout.path(name.parent()), layout.path(name));
+  /**
+   * initMachine's part of the driver: the root made usable first, under its lock where it can be
+   * removed; {@code moveProcesses} false when initMachine moves them into a leaf of its own.
+   */
+  public void prepareRoot(boolean moveProcesses) {
+    keeper.precheck();
+    try (ContainerLocks.Held p = keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
+      if (moveProcesses) {
+        keeper.prepare(this);
+      } else {
+        keeper.ensureRoot(this);
+      }
+    }
   }
 
-  /** The container's spec as the kernel has it, for the fields its creator and updates gave. */
+  /** What the resource handlers see of {@code name} and its parent. */
+  Host host(ContainerName name) {
+    return new Host(layout.fs(), layout.managed(), layout.root(), layout.path(name.parent()), layout.path(name),
+        keeper::controllerRemedy);
+  }
+
+  /**
+   * Whether {@code name} holds nothing: no subcontainer, no intent of one, no cgroup another tool
+   * made (a processes leaf does not count).
+   */
+  public boolean holdsNothing(ContainerName name) throws IOException {
+    List<String> foreign = new ArrayList<>();
+    List<String> forged = new ArrayList<>();
+    return census.children(name, foreign, forged).isEmpty() && foreign.isEmpty() && forged.isEmpty();
+  }
+
+  /**
+   * The container's spec as the kernel has it, for the fields its creator and updates gave. Holds
+   * the container's lock within this process only: a read makes no lock file.
+   */
   public ContainerSpec spec(ContainerName name) {
-    try (ContainerLocks.Held n = lock(name)) {
+    try (ContainerLocks.Held n = locks.lockWithinProcess(layout.path(name).value(), name.value())) {
       requireExists(name);
       return virtualHosts.withSections(name, ResourcePlan.read(host(name), updater.fields(name)));
     } catch (IOException e) {
@@ -146,14 +196,36 @@ public final class Lifecycle {
     return ResourcePlan.normalise(spec, host(ContainerName.root()));
   }
 
+  /** Proactive reclaim from {@code name}: see {@link org.lmctfy.Container#reclaim}. */
+  public void reclaim(ContainerName name, long bytes) {
+    requireExists(name);
+    org.lmctfy.internal.resources.MemoryReclaim.reclaim(host(name), name.value(), bytes);
+  }
+
   /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
   public void update(ContainerName name, ContainerSpec spec, Mode mode) {
     try (ContainerLocks.Held n = lock(name)) {
       requireExists(name);
+      layout.requireDomain(name, "update");
       virtualHosts.checkUpdate(name, spec);
       updater.update(name, spec, mode);
     } catch (IOException e) {
       throw Errors.of("update " + name, e);
+    }
+  }
+
+  /**
+   * A new cgroup below a thread root or a threaded cgroup (which only another tool makes) would be
+   * "domain invalid" or threaded: no process could join it. Said before anything is made.
+   */
+  private void requireDomainParent(ContainerName name) throws IOException {
+    CgroupPath parent = layout.path(name.parent());
+    String type = layout.cgroupType(parent);
+    if (!type.equals("domain")) {
+      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "create " + name + ": its parent's cgroup "
+          + Layout.describe(layout.anchor(), parent) + " is of type \"" + type + "\" (another tool made threaded "
+          + "cgroups " + (type.equals("domain threaded") ? "in it" : "there") + "), where a new cgroup would be "
+          + "\"domain invalid\" and could hold no process; lmctfy makes domain containers only");
     }
   }
 
@@ -278,6 +350,7 @@ public final class Lifecycle {
     List<String> removed = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     sweep(ContainerName.root(), removed, failures);
+    keeper.afterCleanup(this, removed, failures);
     return new CleanupReport(removed, failures);
   }
 
@@ -338,6 +411,10 @@ public final class Lifecycle {
         } catch (IOException | LmctfyException e) {
           failures.add(child + ": its record " + key + " on " + name + ": " + e.getMessage());
         }
+      }
+    } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
+      if (e.errno() != org.lmctfy.cgroupfs.Errno.ENOENT) { // gone: no records (a driver's root not made yet)
+        failures.add(name + ": cannot read its records: " + e.getMessage());
       }
     } catch (IOException e) {
       failures.add(name + ": cannot read its records: " + e.getMessage());

@@ -48,7 +48,7 @@ public final class MachineInit {
         moveProcessesToLeaf(tx, unified, spec.processesLeaf());
       }
       if (unified != null) {
-        SubtreeControl.enable(fs, tx, unified, root, root, spec.enableControllers());
+        SubtreeControl.enable(fs, tx, unified, root, root, null, spec.enableControllers());
       }
       tx.commit();
     } catch (IOException e) {

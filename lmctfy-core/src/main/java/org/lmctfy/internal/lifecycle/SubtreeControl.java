@@ -17,6 +17,7 @@ import org.lmctfy.internal.codec.FlatKeyed;
 
 /** Enabling v2 controllers in {@code cgroup.subtree_control} along a path, undone on rollback. */
 final class SubtreeControl {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SubtreeControl.class);
   private static final String SUBTREE = "cgroup.subtree_control";
 
   private SubtreeControl() {}
@@ -24,14 +25,15 @@ final class SubtreeControl {
   /**
    * Enables {@code controllers} where they are missing in every cgroup from {@code top} down to
    * {@code bottom} (both included), top down (a cgroup can enable only what its parent gives it);
-   * each write is a step of {@code tx} that disables them again.
+   * each write is a step of {@code tx} that disables them again, unless another child than the
+   * one on the way down (below {@code bottom}: {@code ourChild}) is there by then.
    *
    * @throws LmctfyException FAILED_PRECONDITION when a cgroup on the way holds processes, which
    *     cgroup v2's no-internal-processes rule forbids for a cgroup that enables controllers for
    *     its children (the kernel's EBUSY), naming the cgroup and its processes
    */
   static void enable(CgroupFs fs, Transaction tx, Hierarchy unified, CgroupPath top, CgroupPath bottom,
-      Set<String> controllers) throws IOException {
+      String ourChild, Set<String> controllers) throws IOException {
     List<CgroupPath> chain = new ArrayList<>();
     for (CgroupPath p = bottom; ; p = p.parent()) {
       chain.add(0, p);
@@ -39,7 +41,9 @@ final class SubtreeControl {
         break;
       }
     }
-    for (CgroupPath p : chain) {
+    for (int i = 0; i < chain.size(); i++) {
+      CgroupPath p = chain.get(i);
+      String ours = i + 1 < chain.size() ? chain.get(i + 1).name() : ourChild; // the child on our way down
       String current = fs.read(unified, p, SUBTREE);
       TreeSet<String> missing = new TreeSet<>();
       for (String c : controllers) {
@@ -62,8 +66,26 @@ final class SubtreeControl {
         throw e;
       }
       tx.add(ResourceHandle.of(p, SUBTREE + " of " + Layout.describe(unified, p),
-          () -> fs.write(unified, p, SUBTREE, "-" + String.join(" -", missing))));
+          () -> disableUnlessShared(fs, unified, p, ours, missing)));
     }
+  }
+
+  /**
+   * Undoes an enable: disables {@code controllers} in {@code p} again, unless {@code p} has a child
+   * other than {@code ours}, the one on this operation's way down (null: the operation makes none,
+   * and the enable is undone whatever is below): a sibling, perhaps made by another process since
+   * this enable, may rely on them, and taking them away would make its files vanish under it. They
+   * then stay enabled, which changes no value a container holds.
+   */
+  private static void disableUnlessShared(CgroupFs fs, Hierarchy unified, CgroupPath p, String ours,
+      Set<String> controllers) throws IOException {
+    for (String child : ours == null ? List.<String>of() : fs.children(unified, p)) {
+      if (!child.equals(ours)) {
+        LOG.debug("{}: leaves {} enabled: {} may use them", Layout.describe(unified, p), controllers, child);
+        return;
+      }
+    }
+    fs.write(unified, p, SUBTREE, "-" + String.join(" -", controllers));
   }
 
   /** The no-internal-processes refusal, said so, with the processes in the way. */

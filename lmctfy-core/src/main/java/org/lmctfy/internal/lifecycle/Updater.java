@@ -145,7 +145,7 @@ final class Updater {
   private void enable(ContainerName name, Transaction tx, Set<String> controllers) {
     Hierarchy unified = layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
     try {
-      SubtreeControl.enable(fs, tx, unified, layout.root(), layout.path(name.parent()), controllers);
+      SubtreeControl.enable(fs, tx, unified, layout.root(), layout.path(name.parent()), name.baseName(), controllers);
     } catch (IOException e) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "update " + name + ": the " + String.join(", ", controllers)
           + " controller(s) must be enabled for it in " + Layout.describe(unified, layout.path(name.parent()))
@@ -216,7 +216,17 @@ final class Updater {
    */
   static void apply(CgroupFs fs, CgroupPath path, ResourcePlan plan) throws IOException {
     for (FileWrite w : plan.writes()) {
-      fs.write(w.hierarchy(), path, w.file(), w.value());
+      try {
+        fs.write(w.hierarchy(), path, w.file(), w.value());
+      } catch (CgroupFsException e) {
+        if (e.errno() == Errno.ENOENT && lacksFile(fs, path, w)) {
+          throw missingFile(w, e);
+        }
+        throw e;
+      }
+      if (w.check() != FileWrite.Check.NONE) {
+        checkReadsBack(fs, path, w);
+      }
     }
     DeviceFilter devices = plan.deviceFilter();
     if (devices != null) {
@@ -226,6 +236,57 @@ final class Updater {
       if (c.file() == null || fs.hasFile(c.hierarchy(), path, c.file())) {
         fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
       }
+    }
+  }
+
+  /**
+   * Whether an ENOENT of {@code w} means this kernel lacks the file: the cgroup is there, has (on v2)
+   * the file's controller, and still has no such file. Otherwise the controller was taken away and
+   * maybe given back meanwhile (a sibling's create that failed disabled it in the shared parent, and
+   * its retry enabled it again: seen in KernelConcurrencyTest), and the kernel's ENOENT goes as it is.
+   */
+  private static boolean lacksFile(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
+    if (!fs.exists(w.hierarchy(), path)) {
+      return false;
+    }
+    if (w.hierarchy().version() == CgroupVersion.V2) {
+      String controller = w.file().substring(0, w.file().indexOf('.'));
+      if (!org.lmctfy.internal.codec.FlatKeyed.hasWord(fs.read(w.hierarchy(), path, "cgroup.controllers"), controller)) {
+        return false;
+      }
+    }
+    return !fs.hasFile(w.hierarchy(), path, w.file());
+  }
+
+  /**
+   * A write the kernel refused with ENOENT while the cgroup is there: this kernel lacks the file
+   * (an optional feature, such as zswap or io.latency; the plan could not tell before the cgroup
+   * existed when no ancestor below the root has the controller). The machine's, not the caller's,
+   * so FAILED_PRECONDITION naming the field.
+   */
+  private static LmctfyException missingFile(FileWrite w, CgroupFsException e) {
+    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, w.field() + " cannot be honoured: this kernel has no "
+        + w.file() + (w.absent() == null ? "" : " (" + w.absent() + ")") + ": " + e.getMessage(), e);
+  }
+
+  /**
+   * A unified file must show the value written, so that spec() reads back what the spec gave (the
+   * kernel's own form: {@code memory.swap.high} in whole pages, {@code cpu.uclamp.min} with two
+   * decimals...). Else INVALID_ARGUMENT with the kernel's form; the caller's rollback undoes it.
+   */
+  private static void checkReadsBack(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
+    String shown = fs.read(w.hierarchy(), path, w.file()).strip();
+    if (w.check() == FileWrite.Check.VALID) {
+      if (shown.contains(" invalid")) {
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, w.field() + " \"" + w.value() + "\": the kernel made "
+            + w.hierarchy().display(path, w.file()) + " \"" + shown + "\"");
+      }
+      return;
+    }
+    if (!shown.equals(w.value().strip())) {
+      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, w.field() + " \"" + w.value() + "\": the kernel holds it "
+          + "as \"" + shown.replace("\n", "\\n") + "\" (" + w.hierarchy().display(path, w.file()) + "); give the value as the"
+          + " kernel shows it, so that spec() reads back what the spec gave");
     }
   }
 

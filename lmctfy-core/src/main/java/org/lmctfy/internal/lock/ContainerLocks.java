@@ -98,6 +98,19 @@ public final class ContainerLocks implements AutoCloseable {
    * until the deadline; {@code container} names it in messages.
    */
   public Held lock(String key, String container) {
+    return lock(key, container, true);
+  }
+
+  /**
+   * {@link #lock}, across the threads of this JVM only: no lock file, so a reader without write
+   * access to the lock directory (or where none exists yet) makes nothing. For reads, which must
+   * not see a write of this JVM half-done and need not exclude other processes.
+   */
+  public Held lockWithinProcess(String key, String container) {
+    return lock(key, container, false);
+  }
+
+  private Held lock(String key, String container, boolean acrossProcesses) {
     long offset = offsetOf(key);
     Entry entry;
     synchronized (entries) {
@@ -130,7 +143,7 @@ public final class ContainerLocks implements AutoCloseable {
       throw e;
     }
     try {
-      if (directory != null && entry.lock.getHoldCount() == 1) {
+      if (directory != null && acrossProcesses && entry.lock.getHoldCount() == 1) {
         entry.locked = lockFile(offset, key, container, waited ? deadline : System.nanoTime() + deadlineNanos);
       }
     } catch (RuntimeException e) {

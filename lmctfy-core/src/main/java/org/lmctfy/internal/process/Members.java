@@ -11,7 +11,9 @@ import org.lmctfy.cgroupfs.Hierarchy;
 /**
  * The ids in a membership file ({@code cgroup.procs}, {@code tasks}, {@code cgroup.threads}) of a
  * cgroup and, recursively, of every cgroup below it (containers or not: all of it is inside).
- * A cgroup below that vanishes while it is read is skipped; the top one must exist.
+ * A cgroup below that vanishes while it is read is skipped; the top one must exist. Below the top,
+ * a threaded cgroup's processes are in its thread root's {@code cgroup.procs}, as the kernel lists
+ * them there (the threaded cgroup's own refuses reading, EOPNOTSUPP).
  */
 public final class Members {
   private Members() {}
@@ -33,7 +35,9 @@ public final class Members {
         }
       }
     } catch (CgroupFsException e) {
-      if (top || e.errno() != Errno.ENOENT) {
+      // below the top: a cgroup that vanished, or a threaded one, whose processes its thread root
+      // lists (its cgroup.procs is EOPNOTSUPP, and so is every one below it)
+      if (top || !(e.errno() == Errno.ENOENT || e.errno() == Errno.EOPNOTSUPP && file.equals("cgroup.procs"))) {
         throw e;
       }
     }

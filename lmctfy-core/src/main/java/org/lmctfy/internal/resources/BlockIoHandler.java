@@ -141,7 +141,7 @@ final class BlockIoHandler {
     if (wanted.isEmpty() && !(replace && host.selfHas(h, "io.latency"))) {
       return;
     }
-    boolean lacks = mode == Mode.CREATE ? host.parentHas(h, "io.max") && !host.parentHas(h, "io.latency")
+    boolean lacks = mode == Mode.CREATE ? host.lacks(h, "io.max", "io.latency")
         : !host.selfHas(h, "io.latency");
     if (lacks) {
       throw Host.notOn(h, "blockio.latency_targets", "this kernel has no io.latency (built without "
@@ -155,13 +155,15 @@ final class BlockIoHandler {
       }
     }
     for (LatencyTarget t : wanted) {
-      out.add(new FileWrite(h, "io.latency", t.device() + " target=" + t.targetUs(), "blockio.latency_targets"));
+      out.add(new FileWrite(h, "io.latency", t.device() + " target=" + t.targetUs(), "blockio.latency_targets",
+          "built without CONFIG_BLK_CGROUP_IOLATENCY"));
     }
   }
 
   /** Whether the BFQ scheduler's io.bfq.weight is there (in the container, or on create its parent). */
   private static boolean bfq(Host host, Hierarchy h, Mode mode) {
-    return mode == Mode.CREATE ? host.parentHas(h, "io.bfq.weight") : host.selfHas(h, "io.bfq.weight");
+    return mode == Mode.CREATE ? host.nearestHas(h, "io.weight", "io.bfq.weight")
+        : host.selfHas(h, "io.bfq.weight");
   }
 
   /** The "major:minor value" lines of a per-device file, split in two; "default" lines left out. */

@@ -25,6 +25,14 @@ import org.lmctfy.spec.CpuSpec;
  * cpus and memory nodes unless the spec gives them (an empty cpuset cannot hold a process); a v2
  * REPLACE without them writes a newline to {@code cpuset.cpus}/{@code .mems}, which clears the
  * restriction (the parent's effective set applies again; an empty write changes nothing).
+ *
+ * <p>{@code uclamp_min}/{@code uclamp_max} are {@code cpu.uclamp.min}/{@code .max} on v1 and v2
+ * (percent with two decimals; 100 is written and read as {@code max}; REPLACE resets 0 and
+ * {@code max}); a kernel built without them is FAILED_PRECONDITION. {@code partition} is v2's
+ * {@code cpuset.cpus.partition}: {@code member} is written before the cpus change, {@code root}
+ * and {@code isolated} after them, and the file is read back: the kernel's {@code "root invalid
+ * (reason)"} is FAILED_PRECONDITION with the reason, undone like any failed write. A mask changed
+ * in a partition that stays one is checked the same way.
  */
 final class CpuHandler {
   static final long PERIOD_US = 100_000;
@@ -35,7 +43,7 @@ final class CpuHandler {
   private CpuHandler() {}
 
   static void plan(CpuSpec cpu, Mode mode, Host host, List<FileWrite> out) {
-    CpuSpec c = cpu == null ? new CpuSpec(null, null, null, null, null) : cpu;
+    CpuSpec c = cpu == null ? CpuSpec.builder().build() : cpu;
     boolean replace = mode == Mode.REPLACE && host.has("cpu");
     if (c.schedulingLatency() != null) {
       Hierarchy h = host.require("cpu", "cpu.scheduling_latency");
@@ -70,7 +78,59 @@ final class CpuHandler {
     if ("1".equals(idle)) {
       out.add(new FileWrite(h, "cpu.idle", "1", "cpu.idle"));
     }
+    planUclamp(c, mode, replace, host, out);
     planCpuset(c, mode, host, out);
+  }
+
+  private static final String NO_UCLAMP = "built without CONFIG_UCLAMP_TASK_GROUP";
+
+  /** cpu.uclamp.max, then cpu.uclamp.min; the request is checked against the other one the container keeps. */
+  private static void planUclamp(CpuSpec c, Mode mode, boolean replace, Host host, List<FileWrite> out) {
+    boolean given = c.uclampMin() != null || c.uclampMax() != null;
+    if (!given && !replace) {
+      return;
+    }
+    Hierarchy h = host.require("cpu", c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max");
+    if (!given && !host.selfHas(h, "cpu.uclamp.min")) {
+      return; // REPLACE on a kernel without uclamp: nothing to reset
+    }
+    String file = c.uclampMin() != null ? "cpu.uclamp.min" : "cpu.uclamp.max";
+    if (given && (mode == Mode.CREATE ? host.lacks(h, Host.isV2(h) ? "cpu.weight" : "cpu.shares", file)
+        : !host.selfHas(h, file))) {
+      throw Host.notOn(h, c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max", "this kernel has no "
+          + file + " (" + NO_UCLAMP + ")");
+    }
+    Double min = c.uclampMin() != null ? c.uclampMin() : replace ? Double.valueOf(0) : null;
+    Double max = c.uclampMax() != null ? c.uclampMax() : replace ? Double.valueOf(100) : null;
+    if (mode == Mode.DIFF && (min == null) != (max == null)) {
+      double other = percent(host.readSelf(h, min == null ? "cpu.uclamp.min" : "cpu.uclamp.max"));
+      if (min != null && min > other || max != null && max < other) {
+        throw Kernel.invalid(min != null ? "cpu.uclamp_min" : "cpu.uclamp_max", min != null ? min : max,
+            "is " + (min != null ? "above the container's cpu.uclamp_max " : "below the container's cpu.uclamp_min ")
+                + other + ": give both");
+      }
+    }
+    if (max != null) {
+      out.add(new FileWrite(h, "cpu.uclamp.max", percent(max), "cpu.uclamp_max", NO_UCLAMP));
+    }
+    if (min != null) {
+      out.add(new FileWrite(h, "cpu.uclamp.min", percent(min), "cpu.uclamp_min", NO_UCLAMP));
+    }
+  }
+
+  /** A percentage as cpu.uclamp.* takes it: two decimals, 100 as max. */
+  static String percent(double value) {
+    return value >= 100 ? "max" : String.format(java.util.Locale.ROOT, "%.2f", value);
+  }
+
+  /** cpu.uclamp.* as a percentage: {@code max} is 100. */
+  static double percent(String kernel) {
+    try {
+      return kernel.equals("max") ? 100 : Double.parseDouble(kernel);
+    } catch (NumberFormatException e) {
+      throw new org.lmctfy.LmctfyException(org.lmctfy.ErrorCode.INTERNAL, "unexpected cpu.uclamp value \"" + kernel
+          + "\"", e);
+    }
   }
 
   /** cpu.max (or the v1 quota and period) and cpu.max.burst, in an order the kernel accepts. */
@@ -137,11 +197,23 @@ final class CpuHandler {
   }
 
   private static void planCpuset(CpuSpec c, Mode mode, Host host, List<FileWrite> out) {
-    boolean needed = c.mask() != null || c.memoryNodes() != null;
-    Hierarchy h = needed ? host.require("cpuset", c.mask() != null ? "cpu.mask" : "cpu.memory_nodes")
-        : host.find("cpuset").orElse(null);
+    boolean needed = c.mask() != null || c.memoryNodes() != null || c.partition() != null;
+    Hierarchy h = needed ? host.require("cpuset", c.mask() != null ? "cpu.mask" : c.memoryNodes() != null
+        ? "cpu.memory_nodes" : "cpu.partition") : host.find("cpuset").orElse(null);
     if (h == null || !needed && mode == Mode.REPLACE && !host.has("cpuset")) {
       return;
+    }
+    if (c.partition() != null && !Host.isV2(h)) {
+      throw Host.notOn(h, "cpu.partition", "v1 has no cpuset partitions (its cpuset.cpu_exclusive is another thing)");
+    }
+    // the partition now (on update), and the one wanted: member goes before the cpus change, a
+    // root or isolated partition after them; one that stays a partition is checked after them
+    String now = mode != Mode.CREATE && Host.isV2(h) && host.selfHas(h, PARTITION)
+        ? host.readSelf(h, PARTITION).split(" ")[0] : "member";
+    String wanted = c.partition() != null ? c.partition().name().toLowerCase(java.util.Locale.ROOT)
+        : mode == Mode.REPLACE ? "member" : null;
+    if ("member".equals(wanted) && !now.equals("member")) {
+      out.add(new FileWrite(h, PARTITION, "member", "cpu.partition", NO_PARTITIONS));
     }
     boolean copyParent = mode == Mode.REPLACE || mode == Mode.CREATE && !Host.isV2(h);
     String[][] files = {{"cpuset.cpus", c.mask(), "cpu.mask"}, {"cpuset.mems", c.memoryNodes(), "cpu.memory_nodes"}};
@@ -155,17 +227,30 @@ final class CpuHandler {
         }
         continue;
       }
-      String parentList = host.readParent(h, Host.isV2(h) ? f[0] + ".effective" : f[0]);
+      // v2: the parent may not have the cpuset files (its own parent did not enable cpuset for it);
+      // its effective list is then its nearest ancestor's with them
+      String[] nearest = Host.isV2(h) ? host.readNearest(h, f[0] + ".effective")
+          : new String[] {host.readParent(h, f[0]), null};
+      String parentList = nearest[0];
       if (f[1] != null) {
         if (!CpuLists.within(f[1], parentList, f[2])) {
-          throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + f[0] + " \"" + parentList + "\"");
+          throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + (nearest[1] == null ? f[0]
+              : f[0] + ".effective (" + nearest[1] + ")") + " \"" + parentList + "\"");
         }
         out.add(new FileWrite(h, f[0], f[1], f[2]));
       } else if (!parentList.isEmpty()) {
         out.add(new FileWrite(h, f[0], parentList, f[2])); // v1: an empty cpuset refuses tasks (ENOSPC)
       }
     }
+    String after = wanted != null && !wanted.equals("member") ? wanted
+        : wanted == null && !now.equals("member") && c.mask() != null ? now : null;
+    if (after != null) {
+      out.add(new FileWrite(h, PARTITION, after, "cpu.partition", NO_PARTITIONS, FileWrite.Check.VALID));
+    }
   }
+
+  private static final String PARTITION = "cpuset.cpus.partition";
+  private static final String NO_PARTITIONS = "cpuset partitions came with Linux 5.13";
 
   static long shares(long limit) {
     return Math.max(2, limit * 1024 / 1000);
@@ -270,7 +355,16 @@ final class CpuHandler {
         ? list(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus")) : null;
     String nodes = fields.contains("cpu.memory_nodes")
         ? list(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems")) : null;
-    return new CpuSpec(limit, maxLimit, mask, nodes, null, period, burst, idle);
+    Double uclampMin = fields.contains("cpu.uclamp_min")
+        ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_min"), "cpu.uclamp.min")) : null;
+    Double uclampMax = fields.contains("cpu.uclamp_max")
+        ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_max"), "cpu.uclamp.max")) : null;
+    CpuSpec.Partition partition = null;
+    if (fields.contains("cpu.partition")) { // the type asked for; an invalid one reads as it ("root invalid (..)")
+      String p = host.readSelf(host.require("cpuset", "cpu.partition"), PARTITION).split(" ")[0];
+      partition = CpuSpec.Partition.valueOf(p.toUpperCase(java.util.Locale.ROOT));
+    }
+    return new CpuSpec(limit, maxLimit, mask, nodes, null, period, burst, idle, uclampMin, uclampMax, partition);
   }
 
   /** A cpu or node list as the spec writes it; null for an empty one (the spec has no "none"). */
@@ -293,6 +387,6 @@ final class CpuHandler {
     }
     return new CpuSpec(limit, maxLimit, CpuLists.normalize(c.mask(), "cpu.mask"),
         CpuLists.normalize(c.memoryNodes(), "cpu.memory_nodes"), c.schedulingLatency(),
-        c.periodUs(), c.burstUs(), c.idle());
+        c.periodUs(), c.burstUs(), c.idle(), c.uclampMin(), c.uclampMax(), c.partition());
   }
 }

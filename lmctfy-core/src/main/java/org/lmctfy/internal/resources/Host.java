@@ -22,17 +22,33 @@ public final class Host {
   private final CgroupPath self;
   private final List<Hierarchy> managed;
   private final CgroupPath root;
+  private final java.util.function.BinaryOperator<String> remedy;
 
   /**
    * @param managed the hierarchies the container occupies, the anchor first
    * @param root the API's root cgroup, where v2 controllers must be available
    */
   public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self) {
+    this(fs, managed, root, parent, self, (controller, offered) -> "run initMachine with enable_controllers");
+  }
+
+  /**
+   * @param remedy how to give the root a v2 controller it lacks, from the controller and the
+   *     root's {@code cgroup.controllers}: the driver that chose the root knows
+   */
+  public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self,
+      java.util.function.BinaryOperator<String> remedy) {
     this.fs = fs;
     this.managed = managed;
     this.root = root;
     this.parent = parent;
     this.self = self;
+    this.remedy = remedy;
+  }
+
+  /** How to give the API's root {@code controller}, which its {@code cgroup.controllers} ({@code offered}) lacks. */
+  String rootRemedy(String controller, String offered) {
+    return remedy.apply(controller, offered);
   }
 
   List<Hierarchy> managed() {
@@ -100,6 +116,48 @@ public final class Host {
   /** A file of the parent, stripped. */
   String readParent(Hierarchy h, String file) {
     return read(h, parent, file);
+  }
+
+  /**
+   * A file of the nearest cgroup from the parent up that has it, stripped, with that cgroup: on v2 a
+   * cgroup whose parent does not enable a controller has none of its files, and its effective
+   * values (cpuset.cpus.effective) are its parent's, so the nearest ancestor that has the file
+   * answers for it. The hierarchy's root has every controller's root files.
+   */
+  String[] readNearest(Hierarchy h, String file) {
+    for (CgroupPath p = parent; ; p = p.parent()) {
+      if (p.isRoot() || has(h, p, file)) {
+        return new String[] {read(h, p, file), h.display(p, null)};
+      }
+    }
+  }
+
+  /**
+   * Whether this kernel lacks {@code file} (an optional file of a controller, such as {@code
+   * memory.zswap.max}), judged on the nearest cgroup below the root, from the parent up, that has
+   * {@code probe} (a file every such cgroup with the controller has): what a create can know before
+   * its cgroup exists. False when no such cgroup is found (the parent does not have the controller
+   * and no ancestor below the root does); the write then says so itself (ENOENT, which the Updater
+   * turns into FAILED_PRECONDITION naming the field).
+   */
+  boolean lacks(Hierarchy h, String probe, String file) {
+    CgroupPath p = nearest(h, probe);
+    return p != null && !has(h, p, file);
+  }
+
+  /** Whether the nearest cgroup below the root, from the parent up, that has {@code probe} has {@code file}. */
+  boolean nearestHas(Hierarchy h, String probe, String file) {
+    CgroupPath p = nearest(h, probe);
+    return p != null && has(h, p, file);
+  }
+
+  private CgroupPath nearest(Hierarchy h, String probe) {
+    for (CgroupPath p = parent; !p.isRoot(); p = p.parent()) { // a root lacks files a child has (on v1 too)
+      if (has(h, p, probe)) {
+        return p;
+      }
+    }
+    return null;
   }
 
   /** A file of the hierarchy's root cgroup (machine-wide settings), stripped; null if it has none. */

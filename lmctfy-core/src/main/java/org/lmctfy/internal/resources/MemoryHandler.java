@@ -147,13 +147,13 @@ final class MemoryHandler {
       out.add(new FileWrite(h, "memory.high", Kernel.v2Bytes(or(m.high(), -1)), "memory.high"));
     }
     if (m.zswapLimit() != null || replace && host.selfHas(h, "memory.zswap.max")) {
-      boolean lacks = mode == Mode.CREATE
-          ? host.parentHas(h, "memory.max") && !host.parentHas(h, "memory.zswap.max")
+      boolean lacks = mode == Mode.CREATE ? host.lacks(h, "memory.max", "memory.zswap.max")
           : !host.selfHas(h, "memory.zswap.max");
       if (lacks) {
         throw Host.notOn(h, "memory.zswap_limit", "this kernel has no memory.zswap.max (built without zswap)");
       }
-      out.add(new FileWrite(h, "memory.zswap.max", Kernel.v2Bytes(or(m.zswapLimit(), -1)), "memory.zswap_limit"));
+      out.add(new FileWrite(h, "memory.zswap.max", Kernel.v2Bytes(or(m.zswapLimit(), -1)), "memory.zswap_limit",
+          "built without zswap"));
     }
     if (m.oomGroup() != null || replace) {
       out.add(new FileWrite(h, "memory.oom.group", Boolean.TRUE.equals(m.oomGroup()) ? "1" : "0", "memory.oom_group"));

@@ -17,6 +17,8 @@ import org.lmctfy.spec.MiscSpec.MiscLimit;
 import org.lmctfy.spec.MonitoringSpec;
 import org.lmctfy.spec.NetworkSpec;
 import org.lmctfy.spec.NetworkSpec.InterfacePriority;
+import org.lmctfy.spec.RdmaSpec;
+import org.lmctfy.spec.RdmaSpec.RdmaLimit;
 
 /**
  * The small sections. hugetlb: v1 {@code hugetlb.<size>.limit_in_bytes}, v2 {@code
@@ -47,7 +49,8 @@ final class OtherHandlers {
       }
     }
     for (HugetlbLimit l : limits) {
-      out.add(new FileWrite(h, hugetlbFile(l.pageSize(), v2, false), bytes(l.limit(), v2), "hugetlb.limits"));
+      out.add(new FileWrite(h, hugetlbFile(l.pageSize(), v2, false), bytes(l.limit(), v2), "hugetlb.limits",
+          "the machine has no huge pages of " + l.pageSize()));
       String rsvd = hugetlbFile(l.pageSize(), v2, true);
       Long reserved = l.reservedLimit();
       if (reserved == null && mode == Mode.REPLACE && host.selfHas(h, rsvd)) {
@@ -55,12 +58,12 @@ final class OtherHandlers {
       }
       if (reserved != null) {
         boolean lacks = mode == Mode.CREATE
-            ? host.parentHas(h, hugetlbFile(l.pageSize(), v2, false)) && !host.parentHas(h, rsvd)
+            ? host.lacks(h, hugetlbFile(l.pageSize(), v2, false), rsvd)
             : !host.selfHas(h, rsvd);
         if (lacks) {
           throw Host.notOn(h, "hugetlb.limits.reserved_limit", "this kernel has no " + rsvd);
         }
-        out.add(new FileWrite(h, rsvd, bytes(reserved, v2), "hugetlb.limits"));
+        out.add(new FileWrite(h, rsvd, bytes(reserved, v2), "hugetlb.limits", "reservation limits came with Linux 5.7"));
       }
     }
   }
@@ -139,6 +142,71 @@ final class OtherHandlers {
     return new MiscSpec(spec.limits().stream().filter(l -> l.limit() >= 0).toList());
   }
 
+  /**
+   * rdma: {@code rdma.max} lines {@code "mlx4_0 hca_handle=2 hca_object=max"}, both resources
+   * written (an absent one unlimited), on v1 and v2; devices limited now and left out of the list
+   * go back to unlimited.
+   */
+  static void rdma(RdmaSpec spec, Mode mode, Host host, List<FileWrite> out) {
+    if (spec == null && !(mode == Mode.REPLACE && host.has("rdma"))) {
+      return;
+    }
+    Hierarchy h = host.require("rdma", "rdma.limits");
+    List<RdmaLimit> limits = new ArrayList<>(spec == null ? List.of() : spec.limits());
+    if (mode != Mode.CREATE) {
+      for (RdmaLimit now : readRdma(host, h)) {
+        if (limits.stream().noneMatch(l -> l.device().equals(now.device()))) {
+          limits.add(new RdmaLimit(now.device(), -1L, -1L));
+        }
+      }
+    }
+    for (RdmaLimit l : limits) {
+      out.add(new FileWrite(h, "rdma.max", l.device() + " hca_handle=" + maxOr(l.hcaHandle()) + " hca_object="
+          + maxOr(l.hcaObject()), "rdma.limits"));
+    }
+  }
+
+  private static String maxOr(Long v) {
+    return v == null || v < 0 ? "max" : v.toString();
+  }
+
+  /** The devices with a limit: every line of rdma.max with a number (the kernel lists every device). */
+  private static List<RdmaLimit> readRdma(Host host, Hierarchy h) {
+    List<RdmaLimit> out = new ArrayList<>();
+    for (String line : host.readSelf(h, "rdma.max").split("\n")) {
+      String[] f = line.strip().split("\\s+");
+      if (f.length < 2) {
+        continue;
+      }
+      long handle = -1;
+      long object = -1;
+      for (int i = 1; i < f.length; i++) {
+        String[] kv = f[i].split("=", 2);
+        long v = kv.length < 2 || kv[1].equals("max") ? -1 : Kernel.number(kv[1], "rdma.max");
+        if (kv[0].equals("hca_handle")) {
+          handle = v;
+        } else if (kv[0].equals("hca_object")) {
+          object = v;
+        }
+      }
+      if (handle >= 0 || object >= 0) {
+        out.add(new RdmaLimit(f[0], handle, object));
+      }
+    }
+    return out;
+  }
+
+  static RdmaSpec readRdma(Host host, Set<String> fields) {
+    return fields.contains("rdma.limits") ? new RdmaSpec(readRdma(host, host.require("rdma", "rdma.limits"))) : null;
+  }
+
+  static RdmaSpec normalise(RdmaSpec spec) {
+    return new RdmaSpec(spec.limits().stream()
+        .map(l -> new RdmaLimit(l.device(), l.hcaHandle() == null ? -1L : l.hcaHandle(),
+            l.hcaObject() == null ? -1L : l.hcaObject()))
+        .filter(l -> l.hcaHandle() >= 0 || l.hcaObject() >= 0).toList());
+  }
+
   /** The unified files, last: each controller must be on the unified hierarchy. */
   static void unified(Map<String, String> files, Host host, List<FileWrite> out) {
     if (files.isEmpty()) {
@@ -152,7 +220,7 @@ final class OtherHandlers {
       if (!h.has(controller)) {
         throw Host.notOn(h, field, "the unified hierarchy does not carry the " + controller + " controller");
       }
-      out.add(new FileWrite(h, f.getKey(), f.getValue(), field));
+      out.add(new FileWrite(h, f.getKey(), f.getValue(), field, null, FileWrite.Check.SHOWS_VALUE));
     }
   }
 

@@ -37,6 +37,9 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     if (spec.cpu() != null) {
       CpuHandler.validate(spec.cpu());
     }
+    // a controller the root lacks is said as such (with the driver's remedy) before a handler
+    // reads a file of it, such as the parent's cpuset.cpus.effective, and fails ENOENT
+    v2Controllers(spec, host);
     List<FileWrite> writes = new ArrayList<>();
     CpuHandler.plan(spec.cpu(), mode, host, writes);
     MemoryHandler.plan(spec.memory(), mode, host, writes);
@@ -47,6 +50,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     OtherHandlers.network(spec.network(), mode, host, writes);
     OtherHandlers.monitoring(spec.monitoring(), host);
     OtherHandlers.misc(spec.misc(), mode, host, writes);
+    OtherHandlers.rdma(spec.rdma(), mode, host, writes);
     OtherHandlers.childrenLimit(spec.childrenLimit(), mode, host, writes);
     OtherHandlers.unified(spec.unified(), host, writes);
     List<Chown> chowns = new ArrayList<>();
@@ -95,8 +99,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       if (!FlatKeyed.hasWord(offered, c)) {
         String field = fieldOf.apply(c);
         throw Host.notOn(unified, field, "the " + c + " controller does not reach the API's root cgroup (its "
-            + "cgroup.controllers is \"" + offered + "\"); run initMachine with "
-            + "enable_controllers");
+            + "cgroup.controllers is \"" + offered + "\"); " + host.rootRemedy(c, offered));
       }
     }
   }
@@ -128,13 +131,13 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     if (field.startsWith("unified.")) {
       return field.substring("unified.".length(), field.indexOf('.', "unified.".length()));
     }
-    if (field.equals("cpu.mask") || field.equals("cpu.memory_nodes")) {
+    if (field.equals("cpu.mask") || field.equals("cpu.memory_nodes") || field.equals("cpu.partition")) {
       return "cpuset";
     }
     int dot = field.indexOf('.');
     String section = dot < 0 ? field : field.substring(0, dot);
     return switch (section) {
-      case "cpu", "memory", "pids", "hugetlb", "misc" -> section;
+      case "cpu", "memory", "pids", "hugetlb", "misc", "rdma" -> section;
       case "blockio" -> "io";
       default -> null;
     };
@@ -155,6 +158,9 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       add(out, "cpu.period_us", c.periodUs());
       add(out, "cpu.burst_us", c.burstUs());
       add(out, "cpu.idle", c.idle());
+      add(out, "cpu.uclamp_min", c.uclampMin());
+      add(out, "cpu.uclamp_max", c.uclampMax());
+      add(out, "cpu.partition", c.partition());
     }
     MemorySpec m = s.memory();
     if (m != null) {
@@ -187,6 +193,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     }
     add(out, "monitoring", s.monitoring());
     add(out, "misc.limits", s.misc());
+    add(out, "rdma.limits", s.rdma());
     s.unified().keySet().forEach(file -> out.add("unified." + file));
     return out;
   }
@@ -213,6 +220,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
         .network(OtherHandlers.readNetwork(host, fields))
         .monitoring(fields.contains("monitoring") ? new MonitoringSpec(null) : null)
         .misc(OtherHandlers.readMisc(host, fields))
+        .rdma(OtherHandlers.readRdma(host, fields))
         .unified(OtherHandlers.readUnified(host, fields))
         .build();
   }
@@ -235,6 +243,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
         .network(network ? OtherHandlers.normalise(spec.network()) : null)
         .monitoring(spec.monitoring())
         .misc(spec.misc() == null ? null : OtherHandlers.normalise(spec.misc()))
+        .rdma(spec.rdma() == null ? null : OtherHandlers.normalise(spec.rdma()))
         .unified(spec.unified())
         .virtualHost(spec.virtualHost()).filesystem(spec.filesystem())
         .build();

@@ -15,13 +15,13 @@ final class MemoryStatsReader {
   private static final byte[][] V1_STAT = StatFiles.keys("hierarchical_memory_limit", "total_inactive_file");
   private static final byte[][] OOM_KILL = StatFiles.keys("oom_kill");
   private static final byte[][] V2_STAT = StatFiles.keys("inactive_file");
-  private static final byte[][] V2_EVENTS = StatFiles.keys("max", "oom", "oom_kill");
+  private static final byte[][] V2_EVENTS = StatFiles.keys("max", "oom", "oom_kill", "high", "low", "oom_group_kill");
 
   private final StatFiles f;
   private final Hierarchy h;
   private final long[] two = new long[2];
   private final long[] one = new long[1];
-  private final long[] three = new long[3];
+  private final long[] events = new long[V2_EVENTS.length];
   /** v2: the lowest memory.max of each ancestor and its own ancestors (-1 none), read once per batch. */
   private final Map<CgroupPath, Long> ancestorLimits = new HashMap<>();
 
@@ -70,8 +70,13 @@ final class MemoryStatsReader {
       f.keyed(OOM_KILL, one);
       oomKills = StatFiles.boxed(one[0]);
     }
-    return new MemoryStats(usage, maxUsage, limit, effective, failCount, workingSet, null, oomKills, own,
-        hierarchical);
+    Long swap = null;
+    if (full) {
+      long both = f.number(h, "memory.memsw.usage_in_bytes"); // where swap is accounted
+      swap = both == StatFiles.ABSENT ? null : Math.max(0, both - usage);
+    }
+    return new MemoryStats(usage, maxUsage, limit, effective, failCount, workingSet, null, oomKills, null, null, null,
+        swap, own, hierarchical);
   }
 
   private MemoryStats v2(boolean full) {
@@ -88,17 +93,15 @@ final class MemoryStatsReader {
       workingSet = one[0] == StatFiles.ABSENT ? null : Math.max(0, usage - one[0]);
       stat = full ? f.map() : null;
     }
-    Long max = null;
-    Long oom = null;
-    Long kills = null;
+    java.util.Arrays.fill(events, StatFiles.ABSENT);
     if (f.load(h, "memory.events")) {
-      f.keyed(V2_EVENTS, three);
-      max = StatFiles.boxed(three[0]);
-      oom = StatFiles.boxed(three[1]);
-      kills = StatFiles.boxed(three[2]);
+      f.keyed(V2_EVENTS, events);
     }
+    Long swap = full ? StatFiles.boxed(f.number(h, "memory.swap.current")) : null;
     return new MemoryStats(usage, peak, StatFiles.boxed(limit), lowest(limit == StatFiles.ABSENT ? -1 : limit,
-        ancestorLimit(f.path().parent())), max, workingSet, oom, kills, null, stat);
+        ancestorLimit(f.path().parent())), StatFiles.boxed(events[0]), workingSet, StatFiles.boxed(events[1]),
+        StatFiles.boxed(events[2]), StatFiles.boxed(events[3]), StatFiles.boxed(events[4]), StatFiles.boxed(events[5]),
+        swap, null, stat);
   }
 
   /** The lowest memory.max of {@code p} and its ancestors below the hierarchy's root, -1 for none. */

@@ -10,6 +10,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerStats.CpuStats;
 import org.lmctfy.spec.ContainerStats.DeviceIo;
+import org.lmctfy.spec.ContainerStats.HugetlbStats;
 import org.lmctfy.spec.ContainerStats.PidsStats;
 import org.lmctfy.spec.ContainerStats.PressureStats;
 import org.lmctfy.spec.ContainerStats.Throttling;
@@ -23,25 +24,35 @@ import org.lmctfy.spec.ContainerStats.Throttling;
  *       {@code cpuacct.usage_sys} (all ns); else the unified {@code cpu.stat} {@code usage_usec},
  *       {@code user_usec}, {@code system_usec} (times 1000; v2 has no per-CPU figures, so {@code
  *       per_cpu_ns} is empty). Throttling (FULL): {@code cpu.stat} {@code nr_periods}, {@code
- *       nr_throttled}, {@code throttled_time} (v1, ns) or {@code throttled_usec} (v2), from the
- *       same read of {@code cpu.stat} on v2.
+ *       nr_throttled}, {@code throttled_time} (v1, ns) or {@code throttled_usec} (v2), and the
+ *       bursts, {@code nr_bursts} and {@code burst_time} (v1, ns) or {@code burst_usec} (v2), from
+ *       the same read of {@code cpu.stat} on v2.
  *   <li>memory v1: {@code memory.usage_in_bytes}, {@code max_usage_in_bytes}, {@code
  *       limit_in_bytes}, {@code failcnt}, {@code memory.stat} ({@code hierarchical_memory_limit},
  *       {@code total_inactive_file} for the working set, the breakdowns in FULL), {@code
  *       memory.oom_control} ({@code oom_kill}). v2: {@code memory.current}, {@code memory.peak},
  *       {@code memory.max} (and the ancestors', read once per batch, for the effective limit),
- *       {@code memory.events} ({@code max}, {@code oom}, {@code oom_kill}), {@code memory.stat}
- *       ({@code inactive_file}; the whole file, which v2 counts with descendants, as {@code
- *       hierarchical_data} in FULL).
+ *       {@code memory.events} ({@code max}, {@code oom}, {@code oom_kill}, {@code high}, {@code
+ *       low}, {@code oom_group_kill}), {@code memory.stat} ({@code inactive_file}; the whole file,
+ *       which v2 counts with descendants, as {@code hierarchical_data} in FULL). Swap (FULL): v2
+ *       {@code memory.swap.current}, v1 {@code memory.memsw.usage_in_bytes} less the usage.
  *   <li>pids: {@code pids.current}, {@code pids.max}. blockio: v1 {@code
- *       blkio.throttle.io_service_bytes} and {@code io_serviced}; v2 {@code io.stat}.
+ *       blkio.throttle.io_service_bytes} and {@code io_serviced} ({@code Read}, {@code Write},
+ *       {@code Discard}); v2 {@code io.stat} ({@code rbytes wbytes rios wios dbytes dios}).
+ *   <li>hugetlb (FULL), per page size the kernel has: v2 {@code hugetlb.<size>.current}, {@code
+ *       .max}, {@code .events} ({@code max}), {@code .rsvd.current}; v1 {@code .usage_in_bytes},
+ *       {@code .max_usage_in_bytes}, {@code .limit_in_bytes}, {@code .failcnt}, {@code
+ *       .rsvd.usage_in_bytes}. The sizes are found once, then only those are read.
  *   <li>pressure: the unified hierarchy's {@code cpu.pressure}, {@code memory.pressure}, {@code
  *       io.pressure}.
  * </ul>
  */
 public final class StatsReader {
   private static final byte[][] CPU_STAT = StatFiles.keys("usage_usec", "user_usec", "system_usec", "nr_periods",
-      "nr_throttled", "throttled_usec", "throttled_time");
+      "nr_throttled", "throttled_usec", "throttled_time", "nr_bursts", "burst_usec", "burst_time");
+  /** Huge page sizes as hugetlb file names spell them, probed until the kernel shows some. */
+  private static final List<String> HUGE_PAGE_SIZES = List.of("64KB", "2MB", "32MB", "512MB", "1GB", "16GB");
+  private static final byte[][] HUGETLB_EVENTS = StatFiles.keys("max");
 
   private final CgroupFs fs;
   private final Hierarchy cpuacct;
@@ -50,6 +61,9 @@ public final class StatsReader {
   private final Hierarchy pids;
   private final Hierarchy io;
   private final Hierarchy unified;
+  private final Hierarchy hugetlb;
+  /** The huge page sizes found in a container's files (machine-wide, so found once); empty until then. */
+  private volatile List<String> hugeSizes = List.of();
 
   public StatsReader(CgroupFs fs, List<Hierarchy> managed) {
     this.fs = fs;
@@ -59,6 +73,7 @@ public final class StatsReader {
     this.memory = find(managed, "memory");
     this.pids = find(managed, "pids");
     this.io = find(managed, "blkio") != null ? find(managed, "blkio") : find(managed, "io");
+    this.hugetlb = find(managed, "hugetlb");
   }
 
   private static Hierarchy find(List<Hierarchy> hs, String controller) {
@@ -79,6 +94,7 @@ public final class StatsReader {
   public final class Batch {
     private final StatFiles f = new StatFiles(fs);
     private final long[] cpuStat = new long[CPU_STAT.length];
+    private final long[] one = new long[1];
     private final MemoryStatsReader memoryReader = new MemoryStatsReader(f, memory);
 
     private Batch() {}
@@ -87,7 +103,8 @@ public final class StatsReader {
     public ContainerStats read(String name, CgroupPath path, StatsType type) {
       f.at(name, path);
       boolean full = type == StatsType.FULL;
-      return new ContainerStats(cpu(full), memoryReader.read(full), pids(), blockio(), pressure());
+      return new ContainerStats(cpu(full), memoryReader.read(full), pids(), blockio(), pressure(),
+          full ? hugetlb() : List.of());
     }
 
     private CpuStats cpu(boolean full) {
@@ -122,8 +139,9 @@ public final class StatsReader {
       long throttledNs = cpuStat[6] != StatFiles.ABSENT ? cpuStat[6]
           : cpuStat[5] == StatFiles.ABSENT ? 0 : cpuStat[5] * 1000;
       long throttled = cpuStat[4] == StatFiles.ABSENT ? 0 : cpuStat[4];
+      Long burstNs = cpuStat[8] != StatFiles.ABSENT ? Long.valueOf(cpuStat[8] * 1000) : StatFiles.boxed(cpuStat[9]);
       return new CpuStats(base.totalNs(), base.perCpuNs(), base.userNs(), base.systemNs(),
-          new Throttling(cpuStat[3], throttled, throttledNs));
+          new Throttling(cpuStat[3], throttled, throttledNs, StatFiles.boxed(cpuStat[7]), burstNs));
     }
 
     /** {@code cpuacct.usage_percpu}: numbers separated by spaces. */
@@ -154,26 +172,27 @@ public final class StatsReader {
       if (io == null) {
         return List.of();
       }
-      List<long[]> devices = new ArrayList<>(2); // {major, minor, read bytes, write bytes, read ops, write ops}
+      // {major, minor, read bytes, write bytes, read ops, write ops, discard bytes, discard ops}
+      List<long[]> devices = new ArrayList<>(2);
       if (io.version() == CgroupVersion.V2) {
         if (f.load(io, "io.stat")) {
           ioStat(devices);
         }
       } else {
-        v1Io("blkio.throttle.io_service_bytes", 2, devices);
-        v1Io("blkio.throttle.io_serviced", 4, devices);
+        v1Io("blkio.throttle.io_service_bytes", 2, 3, 6, devices);
+        v1Io("blkio.throttle.io_serviced", 4, 5, 7, devices);
       }
       if (devices.isEmpty()) {
         return List.of();
       }
       List<DeviceIo> out = new ArrayList<>(devices.size());
       for (long[] d : devices) {
-        out.add(new DeviceIo(d[0], d[1], d[2], d[3], d[4], d[5]));
+        out.add(new DeviceIo(d[0], d[1], d[2], d[3], d[4], d[5], StatFiles.boxed(d[6]), StatFiles.boxed(d[7])));
       }
       return out;
     }
 
-    /** v2 lines {@code "8:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=0 dios=0"}. */
+    /** v2 lines {@code "8:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=0 dios=0"} (iocost adds {@code cost.*} keys). */
     private void ioStat(List<long[]> devices) {
       f.pos = 0;
       while (f.pos < f.length()) {
@@ -204,11 +223,17 @@ public final class StatsReader {
       if (f.matches(RIOS, from, to)) {
         return 4;
       }
-      return f.matches(WIOS, from, to) ? 5 : -1;
+      if (f.matches(WIOS, from, to)) {
+        return 5;
+      }
+      if (f.matches(DBYTES, from, to)) {
+        return 6;
+      }
+      return f.matches(DIOS, from, to) ? 7 : -1;
     }
 
-    /** v1 lines {@code "8:0 Read 4096"}; {@code offset} 2 for bytes, 4 for operations. */
-    private void v1Io(String file, int offset, List<long[]> devices) {
+    /** v1 lines {@code "8:0 Read 4096"}: the columns that Read, Write and Discard go to. */
+    private void v1Io(String file, int read, int write, int discard, List<long[]> devices) {
       if (!f.load(io, file)) {
         return;
       }
@@ -219,11 +244,12 @@ public final class StatsReader {
           f.skipSpaces();
           int word = f.pos;
           int end = f.wordEnd();
-          int column = f.matches(READ, word, end) ? 0 : f.matches(WRITE, word, end) ? 1 : -1;
+          int column = f.matches(READ, word, end) ? read : f.matches(WRITE, word, end) ? write
+              : f.matches(DISCARD, word, end) ? discard : -1;
           if (column >= 0) {
             f.pos = end;
             f.skipSpaces();
-            d[offset + column] = f.parseLong();
+            d[column] = f.parseLong();
           }
         }
         f.nextLine();
@@ -251,9 +277,46 @@ public final class StatsReader {
           return d;
         }
       }
-      long[] d = {major, minor, 0, 0, 0, 0};
+      long[] d = {major, minor, 0, 0, 0, 0, StatFiles.ABSENT, StatFiles.ABSENT};
       devices.add(d);
       return d;
+    }
+
+    /** Huge page usage per size: the sizes found before, or each known size until some are. */
+    private List<HugetlbStats> hugetlb() {
+      if (hugetlb == null) {
+        return List.of();
+      }
+      boolean v2 = hugetlb.version() == CgroupVersion.V2;
+      List<String> sizes = hugeSizes;
+      boolean probing = sizes.isEmpty();
+      List<HugetlbStats> out = new ArrayList<>(2);
+      for (String size : probing ? HUGE_PAGE_SIZES : sizes) {
+        String p = "hugetlb." + size + ".";
+        long usage = f.number(hugetlb, p + (v2 ? "current" : "usage_in_bytes"));
+        if (usage == StatFiles.ABSENT) {
+          continue;
+        }
+        Long max = v2 ? null : StatFiles.boxed(f.number(hugetlb, p + "max_usage_in_bytes"));
+        long limit = f.number(hugetlb, p + (v2 ? "max" : "limit_in_bytes"));
+        Long failed;
+        if (v2) {
+          failed = null;
+          if (f.load(hugetlb, p + "events")) {
+            f.keyed(HUGETLB_EVENTS, one);
+            failed = StatFiles.boxed(one[0]);
+          }
+        } else {
+          failed = StatFiles.boxed(f.number(hugetlb, p + "failcnt"));
+        }
+        Long reserved = StatFiles.boxed(f.number(hugetlb, p + (v2 ? "rsvd.current" : "rsvd.usage_in_bytes")));
+        out.add(new HugetlbStats(size, usage, max, limit == StatFiles.ABSENT ? null : limit >= HUGE_UNLIMITED ? -1L : limit,
+            failed, reserved));
+      }
+      if (probing && !out.isEmpty()) {
+        hugeSizes = out.stream().map(HugetlbStats::pageSize).toList();
+      }
+      return out;
     }
 
     private PressureStats pressure() {
@@ -270,8 +333,16 @@ public final class StatsReader {
   private static final byte[] WBYTES = StatFiles.keys("wbytes")[0];
   private static final byte[] RIOS = StatFiles.keys("rios")[0];
   private static final byte[] WIOS = StatFiles.keys("wios")[0];
+  private static final byte[] DBYTES = StatFiles.keys("dbytes")[0];
+  private static final byte[] DIOS = StatFiles.keys("dios")[0];
   private static final byte[] READ = StatFiles.keys("Read")[0];
   private static final byte[] WRITE = StatFiles.keys("Write")[0];
+  private static final byte[] DISCARD = StatFiles.keys("Discard")[0];
+  /**
+   * At or above this, a v1 hugetlb limit is "none": v1 prints the largest value rounded down to a
+   * whole huge page (9223372036852678656 for 2MB pages), which no machine's memory comes near.
+   */
+  private static final long HUGE_UNLIMITED = 1L << 62;
 
   private static Long times1000(long usec) {
     return usec == StatFiles.ABSENT ? null : usec * 1000;

@@ -26,7 +26,8 @@ import org.lmctfy.cgroupfs.Errno;
  * domain controller is EOPNOTSUPP (checked on 6.12); "+perf_event" ENOENT, "-perf_event" accepted;
  * cgroup.kill of a threaded cgroup EOPNOTSUPP; disabling what a child
  * still enables EBUSY, controller files follow the parent's subtree_control, cgroup.kill kills the
- * subtree, cgroup.threads only moves threads within a cgroup here (EOPNOTSUPP otherwise).
+ * subtree, cgroup.threads moves one thread within its threaded subtree (from its thread root into
+ * a threaded cgroup below it, and back; EOPNOTSUPP across subtrees, checked on 6.1 and 6.12).
  */
 final class CoreV2 implements Controller {
   static final String SUBTREE = "cgroup.subtree_control";
@@ -116,6 +117,15 @@ final class CoreV2 implements Controller {
       }
     }
     return false;
+  }
+
+  /** The nearest cgroup from {@code node} up that is not threaded: the domain of its threads. */
+  private static Node threadDomain(Node node) {
+    Node n = node;
+    while (threaded(n) && !n.isRoot()) {
+      n = n.parent;
+    }
+    return n;
   }
 
   private static boolean threaded(Node node) {
@@ -280,9 +290,14 @@ final class CoreV2 implements Controller {
       }
       case "cgroup.threads" -> {
         long tid = Tasks.target(node, value);
-        if (node.hier.cgroupOf(tid) != node) {
-          throw KernelError.of(Errno.EOPNOTSUPP);
+        Node from = node.hier.cgroupOf(tid);
+        if (from == node) {
+          return;
         }
+        if (from == null || threadDomain(from) != threadDomain(node) || !validDomain(threadDomain(node))) {
+          throw KernelError.of(Errno.EOPNOTSUPP); // a thread moves only within its threaded subtree
+        }
+        Tasks.moveThread(node, tid);
       }
       case "cgroup.max.depth", "cgroup.max.descendants" -> {
         String s = Numbers.strip(value);

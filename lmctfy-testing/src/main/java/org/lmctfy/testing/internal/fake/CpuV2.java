@@ -10,7 +10,10 @@ import org.lmctfy.cgroupfs.Errno;
  * cpu.weight 1..10000 (ERANGE outside), cpu.weight.nice -20..19 (ERANGE), the two kept consistent
  * through the scheduler's weight table; cpu.max "$MAX [$PERIOD]" with quota at least 1000 and the
  * period 1000..1000000 (EINVAL); cpu.max.burst not above the quota; cpu.idle 0/1, and while it is
- * 1 a weight write is EINVAL (sched_group_set_shares refuses an idle group). cpu.stat is a core
+ * 1 a weight write is EINVAL (sched_group_set_shares refuses an idle group); cpu.uclamp.min/.max a
+ * percentage with at most two decimals or "max" (ERANGE above 100, EINVAL for more decimals or
+ * garbage), kept as written with two decimals and shown "max" at 100, as a kernel built with
+ * CONFIG_UCLAMP_TASK_GROUP does (Debian's 6.1 and 6.12 are built without it). cpu.stat is a core
  * file.
  */
 final class CpuV2 implements Controller {
@@ -25,6 +28,8 @@ final class CpuV2 implements Controller {
       rw("cpu.idle", "0\n").childOnly(),
       rw("cpu.max", "max 100000\n").childOnly(),
       rw("cpu.max.burst", "0\n").childOnly(),
+      rw("cpu.uclamp.max", "max\n").childOnly(),
+      rw("cpu.uclamp.min", "0.00\n").childOnly(),
       rw("cpu.weight", "100\n").childOnly(),
       rw("cpu.weight.nice", "0\n").childOnly());
 
@@ -64,6 +69,7 @@ final class CpuV2 implements Controller {
         setShares(node, PRIO_TO_WEIGHT[(int) nice + 20]);
       }
       case "cpu.max" -> writeMax(node, value);
+      case "cpu.uclamp.min", "cpu.uclamp.max" -> node.put(file.name(), uclamp(value));
       case "cpu.max.burst" -> {
         long burst = Numbers.kstrtoull(value);
         long quota = quota(node);
@@ -80,6 +86,22 @@ final class CpuV2 implements Controller {
         node.put("cpu.idle", v + "\n");
       }
     }
+  }
+
+  /** capacity_from_percent(): "max", or a percentage with up to two decimals, 0..100. */
+  private static String uclamp(String value) {
+    String s = Numbers.strip(value);
+    if (s.equals("max")) {
+      return "max\n";
+    }
+    if (!s.matches("[0-9]+(\\.[0-9]{1,2})?")) {
+      throw KernelError.of(Errno.EINVAL);
+    }
+    java.math.BigDecimal pct = new java.math.BigDecimal(s);
+    if (pct.compareTo(java.math.BigDecimal.valueOf(100)) > 0) {
+      throw KernelError.of(Errno.ERANGE);
+    }
+    return pct.compareTo(java.math.BigDecimal.valueOf(100)) == 0 ? "max\n" : pct.setScale(2) + "\n";
   }
 
   private static void setShares(Node node, long shares) {

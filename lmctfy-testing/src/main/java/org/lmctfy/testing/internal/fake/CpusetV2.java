@@ -11,7 +11,10 @@ import org.lmctfy.cgroupfs.Errno;
  * The v2 cpuset controller, from Documentation/admin-guide/cgroup-v2.rst: cpuset.cpus and .mems
  * may name anything the machine has (unlike v1 they are not limited to the parent's); the
  * effective lists are the requested ones within the parent's effective ones, or the parent's when
- * that is empty; cpuset.cpus.partition is member, root or isolated.
+ * that is empty; cpuset.cpus.partition is member, root or isolated, and a root or isolated one
+ * reads "root invalid (reason)" unless its parent is the root cgroup or a valid partition root and
+ * its cpuset.cpus are not empty (what 6.1 and 6.12 said; they also check exclusivity against the
+ * siblings, which the fake does not).
  */
 final class CpusetV2 implements Controller {
   private final Machine machine;
@@ -59,8 +62,25 @@ final class CpusetV2 implements Controller {
     return switch (file.name()) {
       case "cpuset.cpus.effective" -> CpuList.format(effective(node, true));
       case "cpuset.mems.effective" -> CpuList.format(effective(node, false));
+      case "cpuset.cpus.partition" -> partition(node);
       default -> Controller.super.read(node, file);
     };
+  }
+
+  /** member, or root/isolated, valid or "invalid (reason)". */
+  private static String partition(Node node) {
+    String type = node.value("cpuset.cpus.partition") == null ? "member" : Numbers.strip(node.value("cpuset.cpus.partition"));
+    if (type.equals("member")) {
+      return "member\n";
+    }
+    String own = node.value("cpuset.cpus");
+    if (!node.parent.isRoot() && !partition(node.parent).matches("(root|isolated)\n")) {
+      return type + " invalid (Parent is not a partition root)\n";
+    }
+    if (own == null || Numbers.strip(own).isEmpty()) {
+      return type + " invalid (cpuset.cpus is empty)\n";
+    }
+    return type + "\n";
   }
 
   @Override

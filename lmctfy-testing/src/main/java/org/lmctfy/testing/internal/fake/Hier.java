@@ -128,7 +128,7 @@ final class Hier {
       if (isRoot || !isV2() || c.name().isEmpty() || enabled.contains(c.name())) {
         active.add(c);
         for (FileSpec f : c.files()) {
-          if (f.existsIn(isRoot)) {
+          if (f.existsIn(isRoot) && !machine.absentFiles().contains(f.name())) {
             files.put(f.name(), new Binding(c, f));
           }
         }

@@ -250,6 +250,15 @@ public final class Kernel {
     return java.util.Optional.ofNullable(node.deviceFilter);
   }
 
+  /** systemd's mark of a delegated unit's cgroup; gone with the cgroup. */
+  public void setDelegated(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    nodeOrFail(SET_MARKER, h, path, null, null).delegated = true;
+  }
+
+  public boolean delegated(Hierarchy h, CgroupPath path) throws CgroupFsException {
+    return nodeOrFail(GET_MARKER, h, path, null, null).delegated;
+  }
+
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
     nodeOrFail(REMOVE_MARKER, h, path, null, null).removeMarker(key);
   }

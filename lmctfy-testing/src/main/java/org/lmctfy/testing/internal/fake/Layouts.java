@@ -25,7 +25,7 @@ public final class Layouts {
   /** The machine of a layout: this VM's two cpus, one node and disk; 2MB pages (V2 adds 1GB). */
   public static Machine defaultMachine(FakeLayout layout) {
     List<String> pages = pureV2(layout) ? List.of("2MB", "1GB") : List.of("2MB");
-    return new Machine("0-1", "0", List.of("254:0"), pages);
+    return new Machine("0-1", "0", List.of("254:0"), pages, List.of(), java.util.Map.of(), Set.of());
   }
 
   /** The controllers systemd enables in the root's and its slices' cgroup.subtree_control. */
@@ -105,7 +105,9 @@ public final class Layouts {
       case "memory" -> MemoryV2.INSTANCE;
       case "hugetlb" -> new HugetlbV2(machine);
       case "pids" -> Pids.INSTANCE;
-      default -> new EmptyV2(name);
+      case "rdma" -> new RdmaV2(machine);
+      case "misc" -> new MiscV2(machine);
+      default -> throw new IllegalArgumentException("no model of the v2 controller " + name);
     };
   }
 }

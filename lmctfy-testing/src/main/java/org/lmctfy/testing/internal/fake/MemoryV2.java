@@ -9,8 +9,9 @@ import org.lmctfy.cgroupfs.Errno;
 
 /**
  * The v2 memory controller, from Documentation/admin-guide/cgroup-v2.rst: limits are "max" or bytes
- * (memparse suffixes), rounded down to the page; memory.oom.group 0/1; memory.reclaim fails with
- * EAGAIN when it cannot reclaim as much as asked; the peaks reset to the current usage on write.
+ * (memparse suffixes), rounded down to the page; memory.oom.group 0/1; memory.reclaim takes the
+ * amount off memory.current (all of it reclaimable here), or all there is and then fails EAGAIN
+ * when it cannot reclaim as much as asked; the peaks reset to the current usage on write.
  * Counters (memory.current, memory.events...) change only through setKernelValue.
  */
 final class MemoryV2 implements Controller {
@@ -70,9 +71,12 @@ final class MemoryV2 implements Controller {
       }
       case "memory.reclaim" -> {
         long wanted = Numbers.memparse(Numbers.strip(value));
-        if (Long.compareUnsigned(wanted, current(node, "memory.current")) > 0) {
+        long current = current(node, "memory.current");
+        if (Long.compareUnsigned(wanted, current) > 0) {
+          node.put("memory.current", "0\n"); // it reclaims what it can, then says EAGAIN
           throw KernelError.of(Errno.EAGAIN);
         }
+        node.put("memory.current", (current - wanted) + "\n");
       }
       case "memory.peak" -> node.put(name, current(node, "memory.current") + "\n");
       case "memory.swap.peak" -> node.put(name, current(node, "memory.swap.current") + "\n");

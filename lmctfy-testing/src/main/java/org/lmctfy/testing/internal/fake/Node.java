@@ -26,6 +26,8 @@ final class Node {
   private Map<String, Object> state;
   /** The device filter of a v2 cgroup (what lmctfy's eBPF program enforces on the kernel), or null. */
   org.lmctfy.spec.DeviceSpec deviceFilter;
+  /** systemd's {@code user.delegate=1}: the cgroup of a unit with {@code Delegate=yes}. */
+  boolean delegated;
 
   /** {@code path} is {@code parent}'s path and {@code name}, the root's "/". */
   Node(Hier hier, Node parent, String name, CgroupPath path) {

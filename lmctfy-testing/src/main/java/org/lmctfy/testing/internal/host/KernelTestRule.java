@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  *       layout tags names: {@code needs-v1} v1 hierarchies carrying {@link #V1}; {@code needs-v2} a
  *       cgroup2 hierarchy whose root enables {@link #V2} for its children (the tests make their
  *       scratch cgroups there); {@code needs-controllers} each of {@link #CONTROLLERS} on a v1
- *       hierarchy or enabled there (containers with limits: not v2-bare). Where one is missing it is
+ *       hierarchy or enabled there (containers with limits: not v2-bare); {@code needs-systemd}
+ *       systemd as PID 1 on cgroup v2 alone (the systemd driver's tests). Where one is missing it is
  *       skipped, with the reason, whether or not {@code CI=true}.
  *   <li>Under {@code CI=true} a kernel test this machine serves must not skip: an abort becomes a
  *       failure, except a {@link MachineLacks} (the test found a kernel feature or tool missing).
@@ -105,9 +106,11 @@ public final class KernelTestRule {
         return absent.isEmpty() ? null : String.join(" ", absent)
             + " neither on a v1 hierarchy nor enabled in the cgroup2 root (containers with limits need them)";
       }
+      case "needs-systemd":
+        return facts.systemdOnV2() ? null : "systemd is not PID 1 on a cgroup2-only /sys/fs/cgroup";
       default:
         throw new IllegalArgumentException("unknown layout tag " + tag + ": the kernel test rule knows needs-v1, "
-            + "needs-v2 and needs-controllers (" + KernelTestRule.class.getName() + ")");
+            + "needs-v2, needs-controllers and needs-systemd (" + KernelTestRule.class.getName() + ")");
     }
   }
 }

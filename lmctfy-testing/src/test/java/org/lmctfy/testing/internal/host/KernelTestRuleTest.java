@@ -42,6 +42,9 @@ class KernelTestRuleTest {
       v2-no-cpuset | kernel needs-controllers        | true  | runs, must not skip
       hybrid-6.12  | kernel needs-v1                 | true  | skipped: needs-v1 test not run here: no v1 hierarchy carries cpuset memory
       hybrid-6.12  | kernel needs-controllers        | true  | skipped: needs-controllers test not run here: memory neither on a v1 hierarchy nor enabled in the cgroup2 root (containers with limits need them)
+      systemd      | kernel needs-systemd            | true  | runs, must not skip
+      hybrid       | kernel needs-systemd            | true  | skipped: needs-systemd test not run here: systemd is not PID 1 on a cgroup2-only /sys/fs/cgroup
+      v2           | kernel needs-systemd            | true  | skipped: needs-systemd test not run here: systemd is not PID 1 on a cgroup2-only /sys/fs/cgroup
       not-root     | kernel                          | false | skipped: kernel test not run here: not running as root (uid 65534; creating cgroups needs root, or a delegated subtree)
       not-root     | kernel                          | true  | skipped: kernel test not run here: not running as root (uid 65534; creating cgroups needs root, or a delegated subtree)
       not-root     | kernel needs-v1                 | true  | skipped: kernel test not run here: not running as root (uid 65534; creating cgroups needs root, or a delegated subtree)
@@ -57,7 +60,7 @@ class KernelTestRuleTest {
   void anUnknownLayoutTagOnAKernelTestIsAnErrorNamingTheTagsTheRuleKnows() {
     assertThatThrownBy(() -> KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel", "needs-v3"), false))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("needs-v3").hasMessageContaining("needs-v1, needs-v2 and needs-controllers");
+        .hasMessageContaining("needs-v3").hasMessageContaining("needs-v1, needs-v2, needs-controllers and needs-systemd");
   }
 
   @Test

@@ -16,6 +16,8 @@ final class Machines {
       // .ci/kernel-vm's v2 guest, as systemd leaves a machine
       "v2", new HostFacts(null, Set.of(), V2_ENABLED),
       "v2-bare", new HostFacts(null, Set.of(), Set.of()),
+      // .ci/kernel-vm's systemd guest: systemd 252 as PID 1, as it enables the root's controllers
+      "systemd", new HostFacts(null, Set.of(), Set.of("cpu", "io", "memory", "pids"), true),
       // a systemd that enables no cpuset at the root
       "v2-no-cpuset", new HostFacts(null, Set.of(), Set.of("cpu", "io", "memory", "pids")),
       // Debian's 6.12 in the hybrid layout: no v1 memory or cpuset

@@ -1,0 +1,60 @@
+package org.lmctfy.internal.lifecycle;
+
+import java.util.List;
+
+/**
+ * What the driver that chose an API's root does for the lifecycle: makes the root usable before a
+ * top-level create (a systemd unit started, the root's processes moved into a leaf), says whether
+ * cleanup may remove the root (then top-level creates hold the root's lock, so that it is never
+ * removed under them), removes what cleanup finds unused, and names the remedy when a controller
+ * does not reach the root. {@link #CGROUPS_AS_THEY_ARE} does none of it.
+ */
+public interface RootKeeper {
+  /** The root as it is: nothing to prepare or remove; the remedy is initMachine. */
+  RootKeeper CGROUPS_AS_THEY_ARE = new RootKeeper() { };
+
+  /** Whether a top-level create holds the root's lock across processes (cleanup may remove the root). */
+  default boolean lockRootForTopLevel() {
+    return false;
+  }
+
+  /**
+   * Before a top-level create takes any lock: says early what would keep the root from being made
+   * (no systemd manager answers), so that the error is the remedy and a create that cannot
+   * succeed makes no lock file either. Cheap when the root is there.
+   */
+  default void precheck() {
+  }
+
+  /**
+   * Before a top-level create and initMachine: makes the root usable, or throws a {@code
+   * LmctfyException} saying why not and what to do. Holds the root's lock when {@link
+   * #lockRootForTopLevel} (it may take it itself otherwise); cheap when the root is ready.
+   */
+  default void prepare(Lifecycle lifecycle) {
+  }
+
+  /**
+   * {@link #prepare} without moving the root's processes: for initMachine with a processes leaf
+   * of its own, which moves them itself.
+   */
+  default void ensureRoot(Lifecycle lifecycle) {
+  }
+
+  /**
+   * At the end of cleanup(), holding nothing: removes what the driver made and no container uses;
+   * adds what it removed and what it could not to the lists.
+   */
+  default void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {
+  }
+
+  /**
+   * How to give the root the v2 controller it lacks (the end of a FAILED_PRECONDITION message).
+   *
+   * @param controller the controller
+   * @param offered the root's {@code cgroup.controllers}
+   */
+  default String controllerRemedy(String controller, String offered) {
+    return "run initMachine with enable_controllers";
+  }
+}

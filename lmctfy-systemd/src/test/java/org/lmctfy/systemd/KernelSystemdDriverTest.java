@@ -1,0 +1,204 @@
+package org.lmctfy.systemd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.lmctfy.systemd.SystemdGuest.Result;
+
+/**
+ * The systemd driver under a real systemd (252, PID 1 of the {@code systemd} guest): a program in
+ * an ordinary service, with plain {@code ContainerApi.open()} and no initMachine, gets containers
+ * with limits in {@code lmctfy.service}; systemd shows the unit and its daemon-reload leaves the
+ * limits; SIGKILLs at random instants followed by cleanup leave no unit and no cgroup; two JVMs
+ * at once both work; an OOM kill in one container stops nothing else; and a program in a unit with
+ * {@code Delegate=yes} keeps its containers in its own unit, as before.
+ */
+@Tag("kernel")
+@Tag("needs-systemd")
+class KernelSystemdDriverTest {
+  static final String UNIT = "/system.slice/lmctfy.service";
+
+  @BeforeEach
+  void onSystemd() throws Exception {
+    stopTheUnit();
+  }
+
+  @AfterEach
+  void stopTheUnit() throws Exception {
+    SystemdGuest.run("systemctl", "stop", "lmctfy.service");
+    SystemdGuest.run("systemctl", "reset-failed", "lmctfy.service");
+  }
+
+  private static Result plain(String unit, String... args) throws Exception {
+    return SystemdGuest.inUnit(unit, List.of(), SystemdGuest.scenario(SystemdGuest.classPath(), args));
+  }
+
+  private static void cleanupLeavesNoUnitAndNoCgroup() throws Exception {
+    Result destroy = plain("lmctfy-test-destroy-all.service", "destroy-all");
+    assertThat(destroy.status()).as(destroy.output()).isZero();
+    Result cleanup = plain("lmctfy-test-cleanup.service", "cleanup");
+    assertThat(cleanup.status()).as(cleanup.output()).isZero();
+    assertThat(cleanup.output()).doesNotContain("failure=");
+    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState")).isEqualTo("not-found");
+    assertThat(SystemdGuest.exists(UNIT)).isFalse();
+    assertThat(SystemdGuest.run("systemctl", "list-units", "--all", "--failed", "--no-legend", "lmctfy*").output())
+        .isBlank();
+  }
+
+  @Test
+  void rootInAPlainServiceGetsContainersWithLimitsInLmctfyServiceWithoutInitMachine() throws Exception {
+    Result r = plain("lmctfy-test-plain.service", "lifecycle");
+    assertThat(r.status()).as(r.output()).isZero();
+    Map<String, String> v = r.values();
+    assertThat(v).containsEntry("root", UNIT)
+        .containsEntry("cgroup", UNIT + "/job")
+        .containsEntry("memory.max", "67108864")
+        .containsEntry("cpu.max", "50000 100000")
+        .containsEntry("pids.max", "64")
+        .containsEntry("root.procs", "") // the keeper moved into lmctfy-keeper
+        .containsEntry("run.status", "3")
+        .containsEntry("paused.freeze", "1")
+        .containsEntry("resumed.freeze", "0")
+        .containsEntry("destroyed.exists", "false")
+        .containsEntry("sleeper.alive", "false");
+    assertThat(v.get("run.output")).isEqualTo("0::" + UNIT + "/job");
+    assertThat(v.get("paused.events")).contains("frozen 1");
+    assertThat(v.get("root.subtree_control")).contains("cpu", "memory", "pids");
+    assertThat(Long.parseLong(v.get("stats.memory"))).isPositive();
+    Map<String, String> unit = SystemdGuest.show("lmctfy.service", "ActiveState", "Delegate", "ControlGroup", "Type");
+    assertThat(unit).containsEntry("ActiveState", "active").containsEntry("Delegate", "yes")
+        .containsEntry("ControlGroup", UNIT).containsEntry("Type", "exec");
+    assertThat(SystemdGuest.read(UNIT + "/lmctfy-keeper", "cgroup.procs")).isNotBlank();
+    cleanupLeavesNoUnitAndNoCgroup();
+  }
+
+  @Test
+  void theUnitShowsInSystemctlStatusAndADaemonReloadLeavesTheLimitsOfItsContainers() throws Exception {
+    Result created = plain("lmctfy-test-create.service", "create", "/kept");
+    assertThat(created.status()).as(created.output()).isZero();
+    Result status = SystemdGuest.run("systemctl", "status", "--no-pager", "lmctfy.service");
+    assertThat(status.output()).contains("lmctfy.service", "active (running)", "CGroup: " + UNIT, "lmctfy-keeper",
+        "sleep infinity");
+    String subtree = SystemdGuest.read(UNIT, "cgroup.subtree_control");
+    List<String> before = List.of(SystemdGuest.read(UNIT + "/kept", "memory.max"),
+        SystemdGuest.read(UNIT + "/kept", "cpu.max"), SystemdGuest.read(UNIT + "/kept", "pids.max"));
+    assertThat(before).containsExactly("67108864", "50000 100000", "64");
+    assertThat(SystemdGuest.run("systemctl", "daemon-reload").status()).isZero();
+    assertThat(SystemdGuest.read(UNIT, "cgroup.subtree_control")).isEqualTo(subtree);
+    assertThat(List.of(SystemdGuest.read(UNIT + "/kept", "memory.max"), SystemdGuest.read(UNIT + "/kept", "cpu.max"),
+        SystemdGuest.read(UNIT + "/kept", "pids.max"))).isEqualTo(before);
+    cleanupLeavesNoUnitAndNoCgroup();
+  }
+
+  @Test
+  void theCgroupfsDriverInAUnitWithoutDelegateLosesItsControllersAtADaemonReload_whichIsWhyTheDriverExists()
+      throws Exception {
+    Result r = plain("lmctfy-test-cgroupfs.service", "cgroupfs-reload");
+    assertThat(r.status()).as(r.output()).isZero();
+    assertThat(r.values()).containsEntry("before.memory.max", "true").containsEntry("reload.status", "0")
+        .containsEntry("after.subtree_control", "").containsEntry("after.memory.max", "false");
+  }
+
+  @Test
+  void sigkillsAtRandomInstantsThenCleanupLeaveNoUnitAndNoCgroup() throws Exception {
+    int kills = Math.max(2, 200 / scale());
+    Path ready = Files.createTempDirectory("lmctfy-kill");
+    for (int i = 0; i < kills; i++) {
+      String unit = "lmctfy-test-kill-" + i + ".service";
+      Path file = ready.resolve("ready-" + i);
+      List<String> start = new ArrayList<>(List.of("systemd-run", "--unit=" + unit, "--collect", "--quiet", "-p",
+          "Type=exec"));
+      start.addAll(SystemdGuest.scenario(SystemdGuest.classPath(), "loop", file.toString(), "/a", "/a/b", "/c"));
+      assertThat(SystemdGuest.run(start).status()).isZero();
+      for (int waited = 0; !Files.exists(file) && waited < 1200; waited++) {
+        Thread.sleep(100);
+      }
+      assertThat(file).as("the JVM of kill %d started", i).exists();
+      Thread.sleep(ThreadLocalRandom.current().nextInt(1, 1500));
+      SystemdGuest.run("systemctl", "kill", "--signal=SIGKILL", unit);
+      for (int waited = 0; waited < 300; waited++) {
+        String state = SystemdGuest.show(unit, "ActiveState").get("ActiveState");
+        if (!"active".equals(state) && !"deactivating".equals(state)) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      SystemdGuest.run("systemctl", "reset-failed", unit); // the killed JVM's own unit, not lmctfy's
+    }
+    Result cleanup = plain("lmctfy-test-cleanup.service", "cleanup");
+    assertThat(cleanup.status()).as(cleanup.output()).isZero();
+    assertThat(cleanup.output()).doesNotContain("failure=");
+    Result reads = plain("lmctfy-test-reads.service", "reads");
+    assertThat(reads.status()).as(reads.output()).isZero(); // what is left is whole containers only
+    cleanupLeavesNoUnitAndNoCgroup();
+  }
+
+  @Test
+  void twoJvmsCreatingDestroyingAndCleaningUpAtOnceBothWork() throws Exception {
+    int rounds = Math.max(3, 30 / scale());
+    CompletableFuture<Result> one = CompletableFuture.supplyAsync(() -> unchecked(() ->
+        plain("lmctfy-test-jvm1.service", "rounds", Integer.toString(rounds), "/x1", "/x1/y", "/x2")));
+    CompletableFuture<Result> two = CompletableFuture.supplyAsync(() -> unchecked(() ->
+        plain("lmctfy-test-jvm2.service", "rounds", Integer.toString(rounds), "/z1", "/z2", "/z2/y")));
+    for (Result r : List.of(one.get(), two.get())) {
+      assertThat(r.status()).as(r.output()).isZero();
+      assertThat(r.output()).doesNotContain("failure=").contains("rounds=" + rounds);
+    }
+    cleanupLeavesNoUnitAndNoCgroup();
+  }
+
+  @Test
+  void anOomKillInOneContainerStopsNeitherTheUnitNorTheOtherContainers() throws Exception {
+    Result r = plain("lmctfy-test-oom.service", "oom");
+    assertThat(r.status()).as(r.output()).isZero();
+    assertThat(r.value("hog.status")).isEqualTo("137");
+    assertThat(Long.parseLong(r.value("small.oom_kill"))).isPositive();
+    assertThat(SystemdGuest.show("lmctfy.service", "ActiveState").get("ActiveState")).isEqualTo("active");
+    assertThat(SystemdGuest.exists(UNIT + "/other")).isTrue();
+    cleanupLeavesNoUnitAndNoCgroup();
+  }
+
+  @Test
+  void aProgramInAUnitWithDelegateYesKeepsItsContainersInItsOwnUnit_withOrWithoutInitMachine() throws Exception {
+    String own = "/system.slice/lmctfy-test-delegated.service";
+    Result r = SystemdGuest.inUnit("lmctfy-test-delegated.service", List.of("Delegate=yes"),
+        SystemdGuest.scenario(SystemdGuest.classPath(), "lifecycle"));
+    assertThat(r.status()).as(r.output()).isZero();
+    assertThat(r.values()).containsEntry("root", own).containsEntry("cgroup", own + "/job")
+        .containsEntry("memory.max", "67108864").containsEntry("root.procs", "").containsEntry("run.status", "3")
+        .containsEntry("destroyed.exists", "false");
+    Result init = SystemdGuest.inUnit("lmctfy-test-delegated.service", List.of("Delegate=yes"),
+        SystemdGuest.scenario(SystemdGuest.classPath(), "init-lifecycle"));
+    assertThat(init.status()).as(init.output()).isZero();
+    assertThat(init.values()).containsEntry("root", own).containsEntry("memory.max", "67108864")
+        .containsEntry("run.status", "3").containsEntry("destroyed.exists", "false");
+    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState")).isEqualTo("not-found");
+  }
+
+  static int scale() {
+    String s = System.getenv("LMCTFY_TEST_SCALE");
+    return s == null || s.isBlank() ? 1 : Math.max(1, Integer.parseInt(s.strip()));
+  }
+
+  interface Step<T> {
+    T run() throws Exception;
+  }
+
+  static <T> T unchecked(Step<T> step) {
+    try {
+      return step.run();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,206 @@
+package org.lmctfy.systemd;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.lmctfy.ApiOptions;
+import org.lmctfy.CleanupReport;
+import org.lmctfy.Container;
+import org.lmctfy.ContainerApi;
+import org.lmctfy.ContainerProcess;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.ListPolicy;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.StatsType;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.ContainerStats;
+import org.lmctfy.spec.RunSpec;
+
+/**
+ * What a program does under systemd, run by the kernel tests in a unit of their choosing
+ * ({@code systemd-run}, as root or as a user) with plain {@code ContainerApi.open()}: no
+ * initMachine, no options. Prints {@code key=value} lines the test checks; a failure prints {@code
+ * FAILED <code>: <message>} and exits 1.
+ *
+ * <ul>
+ *   <li>{@code lifecycle}: create with cpu, memory and pids limits, run, stats, pause, resume,
+ *       destroy, and what each left in the kernel's files.
+ *   <li>{@code create <name>} / {@code destroy <name>} / {@code cleanup} / {@code reads}: one step each.
+ *   <li>{@code cpuset}: a spec with a cpu mask.
+ *   <li>{@code loop <file> <names...>}: create then destroy each name and clean up, until killed,
+ *       writing {@code ready} to the file first; {@code rounds <n> <names...>} n times.
+ *   <li>{@code init-lifecycle}, {@code cgroupfs-reload}, {@code destroy-all}, {@code oom}: see each.
+ * </ul>
+ */
+public final class SystemdScenario {
+  static final ContainerSpec LIMITS = ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M } pids { limit: 64 }");
+
+  private SystemdScenario() {}
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    ApiOptions options = args[0].equals("cgroupfs-reload")
+        ? ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build() : ApiOptions.DEFAULTS;
+    try (ContainerApi api = ContainerApi.open(options)) {
+      out.println("root=" + api.root());
+      switch (args[0]) {
+        case "init-lifecycle" -> { // the README's recipe of before: initMachine first, then as ever
+          api.initMachine(org.lmctfy.spec.InitSpec.parse(
+              "processes_leaf: \"supervisor\" enable_controllers: [cpu, memory, pids]"));
+          lifecycle(api, out);
+        }
+        case "cgroupfs-reload" -> cgroupfsReload(api, out);
+        case "destroy-all" -> {
+          for (String name : api.get("/").listSubcontainers(ListPolicy.SELF)) {
+            api.destroy(name);
+            out.println("destroyed=" + name);
+          }
+        }
+        case "rounds" -> {
+          int n = Integer.parseInt(args[1]);
+          List<String> names = List.of(args).subList(2, args.length);
+          for (int i = 0; i < n; i++) {
+            round(api, names);
+            CleanupReport report = api.cleanup();
+            report.failures().forEach(f -> out.println("failure=" + f));
+          }
+          out.println("rounds=" + n);
+        }
+        case "oom" -> {
+          Container small = api.create("/small", ContainerSpec.parse("memory { limit: 32M swap_limit: 32M }"));
+          api.create("/other", LIMITS);
+          ContainerProcess hog = small.run(List.of("/bin/sh", "-c", "x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done"),
+              RunSpec.inherit());
+          out.println("hog.status=" + hog.waitFor());
+          out.println("small.oom_kill=" + small.stats(StatsType.FULL).memory().oomKills());
+          api.destroy("/small");
+        }
+        case "lifecycle" -> lifecycle(api, out);
+        case "create" -> {
+          api.create(args[1], LIMITS);
+          out.println("created=" + args[1]);
+        }
+        case "destroy" -> {
+          api.destroy(args[1]);
+          out.println("destroyed=" + args[1]);
+        }
+        case "cleanup" -> {
+          CleanupReport report = api.cleanup();
+          report.removed().forEach(r -> out.println("removed=" + r));
+          report.failures().forEach(f -> out.println("failure=" + f));
+        }
+        case "reads" -> {
+          out.println("list=" + api.get("/").listSubcontainers(ListPolicy.RECURSIVE));
+          out.println("exists=" + api.exists("/job"));
+          for (String name : api.get("/").listSubcontainers(ListPolicy.RECURSIVE)) {
+            out.println("spec " + name + "=" + api.get(name).spec().toString().replace('\n', ' '));
+            out.println("stats " + name + "=" + (api.get(name).stats(StatsType.SUMMARY) != null));
+          }
+          try {
+            out.println("detect=" + api.detect(0));
+          } catch (LmctfyException e) {
+            out.println("detect=" + e.code());
+          }
+        }
+        case "cpuset" -> {
+          try {
+            api.create("/pinned", ContainerSpec.parse("cpu { mask: \"0\" }"));
+            out.println("cpuset=created");
+          } catch (LmctfyException e) {
+            out.println("cpuset=" + e.code() + ": " + e.getMessage());
+          }
+        }
+        case "loop" -> loop(api, Path.of(args[1]), List.of(args).subList(2, args.length));
+        default -> throw new IllegalArgumentException(args[0]);
+      }
+    } catch (LmctfyException e) {
+      out.println("FAILED " + e.code() + ": " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static void lifecycle(ContainerApi api, PrintStream out) throws Exception {
+    CgroupFs fs = api.cgroupFs();
+    Hierarchy unified = fs.hierarchies().get(0);
+    Container job = api.create("/job", LIMITS);
+    CgroupPath path = CgroupPath.of("/job").under(api.root());
+    out.println("cgroup=" + path);
+    for (String file : List.of("memory.max", "cpu.max", "pids.max")) {
+      out.println(file + "=" + fs.read(unified, path, file).strip());
+    }
+    out.println("root.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
+    out.println("root.procs=" + fs.read(unified, api.root(), "cgroup.procs").strip().replace('\n', ' '));
+    ContainerProcess p = job.run(List.of("/bin/sh", "-c", "cat /proc/self/cgroup; exit 3"), RunSpec.inherit());
+    out.println("run.output=" + new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8).strip());
+    out.println("run.status=" + p.waitFor());
+    ContainerProcess sleeper = job.run(List.of("/bin/sleep", "1000"), RunSpec.detached());
+    job.pause();
+    out.println("paused.freeze=" + fs.read(unified, path, "cgroup.freeze").strip());
+    out.println("paused.events=" + fs.read(unified, path, "cgroup.events").strip().replace('\n', ' '));
+    job.resume();
+    out.println("resumed.freeze=" + fs.read(unified, path, "cgroup.freeze").strip());
+    ContainerStats stats = job.stats(StatsType.SUMMARY);
+    out.println("stats.memory=" + (stats.memory() != null ? stats.memory().usage() : null));
+    out.println("stats.pids=" + (stats.pids() != null ? stats.pids().current() : null));
+    out.println("pid=" + sleeper.pid());
+    job.destroy();
+    out.println("destroyed.exists=" + fs.exists(unified, path));
+    out.println("sleeper.alive=" + ProcessHandle.of(sleeper.pid()).map(ProcessHandle::isAlive).orElse(false));
+  }
+
+  /**
+   * Creates then destroys each name, then cleans up (which stops the unit, so the next round starts
+   * it again: a SIGKILL lands in the unit's start and stop as often as in the containers' writes).
+   */
+  private static void loop(ContainerApi api, Path ready, List<String> names) throws Exception {
+    Files.writeString(ready, "ready\n");
+    while (true) {
+      round(api, names);
+      api.cleanup();
+    }
+  }
+
+  private static void round(ContainerApi api, List<String> names) {
+    for (String name : names) {
+      call(() -> api.create(name, LIMITS));
+    }
+    for (int i = names.size() - 1; i >= 0; i--) {
+      String name = names.get(i);
+      call(() -> api.destroy(name));
+    }
+  }
+
+  /**
+   * The cgroupfs driver in this process's own unit without Delegate=: initMachine moves it into a
+   * leaf and enables controllers, a container gets a memory limit; then systemd's daemon-reload
+   * (run here as root) takes the controllers back and the limit file is gone.
+   */
+  private static void cgroupfsReload(ContainerApi api, PrintStream out) throws Exception {
+    api.initMachine(org.lmctfy.spec.InitSpec.parse("processes_leaf: \"supervisor\" enable_controllers: [memory]"));
+    api.create("/job", ContainerSpec.parse("memory { limit: 64M }"));
+    CgroupFs fs = api.cgroupFs();
+    Hierarchy unified = fs.hierarchies().get(0);
+    CgroupPath path = CgroupPath.of("/job").under(api.root());
+    out.println("before.memory.max=" + fs.hasFile(unified, path, "memory.max"));
+    Process reload = new ProcessBuilder("systemctl", "daemon-reload").inheritIO().start();
+    out.println("reload.status=" + reload.waitFor());
+    out.println("after.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
+    out.println("after.memory.max=" + fs.hasFile(unified, path, "memory.max"));
+    api.destroy("/job");
+  }
+
+  private static void call(Runnable op) {
+    try {
+      op.run();
+    } catch (LmctfyException e) {
+      if (e.code() != ErrorCode.ALREADY_EXISTS && e.code() != ErrorCode.NOT_FOUND) {
+        throw e;
+      }
+    }
+  }
+}

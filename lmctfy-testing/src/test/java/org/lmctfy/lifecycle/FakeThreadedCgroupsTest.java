@@ -1,0 +1,34 @@
+package org.lmctfy.lifecycle;
+
+import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
+
+/** Threaded cgroups on the fake's pure v2 layout. */
+class FakeThreadedCgroupsTest extends ThreadedCgroupsContract {
+  FakeThreadedCgroupsTest() {
+    super(ContractBackend.fake(FakeLayout.V2));
+  }
+
+  private FakeCgroupFs fake() {
+    return (FakeCgroupFs) fs;
+  }
+
+  @Override
+  long[] startThreadedProcess() {
+    long pid = fake().spawnProcess();
+    return new long[] {pid, fake().spawnThread(pid)};
+  }
+
+  @Override
+  boolean gone(long pid) {
+    return !fake().processes().contains(pid);
+  }
+
+  @Override
+  void stop(long pid) {
+    if (!gone(pid)) {
+      fake().exitProcess(pid);
+    }
+  }
+}
