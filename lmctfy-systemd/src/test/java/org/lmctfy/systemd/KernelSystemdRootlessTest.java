@@ -108,6 +108,46 @@ class KernelSystemdRootlessTest {
         "loginctl enable-linger", "systemctl start user@64990.service");
   }
 
+  @Test
+  void sigkillsOfAUsersJvmAtRandomInstantsThenTheUsersCleanupLeaveNoUnitAndNoCgroup() throws Exception {
+    int kills = Math.max(2, 20 / KernelSystemdDriverTest.scale());
+    Path ready = Files.createTempDirectory("lmctfy-user-kill");
+    Files.setPosixFilePermissions(ready, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    for (int i = 0; i < kills; i++) {
+      String unit = "lmctfy-test-user-kill-" + i + ".service";
+      Path file = ready.resolve("ready-" + i);
+      List<String> start = new java.util.ArrayList<>(List.of("systemd-run", "--unit=" + unit, "--collect", "--quiet",
+          "-p", "Type=exec", "--uid=" + SystemdGuest.UID, "--gid=" + SystemdGuest.UID,
+          "-E", "XDG_RUNTIME_DIR=/run/user/" + SystemdGuest.UID, "-E", "HOME=/run/lmctfy-user"));
+      start.addAll(SystemdGuest.scenario(classPath, "loop", file.toString(), "/a", "/a/b", "/c"));
+      assertThat(SystemdGuest.run(start).status()).isZero();
+      for (int waited = 0; !Files.exists(file) && waited < 1200; waited++) {
+        Thread.sleep(100);
+      }
+      assertThat(file).as("the JVM of kill %d started", i).exists();
+      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(1, 1500));
+      SystemdGuest.run("systemctl", "kill", "--signal=SIGKILL", unit);
+      for (int waited = 0; waited < 300; waited++) {
+        String state = SystemdGuest.show(unit, "ActiveState").get("ActiveState");
+        if (!"active".equals(state) && !"deactivating".equals(state)) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      SystemdGuest.run("systemctl", "reset-failed", unit); // the killed JVM's own unit, not lmctfy's
+    }
+    Result destroy = asUser("destroy-all");
+    assertThat(destroy.status()).as(destroy.output()).isZero();
+    Result cleanup = asUser("cleanup");
+    assertThat(cleanup.status()).as(cleanup.output()).isZero();
+    assertThat(cleanup.output()).doesNotContain("failure=");
+    assertThat(SystemdGuest.exists(UNIT)).isFalse();
+    Result units = SystemdGuest.run("systemctl", "--user", "-M", SystemdGuest.USER + "@", "list-units", "--all",
+        "--no-legend", "lmctfy*");
+    assertThat(units.status()).as(units.output()).isZero();
+    assertThat(units.output()).as("the user's manager knows no lmctfy unit").doesNotContain("lmctfy.service");
+  }
+
   private static List<Path> listing(Path dir) throws Exception {
     if (!Files.isDirectory(dir)) {
       return List.of();
