@@ -23,7 +23,10 @@ import org.lmctfy.testing.ScratchCgroups;
  * into the container's {@code cgroup.procs} in every managed hierarchy and {@code execve}s {@code
  * /bin/true}; the parent {@code waitpid}s. The floor is compiled with the system's {@code cc}. A third
  * column is the JDK alone: {@code ProcessBuilder} start and {@code waitFor} of {@code /bin/true}
- * with no placement, the least any JVM code pays for a process through the JDK. Runs alternate in
+ * with no placement, the least any JVM code pays for a process through the JDK. Two more take the
+ * library's cost apart: the floor without placement (fork, execve, waitpid: what the 9 writes add),
+ * and the launcher's gate placed nowhere (the JDK starting {@code /bin/sh} that reads one line from
+ * a pipe, then execs {@code /bin/true}: what the shell and its handshake add). Runs alternate in
  * rounds after a warm-up; prints medians per run and the median of per-round ratios.
  * With {@code --strace}, also counts the system calls of each (strace -f -c over one batch).
  *
@@ -93,16 +96,24 @@ public final class RunBenchmark {
         library(job, quiet, 20);
         floor(floor, procs, 20);
         jdkAlone(20);
+        gateAlone(20);
+        floor(floor, List.of(), 20);
       }
       double[] lib = new double[rounds];
       double[] jdk = new double[rounds];
       double[] raw = new double[rounds];
+      double[] gate = new double[rounds];
+      double[] unplaced = new double[rounds];
       double[] ratio = new double[rounds];
+      double[] toJdk = new double[rounds];
       for (int r = 0; r < rounds; r++) {
         raw[r] = floor(floor, procs, batch);
         lib[r] = library(job, quiet, batch);
         jdk[r] = jdkAlone(batch);
+        gate[r] = gateAlone(batch);
+        unplaced[r] = floor(floor, List.of(), batch);
         ratio[r] = lib[r] / raw[r];
+        toJdk[r] = lib[r] / jdk[r];
       }
       out.printf("machine: %d cpus, Linux %s, Java %s; %d hierarchies to place in%n",
           Runtime.getRuntime().availableProcessors(),
@@ -114,8 +125,14 @@ public final class RunBenchmark {
           median(lib));
       out.printf("run /bin/true, start to exit: the JDK alone (ProcessBuilder, no placement)        %.0f µs"
           + " = %.2f x floor%n", median(jdk), median(jdk) / median(raw));
+      out.printf("run /bin/true, start to exit: the C floor without placement (fork, execve, waitpid) %.0f µs:"
+          + " the %d writes cost %.0f µs%n", median(unplaced), procs.size(), median(raw) - median(unplaced));
+      out.printf("run /bin/true, start to exit: the launcher's gate placed nowhere (JDK, sh, read, exec) %.0f µs"
+          + " = %.2f x the JDK alone%n", median(gate), median(gate) / median(jdk));
       out.printf("ratio (median of %d rounds of %d): %.2f x floor  [rounds: %s]%n", rounds, batch, median(ratio),
           Arrays.toString(Arrays.stream(ratio).map(x -> Math.round(x * 100) / 100.0).toArray()));
+      out.printf("ratio to the JDK alone (median of %d rounds): %.2f x  [rounds: %s]%n", rounds, median(toJdk),
+          Arrays.toString(Arrays.stream(toJdk).map(x -> Math.round(x * 100) / 100.0).toArray()));
       if (strace) {
         out.println("system calls per run (strace -f -c of 20 runs, divided by 20):");
         out.println("  floor: " + straceFloor(floor, procs, dir));
@@ -150,7 +167,29 @@ public final class RunBenchmark {
     return (System.nanoTime() - start) / 1000.0 / n;
   }
 
-  /** Microseconds per run of the C floor (one process running n forks). */
+  /**
+   * Microseconds per start and exit of the launcher's gate placed nowhere: {@code /bin/sh} reads
+   * one line from its stdin pipe, then execs {@code /bin/true}.
+   */
+  static double gateAlone(int n) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "IFS= read -r g || exit 125; exec /bin/true")
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().clear();
+    byte[] go = "go\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    long start = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      Process p = pb.start();
+      try (java.io.OutputStream in = p.getOutputStream()) {
+        in.write(go);
+      }
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException("the gate failed");
+      }
+    }
+    return (System.nanoTime() - start) / 1000.0 / n;
+  }
+
+  /** Microseconds per run of the C floor (one process running n forks), placing in {@code procs}. */
   static double floor(Path floor, List<String> procs, int n) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(floor.toString(), Integer.toString(n)));
     cmd.addAll(procs);

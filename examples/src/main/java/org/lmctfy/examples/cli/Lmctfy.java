@@ -76,8 +76,9 @@ public final class Lmctfy {
             Opt.flag("Print values only, one per line.", "-v", "--values"),
             Opt.flag("Print keys and values in long form.", "-l", "--long"),
             Opt.flag("Print one JSON object (a spec or stats as their JSON).", "--json"),
-            Opt.value("host|fake", "host: this machine's cgroups (needs root); fake: an in-memory cgroupfs that "
-                + "starts empty at every invocation. Default: host.", "--backend"),
+            Opt.value("host|fake", "host: this machine's cgroups (reads need no root; changes need root, "
+                + "a delegated subtree or systemd); fake: an in-memory cgroupfs that starts empty at every "
+                + "invocation. Default: host.", "--backend"),
             Opt.value("<cgroup>", "The cgroup (the same path in every hierarchy) that is the container /, with "
                 + "the cgroupfs driver. Default: the driver's.", "--root"),
             Opt.value("auto|systemd|cgroupfs", "Who gives lmctfy its container /: systemd, a unit it delegated "
