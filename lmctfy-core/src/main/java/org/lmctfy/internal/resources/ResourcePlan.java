@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.spec.BlockIoSpec;
@@ -37,22 +39,30 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     if (spec.cpu() != null) {
       CpuHandler.validate(spec.cpu());
     }
-    // a controller the root lacks is said as such (with the driver's remedy) before a handler
-    // reads a file of it, such as the parent's cpuset.cpus.effective, and fails ENOENT
-    v2Controllers(spec, host);
+    Set<String> fields = fields(spec);
     List<FileWrite> writes = new ArrayList<>();
-    CpuHandler.plan(spec.cpu(), mode, host, writes);
-    MemoryHandler.plan(spec.memory(), mode, host, writes);
-    PidsHandler.plan(spec.pids(), mode, host, writes);
-    BlockIoHandler.plan(spec.blockio(), mode, host, writes);
-    DeviceFilter devices = DeviceHandler.plan(spec.device(), mode, host, writes);
-    OtherHandlers.hugetlb(spec.hugetlb(), mode, host, writes);
-    OtherHandlers.network(spec.network(), mode, host, writes);
-    OtherHandlers.monitoring(spec.monitoring(), host);
-    OtherHandlers.misc(spec.misc(), mode, host, writes);
-    OtherHandlers.rdma(spec.rdma(), mode, host, writes);
-    OtherHandlers.childrenLimit(spec.childrenLimit(), mode, host, writes);
-    OtherHandlers.unified(spec.unified(), host, writes);
+    DeviceFilter devices;
+    try {
+      CpuHandler.plan(spec.cpu(), mode, host, writes);
+      MemoryHandler.plan(spec.memory(), mode, host, writes);
+      PidsHandler.plan(spec.pids(), mode, host, writes);
+      BlockIoHandler.plan(spec.blockio(), mode, host, writes);
+      devices = DeviceHandler.plan(spec.device(), mode, host, writes);
+      OtherHandlers.hugetlb(spec.hugetlb(), mode, host, writes);
+      OtherHandlers.network(spec.network(), mode, host, writes);
+      OtherHandlers.monitoring(spec.monitoring(), host);
+      OtherHandlers.misc(spec.misc(), mode, host, writes);
+      OtherHandlers.rdma(spec.rdma(), mode, host, writes);
+      OtherHandlers.childrenLimit(spec.childrenLimit(), mode, host, writes);
+      OtherHandlers.unified(spec.unified(), host, writes);
+    } catch (LmctfyException e) {
+      if (e.errno().orElse(null) == Errno.ENOENT) {
+        // a handler read a file of a controller the root lacks (the parent's cpuset.cpus.effective):
+        // said as such, with the driver's remedy
+        checkFieldControllers(fields, controllersOf(fields, host), host);
+      }
+      throw e;
+    }
     List<Chown> chowns = new ArrayList<>();
     OwnerHandler.plan(spec.owner(), spec.ownerGroup(), mode, host, host.managed(), chowns);
     TreeSet<String> v2 = new TreeSet<>();
@@ -65,10 +75,11 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       }
     }
     if (unified != null) {
-      checkParentOffers(host, unified, v2, writes);
+      checkOffered(host, unified, v2, host.rootControllers(unified),
+          c -> writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field());
     }
     return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Collections.unmodifiableSortedSet(v2), unified,
-        fields(spec), devices);
+        fields, devices);
   }
 
   /**
@@ -86,15 +97,12 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     return devices == deviceFilter ? this : new ResourcePlan(writes, chowns, v2Controllers, unified, fields, devices);
   }
 
-  /** On v2 a controller must reach the API root (its cgroup.controllers); below, create enables it. */
-  private static void checkParentOffers(Host host, Hierarchy unified, Set<String> controllers, List<FileWrite> writes) {
-    checkOffered(host, unified, controllers,
-        c -> writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field());
-  }
-
-  private static void checkOffered(Host host, Hierarchy unified, Set<String> controllers,
+  /**
+   * On v2 a controller must reach the API root (its {@code offered} cgroup.controllers); below,
+   * create enables it. FAILED_PRECONDITION naming the field ({@code fieldOf} the controller).
+   */
+  private static void checkOffered(Host host, Hierarchy unified, Set<String> controllers, String offered,
       Function<String, String> fieldOf) {
-    String offered = host.rootControllers(unified);
     for (String c : controllers) {
       if (!FlatKeyed.hasWord(offered, c)) {
         String field = fieldOf.apply(c);
@@ -110,21 +118,38 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
    * does not reach the API's root.
    */
   public static Set<String> v2Controllers(ContainerSpec spec, Host host) {
+    Set<String> fields = fields(spec);
+    Set<String> out = controllersOf(fields, host);
+    checkFieldControllers(fields, out, host);
+    return out;
+  }
+
+  /** The v2 controllers of {@code fields} that the unified hierarchy has (none without one). */
+  private static Set<String> controllersOf(Set<String> fields, Host host) {
     Set<String> out = new TreeSet<>();
     Hierarchy unified = host.unified().orElse(null);
-    if (unified == null) {
-      return out;
-    }
-    Set<String> fields = fields(spec);
-    for (String field : fields) {
-      String controller = controllerOf(field);
-      if (controller != null && unified.has(controller)) {
-        out.add(controller);
+    if (unified != null) {
+      for (String field : fields) {
+        String controller = controllerOf(field);
+        if (controller != null && unified.has(controller)) {
+          out.add(controller);
+        }
       }
     }
-    checkOffered(host, unified, out,
-        c -> fields.stream().filter(f -> c.equals(controllerOf(f))).findFirst().orElseThrow());
     return out;
+  }
+
+  /**
+   * Checks that the v2 {@code controllers} of {@code fields} reach the API's root (nothing is read
+   * where there are none).
+   */
+  private static void checkFieldControllers(Set<String> fields, Set<String> controllers, Host host) {
+    if (controllers.isEmpty()) {
+      return;
+    }
+    Hierarchy unified = host.unified().orElseThrow();
+    checkOffered(host, unified, controllers, host.rootControllers(unified),
+        c -> fields.stream().filter(f -> c.equals(controllerOf(f))).findFirst().orElseThrow());
   }
 
   private static String controllerOf(String field) {
