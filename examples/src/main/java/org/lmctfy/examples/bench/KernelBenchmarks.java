@@ -37,8 +37,10 @@ final class KernelBenchmarks {
   /** Each lifecycle shape, the library's next to the C floor's, measured side by side, with system calls. */
   private void lifecycle() throws Exception {
     java.nio.file.Path floor;
+    java.nio.file.Path guarded;
     try {
       floor = CFloor.compile("lifecycle-floor", LifecycleBenchmark.FLOOR_C);
+      guarded = CFloor.compile("lifecycle-floor-guarded", LifecycleBenchmark.GUARDED_FLOOR_C);
     } catch (CFloor.Unavailable e) {
       out.println("lifecycle benchmarks skipped: " + e.getMessage());
       return;
@@ -47,7 +49,7 @@ final class KernelBenchmarks {
     if (!strace) {
       out.println("lifecycle: no strace on PATH, so no system call counts");
     }
-    new LifecycleBenchmark(out, fs, scratch, api, floor).run(quick ? 100 : 500, quick ? 3 : 7, strace);
+    new LifecycleBenchmark(out, fs, scratch, api, floor, guarded).run(quick ? 100 : 500, quick ? 3 : 7, strace);
   }
 
   /** Per-operation cost at 100, 1,000 and 10,000 containers, the library's and the floor's. */

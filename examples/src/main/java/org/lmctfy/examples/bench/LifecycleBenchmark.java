@@ -31,35 +31,84 @@ final class LifecycleBenchmark {
       "#include <stdlib.h>",
       "#include <string.h>",
       "#include <sys/stat.h>",
+      "#include <sys/xattr.h>",
       "#include <time.h>",
       "#include <unistd.h>",
       "/* floor THREADS N NAME H DIR... W (HIERARCHY FILE VALUE)...: each thread t makes and removes",
-      "   NAME<t> N times below each DIR, writing each FILE of it; prints the loop's nanoseconds. */",
-      "static int threads, n, nh, nw, dirs[64], wh[64];",
-      "static char *base, *wf[64], *wv[64];",
+      "   NAME<t> N times below each DIR, writing each FILE of it; prints the loop's nanoseconds.",
+      "   Built with GUARDED, it also makes the library's guarantee calls, each once where the library",
+      "   makes it: per create a lock and its release (fcntl F_OFD_SETLK on a byte of one lock file), the",
+      "   existence check (access), the intent marker on the parent (setxattr, removexattr), the",
+      "   ownership marker (setxattr); per destroy a lock and its release, the owner of the directory",
+      "   looked at twice (statx), the ownership marker read (getxattr), the intent marker on the",
+      "   parent (setxattr, removexattr). */",
+      "static int threads, n, nh, nw, dirs[64], wh[64], lockfd = -1;",
+      "static char *base, *wf[64], *wv[64], *dirpath[64];",
       "static void die(const char *what, const char *name) { perror(what); fprintf(stderr, \"%s\\n\", name); exit(1); }",
+      "#ifdef GUARDED",
+      "static void lockbyte(long t, short type) {",
+      "  struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = t, .l_len = 1};",
+      "  if (fcntl(lockfd, F_OFD_SETLK, &fl)) die(\"fcntl\", \"lock\");",
+      "}",
+      "#endif",
       "static void *work(void *arg) {",
       "  char name[256], path[64][512];",
       "  snprintf(name, sizeof name, \"%s%ld\", base, (long) arg);",
       "  for (int w = 0; w < nw; w++) snprintf(path[w], sizeof path[w], \"%s/%s\", name, wf[w]);",
+      "#ifdef GUARDED",
+      "  char child[512], procs[512], intent[300], owner[] = \"lmctfy fields=cpu.max_limit,memory.limit,pids.limit\", got[256];",
+      "  snprintf(child, sizeof child, \"%s/%s\", dirpath[0], name);",
+      "  snprintf(procs, sizeof procs, \"%s/cgroup.procs\", child);",
+      "  snprintf(intent, sizeof intent, \"user.lmctfy.intent.%s\", name);",
+      "  struct statx sx;",
+      "#endif",
       "  for (int i = 0; i < n; i++) {",
+      "#ifdef GUARDED",
+      "    lockbyte((long) arg, F_WRLCK);",
+      "    if (access(procs, F_OK) == 0) die(\"access\", procs);",
+      "    if (setxattr(dirpath[0], intent, \"create\", 6, XATTR_CREATE)) die(\"setxattr\", dirpath[0]);",
+      "#endif",
       "    for (int h = 0; h < nh; h++) if (mkdirat(dirs[h], name, 0755)) die(\"mkdirat\", name);",
+      "#ifdef GUARDED",
+      "    if (setxattr(child, \"user.lmctfy.owner\", owner, strlen(owner), XATTR_CREATE)) die(\"setxattr\", child);",
+      "#endif",
       "    for (int w = 0; w < nw; w++) {",
       "      int fd = openat(dirs[wh[w]], path[w], O_WRONLY | O_CLOEXEC);",
       "      size_t len = strlen(wv[w]);",
       "      if (fd < 0 || write(fd, wv[w], len) != (ssize_t) len) die(\"write\", path[w]);",
       "      close(fd);",
       "    }",
+      "#ifdef GUARDED",
+      "    if (removexattr(dirpath[0], intent)) die(\"removexattr\", dirpath[0]);",
+      "    lockbyte((long) arg, F_UNLCK);",
+      "    lockbyte((long) arg, F_WRLCK);",
+      "    for (int k = 0; k < 2; k++) if (statx(AT_FDCWD, child, AT_SYMLINK_NOFOLLOW, STATX_UID, &sx)) die(\"statx\", child);",
+      "    if (getxattr(child, \"user.lmctfy.owner\", got, sizeof got) < 0) die(\"getxattr\", child);",
+      "    if (setxattr(dirpath[0], intent, \"destroy\", 7, XATTR_CREATE)) die(\"setxattr\", dirpath[0]);",
+      "#endif",
       "    for (int h = 0; h < nh; h++) if (unlinkat(dirs[h], name, AT_REMOVEDIR)) die(\"unlinkat\", name);",
+      "#ifdef GUARDED",
+      "    if (removexattr(dirpath[0], intent)) die(\"removexattr\", dirpath[0]);",
+      "    lockbyte((long) arg, F_UNLCK);",
+      "#endif",
       "  }",
       "  return NULL;",
       "}",
       "int main(int argc, char **argv) {",
       "  int a = 1;",
       "  threads = atoi(argv[a++]); n = atoi(argv[a++]); base = argv[a++]; nh = atoi(argv[a++]);",
-      "  for (int h = 0; h < nh; h++, a++) if ((dirs[h] = open(argv[a], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) die(\"open\", argv[a]);",
+      "  for (int h = 0; h < nh; h++, a++) {",
+      "    dirpath[h] = argv[a];",
+      "    if ((dirs[h] = open(argv[a], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) die(\"open\", argv[a]);",
+      "  }",
       "  nw = atoi(argv[a++]);",
       "  for (int w = 0; w < nw; w++) { wh[w] = atoi(argv[a++]); wf[w] = argv[a++]; wv[w] = argv[a++]; }",
+      "#ifdef GUARDED",
+      "  char lockpath[600];",
+      "  snprintf(lockpath, sizeof lockpath, \"/tmp/lmctfy-bench-floor-%d.locks\", (int) getpid());",
+      "  if ((lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0) die(\"open\", lockpath);",
+      "  unlink(lockpath);",
+      "#endif",
       "  pthread_t tids[64];",
       "  struct timespec s, e;",
       "  clock_gettime(CLOCK_MONOTONIC, &s);",
@@ -74,6 +123,9 @@ final class LifecycleBenchmark {
       "}",
       "");
 
+  /** The floor with the library's guarantee calls (see {@link #FLOOR_C}'s comment). */
+  static final String GUARDED_FLOOR_C = "#define GUARDED 1\n" + FLOOR_C;
+
   /** A shape: containers made below {@code parent} (under the scratch parent) by {@code threads} threads at once. */
   record Shape(String title, String parent, int threads) {}
 
@@ -82,21 +134,29 @@ final class LifecycleBenchmark {
       new Shape("nested, depth 3", "/d1/d2", 1),
       new Shape("two threads, siblings", "", 2));
 
-  /** One row of the table: library and floor per lifecycle, their ratio and system calls. */
-  record Row(Shape shape, Timer.Comparison times, Strace.Counts librarySyscalls, Strace.Counts floorSyscalls, int traced) {}
+  /**
+   * One row of the table: library and floor per lifecycle, their ratio and system calls; the
+   * guarded floor (the floor with the library's guarantee calls) against the library, or null.
+   */
+  record Row(Shape shape, Timer.Comparison times, Strace.Counts librarySyscalls, Strace.Counts floorSyscalls, int traced,
+      Timer.Comparison guarded, Strace.Counts guardedSyscalls) {}
 
   private final PrintStream out;
   private final CgroupFs fs;
   private final CgroupPath scratch;
   private final ContainerApi api;
   private final java.nio.file.Path floor;
+  private final java.nio.file.Path guardedFloor;
 
-  LifecycleBenchmark(PrintStream out, CgroupFs fs, CgroupPath scratch, ContainerApi api, java.nio.file.Path floor) {
+  /** @param guardedFloor {@link #GUARDED_FLOOR_C} compiled, or null to leave it out */
+  LifecycleBenchmark(PrintStream out, CgroupFs fs, CgroupPath scratch, ContainerApi api, java.nio.file.Path floor,
+      java.nio.file.Path guardedFloor) {
     this.out = out;
     this.fs = fs;
     this.scratch = scratch;
     this.api = api;
     this.floor = floor;
+    this.guardedFloor = guardedFloor;
   }
 
   /** Every shape: {@code ops} lifecycles a round, {@code rounds} rounds; system calls too if {@code strace}. */
@@ -118,21 +178,28 @@ final class LifecycleBenchmark {
     Timer.Comparison times = Timer.compareTimed(rounds, ops,
         n -> runFloor(command, s.threads(), n),
         n -> library(s, n / s.threads(), null));
+    List<String> guardedCommand = null;
+    Timer.Comparison guarded = null;
+    if (guardedFloor != null) {
+      guardedCommand = new ArrayList<>(command);
+      guardedCommand.set(0, guardedFloor.toString());
+      List<String> g = guardedCommand;
+      guarded = Timer.compareTimed(rounds, ops, n -> runFloor(g, s.threads(), n),
+          n -> library(s, n / s.threads(), null));
+    }
     Strace.Counts lib = null;
     Strace.Counts raw = null;
+    Strace.Counts guardedRaw = null;
     int traced = Math.max(20, ops / 5);
     if (strace) {
       lib = traceLibrary(s, traced);
-      List<String> zero = new ArrayList<>(command);
-      zero.set(2, "0");
-      List<String> some = new ArrayList<>(command);
-      some.set(2, Integer.toString(traced / s.threads()));
-      raw = Strace.program(some).minus(Strace.program(zero));
+      raw = traceFloor(command, traced / s.threads());
+      guardedRaw = guardedCommand == null ? null : traceFloor(guardedCommand, traced / s.threads());
     }
     if (!s.parent().isEmpty()) {
       api.destroy("/" + CgroupPath.of(s.parent()).components().get(0));
     }
-    Row row = new Row(s, times, lib, raw, traced);
+    Row row = new Row(s, times, lib, raw, traced, guarded, guardedRaw);
     print(row);
     return row;
   }
@@ -146,6 +213,22 @@ final class LifecycleBenchmark {
         r.times().contender().spread(), r.times().ratio(), r.librarySyscalls() == null ? "" : String.format(
             "  %.1f syscalls (%s)", (double) r.librarySyscalls().total() / r.traced(),
             r.librarySyscalls().perOp(r.traced())));
+    if (r.guarded() != null) {
+      out.printf("%-46s %9.1f µs %14s %.2f x floor; the library %.2f x it%s%n", what + ": C floor + guarantees",
+          r.guarded().floor().median(), r.guarded().floor().spread(),
+          r.guarded().floor().median() / r.times().floor().median(), r.guarded().ratio(),
+          r.guardedSyscalls() == null ? "" : String.format("  %.1f syscalls (%s)",
+              (double) r.guardedSyscalls().total() / r.traced(), r.guardedSyscalls().perOp(r.traced())));
+    }
+  }
+
+  /** strace's counts of the floor {@code command} making {@code n} lifecycles a thread, less its start. */
+  private static Strace.Counts traceFloor(List<String> command, int n) throws Exception {
+    List<String> zero = new ArrayList<>(command);
+    zero.set(2, "0");
+    List<String> some = new ArrayList<>(command);
+    some.set(2, Integer.toString(n));
+    return Strace.program(some).minus(Strace.program(zero));
   }
 
   /** The floor's command line for a shape, with {@code N} at index 2. */
