@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -119,21 +118,7 @@ class KernelSystemdDriverTest {
       List<String> start = new ArrayList<>(List.of("systemd-run", "--unit=" + unit, "--collect", "--quiet", "-p",
           "Type=exec"));
       start.addAll(SystemdGuest.scenario(SystemdGuest.classPath(), "loop", file.toString(), "/a", "/a/b", "/c"));
-      assertThat(SystemdGuest.run(start).status()).isZero();
-      for (int waited = 0; !Files.exists(file) && waited < 1200; waited++) {
-        Thread.sleep(100);
-      }
-      assertThat(file).as("the JVM of kill %d started", i).exists();
-      Thread.sleep(ThreadLocalRandom.current().nextInt(1, 1500));
-      SystemdGuest.run("systemctl", "kill", "--signal=SIGKILL", unit);
-      for (int waited = 0; waited < 300; waited++) {
-        String state = SystemdGuest.show(unit, "ActiveState").get("ActiveState");
-        if (!"active".equals(state) && !"deactivating".equals(state)) {
-          break;
-        }
-        Thread.sleep(100);
-      }
-      SystemdGuest.run("systemctl", "reset-failed", unit); // the killed JVM's own unit, not lmctfy's
+      SystemdGuest.killAtRandomInstant(unit, start, file);
     }
     Result cleanup = plain("lmctfy-test-cleanup.service", "cleanup");
     assertThat(cleanup.status()).as(cleanup.output()).isZero();

@@ -120,21 +120,7 @@ class KernelSystemdRootlessTest {
           "-p", "Type=exec", "--uid=" + SystemdGuest.UID, "--gid=" + SystemdGuest.UID,
           "-E", "XDG_RUNTIME_DIR=/run/user/" + SystemdGuest.UID, "-E", "HOME=/run/lmctfy-user"));
       start.addAll(SystemdGuest.scenario(classPath, "loop", file.toString(), "/a", "/a/b", "/c"));
-      assertThat(SystemdGuest.run(start).status()).isZero();
-      for (int waited = 0; !Files.exists(file) && waited < 1200; waited++) {
-        Thread.sleep(100);
-      }
-      assertThat(file).as("the JVM of kill %d started", i).exists();
-      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(1, 1500));
-      SystemdGuest.run("systemctl", "kill", "--signal=SIGKILL", unit);
-      for (int waited = 0; waited < 300; waited++) {
-        String state = SystemdGuest.show(unit, "ActiveState").get("ActiveState");
-        if (!"active".equals(state) && !"deactivating".equals(state)) {
-          break;
-        }
-        Thread.sleep(100);
-      }
-      SystemdGuest.run("systemctl", "reset-failed", unit); // the killed JVM's own unit, not lmctfy's
+      SystemdGuest.killAtRandomInstant(unit, start, file);
     }
     Result destroy = asUser("destroy-all");
     assertThat(destroy.status()).as(destroy.output()).isZero();

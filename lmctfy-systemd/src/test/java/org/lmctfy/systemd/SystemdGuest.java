@@ -1,5 +1,7 @@
 package org.lmctfy.systemd;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -128,6 +131,30 @@ final class SystemdGuest {
         "-E", "HOME=/run/lmctfy-user"));
     run.addAll(command);
     return run(run);
+  }
+
+  /**
+   * Runs {@code start} (a {@code systemd-run --unit=unit} of the scenario {@code loop}, which
+   * writes {@code ready} once its API is open), waits for {@code ready}, SIGKILLs the unit at a
+   * random instant within 1.5 s, waits for it to end and resets it (the killed JVM's own unit, not
+   * lmctfy's).
+   */
+  static void killAtRandomInstant(String unit, List<String> start, Path ready) throws Exception {
+    assertThat(run(start).status()).isZero();
+    for (int waited = 0; !Files.exists(ready) && waited < 1200; waited++) {
+      Thread.sleep(100);
+    }
+    assertThat(ready).as("the JVM of %s started", unit).exists();
+    Thread.sleep(ThreadLocalRandom.current().nextInt(1, 1500));
+    run("systemctl", "kill", "--signal=SIGKILL", unit);
+    for (int waited = 0; waited < 300; waited++) {
+      String state = show(unit, "ActiveState").get("ActiveState");
+      if (!"active".equals(state) && !"deactivating".equals(state)) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    run("systemctl", "reset-failed", unit);
   }
 
   /** {@code systemctl show -p P1 -p P2... unit} as a map. */
