@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -46,16 +45,8 @@ class KernelRootlessTest {
       List<String> before = tree(fs, scratch);
 
       Process tenant = TenantJvm.start(home, output, scratch.path().resolve("t").value(), scratch.path().value());
-      while (!Files.readAllLines(output).contains("started")) { // its outsider child is started, outside
-        assertThat(tenant.isAlive()).as("tenant output: %s", Files.readAllLines(output)).isTrue();
-        Thread.sleep(10);
-      }
-      api.get("/t/session").enter(List.of(tenant.pid()));
-      tenant.getOutputStream().write("go\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      tenant.getOutputStream().flush();
-      assertThat(tenant.waitFor(180, TimeUnit.SECONDS)).isTrue();
-      List<String> lines = Files.readAllLines(output);
-      assertThat(tenant.exitValue()).as("tenant output: %s", lines).isZero();
+      // its outsider child is started, outside, before it is moved
+      List<String> lines = TenantJvm.enterAndRun(tenant, output, api.get("/t/session"));
       assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("refused enter PERMISSION_DENIED unmoved=true")
           .contains("common ancestor", "cgroup.procs", "nothing was moved"));
       assertThat(lines).containsSubsequence("ok create", "ok update 209715200", "ok run 7", "ok stats",

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
@@ -41,16 +40,7 @@ class KernelRootlessVirtualHostTest {
 
       Process tenant = TenantJvm.start(VirtualHostTenantJvm.class, home, output, scratch.path().resolve("t").value(),
           rootfs.toString());
-      while (!Files.readAllLines(output).contains("started")) {
-        assertThat(tenant.isAlive()).as("tenant output: %s", Files.readAllLines(output)).isTrue();
-        Thread.sleep(10);
-      }
-      api.get("/t/session").enter(List.of(tenant.pid()));
-      tenant.getOutputStream().write("go\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      tenant.getOutputStream().flush();
-      assertThat(tenant.waitFor(180, TimeUnit.SECONDS)).isTrue();
-      List<String> lines = Files.readAllLines(output);
-      assertThat(tenant.exitValue()).as("tenant output: %s", lines).isZero();
+      List<String> lines = TenantJvm.enterAndRun(tenant, output, api.get("/t/session"));
       assertThat(lines).as("%s", lines).contains("exit 0", "inside 0", "inside rootless", "inside pid=2",
           "inside mounted", "inside 1", "outside Uid: 64999 64999 64999 64999",
           "ns user own=true init's=true", "ns pid own=true init's=true", "ns mnt own=true init's=true",

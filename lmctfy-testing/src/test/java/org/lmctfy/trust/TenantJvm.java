@@ -1,5 +1,7 @@
 package org.lmctfy.trust;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -126,6 +128,25 @@ public final class TenantJvm {
     env.put("HOME", home.toString());
     env.put("XDG_RUNTIME_DIR", home.toString());
     return pb.start();
+  }
+
+  /**
+   * Waits for the tenant's {@code started} line, moves it into {@code session} (a container of its
+   * subtree: v2 lets the subtree's root hold no process), lets it go on and waits for it to exit 0
+   * (three minutes at most); its output's lines.
+   */
+  static List<String> enterAndRun(Process tenant, Path output, Container session) throws Exception {
+    while (!Files.readAllLines(output).contains("started")) {
+      assertThat(tenant.isAlive()).as("tenant output: %s", Files.readAllLines(output)).isTrue();
+      Thread.sleep(10);
+    }
+    session.enter(List.of(tenant.pid()));
+    tenant.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+    tenant.getOutputStream().flush();
+    assertThat(tenant.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    List<String> lines = Files.readAllLines(output);
+    assertThat(tenant.exitValue()).as("tenant output: %s", lines).isZero();
+    return lines;
   }
 
   /** Copies a file or a directory tree, every copy readable by all whatever the umask. */
