@@ -160,7 +160,7 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     try {
       String procs = fs.read(unified, root, "cgroup.procs").strip();
       if (!procs.isEmpty()) { // the keeper, right after the start or after a process died before moving it
-        CgroupfsDriver.moveIntoLeaf(fs, unified, root, KEEPER_LEAF, procs);
+        CgroupfsDriver.moveIntoLeaf(lifecycle, fs, unified, root, KEEPER_LEAF, procs);
       }
     } catch (IOException e) {
       throw Errors.of("make " + unit + "'s cgroup " + unified.display(root, null) + " ready for containers", e);
