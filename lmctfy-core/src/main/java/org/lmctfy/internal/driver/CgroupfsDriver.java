@@ -61,18 +61,19 @@ final class CgroupfsDriver extends Driver {
   }
 
   @Override
-  public void prepare(Lifecycle lifecycle) {
+  public boolean prepare(Lifecycle lifecycle) {
     if (delegation == Delegation.NONE) {
-      return;
+      return false;
     }
     try {
       if (processes().isEmpty()) {
-        return; // the common case: moved at an earlier create, or by initMachine
+        return false; // the common case: moved at an earlier create, or by initMachine
       }
       // two processes may move at once: the root's lock (root before the new container's) orders them
       try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
         moveIntoLeaf(lifecycle, fs, unified, root, SUPERVISOR_LEAF, processes());
       }
+      return false; // the root was there: its processes' move into a leaf is not undone
     } catch (IOException e) {
       throw Errors.of("move the processes of the API's root " + unified.display(root, null) + " into "
           + SUPERVISOR_LEAF, e);

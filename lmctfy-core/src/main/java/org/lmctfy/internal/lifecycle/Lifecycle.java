@@ -116,9 +116,7 @@ public final class Lifecycle {
     }
     try (ContainerLocks.Held p = !topLevel ? lock(name.parent())
         : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
-      if (topLevel) {
-        keeper.prepare(this);
-      }
+      boolean madeRoot = topLevel && keeper.prepare(this);
       try (ContainerLocks.Held n = lock(name)) {
         requireParent(name.parent());
         requireDomainParent(name);
@@ -126,6 +124,11 @@ public final class Lifecycle {
         ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host);
         virtualHosts.check(name, spec);
         creator.create(name, plan, spec);
+      } catch (IOException | RuntimeException e) {
+        if (madeRoot) {
+          keeper.removeUnused(this, e); // a refused create changes nothing, not even the driver's unit
+        }
+        throw e;
       }
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
