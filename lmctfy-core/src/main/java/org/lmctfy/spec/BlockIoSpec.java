@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
@@ -18,8 +19,10 @@ import org.lmctfy.internal.codec.Checks;
  * throttles).
  *
  * <pre>{@code
- * BlockIoSpec io = new BlockIoSpec(500,
- *     List.of(new BlockIoSpec.DeviceLimit(8, 0, 10_485_760L, null, null, null)));
+ * BlockIoSpec io = BlockIoSpec.builder()
+ *     .weight(500)
+ *     .deviceLimits(List.of(new BlockIoSpec.DeviceLimit(8, 0, 10_485_760L, null, null, null)))
+ *     .build();
  * }</pre>
  *
  * <p>Immutable and thread-safe.
@@ -35,7 +38,7 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BlockIoSpec(
-    @JsonProperty("weight") Integer weight,
+    @JsonProperty("weight") @Nullable Integer weight,
     @JsonProperty("device_limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<DeviceLimit> deviceLimits,
     @JsonProperty("device_weights") @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -60,16 +63,6 @@ public record BlockIoSpec(
     unique(deviceLimits.stream().map(DeviceLimit::device).toList(), "blockio.device_limits");
     unique(deviceWeights.stream().map(DeviceWeight::device).toList(), "blockio.device_weights");
     unique(latencyTargets.stream().map(LatencyTarget::device).toList(), "blockio.latency_targets");
-  }
-
-  /**
-   * lmctfy's {@code blockio} section: a weight and throttles.
-   *
-   * @param weight the weight
-   * @param deviceLimits the device limits
-   */
-  public BlockIoSpec(Integer weight, List<DeviceLimit> deviceLimits) {
-    this(weight, deviceLimits, null, null);
   }
 
   private static void unique(List<String> devices, String field) {
@@ -169,10 +162,10 @@ public record BlockIoSpec(
   public record DeviceLimit(
       @JsonProperty("major") @JsonSetter(nulls = Nulls.FAIL) long major,
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
-      @JsonProperty("read_bps") @ByteSize.Input Long readBps,
-      @JsonProperty("write_bps") @ByteSize.Input Long writeBps,
-      @JsonProperty("read_iops") Long readIops,
-      @JsonProperty("write_iops") Long writeIops) {
+      @JsonProperty("read_bps") @ByteSize.Input @Nullable Long readBps,
+      @JsonProperty("write_bps") @ByteSize.Input @Nullable Long writeBps,
+      @JsonProperty("read_iops") @Nullable Long readIops,
+      @JsonProperty("write_iops") @Nullable Long writeIops) {
 
     private static final String FIELD = "blockio.device_limits[].";
 
@@ -213,6 +206,60 @@ public record BlockIoSpec(
      */
     public String device() {
       return major + ":" + minor;
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .weight(weight).deviceLimits(deviceLimits).deviceWeights(deviceWeights)
+        .latencyTargets(latencyTargets);
+  }
+
+  /**
+   * Builds a {@link BlockIoSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable Integer weight;
+    private List<DeviceLimit> deviceLimits = List.of();
+    private List<DeviceWeight> deviceWeights = List.of();
+    private List<LatencyTarget> latencyTargets = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code weight}. */
+    public Builder weight(@Nullable Integer weight) {
+      this.weight = weight;
+      return this;
+    }
+
+    /** Sets {@code device_limits}. */
+    public Builder deviceLimits(List<DeviceLimit> deviceLimits) {
+      this.deviceLimits = deviceLimits;
+      return this;
+    }
+
+    /** Sets {@code device_weights}. */
+    public Builder deviceWeights(List<DeviceWeight> deviceWeights) {
+      this.deviceWeights = deviceWeights;
+      return this;
+    }
+
+    /** Sets {@code latency_targets}. */
+    public Builder latencyTargets(List<LatencyTarget> latencyTargets) {
+      this.latencyTargets = latencyTargets;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public BlockIoSpec build() {
+      return new BlockIoSpec(weight, deviceLimits, deviceWeights, latencyTargets);
     }
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -150,6 +151,35 @@ public record DeviceSpec(
 
     private static String number(long n) {
       return n == -1 ? "*" : Long.toString(n);
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .rules(rules);
+  }
+
+  /** Builds a {@link DeviceSpec}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+    private List<DeviceRule> rules = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code rules}. */
+    public Builder rules(List<DeviceRule> rules) {
+      this.rules = rules;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public DeviceSpec build() {
+      return new DeviceSpec(rules);
     }
   }
 }

@@ -3,6 +3,7 @@ package org.lmctfy.spec;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -14,8 +15,10 @@ import org.lmctfy.internal.codec.Checks;
  * <pre>{@code
  * ContainerSpec spec = ContainerSpec.parse("virtual_host {} filesystem { rootfs: '/srv/vh'"
  *     + " mounts { mount { source: '/srv/data' target: '/data' read_only: true } } }");
- * FilesystemSpec same = new FilesystemSpec("/srv/vh", new FilesystemSpec.Mounts(
- *     List.of(new FilesystemSpec.Mount("/srv/data", "/data", true, null))));
+ * FilesystemSpec same = FilesystemSpec.builder()
+ *     .rootfs("/srv/vh")
+ *     .mounts(new FilesystemSpec.Mounts(List.of(new FilesystemSpec.Mount("/srv/data", "/data", true, null))))
+ *     .build();
  * }</pre>
  *
  * <p>Without {@code rootfs} the virtual host sees the host's files (with its own {@code /proc});
@@ -35,8 +38,8 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record FilesystemSpec(
-    @JsonProperty("rootfs") String rootfs,
-    @JsonProperty("mounts") Mounts mounts) {
+    @JsonProperty("rootfs") @Nullable String rootfs,
+    @JsonProperty("mounts") @Nullable Mounts mounts) {
 
   /**
    * Checks that the root is an absolute path.
@@ -90,8 +93,8 @@ public record FilesystemSpec(
   public record Mount(
       @JsonProperty("source") String source,
       @JsonProperty("target") String target,
-      @JsonProperty("read_only") Boolean readOnly,
-      @JsonProperty("private") Boolean isPrivate) {
+      @JsonProperty("read_only") @Nullable Boolean readOnly,
+      @JsonProperty("private") @Nullable Boolean isPrivate) {
 
     /**
      * Checks both paths.
@@ -129,6 +132,45 @@ public record FilesystemSpec(
       if (c.equals("..")) {
         throw Checks.invalid(field, path, "must not contain '..'");
       }
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .rootfs(rootfs).mounts(mounts);
+  }
+
+  /**
+   * Builds a {@link FilesystemSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable String rootfs;
+    private @Nullable Mounts mounts;
+
+    private Builder() {}
+
+    /** Sets {@code rootfs}. */
+    public Builder rootfs(@Nullable String rootfs) {
+      this.rootfs = rootfs;
+      return this;
+    }
+
+    /** Sets {@code mounts}. */
+    public Builder mounts(@Nullable Mounts mounts) {
+      this.mounts = mounts;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public FilesystemSpec build() {
+      return new FilesystemSpec(rootfs, mounts);
     }
   }
 }

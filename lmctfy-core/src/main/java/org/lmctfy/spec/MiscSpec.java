@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -68,6 +69,35 @@ public record MiscSpec(
         throw Checks.invalid("misc.limits[].resource", resource, "must be a resource name such as \"sev\"");
       }
       Checks.unlimitedOrAtLeast(limit, 0, "misc.limits[].limit");
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .limits(limits);
+  }
+
+  /** Builds a {@link MiscSpec}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+    private List<MiscLimit> limits = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code limits}. */
+    public Builder limits(List<MiscLimit> limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public MiscSpec build() {
+      return new MiscSpec(limits);
     }
   }
 }

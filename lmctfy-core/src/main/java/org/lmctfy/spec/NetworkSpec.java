@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -28,7 +29,7 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NetworkSpec(
-    @JsonProperty("classid") Long classid,
+    @JsonProperty("classid") @Nullable Long classid,
     @JsonProperty("priorities") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<InterfacePriority> priorities) {
 
@@ -79,6 +80,45 @@ public record NetworkSpec(
       if (priority < 0) {
         throw Checks.invalid("network.priorities[].priority", priority, "must be >= 0");
       }
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .classid(classid).priorities(priorities);
+  }
+
+  /**
+   * Builds a {@link NetworkSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable Long classid;
+    private List<InterfacePriority> priorities = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code classid}. */
+    public Builder classid(@Nullable Long classid) {
+      this.classid = classid;
+      return this;
+    }
+
+    /** Sets {@code priorities}. */
+    public Builder priorities(List<InterfacePriority> priorities) {
+      this.priorities = priorities;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public NetworkSpec build() {
+      return new NetworkSpec(classid, priorities);
     }
   }
 }
