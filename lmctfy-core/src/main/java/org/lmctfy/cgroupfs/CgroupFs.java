@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cgroup filesystem as the library sees it: mounted hierarchies, cgroups in them, their
@@ -243,7 +244,7 @@ public interface CgroupFs {
    * @param gid the group id ({@code -1}: unchanged)
    * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
-  void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws IOException;
+  void chown(Hierarchy h, CgroupPath path, @Nullable String file, int uid, int gid) throws IOException;
 
   /**
    * The owner ({@code [uid, gid]}) of a cgroup's directory or interface file.
@@ -254,7 +255,7 @@ public interface CgroupFs {
    * @return the owner ({@code [uid, gid]}) of a cgroup's directory or interface file
    * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
-  int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException;
+  int[] owner(Hierarchy h, CgroupPath path, @Nullable String file) throws IOException;
 
   /**
    * The cgroup of process {@code pid} in each hierarchy where it is visible below the mount root
@@ -408,7 +409,7 @@ public interface CgroupFs {
    * @throws IOException if the kernel refuses (a {@link CgroupFsException} with operation BPF names
    *     the cgroup, the rules and the errno); the filter is then as it was
    */
-  default void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
+  default void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.@Nullable DeviceSpec rules) throws IOException {
     throw new CgroupFsException(CgroupFsException.Operation.BPF, h.display(path, null),
         rules == null ? null : rules.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
   }

@@ -46,14 +46,7 @@ public record BlockIoSpec(
     @JsonProperty("latency_targets") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<LatencyTarget> latencyTargets) {
 
-  /**
-   * Validates the weight and that no device is given twice in a list; copies the lists.
-   *
-   * @param weight the weight
-   * @param deviceLimits the device limits
-   * @param deviceWeights the per-device weights (v2 {@code io.weight})
-   * @param latencyTargets the per-device latency targets (v2 {@code io.latency})
-   */
+  /** Validates the weight and that no device is given twice in a list; copies the lists. */
   @JsonCreator
   public BlockIoSpec {
     inRange(weight, 10, 1000, "blockio.weight");
@@ -87,13 +80,7 @@ public record BlockIoSpec(
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
       @JsonProperty("weight") @JsonSetter(nulls = Nulls.FAIL) int weight) {
 
-    /**
-     * Validates the device numbers and the weight.
-     *
-     * @param major the device's major number
-     * @param minor the device's minor number
-     * @param weight the weight, 10..1000
-     */
+    /** Validates the device numbers and the weight. */
     public DeviceWeight {
       Checks.atLeast(major, 0, "blockio.device_weights[].major");
       Checks.atLeast(minor, 0, "blockio.device_weights[].minor");
@@ -124,13 +111,7 @@ public record BlockIoSpec(
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
       @JsonProperty("target_us") @JsonSetter(nulls = Nulls.FAIL) long targetUs) {
 
-    /**
-     * Validates the device numbers and the target.
-     *
-     * @param major the device's major number
-     * @param minor the device's minor number
-     * @param targetUs the target in microseconds
-     */
+    /** Validates the device numbers and the target. */
     public LatencyTarget {
       Checks.atLeast(major, 0, "blockio.latency_targets[].major");
       Checks.atLeast(minor, 0, "blockio.latency_targets[].minor");
@@ -169,16 +150,7 @@ public record BlockIoSpec(
 
     private static final String FIELD = "blockio.device_limits[].";
 
-    /**
-     * Validates the device numbers and rates.
-     *
-     * @param major the device's major number
-     * @param minor the device's minor number
-     * @param readBps the read bps
-     * @param writeBps the write bps
-     * @param readIops the read iops
-     * @param writeIops the write iops
-     */
+    /** Validates the device numbers and rates. */
     public DeviceLimit {
       Checks.atLeast(major, 0, FIELD + "major");
       Checks.atLeast(minor, 0, FIELD + "minor");
@@ -199,11 +171,7 @@ public record BlockIoSpec(
       }
     }
 
-    /**
-     * The device as the kernel writes it: {@code "8:0"}.
-     *
-     * @return the device as the kernel writes it: {@code "8:0"}
-     */
+    /** The device as the kernel writes it: {@code "8:0"}. */
     public String device() {
       return major + ":" + minor;
     }

@@ -79,26 +79,7 @@ public record ContainerSpec(
     @JsonProperty("virtual_host") @Nullable VirtualHostSpec virtualHost,
     @JsonProperty("filesystem") @Nullable FilesystemSpec filesystem) {
 
-  /**
-   * Validates the top-level numbers and the unified names; the sections validated themselves.
-   *
-   * @param owner the owner
-   * @param ownerGroup the owner group
-   * @param childrenLimit the children limit
-   * @param cpu the cpu
-   * @param memory the memory
-   * @param pids the pids
-   * @param blockio the blockio
-   * @param device the device
-   * @param hugetlb the hugetlb
-   * @param network the network
-   * @param monitoring the monitoring
-   * @param misc the misc section (v2 {@code misc.max})
-   * @param rdma the rdma section ({@code rdma.max})
-   * @param unified raw v2 interface files and their values
-   * @param virtualHost the virtual host section, or null
-   * @param filesystem the virtual host's filesystem, or null (only with a virtual host)
-   */
+  /** Validates the top-level numbers and the unified names; the sections validated themselves. */
   @JsonCreator
   public ContainerSpec {
     atLeast(owner, 0, "owner");
@@ -114,11 +95,7 @@ public record ContainerSpec(
     }
   }
 
-  /**
-   * A spec that isolates nothing: every section absent.
-   *
-   * @return A spec that isolates nothing: every section absent
-   */
+  /** A spec that isolates nothing: every section absent. */
   public static ContainerSpec empty() {
     return builder().build();
   }
@@ -131,8 +108,6 @@ public record ContainerSpec(
    * "256M"}; {@code K}/{@code Ki} is 1024, {@code M}/{@code Mi} 1024², up to {@code P}/{@code Pi},
    * as systemd and Docker read them. {@link #toText()} and {@link #toJson()} print bytes.
    *
-   * @param text the text
-   * @return the ContainerSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field path, the bad value and,
    *     for syntax errors, the line:column
    */
@@ -140,20 +115,12 @@ public record ContainerSpec(
     return SpecCodec.parse(text, ContainerSpec.class, "spec");
   }
 
-  /**
-   * This spec as compact JSON with lmctfy's field names; absent sections are left out.
-   *
-   * @return this spec as compact JSON with lmctfy's field names; absent sections are left out
-   */
+  /** This spec as compact JSON with lmctfy's field names; absent sections are left out. */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /**
-   * This spec in lmctfy's text format, one field a line, in a fixed order; empty if empty.
-   *
-   * @return this spec in lmctfy's text format, one field a line, in a fixed order; empty if empty
-   */
+  /** This spec in lmctfy's text format, one field a line, in a fixed order; empty if empty. */
   public String toText() {
     return SpecCodec.toText(this);
   }

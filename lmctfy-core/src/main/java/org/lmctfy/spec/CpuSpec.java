@@ -93,21 +93,7 @@ public record CpuSpec(
     ISOLATED
   }
 
-  /**
-   * Validates every field; see the component docs for the ranges.
-   *
-   * @param limit the limit
-   * @param maxLimit the max limit
-   * @param mask the mask
-   * @param memoryNodes the memory nodes
-   * @param schedulingLatency the scheduling latency
-   * @param periodUs the period of {@code max_limit} in microseconds
-   * @param burstUs the burst in microseconds ({@code cpu.max.burst})
-   * @param idle whether the cgroup is idle ({@code cpu.idle})
-   * @param uclampMin the utilization clamp floor, percent ({@code cpu.uclamp.min})
-   * @param uclampMax the utilization clamp ceiling, percent ({@code cpu.uclamp.max})
-   * @param partition the cpuset partition type ({@code cpuset.cpus.partition})
-   */
+  /** Validates every field; see the component docs for the ranges. */
   @JsonCreator
   public CpuSpec {
     percent(uclampMin, "cpu.uclamp_min");
@@ -248,12 +234,7 @@ public record CpuSpec(
     }
   }
 
-  /**
-   * A spec with only a share: {@code cpu { limit: milliCpus }}.
-   *
-   * @param milliCpus the milli cpus
-   * @return a spec with only a share: {@code cpu { limit: milliCpus }}
-   */
+  /** A spec with only a share: {@code cpu { limit: milliCpus }}. */
   public static CpuSpec ofLimit(long milliCpus) {
     return builder().limit(milliCpus).build();
   }

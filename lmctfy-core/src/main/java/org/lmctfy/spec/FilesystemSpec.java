@@ -41,23 +41,14 @@ public record FilesystemSpec(
     @JsonProperty("rootfs") @Nullable String rootfs,
     @JsonProperty("mounts") @Nullable Mounts mounts) {
 
-  /**
-   * Checks that the root is an absolute path.
-   *
-   * @param rootfs the root directory, or null for the host's
-   * @param mounts the mounts, or null for none
-   */
+  /** Checks that the root is an absolute path. */
   public FilesystemSpec {
     if (rootfs != null) {
       checkPath(rootfs, "filesystem.rootfs", true);
     }
   }
 
-  /**
-   * The mounts in this spec, in order; empty if none.
-   *
-   * @return the mounts in this spec, in order; empty if none
-   */
+  /** The mounts in this spec, in order; empty if none. */
   public List<Mount> mountList() {
     return mounts == null ? List.of() : mounts.mount();
   }
@@ -69,11 +60,7 @@ public record FilesystemSpec(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Mounts(@JsonProperty("mount") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Mount> mount) {
-    /**
-     * Copies the list.
-     *
-     * @param mount the mounts
-     */
+    /** Copies the list. */
     public Mounts {
       mount = mount == null ? List.of() : List.copyOf(mount);
     }
@@ -96,14 +83,7 @@ public record FilesystemSpec(
       @JsonProperty("read_only") @Nullable Boolean readOnly,
       @JsonProperty("private") @Nullable Boolean isPrivate) {
 
-    /**
-     * Checks both paths.
-     *
-     * @param source the host path
-     * @param target the path inside
-     * @param readOnly whether it is read-only, or null
-     * @param isPrivate lmctfy's private flag, or null
-     */
+    /** Checks both paths. */
     public Mount {
       Checks.required(source, "filesystem.mounts.mount[].source");
       Checks.required(target, "filesystem.mounts.mount[].target");
@@ -111,11 +91,7 @@ public record FilesystemSpec(
       checkPath(target, "filesystem.mounts.mount[].target", false);
     }
 
-    /**
-     * The target as an absolute path inside the virtual host ({@code data} is {@code /data}).
-     *
-     * @return the target as an absolute path inside the virtual host
-     */
+    /** The target as an absolute path inside the virtual host ({@code data} is {@code /data}). */
     public String insidePath() {
       return target.startsWith("/") ? target : "/" + target;
     }

@@ -31,11 +31,7 @@ public record HugetlbSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<HugetlbLimit> limits) {
 
-  /**
-   * Copies the list and checks that no page size appears twice.
-   *
-   * @param limits the limits
-   */
+  /** Copies the list and checks that no page size appears twice. */
   public HugetlbSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -66,13 +62,7 @@ public record HugetlbSpec(
 
     private static final Pattern PAGE_SIZE = Pattern.compile("[1-9][0-9]*[KMG]B");
 
-    /**
-     * Validates the page size and limits.
-     *
-     * @param pageSize the page size
-     * @param limit the limit
-     * @param reservedLimit the limit of reservations ({@code hugetlb.<size>.rsvd.max})
-     */
+    /** Validates the page size and limits. */
     @JsonCreator
     public HugetlbLimit {
       Checks.unlimitedOrAtLeast(reservedLimit, 0, "hugetlb.limits[].reserved_limit");

@@ -58,12 +58,7 @@ public record InitSpec(
   public record CgroupMount(
       @JsonProperty("mount_path") String mountPath,
       @JsonProperty("hierarchy") Set<String> hierarchy) {
-    /**
-     * Validates the path, maps lmctfy's controller names and copies the set.
-     *
-     * @param mountPath the mount path
-     * @param hierarchy the hierarchy
-     */
+    /** Validates the path, maps lmctfy's controller names and copies the set. */
     public CgroupMount {
       Checks.required(mountPath, "cgroup_mount[].mount_path");
       if (!mountPath.startsWith("/")) {
@@ -76,13 +71,7 @@ public record InitSpec(
     }
   }
 
-  /**
-   * Maps lmctfy's controller names, copies the list and set, and checks the leaf's name.
-   *
-   * @param cgroupMounts the cgroup mounts
-   * @param enableControllers the enable controllers
-   * @param processesLeaf the processes leaf
-   */
+  /** Maps lmctfy's controller names, copies the list and set, and checks the leaf's name. */
   public InitSpec {
     cgroupMounts = cgroupMounts == null ? List.of() : List.copyOf(cgroupMounts);
     enableControllers = controllers(enableControllers, "enable_controllers");
@@ -92,11 +81,7 @@ public record InitSpec(
     }
   }
 
-  /**
-   * Changes nothing: only checks that the host's cgroups can be opened.
-   *
-   * @return the InitSpec
-   */
+  /** Changes nothing: only checks that the host's cgroups can be opened. */
   public static InitSpec empty() {
     return new InitSpec(List.of(), Set.of(), null);
   }
@@ -104,8 +89,6 @@ public record InitSpec(
   /**
    * Reads an init spec from lmctfy's text format or JSON; blank text is {@link #empty()}.
    *
-   * @param text the text
-   * @return the InitSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static InitSpec parse(String text) {

@@ -49,19 +49,7 @@ public record MemorySpec(
     @JsonProperty("min") @ByteSize.Input @Nullable Long min,
     @JsonProperty("zswap_limit") @ByteSize.Input @Nullable Long zswapLimit) {
 
-  /**
-   * Validates every field and that {@code swap_limit >= limit}.
-   *
-   * @param limit the limit
-   * @param swapLimit the swap limit
-   * @param reservation the reservation
-   * @param high the high
-   * @param oomKillDisable the oom kill disable
-   * @param oomGroup the oom group
-   * @param swappiness the swappiness
-   * @param min the protected minimum ({@code memory.min})
-   * @param zswapLimit the zswap limit ({@code memory.zswap.max})
-   */
+  /** Validates every field and that {@code swap_limit >= limit}. */
   @JsonCreator
   public MemorySpec {
     unlimitedOrAtLeast(min, 0, "memory.min");
@@ -78,12 +66,7 @@ public record MemorySpec(
     }
   }
 
-  /**
-   * A spec with only a hard limit: {@code memory { limit: bytes }}.
-   *
-   * @param bytes the bytes
-   * @return a spec with only a hard limit: {@code memory { limit: bytes }}
-   */
+  /** A spec with only a hard limit: {@code memory { limit: bytes }}. */
   public static MemorySpec ofLimit(long bytes) {
     return builder().limit(bytes).build();
   }

@@ -29,11 +29,7 @@ import org.lmctfy.internal.codec.Checks;
 public record MiscSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<MiscLimit> limits) {
 
-  /**
-   * Copies the list and checks that no resource appears twice.
-   *
-   * @param limits the limits, one per resource
-   */
+  /** Copies the list and checks that no resource appears twice. */
   public MiscSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -57,12 +53,7 @@ public record MiscSpec(
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
 
-    /**
-     * Validates the name and limit.
-     *
-     * @param resource the resource's name
-     * @param limit the limit, or -1 for unlimited
-     */
+    /** Validates the name and limit. */
     public MiscLimit {
       Checks.required(resource, "misc.limits[].resource");
       if (!NAME.matcher(resource).matches()) {

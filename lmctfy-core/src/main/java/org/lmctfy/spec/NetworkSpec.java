@@ -33,12 +33,7 @@ public record NetworkSpec(
     @JsonProperty("priorities") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<InterfacePriority> priorities) {
 
-  /**
-   * Validates the class id and that no interface appears twice; copies the list.
-   *
-   * @param classid the classid
-   * @param priorities the priorities
-   */
+  /** Validates the class id and that no interface appears twice; copies the list. */
   public NetworkSpec {
     if (classid != null && (classid < 0 || classid > 0xFFFF_FFFFL)) {
       throw Checks.invalid("network.classid", classid, "must be in 0..4294967295 (32 bits)");
@@ -64,12 +59,7 @@ public record NetworkSpec(
       @JsonProperty("interface") String iface,
       @JsonProperty("priority") @JsonSetter(nulls = Nulls.FAIL) int priority) {
 
-    /**
-     * Validates the name and priority.
-     *
-     * @param iface the iface
-     * @param priority the priority
-     */
+    /** Validates the name and priority. */
     public InterfacePriority {
       Checks.required(iface, "network.priorities[].interface");
       if (iface.isEmpty() || iface.length() > 15

@@ -21,11 +21,7 @@ import org.jspecify.annotations.Nullable;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PidsSpec(@JsonProperty("limit") @Nullable Long limit) {
-  /**
-   * Validates the limit.
-   *
-   * @param limit the limit
-   */
+  /** Validates the limit. */
   public PidsSpec {
     unlimitedOrAtLeast(limit, 1, "pids.limit");
   }

@@ -28,11 +28,7 @@ import org.lmctfy.internal.codec.Checks;
 public record RdmaSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RdmaLimit> limits) {
 
-  /**
-   * Copies the list and checks that no device appears twice.
-   *
-   * @param limits the limits, one per device
-   */
+  /** Copies the list and checks that no device appears twice. */
   public RdmaSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -58,13 +54,7 @@ public record RdmaSpec(
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]+");
 
-    /**
-     * Validates the name and the limits.
-     *
-     * @param device the device's name
-     * @param hcaHandle the handle limit, or -1 or null for unlimited
-     * @param hcaObject the object limit, or -1 or null for unlimited
-     */
+    /** Validates the name and the limits. */
     public RdmaLimit {
       Checks.required(device, "rdma.limits[].device");
       if (!NAME.matcher(device).matches()) {

@@ -51,13 +51,7 @@ public record VirtualHostSpec(
   /** HOST_NAME_MAX. */
   private static final int HOST_NAME_MAX = 64;
 
-  /**
-   * Validates the host name.
-   *
-   * @param virtualHostname the host name inside, or null
-   * @param init the init, or null for the default
-   * @param network the network namespace, or null for the host's
-   */
+  /** Validates the host name. */
   public VirtualHostSpec {
     if (virtualHostname != null && (virtualHostname.isEmpty() || virtualHostname.length() > HOST_NAME_MAX
         || !virtualHostname.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -96,12 +90,7 @@ public record VirtualHostSpec(
       @JsonProperty("init_argv") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> initArgv,
       @JsonProperty("run_spec") @Nullable RunSpec runSpec) {
 
-    /**
-     * Copies the command line and checks its arguments.
-     *
-     * @param initArgv the init's command line, or null or empty for the default init
-     * @param runSpec how it runs, or null
-     */
+    /** Copies the command line and checks its arguments. */
     public Init {
       initArgv = initArgv == null ? List.of() : List.copyOf(initArgv);
       for (String a : initArgv) {
