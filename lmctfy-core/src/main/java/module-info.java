@@ -33,6 +33,9 @@ module org.lmctfy {
   requires com.fasterxml.jackson.databind;
   requires org.slf4j;
   requires com.sun.jna;
+  // Annotations only: static, as nothing reads them at run time; transitive, so that a module
+  // compiled against this one sees @Nullable and @NullMarked on the types it uses.
+  requires static transitive org.jspecify;
 
   exports org.lmctfy;
   exports org.lmctfy.spec;

@@ -2,6 +2,7 @@ package org.lmctfy;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.cgroupfs.CgroupPath;
 
 /**
@@ -33,8 +34,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
  *     jobs, may take before DEADLINE_EXCEEDED (default 30 s)
  * @since 0.1
  */
-public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTimeout, Driver driver,
-    String systemdUnit, Duration systemdTimeout) {
+public record ApiOptions(@Nullable CgroupPath root, Duration lockTimeout, Duration killTimeout,
+    Driver driver, String systemdUnit, Duration systemdTimeout) {
   /** The defaults: AUTO with its root, 30 s for locks, 10 s for kills and the freezer, 30 s for systemd. */
   public static final ApiOptions DEFAULTS = builder().build();
 
@@ -74,12 +75,6 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
   /**
    * Checks the waits and the unit's name.
    *
-   * @param root the root container's cgroup, or null
-   * @param lockTimeout how long a lock is waited for
-   * @param killTimeout how long processes are killed
-   * @param driver the driver
-   * @param systemdUnit the systemd driver's unit
-   * @param systemdTimeout how long systemd is waited for
    * @throws LmctfyException INVALID_ARGUMENT naming a wait that is null, zero or negative, a null
    *     driver, a unit name systemd would refuse or that is no service, or a root given with the
    *     systemd driver (its root is its unit's cgroup)
@@ -108,20 +103,12 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
     }
   }
 
-  /**
-   * A builder holding the defaults.
-   *
-   * @return a builder holding the defaults
-   */
+  /** A builder holding the defaults. */
   public static Builder builder() {
     return new Builder();
   }
 
-  /**
-   * A builder holding these options, to derive a changed copy.
-   *
-   * @return a builder holding these options
-   */
+  /** A builder holding these options, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder().root(root).lockTimeout(lockTimeout).killTimeout(killTimeout).driver(driver)
         .systemdUnit(systemdUnit).systemdTimeout(systemdTimeout);
@@ -129,7 +116,7 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
 
   /** Builds {@link ApiOptions}; not thread-safe. */
   public static final class Builder {
-    private CgroupPath root;
+    private @Nullable CgroupPath root;
     private Duration lockTimeout = Duration.ofSeconds(30);
     private Duration killTimeout = Duration.ofSeconds(10);
     private Driver driver = Driver.AUTO;
@@ -142,9 +129,8 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
      * The root container's cgroup; null for the driver's default.
      *
      * @param root the cgroup, or null
-     * @return this builder
      */
-    public Builder root(CgroupPath root) {
+    public Builder root(@Nullable CgroupPath root) {
       this.root = root;
       return this;
     }
@@ -153,7 +139,6 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
      * How long a lock is waited for.
      *
      * @param lockTimeout a positive duration
-     * @return this builder
      */
     public Builder lockTimeout(Duration lockTimeout) {
       this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout");
@@ -164,7 +149,6 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
      * How long processes are killed, and the freezer waited for.
      *
      * @param killTimeout a positive duration
-     * @return this builder
      */
     public Builder killTimeout(Duration killTimeout) {
       this.killTimeout = Objects.requireNonNull(killTimeout, "killTimeout");
@@ -175,7 +159,6 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
      * Who gives the API its root container.
      *
      * @param driver AUTO, SYSTEMD or CGROUPFS
-     * @return this builder
      */
     public Builder driver(Driver driver) {
       this.driver = Objects.requireNonNull(driver, "driver");
@@ -186,7 +169,6 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
      * The transient service the systemd driver asks for.
      *
      * @param systemdUnit a service's name, such as {@code lmctfy.service}
-     * @return this builder
      */
     public Builder systemdUnit(String systemdUnit) {
       this.systemdUnit = Objects.requireNonNull(systemdUnit, "systemdUnit");
@@ -197,7 +179,6 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
      * How long each call to systemd, and each wait for one of its jobs, may take.
      *
      * @param systemdTimeout a positive duration
-     * @return this builder
      */
     public Builder systemdTimeout(Duration systemdTimeout) {
       this.systemdTimeout = Objects.requireNonNull(systemdTimeout, "systemdTimeout");
@@ -207,7 +188,6 @@ public record ApiOptions(CgroupPath root, Duration lockTimeout, Duration killTim
     /**
      * The options.
      *
-     * @return the options
      * @throws LmctfyException INVALID_ARGUMENT as the record's constructor says
      */
     public ApiOptions build() {

@@ -10,12 +10,7 @@ import java.util.List;
  * @since 0.1
  */
 public record CleanupReport(List<String> removed, List<String> failures) {
-  /**
-   * Copies the lists.
-   *
-   * @param removed the removed
-   * @param failures the failures
-   */
+  /** Copies the lists. */
   public CleanupReport {
     removed = List.copyOf(removed);
     failures = List.copyOf(failures);

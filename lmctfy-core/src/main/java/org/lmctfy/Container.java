@@ -23,34 +23,24 @@ import org.lmctfy.spec.RunSpec;
  */
 public interface Container {
 
-  /**
-   * The container's absolute name, {@code "/a/b"}.
-   *
-   * @return the container's absolute name, {@code "/a/b"}
-   */
+  /** The container's absolute name, {@code "/a/b"}. */
   String name();
 
   /**
    * Changes the container's resources (see {@link UpdatePolicy}); transactional.
    *
-   * @param spec the spec
    * @param policy DIFF (only the fields given change) or REPLACE (every other field of the
    *     container's controllers goes back to its default)
    */
   void update(ContainerSpec spec, UpdatePolicy policy);
 
-  /**
-   * The container's resources as the kernel has them now.
-   *
-   * @return the container's resources as the kernel has them now
-   */
+  /** The container's resources as the kernel has them now. */
   ContainerSpec spec();
 
   /**
    * What the container uses.
    *
    * @param type SUMMARY or FULL
-   * @return what the container uses
    */
   ContainerStats stats(StatsType type);
 
@@ -113,8 +103,7 @@ public interface Container {
    * boots again, with new namespaces.
    *
    * @param argv the program and its arguments
-   * @param spec the spec
-   * @return the ContainerProcess
+   * @return the started process
    * @throws LmctfyException INVALID_ARGUMENT for a bad argv or run spec (nothing started);
    *     FAILED_PRECONDITION when the container's cgroup refuses processes (v1: ENOSPC, a cpuset
    *     without cpus or memory nodes; v2: EBUSY, controllers enabled for its children), naming
@@ -171,7 +160,6 @@ public interface Container {
    * The subcontainers' names, sorted.
    *
    * @param policy SELF or RECURSIVE
-   * @return the subcontainers' names, sorted
    */
   List<String> listSubcontainers(ListPolicy policy);
 
@@ -180,7 +168,6 @@ public interface Container {
    * sorted; RECURSIVE adds those in every cgroup below it.
    *
    * @param policy SELF or RECURSIVE
-   * @return the ids of the processes in the container (its {@code cgroup.procs} in the first hierarchy), sorted; RECURSIVE adds those in every cgroup below it
    */
   List<Long> listProcesses(ListPolicy policy);
 
@@ -188,7 +175,6 @@ public interface Container {
    * The ids of the threads in the container ({@code tasks}, or v2 {@code cgroup.threads}), sorted.
    *
    * @param policy SELF or RECURSIVE
-   * @return the ids of the threads in the container ({@code tasks}, or v2 {@code cgroup.threads}), sorted
    */
   List<Long> listThreads(ListPolicy policy);
 
@@ -210,9 +196,8 @@ public interface Container {
    *   <li>{@code pressure}: a PSI trigger fired (v2 only).
    * </ul>
    *
-   * @param event the event
    * @param listener called with each notification
-   * @return the number
+   * @return the registration's id, for {@link #unregisterNotification}
    * @throws LmctfyException NOT_FOUND if the container does not exist; FAILED_PRECONDITION if the
    *     event needs a controller or hierarchy this machine does not give the container;
    *     INVALID_ARGUMENT if the kernel refuses the trigger

@@ -47,7 +47,6 @@ public interface ContainerApi extends AutoCloseable {
    * ({@code exists}, {@code get}, {@code list}, {@code spec}, {@code stats}, {@code detect}) makes
    * nothing either.
    *
-   * @return the ContainerApi
    * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read
    */
   static ContainerApi open() {
@@ -58,7 +57,6 @@ public interface ContainerApi extends AutoCloseable {
    * {@link #open()} with {@code options}: a driver, a root of its own, other waits.
    *
    * @param options the driver, the root and the waits
-   * @return the ContainerApi
    * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read, or
    *     if the SYSTEMD driver is asked for where PID 1 is not systemd or the controllers are not
    *     on cgroup v2, or without {@code lmctfy-systemd} where systemd did not delegate this
@@ -79,7 +77,6 @@ public interface ContainerApi extends AutoCloseable {
    * hierarchy mounted in this process's mount namespace, found from {@code /proc/self/mountinfo}
    * and {@code /proc/self/cgroup}. For tools that use the {@link CgroupFs} SPI directly.
    *
-   * @return the host's cgroup filesystem, the kernel backend that {@link #open()} works on: every hierarchy mounted in this process's mount namespace, found from {@code /proc/self/mountinfo} and {@code /proc/self/cgroup}
    * @throws IOException if those files cannot be read or no cgroup hierarchy is mounted
    */
   static CgroupFs hostCgroupFs() throws IOException {
@@ -103,7 +100,6 @@ public interface ContainerApi extends AutoCloseable {
    * until {@link #initMachine} with {@code processes_leaf} has moved them.
    *
    * @param fs the cgroup filesystem
-   * @return the ContainerApi
    * @throws LmctfyException UNAVAILABLE if this process's cgroup cannot be read
    */
   static ContainerApi open(CgroupFs fs) {
@@ -117,7 +113,6 @@ public interface ContainerApi extends AutoCloseable {
    *
    * @param fs the cgroup filesystem
    * @param root the cgroup that is the root container in every hierarchy
-   * @return the ContainerApi
    */
   static ContainerApi open(CgroupFs fs, CgroupPath root) {
     return open(fs, ApiOptions.builder().root(java.util.Objects.requireNonNull(root, "root")).build());
@@ -128,7 +123,6 @@ public interface ContainerApi extends AutoCloseable {
    *
    * @param fs the cgroup filesystem
    * @param options the driver, the root and the waits
-   * @return the ContainerApi
    * @throws LmctfyException UNAVAILABLE if the default root is asked for and this process's cgroup
    *     cannot be read; FAILED_PRECONDITION as {@link #open(ApiOptions)} says for the SYSTEMD driver
    */
@@ -155,7 +149,6 @@ public interface ContainerApi extends AutoCloseable {
    * @param fs the cgroup filesystem the manager's units live in
    * @param systemd the manager
    * @param options the waits, the unit's name; the driver AUTO or SYSTEMD, and no root
-   * @return the ContainerApi
    * @throws LmctfyException INVALID_ARGUMENT for the CGROUPFS driver; FAILED_PRECONDITION if the
    *     controllers of {@code fs} are not on cgroup v2
    */
@@ -166,18 +159,10 @@ public interface ContainerApi extends AutoCloseable {
     return new ContainerApiImpl(fs, Drivers.open(fs, options, systemd), options);
   }
 
-  /**
-   * The cgroup that is the root container {@code "/"} in every hierarchy.
-   *
-   * @return the cgroup that is the root container {@code "/"} in every hierarchy
-   */
+  /** The cgroup that is the root container {@code "/"} in every hierarchy. */
   CgroupPath root();
 
-  /**
-   * The cgroup filesystem this API works on.
-   *
-   * @return the cgroup filesystem this API works on
-   */
+  /** The cgroup filesystem this API works on. */
   CgroupFs cgroupFs();
 
   /**
@@ -186,8 +171,6 @@ public interface ContainerApi extends AutoCloseable {
    * changes anything; a failure half-way undoes every step (see the README's "Guarantees").
    *
    * @param name the container's name
-   * @param spec the spec
-   * @return the Container
    * @throws LmctfyException INVALID_ARGUMENT for a bad name or a value the kernel refuses;
    *     ALREADY_EXISTS if the container, or a cgroup lmctfy did not make, is at the name; NOT_FOUND
    *     if the parent container does not exist; FAILED_PRECONDITION if a section's controller is not
@@ -202,8 +185,6 @@ public interface ContainerApi extends AutoCloseable {
    * that must not leave a container behind on any path out of a block.
    *
    * @param name the container's name
-   * @param spec the spec
-   * @return the ResourceHandle
    */
   default ResourceHandle<Container> createHandle(String name, ContainerSpec spec) {
     Container c = create(name, spec);
@@ -214,7 +195,6 @@ public interface ContainerApi extends AutoCloseable {
    * The existing container {@code name}.
    *
    * @param name the container's name
-   * @return the existing container {@code name}
    * @throws LmctfyException INVALID_ARGUMENT for a bad name; NOT_FOUND if there is none, or if its
    *     create or destroy is in progress or was cut short (the message says which); FAILED_PRECONDITION
    *     if it is partial (present in some hierarchies only), naming where
@@ -228,7 +208,6 @@ public interface ContainerApi extends AutoCloseable {
    *
    * @param names the containers' names
    * @param type SUMMARY or FULL
-   * @return the stats of many containers at once, in the order given: what a monitoring agent scrapes
    */
   Map<String, ContainerStats> stats(Collection<String> names, StatsType type);
 
@@ -236,7 +215,6 @@ public interface ContainerApi extends AutoCloseable {
    * Whether the container {@code name} exists.
    *
    * @param name the container's name
-   * @return whether the container {@code name} exists
    */
   boolean exists(String name);
 
@@ -244,9 +222,6 @@ public interface ContainerApi extends AutoCloseable {
    * {@code spec} as {@link Container#spec()} will report it once a container of this API has it:
    * values as this host's kernel stores them (memory rounded down to pages, cpu weights converted
    * on v2, device rules merged). {@code create(name, s).spec()} equals {@code normalise(s)}.
-   *
-   * @param spec the spec
-   * @return {@code spec} as {@link Container#spec()} will report it once a container of this API has it: values as this host's kernel stores them (memory rounded down to pages, cpu weights converted on v2, device rules merged)
    */
   ContainerSpec normalise(ContainerSpec spec);
 
@@ -267,7 +242,6 @@ public interface ContainerApi extends AutoCloseable {
    * The name of the container process {@code pid} is in ({@code 0}: this process).
    *
    * @param pid the process id
-   * @return the name of the container process {@code pid} is in ({@code 0}: this process)
    */
   String detect(long pid);
 
@@ -276,8 +250,6 @@ public interface ContainerApi extends AutoCloseable {
    * and enables the v2 controllers it asks for in every {@code cgroup.subtree_control} from the
    * unified root down to the container root. Idempotent; a failure half-way undoes what this call
    * did before it throws.
-   *
-   * @param spec the spec
    */
   void initMachine(InitSpec spec);
 
@@ -287,7 +259,6 @@ public interface ContainerApi extends AutoCloseable {
    * next create starts it again). Safe to call at
    * any time, alongside any other operation, in any number of processes.
    *
-   * @return the CleanupReport
    */
   CleanupReport cleanup();
 

@@ -23,55 +23,32 @@ import java.util.OptionalInt;
  * @since 0.1
  */
 public interface ContainerProcess {
-  /**
-   * The process id.
-   *
-   * @return the process id
-   */
+  /** The process id. */
   long pid();
 
   /**
    * Blocks until the process ends; its exit code, {@code 128 + n} if signal {@code n} ended it.
    *
-   * @return the number
-   * @throws InterruptedException if it fails
+   * @throws InterruptedException if this thread is interrupted while it waits
    */
   int waitFor() throws InterruptedException;
 
   /**
    * Waits at most {@code timeout}; the exit code, or empty if it is still running.
    *
-   * @param timeout the timeout
-   * @return the OptionalInt
-   * @throws InterruptedException if it fails
+   * @throws InterruptedException if this thread is interrupted while it waits
    */
   OptionalInt waitFor(Duration timeout) throws InterruptedException;
 
-  /**
-   * The exit code if the process has ended, else empty; does not block.
-   *
-   * @return the exit code if the process has ended, else empty; does not block
-   */
+  /** The exit code if the process has ended, else empty; does not block. */
   OptionalInt exitCode();
 
-  /**
-   * The process's standard input, when it is a pipe from the caller.
-   *
-   * @return the process's standard input, when it is a pipe from the caller
-   */
+  /** The process's standard input, when it is a pipe from the caller. */
   OutputStream stdin();
 
-  /**
-   * The process's standard output, when it is a pipe to the caller.
-   *
-   * @return the process's standard output, when it is a pipe to the caller
-   */
+  /** The process's standard output, when it is a pipe to the caller. */
   InputStream stdout();
 
-  /**
-   * The process's standard error, when it is a pipe to the caller.
-   *
-   * @return the process's standard error, when it is a pipe to the caller
-   */
+  /** The process's standard error, when it is a pipe to the caller. */
   InputStream stderr();
 }

@@ -50,11 +50,7 @@ public enum ErrorCode {
     this.number = number;
   }
 
-  /**
-   * The canonical number, also the {@code lmctfy} CLI's exit code.
-   *
-   * @return the canonical number, also the {@code lmctfy} CLI's exit code
-   */
+  /** The canonical number, also the {@code lmctfy} CLI's exit code. */
   public int number() {
     return number;
   }

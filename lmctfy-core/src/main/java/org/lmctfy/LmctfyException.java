@@ -1,6 +1,7 @@
 package org.lmctfy;
 
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.Errno;
 
@@ -42,7 +43,7 @@ public final class LmctfyException extends RuntimeException {
    * @param code the status
    * @param message what failed, naming the field, file, value or errno
    * @param cause the underlying failure (a {@link org.lmctfy.cgroupfs.CgroupFsException} carries the errno) */
-  public LmctfyException(ErrorCode code, String message, Throwable cause) {
+  public LmctfyException(ErrorCode code, String message, @Nullable Throwable cause) {
     super(message, cause);
     if (code == null || code == ErrorCode.OK) {
       throw new IllegalArgumentException("an LmctfyException needs a failure code, got " + code);
@@ -50,29 +51,17 @@ public final class LmctfyException extends RuntimeException {
     this.code = code;
   }
 
-  /**
-   * The canonical status code.
-   *
-   * @return the canonical status code
-   */
+  /** The canonical status code. */
   public ErrorCode code() {
     return code;
   }
 
-  /**
-   * The errno of the cgroup filesystem failure behind this exception, if there was one.
-   *
-   * @return the errno of the cgroup filesystem failure behind this exception, if there was one
-   */
+  /** The errno of the cgroup filesystem failure behind this exception, if there was one. */
   public Optional<Errno> errno() {
     return fsCause().map(CgroupFsException::errno);
   }
 
-  /**
-   * The file or directory of the cgroup filesystem failure behind this exception, if any.
-   *
-   * @return the file or directory of the cgroup filesystem failure behind this exception, if any
-   */
+  /** The file or directory of the cgroup filesystem failure behind this exception, if any. */
   public Optional<String> file() {
     return fsCause().map(CgroupFsException::file);
   }

@@ -40,15 +40,7 @@ public record Notification(String containerName, EventSpec event, Kind kind, Err
     ENDED
   }
 
-  /**
-   * Checks that nothing is null.
-   *
-   * @param containerName the container name
-   * @param event the event
-   * @param kind the kind
-   * @param status the exit status
-   * @param detail what the errno alone does not say
-   */
+  /** Checks that nothing is null. */
   public Notification {
     Objects.requireNonNull(containerName, "containerName");
     Objects.requireNonNull(event, "event");
@@ -57,11 +49,7 @@ public record Notification(String containerName, EventSpec event, Kind kind, Err
     Objects.requireNonNull(detail, "detail");
   }
 
-  /**
-   * Whether this is the registration's last notification.
-   *
-   * @return whether this is the registration's last notification
-   */
+  /** Whether this is the registration's last notification. */
   public boolean last() {
     return kind != Kind.EVENT;
   }

@@ -21,10 +21,6 @@ package org.lmctfy;
  */
 @FunctionalInterface
 public interface NotificationListener {
-  /**
-   * Called for each notification of the registration; see {@link Notification}.
-   *
-   * @param notification the notification
-   */
+  /** Called for each notification of the registration; see {@link Notification}. */
   void onEvent(Notification notification);
 }

@@ -55,10 +55,7 @@ public final class ResourceHandle<T> implements AutoCloseable {
    * A handle for {@code value} that runs {@code undo} on close unless committed.
    *
    * @param description what was made, for error messages ({@code "cgroup memory:/a/b"})
-   * @param <T> the type
-   * @param value the value
-   * @param undo the undo
-   * @return a handle for {@code value} that runs {@code undo} on close unless committed
+   * @param <T> the type of the guarded value
    */
   public static <T> ResourceHandle<T> of(T value, String description, Undo undo) {
     Objects.requireNonNull(description, "description");
@@ -69,21 +66,13 @@ public final class ResourceHandle<T> implements AutoCloseable {
    * As {@link #of(Object, String, Undo)}, with a description built only if a message needs it: for
    * handles made by the thousand, most of them committed.
    *
-   * @param <T> the type
-   * @param value the value
-   * @param description the description
-   * @param undo the undo
-   * @return the ResourceHandle
+   * @param <T> the type of the guarded value
    */
   public static <T> ResourceHandle<T> of(T value, Supplier<String> description, Undo undo) {
     return new ResourceHandle<>(value, description, undo);
   }
 
-  /**
-   * The guarded value, committed or not.
-   *
-   * @return the guarded value, committed or not
-   */
+  /** The guarded value, committed or not. */
   public T get() {
     return value;
   }
@@ -91,18 +80,13 @@ public final class ResourceHandle<T> implements AutoCloseable {
   /**
    * Keeps the state: {@link #close()} will do nothing. Returns the guarded value.
    *
-   * @return the T
    */
   public T commit() {
     settled = true;
     return value;
   }
 
-  /**
-   * Whether {@link #commit()} was called or the state was already undone.
-   *
-   * @return whether {@link #commit()} was called or the state was already undone
-   */
+  /** Whether {@link #commit()} was called or the state was already undone. */
   public boolean isSettled() {
     return settled;
   }

@@ -7,6 +7,9 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.ContainerProcess;
 import org.lmctfy.ResourceHandle;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.CpuSpec;
+import org.lmctfy.spec.MemorySpec;
+import org.lmctfy.spec.PidsSpec;
 import org.lmctfy.spec.RunSpec;
 
 /**
@@ -29,8 +32,11 @@ public final class RunWithLimits {
 
   /** Runs {@code argv} in a new container {@code name} (destroyed afterwards); its exit code. */
   public static int run(ContainerApi api, String name, List<String> argv, OutputStream out) throws Exception {
-    ContainerSpec limits = ContainerSpec.parse(
-        "cpu { limit: 500 max_limit: 1000 } memory { limit: 268435456 } pids { limit: 64 }");
+    ContainerSpec limits = ContainerSpec.builder()
+        .cpu(CpuSpec.builder().limit(500L).maxLimit(1000L).build())   // half a CPU assured, one at most
+        .memory(MemorySpec.ofLimit(256L << 20))                       // 256 MiB
+        .pids(new PidsSpec(64L))
+        .build();
     try (ResourceHandle<Container> job = api.createHandle(name, limits)) {   // destroyed on close
       ContainerProcess p = job.get().run(argv, RunSpec.inherit());           // placed before it execs
       p.stdout().transferTo(out);

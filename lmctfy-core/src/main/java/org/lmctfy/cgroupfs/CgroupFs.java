@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cgroup filesystem as the library sees it: mounted hierarchies, cgroups in them, their
@@ -14,9 +15,10 @@ import java.util.Set;
  * This package knows no implementation of its own.
  *
  * <p>Every operation names a hierarchy (one of {@link #hierarchies()}) and a {@link CgroupPath}
- * relative to that hierarchy's mount. Failures are {@link CgroupFsException}s carrying the
- * operation, file, value and errno the kernel gave; a backend never swallows one and never retries
- * on its own.
+ * relative to that hierarchy's mount. Every {@code IOException} a method throws when the cgroup
+ * filesystem refuses is a {@link CgroupFsException} naming the operation, the file, the value and
+ * the errno the kernel gave (a method's own {@code @throws} says only what differs); a backend
+ * never swallows one and never retries on its own.
  *
  * <p>What a backend must do, and what the kernel does, is pinned down by the contract suite in
  * {@code org.lmctfy.testing.CgroupFsContract}, which a new backend must pass.
@@ -61,7 +63,6 @@ public interface CgroupFs {
    * /proc/cgroups}), which {@link #mount} can mount.
    *
    * @return the v1 controllers the kernel knows but that are not mounted anywhere (from {@code /proc/cgroups}), which {@link #mount} can mount
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Set<String> unmountedControllers() throws IOException;
 
@@ -71,7 +72,6 @@ public interface CgroupFs {
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
    * @return whether a cgroup exists at {@code path}
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   boolean exists(Hierarchy h, CgroupPath path) throws IOException;
 
@@ -81,7 +81,6 @@ public interface CgroupFs {
    *
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void makeCgroup(Hierarchy h, CgroupPath path) throws IOException;
 
@@ -91,7 +90,6 @@ public interface CgroupFs {
    *
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void removeCgroup(Hierarchy h, CgroupPath path) throws IOException;
 
@@ -101,7 +99,6 @@ public interface CgroupFs {
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
    * @return the names of {@code path}'s child cgroups, sorted
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   List<String> children(Hierarchy h, CgroupPath path) throws IOException;
 
@@ -112,7 +109,6 @@ public interface CgroupFs {
    * @param path the cgroup's path in the hierarchy
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @return whether the cgroup has an interface file called {@code file}
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   boolean hasFile(Hierarchy h, CgroupPath path, String file) throws IOException;
 
@@ -123,7 +119,6 @@ public interface CgroupFs {
    * @param path the cgroup's path in the hierarchy
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @return the content of an interface file, as the kernel prints it (usually ending in a newline)
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   String read(Hierarchy h, CgroupPath path, String file) throws IOException;
 
@@ -165,7 +160,6 @@ public interface CgroupFs {
    * @param path the cgroup's path in the hierarchy
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @param value the value
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void write(Hierarchy h, CgroupPath path, String file, String value) throws IOException;
 
@@ -177,7 +171,6 @@ public interface CgroupFs {
    * @param path the cgroup's path in the hierarchy
    * @param key the marker's key
    * @return the marker {@code key} on a cgroup (a {@code user.*} extended attribute on the kernel), or empty if it has none
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException;
 
@@ -187,7 +180,6 @@ public interface CgroupFs {
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
    * @return the keys of the markers on a cgroup, sorted
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   List<String> markerKeys(Hierarchy h, CgroupPath path) throws IOException;
 
@@ -198,7 +190,6 @@ public interface CgroupFs {
    * @param path the cgroup's path in the hierarchy
    * @param key the marker's key
    * @param value the value
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException;
 
@@ -212,7 +203,6 @@ public interface CgroupFs {
    * @param key the marker's key
    * @param value the value
    * @return whether it did
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   default boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
     if (marker(h, path, key).isPresent()) {
@@ -228,7 +218,6 @@ public interface CgroupFs {
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
    * @param key the marker's key
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void removeMarker(Hierarchy h, CgroupPath path, String key) throws IOException;
 
@@ -241,9 +230,8 @@ public interface CgroupFs {
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @param uid the user id ({@code -1}: unchanged)
    * @param gid the group id ({@code -1}: unchanged)
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
-  void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws IOException;
+  void chown(Hierarchy h, CgroupPath path, @Nullable String file, int uid, int gid) throws IOException;
 
   /**
    * The owner ({@code [uid, gid]}) of a cgroup's directory or interface file.
@@ -252,9 +240,8 @@ public interface CgroupFs {
    * @param path the cgroup's path in the hierarchy
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @return the owner ({@code [uid, gid]}) of a cgroup's directory or interface file
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
-  int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException;
+  int[] owner(Hierarchy h, CgroupPath path, @Nullable String file) throws IOException;
 
   /**
    * The cgroup of process {@code pid} in each hierarchy where it is visible below the mount root
@@ -262,7 +249,6 @@ public interface CgroupFs {
    *
    * @param pid the process id
    * @return the cgroup of process {@code pid} in each hierarchy where it is visible below the mount root (from {@code /proc/<pid>/cgroup})
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws IOException;
 
@@ -273,7 +259,6 @@ public interface CgroupFs {
    * @param controllers the controllers
    * @param mountPoint where to mount it
    * @return the Hierarchy
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   Hierarchy mount(Set<String> controllers, String mountPoint) throws IOException;
 
@@ -281,7 +266,6 @@ public interface CgroupFs {
    * Unmounts a hierarchy this backend mounted (the undo of {@link #mount}).
    *
    * @param h the hierarchy
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void unmount(Hierarchy h) throws IOException;
 
@@ -298,7 +282,6 @@ public interface CgroupFs {
    * Sends {@code SIGKILL} to process {@code pid}. ESRCH if there is no such process.
    *
    * @param pid the process id
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void kill(long pid) throws IOException;
 
@@ -408,7 +391,7 @@ public interface CgroupFs {
    * @throws IOException if the kernel refuses (a {@link CgroupFsException} with operation BPF names
    *     the cgroup, the rules and the errno); the filter is then as it was
    */
-  default void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
+  default void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.@Nullable DeviceSpec rules) throws IOException {
     throw new CgroupFsException(CgroupFsException.Operation.BPF, h.display(path, null),
         rules == null ? null : rules.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
   }

@@ -2,6 +2,7 @@ package org.lmctfy.cgroupfs;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A refused cgroup filesystem operation, with everything a user needs to act on it: the
@@ -67,7 +68,7 @@ public class CgroupFsException extends IOException {
   /** The file or cgroup, as a display path. */
   private final String file;
   /** The value written, or null. */
-  private final String value;
+  private final @Nullable String value;
   /** The errno the kernel (or the fake) gave. */
   private final Errno errno;
 
@@ -78,7 +79,8 @@ public class CgroupFsException extends IOException {
    * @param errno the errno
    * @param detail what the errno alone does not say
    */
-  public CgroupFsException(Operation operation, String file, String value, Errno errno, String detail) {
+  public CgroupFsException(Operation operation, String file, @Nullable String value, Errno errno,
+      @Nullable String detail) {
     super(format(operation, file, value, errno, detail));
     this.operation = Objects.requireNonNull(operation, "operation");
     this.file = Objects.requireNonNull(file, "file");
@@ -92,11 +94,12 @@ public class CgroupFsException extends IOException {
    * @param file the file or cgroup, as a display path
    * @param value the value written, or null
    * @param errno the errno */
-  public CgroupFsException(Operation operation, String file, String value, Errno errno) {
+  public CgroupFsException(Operation operation, String file, @Nullable String value, Errno errno) {
     this(operation, file, value, errno, null);
   }
 
-  private static String format(Operation op, String file, String value, Errno errno, String detail) {
+  private static String format(Operation op, String file, @Nullable String value, Errno errno,
+      @Nullable String detail) {
     StringBuilder sb = new StringBuilder(op.verb());
     if (value != null) {
       sb.append(" \"").append(value.strip()).append("\" to");
@@ -130,7 +133,7 @@ public class CgroupFsException extends IOException {
    *
    * @return the value written, or null for operations that write none
    */
-  public String value() {
+  public @Nullable String value() {
     return value;
   }
 

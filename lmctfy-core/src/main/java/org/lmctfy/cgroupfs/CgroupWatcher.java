@@ -16,6 +16,9 @@ import java.util.Set;
  * {@link #await} at a time; every other method may be called from any thread, including while a
  * thread waits.
  *
+ * <p>A refusal of the cgroup filesystem is a {@link CgroupFsException} naming the file, the value
+ * and the errno, as everywhere in {@link CgroupFs}.
+ *
  * <pre>{@code
  * try (CgroupWatcher watcher = fs.watcher()) {
  *   watcher.watch(unified, job, Set.of("cgroup.events"));
@@ -45,7 +48,6 @@ public interface CgroupWatcher extends AutoCloseable {
    * @param path the cgroup's path in the hierarchy
    * @param files the interface files to watch
    * @return the watch, open until closed or the watcher closes
-   * @throws IOException if the cgroup filesystem refuses (a {@link CgroupFsException} names the file, the value and the errno)
    */
   CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException;
 
@@ -62,7 +64,6 @@ public interface CgroupWatcher extends AutoCloseable {
    * @param file the file the event is of ({@code memory.oom_control}, {@code memory.usage_in_bytes})
    * @param args what follows the file descriptors (a threshold, or nothing)
    * @return the watch
-   * @throws IOException if the cgroup filesystem refuses (a {@link CgroupFsException} names the file, the value and the errno)
    */
   default CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
     throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), args, Errno.EOPNOTSUPP,
@@ -82,7 +83,6 @@ public interface CgroupWatcher extends AutoCloseable {
    * @param file the pressure file
    * @param trigger the PSI trigger
    * @return the watch
-   * @throws IOException if the cgroup filesystem refuses (a {@link CgroupFsException} names the file, the value and the errno)
    */
   default CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
       throws IOException {

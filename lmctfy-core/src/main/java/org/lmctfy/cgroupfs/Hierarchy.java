@@ -2,6 +2,7 @@ package org.lmctfy.cgroupfs;
 
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One mounted cgroup hierarchy.
@@ -81,7 +82,7 @@ public record Hierarchy(
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @return the display path of a cgroup or of a file in it: {@code /sys/fs/cgroup/memory/a/memory.max}
    */
-  public String display(CgroupPath path, String file) {
+  public String display(CgroupPath path, @Nullable String file) {
     StringBuilder sb = new StringBuilder(mountPoint);
     if (!path.isRoot()) {
       sb.append(path.value());

@@ -2,6 +2,7 @@ package org.lmctfy.cgroupfs;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A systemd manager refused or did not answer: the D-Bus error name ({@code
@@ -44,7 +45,7 @@ public class SystemdException extends IOException {
    * @param message what the manager or the transport said
    * @param cause the library's exception, or null
    */
-  public SystemdException(String errorName, String message, Throwable cause) {
+  public SystemdException(String errorName, String message, @Nullable Throwable cause) {
     super(errorName + ": " + message, cause);
     this.errorName = Objects.requireNonNull(errorName, "errorName");
   }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A connection to one systemd manager (PID 1, or a user's {@code systemd --user}): the few calls
@@ -158,7 +159,7 @@ public interface SystemdManager extends AutoCloseable {
    * @param subState the type's own state, such as {@code running}
    * @param controlGroup the unit's cgroup, or null while it has none
    */
-  record UnitState(String name, String loadState, String activeState, String subState, CgroupPath controlGroup) {
+  record UnitState(String name, String loadState, String activeState, String subState, @Nullable CgroupPath controlGroup) {
     /**
      * Checks that the states are given.
      *

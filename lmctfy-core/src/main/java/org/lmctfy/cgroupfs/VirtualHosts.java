@@ -2,6 +2,7 @@ package org.lmctfy.cgroupfs;
 
 import java.io.IOException;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.spec.FilesystemSpec;
 import org.lmctfy.spec.VirtualHostSpec;
 
@@ -40,7 +41,7 @@ public interface VirtualHosts {
    * @throws org.lmctfy.LmctfyException FAILED_PRECONDITION naming a missing tool and its package
    *     or a setting of the machine, INVALID_ARGUMENT naming the field and the path
    */
-  void check(VirtualHostSpec host, FilesystemSpec filesystem) throws IOException;
+  void check(VirtualHostSpec host, @Nullable FilesystemSpec filesystem) throws IOException;
 
   /**
    * Starts a virtual host's init as a member of {@code cgroups} (one cgroup per hierarchy) before
@@ -57,7 +58,7 @@ public interface VirtualHosts {
    * @throws org.lmctfy.LmctfyException FAILED_PRECONDITION with the tool's own message when the
    *     virtual host could not be made, or DEADLINE_EXCEEDED; nothing is left running then
    */
-  ProcessId start(VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
+  ProcessId start(VirtualHostSpec host, @Nullable FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
       throws IOException;
 
   /**

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
@@ -18,8 +19,10 @@ import org.lmctfy.internal.codec.Checks;
  * throttles).
  *
  * <pre>{@code
- * BlockIoSpec io = new BlockIoSpec(500,
- *     List.of(new BlockIoSpec.DeviceLimit(8, 0, 10_485_760L, null, null, null)));
+ * BlockIoSpec io = BlockIoSpec.builder()
+ *     .weight(500)
+ *     .deviceLimits(List.of(new BlockIoSpec.DeviceLimit(8, 0, 10_485_760L, null, null, null)))
+ *     .build();
  * }</pre>
  *
  * <p>Immutable and thread-safe.
@@ -35,7 +38,7 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BlockIoSpec(
-    @JsonProperty("weight") Integer weight,
+    @JsonProperty("weight") @Nullable Integer weight,
     @JsonProperty("device_limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<DeviceLimit> deviceLimits,
     @JsonProperty("device_weights") @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -43,14 +46,7 @@ public record BlockIoSpec(
     @JsonProperty("latency_targets") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<LatencyTarget> latencyTargets) {
 
-  /**
-   * Validates the weight and that no device is given twice in a list; copies the lists.
-   *
-   * @param weight the weight
-   * @param deviceLimits the device limits
-   * @param deviceWeights the per-device weights (v2 {@code io.weight})
-   * @param latencyTargets the per-device latency targets (v2 {@code io.latency})
-   */
+  /** Validates the weight and that no device is given twice in a list; copies the lists. */
   @JsonCreator
   public BlockIoSpec {
     inRange(weight, 10, 1000, "blockio.weight");
@@ -60,16 +56,6 @@ public record BlockIoSpec(
     unique(deviceLimits.stream().map(DeviceLimit::device).toList(), "blockio.device_limits");
     unique(deviceWeights.stream().map(DeviceWeight::device).toList(), "blockio.device_weights");
     unique(latencyTargets.stream().map(LatencyTarget::device).toList(), "blockio.latency_targets");
-  }
-
-  /**
-   * lmctfy's {@code blockio} section: a weight and throttles.
-   *
-   * @param weight the weight
-   * @param deviceLimits the device limits
-   */
-  public BlockIoSpec(Integer weight, List<DeviceLimit> deviceLimits) {
-    this(weight, deviceLimits, null, null);
   }
 
   private static void unique(List<String> devices, String field) {
@@ -94,13 +80,7 @@ public record BlockIoSpec(
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
       @JsonProperty("weight") @JsonSetter(nulls = Nulls.FAIL) int weight) {
 
-    /**
-     * Validates the device numbers and the weight.
-     *
-     * @param major the device's major number
-     * @param minor the device's minor number
-     * @param weight the weight, 10..1000
-     */
+    /** Validates the device numbers and the weight. */
     public DeviceWeight {
       Checks.atLeast(major, 0, "blockio.device_weights[].major");
       Checks.atLeast(minor, 0, "blockio.device_weights[].minor");
@@ -131,13 +111,7 @@ public record BlockIoSpec(
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
       @JsonProperty("target_us") @JsonSetter(nulls = Nulls.FAIL) long targetUs) {
 
-    /**
-     * Validates the device numbers and the target.
-     *
-     * @param major the device's major number
-     * @param minor the device's minor number
-     * @param targetUs the target in microseconds
-     */
+    /** Validates the device numbers and the target. */
     public LatencyTarget {
       Checks.atLeast(major, 0, "blockio.latency_targets[].major");
       Checks.atLeast(minor, 0, "blockio.latency_targets[].minor");
@@ -169,23 +143,14 @@ public record BlockIoSpec(
   public record DeviceLimit(
       @JsonProperty("major") @JsonSetter(nulls = Nulls.FAIL) long major,
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
-      @JsonProperty("read_bps") @ByteSize.Input Long readBps,
-      @JsonProperty("write_bps") @ByteSize.Input Long writeBps,
-      @JsonProperty("read_iops") Long readIops,
-      @JsonProperty("write_iops") Long writeIops) {
+      @JsonProperty("read_bps") @ByteSize.Input @Nullable Long readBps,
+      @JsonProperty("write_bps") @ByteSize.Input @Nullable Long writeBps,
+      @JsonProperty("read_iops") @Nullable Long readIops,
+      @JsonProperty("write_iops") @Nullable Long writeIops) {
 
     private static final String FIELD = "blockio.device_limits[].";
 
-    /**
-     * Validates the device numbers and rates.
-     *
-     * @param major the device's major number
-     * @param minor the device's minor number
-     * @param readBps the read bps
-     * @param writeBps the write bps
-     * @param readIops the read iops
-     * @param writeIops the write iops
-     */
+    /** Validates the device numbers and rates. */
     public DeviceLimit {
       Checks.atLeast(major, 0, FIELD + "major");
       Checks.atLeast(minor, 0, FIELD + "minor");
@@ -206,13 +171,63 @@ public record BlockIoSpec(
       }
     }
 
-    /**
-     * The device as the kernel writes it: {@code "8:0"}.
-     *
-     * @return the device as the kernel writes it: {@code "8:0"}
-     */
+    /** The device as the kernel writes it: {@code "8:0"}. */
     public String device() {
       return major + ":" + minor;
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .weight(weight).deviceLimits(deviceLimits).deviceWeights(deviceWeights)
+        .latencyTargets(latencyTargets);
+  }
+
+  /**
+   * Builds a {@link BlockIoSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable Integer weight;
+    private List<DeviceLimit> deviceLimits = List.of();
+    private List<DeviceWeight> deviceWeights = List.of();
+    private List<LatencyTarget> latencyTargets = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code weight}. */
+    public Builder weight(@Nullable Integer weight) {
+      this.weight = weight;
+      return this;
+    }
+
+    /** Sets {@code device_limits}. */
+    public Builder deviceLimits(List<DeviceLimit> deviceLimits) {
+      this.deviceLimits = deviceLimits;
+      return this;
+    }
+
+    /** Sets {@code device_weights}. */
+    public Builder deviceWeights(List<DeviceWeight> deviceWeights) {
+      this.deviceWeights = deviceWeights;
+      return this;
+    }
+
+    /** Sets {@code latency_targets}. */
+    public Builder latencyTargets(List<LatencyTarget> latencyTargets) {
+      this.latencyTargets = latencyTargets;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public BlockIoSpec build() {
+      return new BlockIoSpec(weight, deviceLimits, deviceWeights, latencyTargets);
     }
   }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.SpecCodec;
 import org.lmctfy.internal.codec.UnifiedFiles;
 
@@ -61,43 +62,24 @@ import org.lmctfy.internal.codec.UnifiedFiles;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContainerSpec(
-    @JsonProperty("owner") Long owner,
-    @JsonProperty("owner_group") Long ownerGroup,
-    @JsonProperty("children_limit") Long childrenLimit,
-    @JsonProperty("cpu") CpuSpec cpu,
-    @JsonProperty("memory") MemorySpec memory,
-    @JsonProperty("pids") PidsSpec pids,
-    @JsonProperty("blockio") BlockIoSpec blockio,
-    @JsonProperty("device") DeviceSpec device,
-    @JsonProperty("hugetlb") HugetlbSpec hugetlb,
-    @JsonProperty("network") NetworkSpec network,
-    @JsonProperty("monitoring") MonitoringSpec monitoring,
-    @JsonProperty("misc") MiscSpec misc,
-    @JsonProperty("rdma") RdmaSpec rdma,
+    @JsonProperty("owner") @Nullable Long owner,
+    @JsonProperty("owner_group") @Nullable Long ownerGroup,
+    @JsonProperty("children_limit") @Nullable Long childrenLimit,
+    @JsonProperty("cpu") @Nullable CpuSpec cpu,
+    @JsonProperty("memory") @Nullable MemorySpec memory,
+    @JsonProperty("pids") @Nullable PidsSpec pids,
+    @JsonProperty("blockio") @Nullable BlockIoSpec blockio,
+    @JsonProperty("device") @Nullable DeviceSpec device,
+    @JsonProperty("hugetlb") @Nullable HugetlbSpec hugetlb,
+    @JsonProperty("network") @Nullable NetworkSpec network,
+    @JsonProperty("monitoring") @Nullable MonitoringSpec monitoring,
+    @JsonProperty("misc") @Nullable MiscSpec misc,
+    @JsonProperty("rdma") @Nullable RdmaSpec rdma,
     @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> unified,
-    @JsonProperty("virtual_host") VirtualHostSpec virtualHost,
-    @JsonProperty("filesystem") FilesystemSpec filesystem) {
+    @JsonProperty("virtual_host") @Nullable VirtualHostSpec virtualHost,
+    @JsonProperty("filesystem") @Nullable FilesystemSpec filesystem) {
 
-  /**
-   * Validates the top-level numbers and the unified names; the sections validated themselves.
-   *
-   * @param owner the owner
-   * @param ownerGroup the owner group
-   * @param childrenLimit the children limit
-   * @param cpu the cpu
-   * @param memory the memory
-   * @param pids the pids
-   * @param blockio the blockio
-   * @param device the device
-   * @param hugetlb the hugetlb
-   * @param network the network
-   * @param monitoring the monitoring
-   * @param misc the misc section (v2 {@code misc.max})
-   * @param rdma the rdma section ({@code rdma.max})
-   * @param unified raw v2 interface files and their values
-   * @param virtualHost the virtual host section, or null
-   * @param filesystem the virtual host's filesystem, or null (only with a virtual host)
-   */
+  /** Validates the top-level numbers and the unified names; the sections validated themselves. */
   @JsonCreator
   public ContainerSpec {
     atLeast(owner, 0, "owner");
@@ -113,33 +95,7 @@ public record ContainerSpec(
     }
   }
 
-  /**
-   * The resource sections of lmctfy's {@code ContainerSpec}, without misc, unified, virtual_host and filesystem.
-   *
-   * @param owner the owner
-   * @param ownerGroup the owner group
-   * @param childrenLimit the children limit
-   * @param cpu the cpu
-   * @param memory the memory
-   * @param pids the pids
-   * @param blockio the blockio
-   * @param device the device
-   * @param hugetlb the hugetlb
-   * @param network the network
-   * @param monitoring the monitoring
-   */
-  public ContainerSpec(Long owner, Long ownerGroup, Long childrenLimit, CpuSpec cpu, MemorySpec memory,
-      PidsSpec pids, BlockIoSpec blockio, DeviceSpec device, HugetlbSpec hugetlb, NetworkSpec network,
-      MonitoringSpec monitoring) {
-    this(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio, device, hugetlb, network, monitoring,
-        null, null, null, null, null);
-  }
-
-  /**
-   * A spec that isolates nothing: every section absent.
-   *
-   * @return A spec that isolates nothing: every section absent
-   */
+  /** A spec that isolates nothing: every section absent. */
   public static ContainerSpec empty() {
     return builder().build();
   }
@@ -152,8 +108,6 @@ public record ContainerSpec(
    * "256M"}; {@code K}/{@code Ki} is 1024, {@code M}/{@code Mi} 1024², up to {@code P}/{@code Pi},
    * as systemd and Docker read them. {@link #toText()} and {@link #toJson()} print bytes.
    *
-   * @param text the text
-   * @return the ContainerSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field path, the bad value and,
    *     for syntax errors, the line:column
    */
@@ -161,251 +115,154 @@ public record ContainerSpec(
     return SpecCodec.parse(text, ContainerSpec.class, "spec");
   }
 
-  /**
-   * This spec as compact JSON with lmctfy's field names; absent sections are left out.
-   *
-   * @return this spec as compact JSON with lmctfy's field names; absent sections are left out
-   */
+  /** This spec as compact JSON with lmctfy's field names; absent sections are left out. */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /**
-   * This spec in lmctfy's text format, one field a line, in a fixed order; empty if empty.
-   *
-   * @return this spec in lmctfy's text format, one field a line, in a fixed order; empty if empty
-   */
+  /** This spec in lmctfy's text format, one field a line, in a fixed order; empty if empty. */
   public String toText() {
     return SpecCodec.toText(this);
   }
 
-  /**
-   * A builder with every field absent.
-   *
-   * @return A builder with every field absent
-   */
+  /** A builder with every field absent. */
   public static Builder builder() {
     return new Builder();
   }
 
-  /**
-   * A builder holding this spec's fields, to derive a changed copy.
-   *
-   * @return A builder holding this spec's fields, to derive a changed copy
-   */
+  /** A builder holding this spec's fields, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder()
-        .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit)
-        .cpu(cpu).memory(memory).pids(pids).blockio(blockio).device(device)
-        .hugetlb(hugetlb).network(network).monitoring(monitoring).misc(misc).rdma(rdma).unified(unified)
-        .virtualHost(virtualHost).filesystem(filesystem);
+        .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit).cpu(cpu).memory(memory)
+        .pids(pids).blockio(blockio).device(device).hugetlb(hugetlb).network(network)
+        .monitoring(monitoring).misc(misc).rdma(rdma).unified(unified).virtualHost(virtualHost)
+        .filesystem(filesystem);
   }
 
-  /** Builds a {@link ContainerSpec}; each setter takes {@code null} to clear. Not thread-safe. */
+  /**
+   * Builds a {@link ContainerSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
   public static final class Builder {
-    private Long owner;
-    private Long ownerGroup;
-    private Long childrenLimit;
-    private CpuSpec cpu;
-    private MemorySpec memory;
-    private PidsSpec pids;
-    private BlockIoSpec blockio;
-    private DeviceSpec device;
-    private HugetlbSpec hugetlb;
-    private NetworkSpec network;
-    private MonitoringSpec monitoring;
-    private MiscSpec misc;
-    private RdmaSpec rdma;
-    private Map<String, String> unified;
-    private VirtualHostSpec virtualHost;
-    private FilesystemSpec filesystem;
+    private @Nullable Long owner;
+    private @Nullable Long ownerGroup;
+    private @Nullable Long childrenLimit;
+    private @Nullable CpuSpec cpu;
+    private @Nullable MemorySpec memory;
+    private @Nullable PidsSpec pids;
+    private @Nullable BlockIoSpec blockio;
+    private @Nullable DeviceSpec device;
+    private @Nullable HugetlbSpec hugetlb;
+    private @Nullable NetworkSpec network;
+    private @Nullable MonitoringSpec monitoring;
+    private @Nullable MiscSpec misc;
+    private @Nullable RdmaSpec rdma;
+    private Map<String, String> unified = Map.of();
+    private @Nullable VirtualHostSpec virtualHost;
+    private @Nullable FilesystemSpec filesystem;
 
     private Builder() {}
 
-    /**
-     * Sets {@code owner} (uid).
-     *
-     * @param owner the owner
-     * @return the Builder
-     */
-    public Builder owner(Long owner) {
+    /** Sets {@code owner}. */
+    public Builder owner(@Nullable Long owner) {
       this.owner = owner;
       return this;
     }
 
-    /**
-     * Sets {@code owner_group} (gid).
-     *
-     * @param ownerGroup the owner group
-     * @return the Builder
-     */
-    public Builder ownerGroup(Long ownerGroup) {
+    /** Sets {@code owner_group}. */
+    public Builder ownerGroup(@Nullable Long ownerGroup) {
       this.ownerGroup = ownerGroup;
       return this;
     }
 
-    /**
-     * Sets {@code children_limit}.
-     *
-     * @param childrenLimit the children limit
-     * @return the Builder
-     */
-    public Builder childrenLimit(Long childrenLimit) {
+    /** Sets {@code children_limit}. */
+    public Builder childrenLimit(@Nullable Long childrenLimit) {
       this.childrenLimit = childrenLimit;
       return this;
     }
 
-    /**
-     * Sets the {@code cpu} section.
-     *
-     * @param cpu the cpu
-     * @return the Builder
-     */
-    public Builder cpu(CpuSpec cpu) {
+    /** Sets {@code cpu}. */
+    public Builder cpu(@Nullable CpuSpec cpu) {
       this.cpu = cpu;
       return this;
     }
 
-    /**
-     * Sets the {@code memory} section.
-     *
-     * @param memory the memory
-     * @return the Builder
-     */
-    public Builder memory(MemorySpec memory) {
+    /** Sets {@code memory}. */
+    public Builder memory(@Nullable MemorySpec memory) {
       this.memory = memory;
       return this;
     }
 
-    /**
-     * Sets the {@code pids} section.
-     *
-     * @param pids the pids
-     * @return the Builder
-     */
-    public Builder pids(PidsSpec pids) {
+    /** Sets {@code pids}. */
+    public Builder pids(@Nullable PidsSpec pids) {
       this.pids = pids;
       return this;
     }
 
-    /**
-     * Sets the {@code blockio} section.
-     *
-     * @param blockio the blockio
-     * @return the Builder
-     */
-    public Builder blockio(BlockIoSpec blockio) {
+    /** Sets {@code blockio}. */
+    public Builder blockio(@Nullable BlockIoSpec blockio) {
       this.blockio = blockio;
       return this;
     }
 
-    /**
-     * Sets the {@code device} section.
-     *
-     * @param device the device
-     * @return the Builder
-     */
-    public Builder device(DeviceSpec device) {
+    /** Sets {@code device}. */
+    public Builder device(@Nullable DeviceSpec device) {
       this.device = device;
       return this;
     }
 
-    /**
-     * Sets the {@code hugetlb} section.
-     *
-     * @param hugetlb the hugetlb
-     * @return the Builder
-     */
-    public Builder hugetlb(HugetlbSpec hugetlb) {
+    /** Sets {@code hugetlb}. */
+    public Builder hugetlb(@Nullable HugetlbSpec hugetlb) {
       this.hugetlb = hugetlb;
       return this;
     }
 
-    /**
-     * Sets the {@code network} section.
-     *
-     * @param network the network
-     * @return the Builder
-     */
-    public Builder network(NetworkSpec network) {
+    /** Sets {@code network}. */
+    public Builder network(@Nullable NetworkSpec network) {
       this.network = network;
       return this;
     }
 
-    /**
-     * Sets the {@code monitoring} section.
-     *
-     * @param monitoring the monitoring
-     * @return the Builder
-     */
-    public Builder monitoring(MonitoringSpec monitoring) {
+    /** Sets {@code monitoring}. */
+    public Builder monitoring(@Nullable MonitoringSpec monitoring) {
       this.monitoring = monitoring;
       return this;
     }
 
-    /**
-     * Sets the {@code misc} section.
-     *
-     * @param misc the misc section
-     * @return this builder
-     */
-    public Builder misc(MiscSpec misc) {
+    /** Sets {@code misc}. */
+    public Builder misc(@Nullable MiscSpec misc) {
       this.misc = misc;
       return this;
     }
 
-    /**
-     * Sets the {@code rdma} section.
-     *
-     * @param rdma the rdma section
-     * @return this builder
-     */
-    public Builder rdma(RdmaSpec rdma) {
+    /** Sets {@code rdma}. */
+    public Builder rdma(@Nullable RdmaSpec rdma) {
       this.rdma = rdma;
       return this;
     }
 
-    /**
-     * Sets the {@code unified} files (null or empty for none).
-     *
-     * @param unified file names and values
-     * @return this builder
-     */
+    /** Sets {@code unified}. */
     public Builder unified(Map<String, String> unified) {
       this.unified = unified;
       return this;
     }
 
-    /**
-     * Sets the {@code virtual_host} section.
-     *
-     * @param virtualHost the virtual host section
-     * @return this builder
-     */
-    public Builder virtualHost(VirtualHostSpec virtualHost) {
+    /** Sets {@code virtual_host}. */
+    public Builder virtualHost(@Nullable VirtualHostSpec virtualHost) {
       this.virtualHost = virtualHost;
       return this;
     }
 
-    /**
-     * Sets the {@code filesystem} section (only with {@code virtual_host}).
-     *
-     * @param filesystem the virtual host's root and mounts
-     * @return this builder
-     */
-    public Builder filesystem(FilesystemSpec filesystem) {
+    /** Sets {@code filesystem}. */
+    public Builder filesystem(@Nullable FilesystemSpec filesystem) {
       this.filesystem = filesystem;
       return this;
     }
 
-    /**
-     * The spec; validates the top-level numbers.
-     *
-     * @return the spec
-     */
+    /** The spec; validates it as the record's constructor does. */
     public ContainerSpec build() {
-      return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio,
-          device, hugetlb, network, monitoring, misc, rdma, unified, virtualHost, filesystem);
+      return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio, device, hugetlb,
+          network, monitoring, misc, rdma, unified, virtualHost, filesystem);
     }
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.SpecCodec;
 
 /**
@@ -32,42 +33,25 @@ import org.lmctfy.internal.codec.SpecCodec;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ContainerStats(
-    @JsonProperty("cpu") CpuStats cpu,
-    @JsonProperty("memory") MemoryStats memory,
-    @JsonProperty("pids") PidsStats pids,
+    @JsonProperty("cpu") @Nullable CpuStats cpu,
+    @JsonProperty("memory") @Nullable MemoryStats memory,
+    @JsonProperty("pids") @Nullable PidsStats pids,
     @JsonProperty("blockio") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceIo> blockio,
-    @JsonProperty("pressure") PressureStats pressure,
+    @JsonProperty("pressure") @Nullable PressureStats pressure,
     @JsonProperty("hugetlb") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HugetlbStats> hugetlb) {
 
-  /**
-   * Validates and copies.
-   *
-   * @param cpu the cpu
-   * @param memory the memory
-   * @param pids the pids
-   * @param blockio the blockio
-   * @param pressure the pressure
-   * @param hugetlb the huge page usage per page size
-   */
+  /** Validates and copies. */
   public ContainerStats {
     blockio = blockio == null ? List.of() : List.copyOf(blockio);
     hugetlb = hugetlb == null ? List.of() : List.copyOf(hugetlb);
   }
 
-  /**
-   * These stats as compact JSON with snake_case names.
-   *
-   * @return these stats as compact JSON with snake_case names
-   */
+  /** These stats as compact JSON with snake_case names. */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /**
-   * These stats in lmctfy's text format.
-   *
-   * @return these stats in lmctfy's text format
-   */
+  /** These stats in lmctfy's text format. */
   public String toText() {
     return SpecCodec.toText(this);
   }
@@ -85,18 +69,10 @@ public record ContainerStats(
   public record CpuStats(
       @JsonProperty("total_ns") long totalNs,
       @JsonProperty("per_cpu_ns") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Long> perCpuNs,
-      @JsonProperty("user_ns") Long userNs,
-      @JsonProperty("system_ns") Long systemNs,
-      @JsonProperty("throttling") Throttling throttling) {
-    /**
-     * Validates and copies.
-     *
-     * @param totalNs the total ns
-     * @param perCpuNs the per cpu ns
-     * @param userNs the user ns
-     * @param systemNs the system ns
-     * @param throttling the throttling
-     */
+      @JsonProperty("user_ns") @Nullable Long userNs,
+      @JsonProperty("system_ns") @Nullable Long systemNs,
+      @JsonProperty("throttling") @Nullable Throttling throttling) {
+    /** Validates and copies. */
     public CpuStats {
       perCpuNs = perCpuNs == null ? List.of() : List.copyOf(perCpuNs);
     }
@@ -118,8 +94,8 @@ public record ContainerStats(
       @JsonProperty("periods") long periods,
       @JsonProperty("throttled_periods") long throttledPeriods,
       @JsonProperty("throttled_ns") long throttledNs,
-      @JsonProperty("bursts") Long bursts,
-      @JsonProperty("burst_ns") Long burstNs) {}
+      @JsonProperty("bursts") @Nullable Long bursts,
+      @JsonProperty("burst_ns") @Nullable Long burstNs) {}
 
   /**
    * Memory, bytes unless said otherwise.
@@ -147,37 +123,20 @@ public record ContainerStats(
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record MemoryStats(
       @JsonProperty("usage") long usage,
-      @JsonProperty("max_usage") Long maxUsage,
-      @JsonProperty("limit") Long limit,
-      @JsonProperty("effective_limit") Long effectiveLimit,
-      @JsonProperty("fail_count") Long failCount,
-      @JsonProperty("working_set") Long workingSet,
-      @JsonProperty("oom_events") Long oomEvents,
-      @JsonProperty("oom_kills") Long oomKills,
-      @JsonProperty("high_events") Long highEvents,
-      @JsonProperty("low_events") Long lowEvents,
-      @JsonProperty("oom_group_kills") Long oomGroupKills,
-      @JsonProperty("swap_usage") Long swapUsage,
-      @JsonProperty("container_data") Map<String, Long> containerData,
-      @JsonProperty("hierarchical_data") Map<String, Long> hierarchicalData) {
-    /**
-     * Validates and copies.
-     *
-     * @param usage the usage
-     * @param maxUsage the max usage
-     * @param limit the limit
-     * @param effectiveLimit the effective limit
-     * @param failCount the fail count
-     * @param workingSet the working set
-     * @param oomEvents the oom events
-     * @param oomKills the oom kills
-     * @param highEvents the memory.high events
-     * @param lowEvents the memory.low events
-     * @param oomGroupKills the group OOM kills
-     * @param swapUsage the swap usage
-     * @param containerData the container data
-     * @param hierarchicalData the hierarchical data
-     */
+      @JsonProperty("max_usage") @Nullable Long maxUsage,
+      @JsonProperty("limit") @Nullable Long limit,
+      @JsonProperty("effective_limit") @Nullable Long effectiveLimit,
+      @JsonProperty("fail_count") @Nullable Long failCount,
+      @JsonProperty("working_set") @Nullable Long workingSet,
+      @JsonProperty("oom_events") @Nullable Long oomEvents,
+      @JsonProperty("oom_kills") @Nullable Long oomKills,
+      @JsonProperty("high_events") @Nullable Long highEvents,
+      @JsonProperty("low_events") @Nullable Long lowEvents,
+      @JsonProperty("oom_group_kills") @Nullable Long oomGroupKills,
+      @JsonProperty("swap_usage") @Nullable Long swapUsage,
+      @JsonProperty("container_data") @Nullable Map<String, Long> containerData,
+      @JsonProperty("hierarchical_data") @Nullable Map<String, Long> hierarchicalData) {
+    /** Validates and copies. */
     public MemoryStats {
       containerData = containerData == null ? null : Map.copyOf(containerData);
       hierarchicalData = hierarchicalData == null ? null : Map.copyOf(hierarchicalData);
@@ -191,7 +150,7 @@ public record ContainerStats(
    * @param limit {@code limit}: the task limit, -1 unlimited
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record PidsStats(@JsonProperty("current") long current, @JsonProperty("limit") Long limit) {}
+  public record PidsStats(@JsonProperty("current") long current, @JsonProperty("limit") @Nullable Long limit) {}
 
   /**
    * I/O done on one block device.
@@ -207,7 +166,7 @@ public record ContainerStats(
       @JsonProperty("major") long major, @JsonProperty("minor") long minor,
       @JsonProperty("read_bytes") long readBytes, @JsonProperty("write_bytes") long writeBytes,
       @JsonProperty("read_ops") long readOps, @JsonProperty("write_ops") long writeOps,
-      @JsonProperty("discard_bytes") Long discardBytes, @JsonProperty("discard_ops") Long discardOps) {}
+      @JsonProperty("discard_bytes") @Nullable Long discardBytes, @JsonProperty("discard_ops") @Nullable Long discardOps) {}
 
   /**
    * Huge pages of one size used by the container (the {@code hugetlb} controller).
@@ -226,17 +185,17 @@ public record ContainerStats(
   public record HugetlbStats(
       @JsonProperty("page_size") String pageSize,
       @JsonProperty("usage") long usage,
-      @JsonProperty("max_usage") Long maxUsage,
-      @JsonProperty("limit") Long limit,
-      @JsonProperty("fail_count") Long failCount,
-      @JsonProperty("reserved_usage") Long reservedUsage) {}
+      @JsonProperty("max_usage") @Nullable Long maxUsage,
+      @JsonProperty("limit") @Nullable Long limit,
+      @JsonProperty("fail_count") @Nullable Long failCount,
+      @JsonProperty("reserved_usage") @Nullable Long reservedUsage) {}
 
   /** Pressure stall information per resource; each is null where the kernel has no such file. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record PressureStats(
-      @JsonProperty("cpu") Pressure cpu,
-      @JsonProperty("memory") Pressure memory,
-      @JsonProperty("io") Pressure io) {}
+      @JsonProperty("cpu") @Nullable Pressure cpu,
+      @JsonProperty("memory") @Nullable Pressure memory,
+      @JsonProperty("io") @Nullable Pressure io) {}
 
   /**
    * One resource's pressure.
@@ -244,7 +203,7 @@ public record ContainerStats(
    * @param some {@code some}: some tasks stalled; {@code full} all tasks stalled (null where absent)
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Pressure(@JsonProperty("some") Stall some, @JsonProperty("full") Stall full) {}
+  public record Pressure(@JsonProperty("some") @Nullable Stall some, @JsonProperty("full") @Nullable Stall full) {}
 
   /**
    * Stall shares and total.

@@ -6,6 +6,7 @@ import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.CpuLists;
 import org.lmctfy.internal.codec.CpuMask;
@@ -15,7 +16,12 @@ import org.lmctfy.internal.codec.CpuMask;
  * field leaves the kernel's value alone (or its default on create).
  *
  * <pre>{@code
- * CpuSpec cpu = new CpuSpec(500L, 2000L, "0-3", null, CpuSpec.SchedulingLatency.NORMAL);
+ * CpuSpec cpu = CpuSpec.builder()
+ *     .limit(500L)
+ *     .maxLimit(2000L)
+ *     .mask("0-3")
+ *     .schedulingLatency(CpuSpec.SchedulingLatency.NORMAL)
+ *     .build();
  * }</pre>
  *
  * <p>Immutable and thread-safe.
@@ -53,17 +59,17 @@ import org.lmctfy.internal.codec.CpuMask;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CpuSpec(
-    @JsonProperty("limit") Long limit,
-    @JsonProperty("max_limit") Long maxLimit,
-    @JsonProperty("mask") @CpuMask.Input String mask,
-    @JsonProperty("memory_nodes") String memoryNodes,
-    @JsonProperty("scheduling_latency") SchedulingLatency schedulingLatency,
-    @JsonProperty("period_us") Long periodUs,
-    @JsonProperty("burst_us") Long burstUs,
-    @JsonProperty("idle") Boolean idle,
-    @JsonProperty("uclamp_min") Double uclampMin,
-    @JsonProperty("uclamp_max") Double uclampMax,
-    @JsonProperty("partition") Partition partition) {
+    @JsonProperty("limit") @Nullable Long limit,
+    @JsonProperty("max_limit") @Nullable Long maxLimit,
+    @JsonProperty("mask") @CpuMask.Input @Nullable String mask,
+    @JsonProperty("memory_nodes") @Nullable String memoryNodes,
+    @JsonProperty("scheduling_latency") @Nullable SchedulingLatency schedulingLatency,
+    @JsonProperty("period_us") @Nullable Long periodUs,
+    @JsonProperty("burst_us") @Nullable Long burstUs,
+    @JsonProperty("idle") @Nullable Boolean idle,
+    @JsonProperty("uclamp_min") @Nullable Double uclampMin,
+    @JsonProperty("uclamp_max") @Nullable Double uclampMax,
+    @JsonProperty("partition") @Nullable Partition partition) {
 
   /** lmctfy's scheduling latency classes, from the most to the least latency-sensitive. */
   public enum SchedulingLatency {
@@ -87,21 +93,7 @@ public record CpuSpec(
     ISOLATED
   }
 
-  /**
-   * Validates every field; see the component docs for the ranges.
-   *
-   * @param limit the limit
-   * @param maxLimit the max limit
-   * @param mask the mask
-   * @param memoryNodes the memory nodes
-   * @param schedulingLatency the scheduling latency
-   * @param periodUs the period of {@code max_limit} in microseconds
-   * @param burstUs the burst in microseconds ({@code cpu.max.burst})
-   * @param idle whether the cgroup is idle ({@code cpu.idle})
-   * @param uclampMin the utilization clamp floor, percent ({@code cpu.uclamp.min})
-   * @param uclampMax the utilization clamp ceiling, percent ({@code cpu.uclamp.max})
-   * @param partition the cpuset partition type ({@code cpuset.cpus.partition})
-   */
+  /** Validates every field; see the component docs for the ranges. */
   @JsonCreator
   public CpuSpec {
     percent(uclampMin, "cpu.uclamp_min");
@@ -131,200 +123,119 @@ public record CpuSpec(
     memoryNodes = CpuLists.normalize(memoryNodes, "cpu.memory_nodes");
   }
 
-  /**
-   * The fields of lmctfy's {@code cpu} section, without the v2 settings.
-   *
-   * @param limit the limit
-   * @param maxLimit the max limit
-   * @param mask the mask
-   * @param memoryNodes the memory nodes
-   * @param schedulingLatency the scheduling latency
-   */
-  public CpuSpec(Long limit, Long maxLimit, String mask, String memoryNodes, SchedulingLatency schedulingLatency) {
-    this(limit, maxLimit, mask, memoryNodes, schedulingLatency, null, null, null, null, null, null);
-  }
-
   private static void percent(Double value, String field) {
     if (value != null && (!(value >= 0 && value <= 100) || Math.abs(value * 100 - Math.rint(value * 100)) > 1e-6)) {
       throw Checks.invalid(field, value, "must be a percentage, 0..100, with at most two decimals");
     }
   }
 
-  /**
-   * A builder with every field absent.
-   *
-   * @return a builder with every field absent
-   */
+  /** A builder with every field absent. */
   public static Builder builder() {
     return new Builder();
   }
 
-  /**
-   * A builder holding this section's fields, to derive a changed copy.
-   *
-   * @return a builder holding this section's fields
-   */
+  /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder().limit(limit).maxLimit(maxLimit).mask(mask).memoryNodes(memoryNodes)
-        .schedulingLatency(schedulingLatency).periodUs(periodUs).burstUs(burstUs).idle(idle).uclampMin(uclampMin)
-        .uclampMax(uclampMax).partition(partition);
+    return new Builder()
+        .limit(limit).maxLimit(maxLimit).mask(mask).memoryNodes(memoryNodes)
+        .schedulingLatency(schedulingLatency).periodUs(periodUs).burstUs(burstUs).idle(idle)
+        .uclampMin(uclampMin).uclampMax(uclampMax).partition(partition);
   }
 
-  /** Builds a {@link CpuSpec}; each setter takes {@code null} to clear. Not thread-safe. */
+  /**
+   * Builds a {@link CpuSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
   public static final class Builder {
-    private Long limit;
-    private Long maxLimit;
-    private String mask;
-    private String memoryNodes;
-    private SchedulingLatency schedulingLatency;
-    private Long periodUs;
-    private Long burstUs;
-    private Boolean idle;
-    private Double uclampMin;
-    private Double uclampMax;
-    private Partition partition;
+    private @Nullable Long limit;
+    private @Nullable Long maxLimit;
+    private @Nullable String mask;
+    private @Nullable String memoryNodes;
+    private @Nullable SchedulingLatency schedulingLatency;
+    private @Nullable Long periodUs;
+    private @Nullable Long burstUs;
+    private @Nullable Boolean idle;
+    private @Nullable Double uclampMin;
+    private @Nullable Double uclampMax;
+    private @Nullable Partition partition;
 
     private Builder() {}
 
-    /**
-     * Sets {@code limit}.
-     *
-     * @param limit milli-CPUs
-     * @return this builder
-     */
-    public Builder limit(Long limit) {
+    /** Sets {@code limit}. */
+    public Builder limit(@Nullable Long limit) {
       this.limit = limit;
       return this;
     }
 
-    /**
-     * Sets {@code max_limit}.
-     *
-     * @param maxLimit milli-CPUs, -1 for none
-     * @return this builder
-     */
-    public Builder maxLimit(Long maxLimit) {
+    /** Sets {@code max_limit}. */
+    public Builder maxLimit(@Nullable Long maxLimit) {
       this.maxLimit = maxLimit;
       return this;
     }
 
-    /**
-     * Sets {@code mask}.
-     *
-     * @param mask a cpu list
-     * @return this builder
-     */
-    public Builder mask(String mask) {
+    /** Sets {@code mask}. */
+    public Builder mask(@Nullable String mask) {
       this.mask = mask;
       return this;
     }
 
-    /**
-     * Sets {@code memory_nodes}.
-     *
-     * @param memoryNodes a node list
-     * @return this builder
-     */
-    public Builder memoryNodes(String memoryNodes) {
+    /** Sets {@code memory_nodes}. */
+    public Builder memoryNodes(@Nullable String memoryNodes) {
       this.memoryNodes = memoryNodes;
       return this;
     }
 
-    /**
-     * Sets {@code scheduling_latency}.
-     *
-     * @param schedulingLatency the class
-     * @return this builder
-     */
-    public Builder schedulingLatency(SchedulingLatency schedulingLatency) {
+    /** Sets {@code scheduling_latency}. */
+    public Builder schedulingLatency(@Nullable SchedulingLatency schedulingLatency) {
       this.schedulingLatency = schedulingLatency;
       return this;
     }
 
-    /**
-     * Sets {@code period_us}.
-     *
-     * @param periodUs microseconds
-     * @return this builder
-     */
-    public Builder periodUs(Long periodUs) {
+    /** Sets {@code period_us}. */
+    public Builder periodUs(@Nullable Long periodUs) {
       this.periodUs = periodUs;
       return this;
     }
 
-    /**
-     * Sets {@code burst_us}.
-     *
-     * @param burstUs microseconds
-     * @return this builder
-     */
-    public Builder burstUs(Long burstUs) {
+    /** Sets {@code burst_us}. */
+    public Builder burstUs(@Nullable Long burstUs) {
       this.burstUs = burstUs;
       return this;
     }
 
-    /**
-     * Sets {@code idle}.
-     *
-     * @param idle whether idle
-     * @return this builder
-     */
-    public Builder idle(Boolean idle) {
+    /** Sets {@code idle}. */
+    public Builder idle(@Nullable Boolean idle) {
       this.idle = idle;
       return this;
     }
 
-    /**
-     * Sets {@code uclamp_min}.
-     *
-     * @param uclampMin percent
-     * @return this builder
-     */
-    public Builder uclampMin(Double uclampMin) {
+    /** Sets {@code uclamp_min}. */
+    public Builder uclampMin(@Nullable Double uclampMin) {
       this.uclampMin = uclampMin;
       return this;
     }
 
-    /**
-     * Sets {@code uclamp_max}.
-     *
-     * @param uclampMax percent
-     * @return this builder
-     */
-    public Builder uclampMax(Double uclampMax) {
+    /** Sets {@code uclamp_max}. */
+    public Builder uclampMax(@Nullable Double uclampMax) {
       this.uclampMax = uclampMax;
       return this;
     }
 
-    /**
-     * Sets {@code partition}.
-     *
-     * @param partition the partition type
-     * @return this builder
-     */
-    public Builder partition(Partition partition) {
+    /** Sets {@code partition}. */
+    public Builder partition(@Nullable Partition partition) {
       this.partition = partition;
       return this;
     }
 
-    /**
-     * The section; validates it.
-     *
-     * @return the section
-     */
+    /** The section; validates it as the record's constructor does. */
     public CpuSpec build() {
-      return new CpuSpec(limit, maxLimit, mask, memoryNodes, schedulingLatency, periodUs, burstUs, idle, uclampMin,
-          uclampMax, partition);
+      return new CpuSpec(limit, maxLimit, mask, memoryNodes, schedulingLatency, periodUs, burstUs, idle,
+          uclampMin, uclampMax, partition);
     }
   }
 
-  /**
-   * A spec with only a share: {@code cpu { limit: milliCpus }}.
-   *
-   * @param milliCpus the milli cpus
-   * @return a spec with only a share: {@code cpu { limit: milliCpus }}
-   */
+  /** A spec with only a share: {@code cpu { limit: milliCpus }}. */
   public static CpuSpec ofLimit(long milliCpus) {
-    return new CpuSpec(milliCpus, null, null, null, null);
+    return builder().limit(milliCpus).build();
   }
 }

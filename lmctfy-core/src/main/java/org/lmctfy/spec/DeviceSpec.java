@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -32,11 +34,7 @@ import org.lmctfy.internal.codec.Checks;
 public record DeviceSpec(
     @JsonProperty("rules") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceRule> rules) {
 
-  /**
-   * Copies the list.
-   *
-   * @param rules the rules
-   */
+  /** Copies the list. */
   public DeviceSpec {
     rules = rules == null ? List.of() : List.copyOf(rules);
   }
@@ -64,11 +62,7 @@ public record DeviceSpec(
       this.kernel = kernel;
     }
 
-    /**
-     * The kernel's letter: {@code a}, {@code b} or {@code c}.
-     *
-     * @return the kernel's letter: {@code a}, {@code b} or {@code c}
-     */
+    /** The kernel's letter: {@code a}, {@code b} or {@code c}. */
     public char kernelLetter() {
       return kernel;
     }
@@ -96,15 +90,7 @@ public record DeviceSpec(
 
     private static final String FIELD = "device.rules[].";
 
-    /**
-     * Validates every field.
-     *
-     * @param permission the permission
-     * @param type SUMMARY or FULL
-     * @param major the device's major number
-     * @param minor the device's minor number
-     * @param access the access
-     */
+    /** Validates every field. */
     public DeviceRule {
       Checks.required(permission, FIELD + "permission");
       Checks.required(type, FIELD + "type");
@@ -123,8 +109,8 @@ public record DeviceSpec(
     static DeviceRule fromJson(
         @JsonProperty("permission") Permission permission,
         @JsonProperty("type") Type type,
-        @JsonProperty("major") Long major,
-        @JsonProperty("minor") Long minor,
+        @JsonProperty("major") @Nullable Long major,
+        @JsonProperty("minor") @Nullable Long minor,
         @JsonProperty("access") String access) {
       return new DeviceRule(permission, type, major == null ? -1 : major,
           minor == null ? -1 : minor, access);
@@ -139,17 +125,42 @@ public record DeviceSpec(
       }
     }
 
-    /**
-     * The rule as the kernel writes it: {@code "c 1:3 rwm"}, {@code "a *:* rwm"}.
-     *
-     * @return the rule as the kernel writes it: {@code "c 1:3 rwm"}, {@code "a *:* rwm"}
-     */
+    /** The rule as the kernel writes it: {@code "c 1:3 rwm"}, {@code "a *:* rwm"}. */
     public String kernelRule() {
       return type.kernelLetter() + " " + number(major) + ":" + number(minor) + " " + access;
     }
 
     private static String number(long n) {
       return n == -1 ? "*" : Long.toString(n);
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .rules(rules);
+  }
+
+  /** Builds a {@link DeviceSpec}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+    private List<DeviceRule> rules = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code rules}. */
+    public Builder rules(List<DeviceRule> rules) {
+      this.rules = rules;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public DeviceSpec build() {
+      return new DeviceSpec(rules);
     }
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.SpecCodec;
 
@@ -33,21 +34,13 @@ import org.lmctfy.internal.codec.SpecCodec;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EventSpec(
-    @JsonProperty("oom") OomEvent oomEvent,
-    @JsonProperty("memory_threshold") MemoryThreshold memoryThreshold,
-    @JsonProperty("container_empty") ContainerEmpty containerEmptyEvent,
-    @JsonProperty("container_destroyed") ContainerDestroyed containerDestroyedEvent,
-    @JsonProperty("pressure") PressureTrigger pressure) {
+    @JsonProperty("oom") @Nullable OomEvent oomEvent,
+    @JsonProperty("memory_threshold") @Nullable MemoryThreshold memoryThreshold,
+    @JsonProperty("container_empty") @Nullable ContainerEmpty containerEmptyEvent,
+    @JsonProperty("container_destroyed") @Nullable ContainerDestroyed containerDestroyedEvent,
+    @JsonProperty("pressure") @Nullable PressureTrigger pressure) {
 
-  /**
-   * Checks that exactly one event is set.
-   *
-   * @param oomEvent the oom event
-   * @param memoryThreshold the memory threshold
-   * @param containerEmptyEvent the container empty event
-   * @param containerDestroyedEvent the container destroyed event
-   * @param pressure the pressure
-   */
+  /** Checks that exactly one event is set. */
   public EventSpec {
     List<String> set = new ArrayList<>();
     if (oomEvent != null) {
@@ -71,11 +64,7 @@ public record EventSpec(
     }
   }
 
-  /**
-   * Out-of-memory in the container.
-   *
-   * @return out-of-memory in the container
-   */
+  /** Out-of-memory in the container. */
   public static EventSpec oom() {
     return new EventSpec(new OomEvent(), null, null, null, null);
   }
@@ -85,39 +74,22 @@ public record EventSpec(
    * each kernel tells.
    *
    * @param usageBytes the usage in bytes
-   * @return the event spec
    */
   public static EventSpec memoryThreshold(long usageBytes) {
     return new EventSpec(null, new MemoryThreshold(usageBytes), null, null, null);
   }
 
-  /**
-   * The container has no processes left.
-   *
-   * @return the container has no processes left
-   */
+  /** The container has no processes left. */
   public static EventSpec containerEmpty() {
     return new EventSpec(null, null, new ContainerEmpty(), null, null);
   }
 
-  /**
-   * The container was destroyed.
-   *
-   * @return the container was destroyed
-   */
+  /** The container was destroyed. */
   public static EventSpec containerDestroyed() {
     return new EventSpec(null, null, null, new ContainerDestroyed(), null);
   }
 
-  /**
-   * A pressure stall trigger; see {@link PressureTrigger} for units and ranges.
-   *
-   * @param resource the resource
-   * @param kind the kind
-   * @param thresholdUs the threshold us
-   * @param windowUs the window us
-   * @return a pressure stall trigger; see {@link PressureTrigger} for units and ranges
-   */
+  /** A pressure stall trigger; see {@link PressureTrigger} for units and ranges. */
   public static EventSpec pressure(PressureTrigger.Resource resource, PressureTrigger.Kind kind,
       long thresholdUs, long windowUs) {
     return new EventSpec(null, null, null, null,
@@ -127,28 +99,18 @@ public record EventSpec(
   /**
    * Reads an event spec from text format ({@code memory_threshold { usage: 1048576 }}) or JSON.
    *
-   * @param text the text
-   * @return the EventSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static EventSpec parse(String text) {
     return SpecCodec.parse(text, EventSpec.class, "event spec");
   }
 
-  /**
-   * This event spec as compact JSON.
-   *
-   * @return this event spec as compact JSON
-   */
+  /** This event spec as compact JSON. */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /**
-   * This event spec in text format.
-   *
-   * @return this event spec in text format
-   */
+  /** This event spec in text format. */
   public String toText() {
     return SpecCodec.toText(this);
   }
@@ -180,11 +142,7 @@ public record EventSpec(
    */
   public record MemoryThreshold(
       @JsonProperty("usage") @JsonSetter(nulls = Nulls.FAIL) long usage) {
-    /**
-     * Validates the threshold.
-     *
-     * @param usage the usage
-     */
+    /** Validates the threshold. */
     public MemoryThreshold {
       if (usage <= 0) {
         throw Checks.invalid("memory_threshold.usage", usage, "must be > 0 bytes");
@@ -226,14 +184,7 @@ public record EventSpec(
       FULL
     }
 
-    /**
-     * Validates the resource, kind, window and threshold.
-     *
-     * @param resource the resource
-     * @param kind the kind
-     * @param thresholdUs the threshold us
-     * @param windowUs the window us
-     */
+    /** Validates the resource, kind, window and threshold. */
     public PressureTrigger {
       Checks.required(resource, "pressure.resource");
       Checks.required(kind, "pressure.kind");
@@ -247,11 +198,7 @@ public record EventSpec(
       }
     }
 
-    /**
-     * The trigger line the kernel takes: {@code "some 150000 1000000"}.
-     *
-     * @return the trigger line the kernel takes: {@code "some 150000 1000000"}
-     */
+    /** The trigger line the kernel takes: {@code "some 150000 1000000"}. */
     public String kernelTrigger() {
       return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + thresholdUs + " " + windowUs;
     }

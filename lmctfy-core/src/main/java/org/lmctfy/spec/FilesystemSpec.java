@@ -3,6 +3,7 @@ package org.lmctfy.spec;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -14,8 +15,10 @@ import org.lmctfy.internal.codec.Checks;
  * <pre>{@code
  * ContainerSpec spec = ContainerSpec.parse("virtual_host {} filesystem { rootfs: '/srv/vh'"
  *     + " mounts { mount { source: '/srv/data' target: '/data' read_only: true } } }");
- * FilesystemSpec same = new FilesystemSpec("/srv/vh", new FilesystemSpec.Mounts(
- *     List.of(new FilesystemSpec.Mount("/srv/data", "/data", true, null))));
+ * FilesystemSpec same = FilesystemSpec.builder()
+ *     .rootfs("/srv/vh")
+ *     .mounts(new FilesystemSpec.Mounts(List.of(new FilesystemSpec.Mount("/srv/data", "/data", true, null))))
+ *     .build();
  * }</pre>
  *
  * <p>Without {@code rootfs} the virtual host sees the host's files (with its own {@code /proc});
@@ -35,26 +38,17 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record FilesystemSpec(
-    @JsonProperty("rootfs") String rootfs,
-    @JsonProperty("mounts") Mounts mounts) {
+    @JsonProperty("rootfs") @Nullable String rootfs,
+    @JsonProperty("mounts") @Nullable Mounts mounts) {
 
-  /**
-   * Checks that the root is an absolute path.
-   *
-   * @param rootfs the root directory, or null for the host's
-   * @param mounts the mounts, or null for none
-   */
+  /** Checks that the root is an absolute path. */
   public FilesystemSpec {
     if (rootfs != null) {
       checkPath(rootfs, "filesystem.rootfs", true);
     }
   }
 
-  /**
-   * The mounts in this spec, in order; empty if none.
-   *
-   * @return the mounts in this spec, in order; empty if none
-   */
+  /** The mounts in this spec, in order; empty if none. */
   public List<Mount> mountList() {
     return mounts == null ? List.of() : mounts.mount();
   }
@@ -66,11 +60,7 @@ public record FilesystemSpec(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Mounts(@JsonProperty("mount") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Mount> mount) {
-    /**
-     * Copies the list.
-     *
-     * @param mount the mounts
-     */
+    /** Copies the list. */
     public Mounts {
       mount = mount == null ? List.of() : List.copyOf(mount);
     }
@@ -90,17 +80,10 @@ public record FilesystemSpec(
   public record Mount(
       @JsonProperty("source") String source,
       @JsonProperty("target") String target,
-      @JsonProperty("read_only") Boolean readOnly,
-      @JsonProperty("private") Boolean isPrivate) {
+      @JsonProperty("read_only") @Nullable Boolean readOnly,
+      @JsonProperty("private") @Nullable Boolean isPrivate) {
 
-    /**
-     * Checks both paths.
-     *
-     * @param source the host path
-     * @param target the path inside
-     * @param readOnly whether it is read-only, or null
-     * @param isPrivate lmctfy's private flag, or null
-     */
+    /** Checks both paths. */
     public Mount {
       Checks.required(source, "filesystem.mounts.mount[].source");
       Checks.required(target, "filesystem.mounts.mount[].target");
@@ -108,11 +91,7 @@ public record FilesystemSpec(
       checkPath(target, "filesystem.mounts.mount[].target", false);
     }
 
-    /**
-     * The target as an absolute path inside the virtual host ({@code data} is {@code /data}).
-     *
-     * @return the target as an absolute path inside the virtual host
-     */
+    /** The target as an absolute path inside the virtual host ({@code data} is {@code /data}). */
     public String insidePath() {
       return target.startsWith("/") ? target : "/" + target;
     }
@@ -129,6 +108,45 @@ public record FilesystemSpec(
       if (c.equals("..")) {
         throw Checks.invalid(field, path, "must not contain '..'");
       }
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .rootfs(rootfs).mounts(mounts);
+  }
+
+  /**
+   * Builds a {@link FilesystemSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable String rootfs;
+    private @Nullable Mounts mounts;
+
+    private Builder() {}
+
+    /** Sets {@code rootfs}. */
+    public Builder rootfs(@Nullable String rootfs) {
+      this.rootfs = rootfs;
+      return this;
+    }
+
+    /** Sets {@code mounts}. */
+    public Builder mounts(@Nullable Mounts mounts) {
+      this.mounts = mounts;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public FilesystemSpec build() {
+      return new FilesystemSpec(rootfs, mounts);
     }
   }
 }

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
@@ -17,7 +18,7 @@ import org.lmctfy.internal.codec.Checks;
  * size.
  *
  * <pre>{@code
- * HugetlbSpec huge = new HugetlbSpec(List.of(new HugetlbSpec.HugetlbLimit("2MB", 1L << 30)));
+ * HugetlbSpec huge = new HugetlbSpec(List.of(new HugetlbSpec.HugetlbLimit("2MB", 1L << 30, null)));
  * }</pre>
  *
  * <p>Immutable and thread-safe.
@@ -30,11 +31,7 @@ public record HugetlbSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<HugetlbLimit> limits) {
 
-  /**
-   * Copies the list and checks that no page size appears twice.
-   *
-   * @param limits the limits
-   */
+  /** Copies the list and checks that no page size appears twice. */
   public HugetlbSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -61,27 +58,11 @@ public record HugetlbSpec(
   public record HugetlbLimit(
       @JsonProperty("page_size") String pageSize,
       @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) @ByteSize.Input long limit,
-      @JsonProperty("reserved_limit") @ByteSize.Input Long reservedLimit) {
+      @JsonProperty("reserved_limit") @ByteSize.Input @Nullable Long reservedLimit) {
 
     private static final Pattern PAGE_SIZE = Pattern.compile("[1-9][0-9]*[KMG]B");
 
-    /**
-     * A limit of faulted pages only.
-     *
-     * @param pageSize the page size
-     * @param limit the limit
-     */
-    public HugetlbLimit(String pageSize, long limit) {
-      this(pageSize, limit, null);
-    }
-
-    /**
-     * Validates the page size and limits.
-     *
-     * @param pageSize the page size
-     * @param limit the limit
-     * @param reservedLimit the limit of reservations ({@code hugetlb.<size>.rsvd.max})
-     */
+    /** Validates the page size and limits. */
     @JsonCreator
     public HugetlbLimit {
       Checks.unlimitedOrAtLeast(reservedLimit, 0, "hugetlb.limits[].reserved_limit");
@@ -91,6 +72,35 @@ public record HugetlbSpec(
             "must be a size such as \"2MB\" or \"1GB\"");
       }
       Checks.unlimitedOrAtLeast(limit, 0, "hugetlb.limits[].limit");
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .limits(limits);
+  }
+
+  /** Builds a {@link HugetlbSpec}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+    private List<HugetlbLimit> limits = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code limits}. */
+    public Builder limits(List<HugetlbLimit> limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public HugetlbSpec build() {
+      return new HugetlbSpec(limits);
     }
   }
 }

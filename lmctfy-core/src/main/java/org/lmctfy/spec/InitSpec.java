@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.SpecCodec;
 
@@ -40,7 +41,7 @@ import org.lmctfy.internal.codec.SpecCodec;
 public record InitSpec(
     @JsonProperty("cgroup_mount") List<CgroupMount> cgroupMounts,
     @JsonProperty("enable_controllers") Set<String> enableControllers,
-    @JsonProperty("processes_leaf") String processesLeaf) {
+    @JsonProperty("processes_leaf") @Nullable String processesLeaf) {
 
   /** lmctfy's {@code CgroupHierarchy} names whose kernel name is not the lower-cased suffix. */
   private static final Map<String, String> LMCTFY_NAMES = Map.of(
@@ -57,12 +58,7 @@ public record InitSpec(
   public record CgroupMount(
       @JsonProperty("mount_path") String mountPath,
       @JsonProperty("hierarchy") Set<String> hierarchy) {
-    /**
-     * Validates the path, maps lmctfy's controller names and copies the set.
-     *
-     * @param mountPath the mount path
-     * @param hierarchy the hierarchy
-     */
+    /** Validates the path, maps lmctfy's controller names and copies the set. */
     public CgroupMount {
       Checks.required(mountPath, "cgroup_mount[].mount_path");
       if (!mountPath.startsWith("/")) {
@@ -75,13 +71,7 @@ public record InitSpec(
     }
   }
 
-  /**
-   * Maps lmctfy's controller names, copies the list and set, and checks the leaf's name.
-   *
-   * @param cgroupMounts the cgroup mounts
-   * @param enableControllers the enable controllers
-   * @param processesLeaf the processes leaf
-   */
+  /** Maps lmctfy's controller names, copies the list and set, and checks the leaf's name. */
   public InitSpec {
     cgroupMounts = cgroupMounts == null ? List.of() : List.copyOf(cgroupMounts);
     enableControllers = controllers(enableControllers, "enable_controllers");
@@ -91,21 +81,7 @@ public record InitSpec(
     }
   }
 
-  /**
-   * Mounts and controllers, moving no process.
-   *
-   * @param cgroupMounts the cgroup mounts
-   * @param enableControllers the enable controllers
-   */
-  public InitSpec(List<CgroupMount> cgroupMounts, Set<String> enableControllers) {
-    this(cgroupMounts, enableControllers, null);
-  }
-
-  /**
-   * Changes nothing: only checks that the host's cgroups can be opened.
-   *
-   * @return the InitSpec
-   */
+  /** Changes nothing: only checks that the host's cgroups can be opened. */
   public static InitSpec empty() {
     return new InitSpec(List.of(), Set.of(), null);
   }
@@ -113,8 +89,6 @@ public record InitSpec(
   /**
    * Reads an init spec from lmctfy's text format or JSON; blank text is {@link #empty()}.
    *
-   * @param text the text
-   * @return the InitSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static InitSpec parse(String text) {
@@ -136,5 +110,52 @@ public record InitSpec(
       return LMCTFY_NAMES.getOrDefault(name, name.substring(7).toLowerCase(Locale.ROOT));
     }
     return name;
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this spec's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .cgroupMounts(cgroupMounts).enableControllers(enableControllers)
+        .processesLeaf(processesLeaf);
+  }
+
+  /**
+   * Builds a {@link InitSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private List<CgroupMount> cgroupMounts = List.of();
+    private Set<String> enableControllers = Set.of();
+    private @Nullable String processesLeaf;
+
+    private Builder() {}
+
+    /** Sets {@code cgroup_mount}. */
+    public Builder cgroupMounts(List<CgroupMount> cgroupMounts) {
+      this.cgroupMounts = cgroupMounts;
+      return this;
+    }
+
+    /** Sets {@code enable_controllers}. */
+    public Builder enableControllers(Set<String> enableControllers) {
+      this.enableControllers = enableControllers;
+      return this;
+    }
+
+    /** Sets {@code processes_leaf}. */
+    public Builder processesLeaf(@Nullable String processesLeaf) {
+      this.processesLeaf = processesLeaf;
+      return this;
+    }
+
+    /** The spec; validates it as the record's constructor does. */
+    public InitSpec build() {
+      return new InitSpec(cgroupMounts, enableControllers, processesLeaf);
+    }
   }
 }

@@ -6,6 +6,7 @@ import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
@@ -15,7 +16,7 @@ import org.lmctfy.internal.codec.Checks;
  * 256M}: see {@link ContainerSpec#parse}); an absent field leaves the kernel's value alone.
  *
  * <pre>{@code
- * MemorySpec memory = new MemorySpec(256L << 20, 512L << 20, null, null, null, null, null);
+ * MemorySpec memory = MemorySpec.builder().limit(256L << 20).swapLimit(512L << 20).build();
  * }</pre>
  *
  * <p>Immutable and thread-safe.
@@ -38,29 +39,17 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MemorySpec(
-    @JsonProperty("limit") @ByteSize.Input Long limit,
-    @JsonProperty("swap_limit") @ByteSize.Input Long swapLimit,
-    @JsonProperty("reservation") @ByteSize.Input Long reservation,
-    @JsonProperty("high") @ByteSize.Input Long high,
-    @JsonProperty("oom_kill_disable") Boolean oomKillDisable,
-    @JsonProperty("oom_group") Boolean oomGroup,
-    @JsonProperty("swappiness") Integer swappiness,
-    @JsonProperty("min") @ByteSize.Input Long min,
-    @JsonProperty("zswap_limit") @ByteSize.Input Long zswapLimit) {
+    @JsonProperty("limit") @ByteSize.Input @Nullable Long limit,
+    @JsonProperty("swap_limit") @ByteSize.Input @Nullable Long swapLimit,
+    @JsonProperty("reservation") @ByteSize.Input @Nullable Long reservation,
+    @JsonProperty("high") @ByteSize.Input @Nullable Long high,
+    @JsonProperty("oom_kill_disable") @Nullable Boolean oomKillDisable,
+    @JsonProperty("oom_group") @Nullable Boolean oomGroup,
+    @JsonProperty("swappiness") @Nullable Integer swappiness,
+    @JsonProperty("min") @ByteSize.Input @Nullable Long min,
+    @JsonProperty("zswap_limit") @ByteSize.Input @Nullable Long zswapLimit) {
 
-  /**
-   * Validates every field and that {@code swap_limit >= limit}.
-   *
-   * @param limit the limit
-   * @param swapLimit the swap limit
-   * @param reservation the reservation
-   * @param high the high
-   * @param oomKillDisable the oom kill disable
-   * @param oomGroup the oom group
-   * @param swappiness the swappiness
-   * @param min the protected minimum ({@code memory.min})
-   * @param zswapLimit the zswap limit ({@code memory.zswap.max})
-   */
+  /** Validates every field and that {@code swap_limit >= limit}. */
   @JsonCreator
   public MemorySpec {
     unlimitedOrAtLeast(min, 0, "memory.min");
@@ -77,29 +66,99 @@ public record MemorySpec(
     }
   }
 
-  /**
-   * The fields of lmctfy's {@code memory} section, without the v2 settings.
-   *
-   * @param limit the limit
-   * @param swapLimit the swap limit
-   * @param reservation the reservation
-   * @param high the high
-   * @param oomKillDisable the oom kill disable
-   * @param oomGroup the oom group
-   * @param swappiness the swappiness
-   */
-  public MemorySpec(Long limit, Long swapLimit, Long reservation, Long high, Boolean oomKillDisable,
-      Boolean oomGroup, Integer swappiness) {
-    this(limit, swapLimit, reservation, high, oomKillDisable, oomGroup, swappiness, null, null);
+  /** A spec with only a hard limit: {@code memory { limit: bytes }}. */
+  public static MemorySpec ofLimit(long bytes) {
+    return builder().limit(bytes).build();
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .limit(limit).swapLimit(swapLimit).reservation(reservation).high(high)
+        .oomKillDisable(oomKillDisable).oomGroup(oomGroup).swappiness(swappiness).min(min)
+        .zswapLimit(zswapLimit);
   }
 
   /**
-   * A spec with only a hard limit: {@code memory { limit: bytes }}.
-   *
-   * @param bytes the bytes
-   * @return a spec with only a hard limit: {@code memory { limit: bytes }}
+   * Builds a {@link MemorySpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
    */
-  public static MemorySpec ofLimit(long bytes) {
-    return new MemorySpec(bytes, null, null, null, null, null, null);
+  public static final class Builder {
+    private @Nullable Long limit;
+    private @Nullable Long swapLimit;
+    private @Nullable Long reservation;
+    private @Nullable Long high;
+    private @Nullable Boolean oomKillDisable;
+    private @Nullable Boolean oomGroup;
+    private @Nullable Integer swappiness;
+    private @Nullable Long min;
+    private @Nullable Long zswapLimit;
+
+    private Builder() {}
+
+    /** Sets {@code limit}. */
+    public Builder limit(@Nullable Long limit) {
+      this.limit = limit;
+      return this;
+    }
+
+    /** Sets {@code swap_limit}. */
+    public Builder swapLimit(@Nullable Long swapLimit) {
+      this.swapLimit = swapLimit;
+      return this;
+    }
+
+    /** Sets {@code reservation}. */
+    public Builder reservation(@Nullable Long reservation) {
+      this.reservation = reservation;
+      return this;
+    }
+
+    /** Sets {@code high}. */
+    public Builder high(@Nullable Long high) {
+      this.high = high;
+      return this;
+    }
+
+    /** Sets {@code oom_kill_disable}. */
+    public Builder oomKillDisable(@Nullable Boolean oomKillDisable) {
+      this.oomKillDisable = oomKillDisable;
+      return this;
+    }
+
+    /** Sets {@code oom_group}. */
+    public Builder oomGroup(@Nullable Boolean oomGroup) {
+      this.oomGroup = oomGroup;
+      return this;
+    }
+
+    /** Sets {@code swappiness}. */
+    public Builder swappiness(@Nullable Integer swappiness) {
+      this.swappiness = swappiness;
+      return this;
+    }
+
+    /** Sets {@code min}. */
+    public Builder min(@Nullable Long min) {
+      this.min = min;
+      return this;
+    }
+
+    /** Sets {@code zswap_limit}. */
+    public Builder zswapLimit(@Nullable Long zswapLimit) {
+      this.zswapLimit = zswapLimit;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public MemorySpec build() {
+      return new MemorySpec(limit, swapLimit, reservation, high, oomKillDisable, oomGroup, swappiness, min,
+          zswapLimit);
+    }
   }
 }

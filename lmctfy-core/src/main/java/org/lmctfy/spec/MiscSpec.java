@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -28,11 +29,7 @@ import org.lmctfy.internal.codec.Checks;
 public record MiscSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<MiscLimit> limits) {
 
-  /**
-   * Copies the list and checks that no resource appears twice.
-   *
-   * @param limits the limits, one per resource
-   */
+  /** Copies the list and checks that no resource appears twice. */
   public MiscSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -56,18 +53,42 @@ public record MiscSpec(
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
 
-    /**
-     * Validates the name and limit.
-     *
-     * @param resource the resource's name
-     * @param limit the limit, or -1 for unlimited
-     */
+    /** Validates the name and limit. */
     public MiscLimit {
       Checks.required(resource, "misc.limits[].resource");
       if (!NAME.matcher(resource).matches()) {
         throw Checks.invalid("misc.limits[].resource", resource, "must be a resource name such as \"sev\"");
       }
       Checks.unlimitedOrAtLeast(limit, 0, "misc.limits[].limit");
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .limits(limits);
+  }
+
+  /** Builds a {@link MiscSpec}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+    private List<MiscLimit> limits = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code limits}. */
+    public Builder limits(List<MiscLimit> limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public MiscSpec build() {
+      return new MiscSpec(limits);
     }
   }
 }

@@ -2,6 +2,7 @@ package org.lmctfy.spec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.jspecify.annotations.Nullable;
 
 /**
  * lmctfy's {@code monitoring} section. Its presence alone ({@code monitoring {}}) gives the
@@ -18,4 +19,37 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record MonitoringSpec(@JsonProperty("enable_perf_counters") Boolean enablePerfCounters) {}
+public record MonitoringSpec(@JsonProperty("enable_perf_counters") @Nullable Boolean enablePerfCounters) {
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .enablePerfCounters(enablePerfCounters);
+  }
+
+  /**
+   * Builds a {@link MonitoringSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable Boolean enablePerfCounters;
+
+    private Builder() {}
+
+    /** Sets {@code enable_perf_counters}. */
+    public Builder enablePerfCounters(@Nullable Boolean enablePerfCounters) {
+      this.enablePerfCounters = enablePerfCounters;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public MonitoringSpec build() {
+      return new MonitoringSpec(enablePerfCounters);
+    }
+  }
+}

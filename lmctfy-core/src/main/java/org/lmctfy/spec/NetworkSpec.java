@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -28,16 +29,11 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NetworkSpec(
-    @JsonProperty("classid") Long classid,
+    @JsonProperty("classid") @Nullable Long classid,
     @JsonProperty("priorities") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<InterfacePriority> priorities) {
 
-  /**
-   * Validates the class id and that no interface appears twice; copies the list.
-   *
-   * @param classid the classid
-   * @param priorities the priorities
-   */
+  /** Validates the class id and that no interface appears twice; copies the list. */
   public NetworkSpec {
     if (classid != null && (classid < 0 || classid > 0xFFFF_FFFFL)) {
       throw Checks.invalid("network.classid", classid, "must be in 0..4294967295 (32 bits)");
@@ -63,12 +59,7 @@ public record NetworkSpec(
       @JsonProperty("interface") String iface,
       @JsonProperty("priority") @JsonSetter(nulls = Nulls.FAIL) int priority) {
 
-    /**
-     * Validates the name and priority.
-     *
-     * @param iface the iface
-     * @param priority the priority
-     */
+    /** Validates the name and priority. */
     public InterfacePriority {
       Checks.required(iface, "network.priorities[].interface");
       if (iface.isEmpty() || iface.length() > 15
@@ -79,6 +70,45 @@ public record NetworkSpec(
       if (priority < 0) {
         throw Checks.invalid("network.priorities[].priority", priority, "must be >= 0");
       }
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .classid(classid).priorities(priorities);
+  }
+
+  /**
+   * Builds a {@link NetworkSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable Long classid;
+    private List<InterfacePriority> priorities = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code classid}. */
+    public Builder classid(@Nullable Long classid) {
+      this.classid = classid;
+      return this;
+    }
+
+    /** Sets {@code priorities}. */
+    public Builder priorities(List<InterfacePriority> priorities) {
+      this.priorities = priorities;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public NetworkSpec build() {
+      return new NetworkSpec(classid, priorities);
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Process-count isolation ({@code pids} controller), new in this port.
@@ -19,13 +20,41 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record PidsSpec(@JsonProperty("limit") Long limit) {
-  /**
-   * Validates the limit.
-   *
-   * @param limit the limit
-   */
+public record PidsSpec(@JsonProperty("limit") @Nullable Long limit) {
+  /** Validates the limit. */
   public PidsSpec {
     unlimitedOrAtLeast(limit, 1, "pids.limit");
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .limit(limit);
+  }
+
+  /**
+   * Builds a {@link PidsSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable Long limit;
+
+    private Builder() {}
+
+    /** Sets {@code limit}. */
+    public Builder limit(@Nullable Long limit) {
+      this.limit = limit;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public PidsSpec build() {
+      return new PidsSpec(limit);
+    }
   }
 }

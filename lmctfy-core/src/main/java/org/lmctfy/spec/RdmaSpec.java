@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -27,11 +28,7 @@ import org.lmctfy.internal.codec.Checks;
 public record RdmaSpec(
     @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RdmaLimit> limits) {
 
-  /**
-   * Copies the list and checks that no device appears twice.
-   *
-   * @param limits the limits, one per device
-   */
+  /** Copies the list and checks that no device appears twice. */
   public RdmaSpec {
     limits = limits == null ? List.of() : List.copyOf(limits);
     Set<String> seen = new HashSet<>();
@@ -52,18 +49,12 @@ public record RdmaSpec(
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record RdmaLimit(
       @JsonProperty("device") String device,
-      @JsonProperty("hca_handle") Long hcaHandle,
-      @JsonProperty("hca_object") Long hcaObject) {
+      @JsonProperty("hca_handle") @Nullable Long hcaHandle,
+      @JsonProperty("hca_object") @Nullable Long hcaObject) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]+");
 
-    /**
-     * Validates the name and the limits.
-     *
-     * @param device the device's name
-     * @param hcaHandle the handle limit, or -1 or null for unlimited
-     * @param hcaObject the object limit, or -1 or null for unlimited
-     */
+    /** Validates the name and the limits. */
     public RdmaLimit {
       Checks.required(device, "rdma.limits[].device");
       if (!NAME.matcher(device).matches()) {
@@ -74,6 +65,35 @@ public record RdmaSpec(
       if (hcaHandle != null && hcaHandle > Integer.MAX_VALUE || hcaObject != null && hcaObject > Integer.MAX_VALUE) {
         throw Checks.invalid("rdma.limits[]", device, "limits must be at most " + Integer.MAX_VALUE + " (the kernel's int)");
       }
+    }
+  }
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .limits(limits);
+  }
+
+  /** Builds a {@link RdmaSpec}; {@link #build()} validates. Not thread-safe. */
+  public static final class Builder {
+    private List<RdmaLimit> limits = List.of();
+
+    private Builder() {}
+
+    /** Sets {@code limits}. */
+    public Builder limits(List<RdmaLimit> limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public RdmaSpec build() {
+      return new RdmaSpec(limits);
     }
   }
 }

@@ -3,6 +3,7 @@ package org.lmctfy.spec;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.SpecCodec;
 
@@ -32,12 +33,12 @@ import org.lmctfy.internal.codec.SpecCodec;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunSpec(
     @JsonProperty("fd_policy") FdPolicy fdPolicy,
-    @JsonProperty("environment") Map<String, String> environment,
-    @JsonProperty("working_directory") String workingDirectory,
-    @JsonProperty("stdin") String stdin,
-    @JsonProperty("stdout") String stdout,
-    @JsonProperty("stderr") String stderr,
-    @JsonProperty("use_shell") Boolean useShell) {
+    @JsonProperty("environment") @Nullable Map<String, String> environment,
+    @JsonProperty("working_directory") @Nullable String workingDirectory,
+    @JsonProperty("stdin") @Nullable String stdin,
+    @JsonProperty("stdout") @Nullable String stdout,
+    @JsonProperty("stderr") @Nullable String stderr,
+    @JsonProperty("use_shell") @Nullable Boolean useShell) {
 
   /** What happens to the caller's file descriptors and session: lmctfy's {@code FdPolicy}. */
   public enum FdPolicy {
@@ -47,17 +48,7 @@ public record RunSpec(
     DETACHED
   }
 
-  /**
-   * Validates names and paths; copies the environment.
-   *
-   * @param fdPolicy the fd policy
-   * @param environment the environment
-   * @param workingDirectory the working directory
-   * @param stdin the stdin
-   * @param stdout the stdout
-   * @param stderr the stderr
-   * @param useShell the use shell
-   */
+  /** Validates names and paths; copies the environment. */
   public RunSpec {
     fdPolicy = fdPolicy == null ? FdPolicy.INHERIT : fdPolicy;
     if (environment != null) {
@@ -78,20 +69,12 @@ public record RunSpec(
     Checks.nonEmpty(stderr, "stderr");
   }
 
-  /**
-   * Inherits everything from the caller: lmctfy's default.
-   *
-   * @return the RunSpec
-   */
+  /** Inherits everything from the caller: lmctfy's default. */
   public static RunSpec inherit() {
     return new RunSpec(FdPolicy.INHERIT, null, null, null, null, null, null);
   }
 
-  /**
-   * A detached process: new session, standard streams on /dev/null.
-   *
-   * @return A detached process: new session, standard streams on /dev/null
-   */
+  /** A detached process: new session, standard streams on /dev/null. */
   public static RunSpec detached() {
     return new RunSpec(FdPolicy.DETACHED, null, null, null, null, null, null);
   }
@@ -100,28 +83,18 @@ public record RunSpec(
    * Reads a run spec from text format ({@code fd_policy: DETACHED environment { PATH: "/bin" }})
    * or JSON. Blank text is {@link #inherit()}.
    *
-   * @param text the text
-   * @return the RunSpec
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */
   public static RunSpec parse(String text) {
     return SpecCodec.parse(text, RunSpec.class, "run spec");
   }
 
-  /**
-   * This run spec as compact JSON.
-   *
-   * @return this run spec as compact JSON
-   */
+  /** This run spec as compact JSON. */
   public String toJson() {
     return SpecCodec.toJson(this);
   }
 
-  /**
-   * This run spec in text format.
-   *
-   * @return this run spec in text format
-   */
+  /** This run spec in text format. */
   public String toText() {
     return SpecCodec.toText(this);
   }

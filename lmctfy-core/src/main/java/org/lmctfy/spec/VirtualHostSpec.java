@@ -3,6 +3,7 @@ package org.lmctfy.spec;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -18,8 +19,11 @@ import org.lmctfy.internal.codec.Checks;
  * ContainerSpec machine = ContainerSpec.parse(
  *     "virtual_host { virtual_hostname: 'vh' network {} } filesystem { rootfs: '/srv/vh' }");
  * ContainerSpec same = ContainerSpec.builder()
- *     .virtualHost(new VirtualHostSpec("vh", null, VirtualHostSpec.Network.loopback()))
- *     .filesystem(new FilesystemSpec("/srv/vh", null))
+ *     .virtualHost(VirtualHostSpec.builder()
+ *         .virtualHostname("vh")
+ *         .network(VirtualHostSpec.Network.loopback())
+ *         .build())
+ *     .filesystem(FilesystemSpec.builder().rootfs("/srv/vh").build())
  *     .build();
  * }</pre>
  *
@@ -40,20 +44,14 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record VirtualHostSpec(
-    @JsonProperty("virtual_hostname") String virtualHostname,
-    @JsonProperty("init") Init init,
-    @JsonProperty("network") Network network) {
+    @JsonProperty("virtual_hostname") @Nullable String virtualHostname,
+    @JsonProperty("init") @Nullable Init init,
+    @JsonProperty("network") @Nullable Network network) {
 
   /** HOST_NAME_MAX. */
   private static final int HOST_NAME_MAX = 64;
 
-  /**
-   * Validates the host name.
-   *
-   * @param virtualHostname the host name inside, or null
-   * @param init the init, or null for the default
-   * @param network the network namespace, or null for the host's
-   */
+  /** Validates the host name. */
   public VirtualHostSpec {
     if (virtualHostname != null && (virtualHostname.isEmpty() || virtualHostname.length() > HOST_NAME_MAX
         || !virtualHostname.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -90,14 +88,9 @@ public record VirtualHostSpec(
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Init(
       @JsonProperty("init_argv") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> initArgv,
-      @JsonProperty("run_spec") RunSpec runSpec) {
+      @JsonProperty("run_spec") @Nullable RunSpec runSpec) {
 
-    /**
-     * Copies the command line and checks its arguments.
-     *
-     * @param initArgv the init's command line, or null or empty for the default init
-     * @param runSpec how it runs, or null
-     */
+    /** Copies the command line and checks its arguments. */
     public Init {
       initArgv = initArgv == null ? List.of() : List.copyOf(initArgv);
       for (String a : initArgv) {
@@ -123,9 +116,9 @@ public record VirtualHostSpec(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Network(
-      @JsonProperty("interface") String iface,
-      @JsonProperty("connection") Connection connection,
-      @JsonProperty("virtual_ip") VirtualIp virtualIp) {
+      @JsonProperty("interface") @Nullable String iface,
+      @JsonProperty("connection") @Nullable Connection connection,
+      @JsonProperty("virtual_ip") @Nullable VirtualIp virtualIp) {
 
     /**
      * A network namespace with only the loopback interface: {@code network {}}.
@@ -154,8 +147,8 @@ public record VirtualHostSpec(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Connection(
-      @JsonProperty("veth_pair") VethPair vethPair,
-      @JsonProperty("bridge") Bridge bridge) {}
+      @JsonProperty("veth_pair") @Nullable VethPair vethPair,
+      @JsonProperty("bridge") @Nullable Bridge bridge) {}
 
   /**
    * lmctfy's {@code veth_pair}.
@@ -165,8 +158,8 @@ public record VirtualHostSpec(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record VethPair(
-      @JsonProperty("outside") String outside,
-      @JsonProperty("inside") String inside) {}
+      @JsonProperty("outside") @Nullable String outside,
+      @JsonProperty("inside") @Nullable String inside) {}
 
   /**
    * lmctfy's {@code bridge}.
@@ -176,8 +169,8 @@ public record VirtualHostSpec(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Bridge(
-      @JsonProperty("name") String name,
-      @JsonProperty("type") BridgeType type) {}
+      @JsonProperty("name") @Nullable String name,
+      @JsonProperty("type") @Nullable BridgeType type) {}
 
   /** lmctfy's bridge types. */
   public enum BridgeType {
@@ -198,9 +191,55 @@ public record VirtualHostSpec(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record VirtualIp(
-      @JsonProperty("ip") String ip,
-      @JsonProperty("netmask") String netmask,
-      @JsonProperty("gateway") String gateway,
-      @JsonProperty("mtu") Long mtu,
-      @JsonProperty("ip_forward") Boolean ipForward) {}
+      @JsonProperty("ip") @Nullable String ip,
+      @JsonProperty("netmask") @Nullable String netmask,
+      @JsonProperty("gateway") @Nullable String gateway,
+      @JsonProperty("mtu") @Nullable Long mtu,
+      @JsonProperty("ip_forward") @Nullable Boolean ipForward) {}
+
+  /** A builder with every field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this section's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .virtualHostname(virtualHostname).init(init).network(network);
+  }
+
+  /**
+   * Builds a {@link VirtualHostSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable String virtualHostname;
+    private @Nullable Init init;
+    private @Nullable Network network;
+
+    private Builder() {}
+
+    /** Sets {@code virtual_hostname}. */
+    public Builder virtualHostname(@Nullable String virtualHostname) {
+      this.virtualHostname = virtualHostname;
+      return this;
+    }
+
+    /** Sets {@code init}. */
+    public Builder init(@Nullable Init init) {
+      this.init = init;
+      return this;
+    }
+
+    /** Sets {@code network}. */
+    public Builder network(@Nullable Network network) {
+      this.network = network;
+      return this;
+    }
+
+    /** The section; validates it as the record's constructor does. */
+    public VirtualHostSpec build() {
+      return new VirtualHostSpec(virtualHostname, init, network);
+    }
+  }
 }

@@ -47,7 +47,7 @@ class ContainerSpecParseTest {
     ContainerSpec spec = ContainerSpec.parse(
         "# a comment\ncpu < limit: 5, max_limit: 10; > # trailing\nowner: 7;");
 
-    assertThat(spec.cpu()).isEqualTo(new CpuSpec(5L, 10L, null, null, null));
+    assertThat(spec.cpu()).isEqualTo(CpuSpec.builder().limit(5L).maxLimit(10L).build());
     assertThat(spec.owner()).isEqualTo(7L);
   }
 
@@ -66,7 +66,13 @@ class ContainerSpecParseTest {
         + " memory_nodes: '0' scheduling_latency: BEST_EFFORT }");
 
     assertThat(spec.cpu()).isEqualTo(
-        new CpuSpec(500L, 2000L, "0-3,6", "0", SchedulingLatency.BEST_EFFORT));
+        CpuSpec.builder()
+            .limit(500L)
+            .maxLimit(2000L)
+            .mask("0-3,6")
+            .memoryNodes("0")
+            .schedulingLatency(SchedulingLatency.BEST_EFFORT)
+            .build());
   }
 
   @Test
@@ -98,7 +104,15 @@ class ContainerSpecParseTest {
     ContainerSpec spec = ContainerSpec.parse("memory { limit: 200 swap_limit: 300"
         + " reservation: 100 high: 150 oom_kill_disable: true oom_group: false swappiness: 60 }");
 
-    assertThat(spec.memory()).isEqualTo(new MemorySpec(200L, 300L, 100L, 150L, true, false, 60));
+    assertThat(spec.memory()).isEqualTo(MemorySpec.builder()
+        .limit(200L)
+        .swapLimit(300L)
+        .reservation(100L)
+        .high(150L)
+        .oomKillDisable(true)
+        .oomGroup(false)
+        .swappiness(60)
+        .build());
   }
 
   @Test
@@ -112,9 +126,11 @@ class ContainerSpecParseTest {
         + " device_limits { major: 8 minor: 0 read_bps: 1048576 }"
         + " device_limits { major: 8 minor: 16 write_iops: 100 read_iops: -1 } }");
 
-    assertThat(spec.blockio()).isEqualTo(new BlockIoSpec(500, List.of(
-        new DeviceLimit(8, 0, 1_048_576L, null, null, null),
-        new DeviceLimit(8, 16, null, null, -1L, 100L))));
+    assertThat(spec.blockio()).isEqualTo(BlockIoSpec.builder()
+        .weight(500)
+        .deviceLimits(List.of(new DeviceLimit(8, 0, 1_048_576L, null, null, null),
+            new DeviceLimit(8, 16, null, null, -1L, 100L)))
+        .build());
   }
 
   @Test
@@ -135,7 +151,7 @@ class ContainerSpecParseTest {
             + " limit: -1 } }");
 
     assertThat(spec.hugetlb().limits()).containsExactly(
-        new HugetlbLimit("2MB", 1L << 30), new HugetlbLimit("1GB", -1));
+        new HugetlbLimit("2MB", 1L << 30, null), new HugetlbLimit("1GB", -1, null));
   }
 
   @Test
@@ -183,15 +199,36 @@ class ContainerSpecParseTest {
           "monitoring": {} }
         """);
 
-    assertThat(spec).isEqualTo(new ContainerSpec(1L, 2L, 3L,
-        new CpuSpec(1000L, -1L, "0-1", "0", SchedulingLatency.PREMIER),
-        new MemorySpec(100L, -1L, 50L, -1L, false, true, 0),
-        new PidsSpec(-1L),
-        new BlockIoSpec(10, List.of(new DeviceLimit(8, 0, null, 7L, null, null))),
-        new DeviceSpec(List.of(new DeviceRule(Permission.ALLOW, Type.BLOCK, 8, -1, "m"))),
-        new HugetlbSpec(List.of(new HugetlbLimit("64KB", 0))),
-        new NetworkSpec(0L, List.of(new InterfacePriority("lo", 0))),
-        new MonitoringSpec(null)));
+    assertThat(spec).isEqualTo(ContainerSpec.builder()
+        .owner(1L)
+        .ownerGroup(2L)
+        .childrenLimit(3L)
+        .cpu(CpuSpec.builder()
+            .limit(1000L)
+            .maxLimit(-1L)
+            .mask("0-1")
+            .memoryNodes("0")
+            .schedulingLatency(SchedulingLatency.PREMIER)
+            .build())
+        .memory(MemorySpec.builder()
+            .limit(100L)
+            .swapLimit(-1L)
+            .reservation(50L)
+            .high(-1L)
+            .oomKillDisable(false)
+            .oomGroup(true)
+            .swappiness(0)
+            .build())
+        .pids(new PidsSpec(-1L))
+        .blockio(BlockIoSpec.builder()
+            .weight(10)
+            .deviceLimits(List.of(new DeviceLimit(8, 0, null, 7L, null, null)))
+            .build())
+        .device(new DeviceSpec(List.of(new DeviceRule(Permission.ALLOW, Type.BLOCK, 8, -1, "m"))))
+        .hugetlb(new HugetlbSpec(List.of(new HugetlbLimit("64KB", 0, null))))
+        .network(new NetworkSpec(0L, List.of(new InterfacePriority("lo", 0))))
+        .monitoring(new MonitoringSpec(null))
+        .build());
   }
 
   @Test

@@ -13,17 +13,39 @@ import org.lmctfy.spec.HugetlbSpec.HugetlbLimit;
 import org.lmctfy.spec.NetworkSpec.InterfacePriority;
 
 class ContainerSpecRoundTripTest {
-  private static final ContainerSpec FULL = new ContainerSpec(1000L, 100L, 5L,
-      new CpuSpec(1000L, -1L, "0-3,6", "0", SchedulingLatency.NORMAL),
-      new MemorySpec(1L << 30, -1L, 1L << 29, -1L, true, false, 10),
-      new PidsSpec(128L),
-      new BlockIoSpec(300, List.of(new DeviceLimit(8, 0, 1000L, -1L, 5L, null),
-          new DeviceLimit(8, 16, null, null, null, 9L))),
-      new DeviceSpec(List.of(new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm"),
-          new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rwm"))),
-      new HugetlbSpec(List.of(new HugetlbLimit("2MB", 4096), new HugetlbLimit("1GB", -1))),
-      new NetworkSpec(0x10001L, List.of(new InterfacePriority("eth0", 3))),
-      new MonitoringSpec(true));
+  private static final ContainerSpec FULL = ContainerSpec.builder()
+      .owner(1000L)
+      .ownerGroup(100L)
+      .childrenLimit(5L)
+      .cpu(CpuSpec.builder()
+          .limit(1000L)
+          .maxLimit(-1L)
+          .mask("0-3,6")
+          .memoryNodes("0")
+          .schedulingLatency(SchedulingLatency.NORMAL)
+          .build())
+      .memory(MemorySpec.builder()
+          .limit(1L << 30)
+          .swapLimit(-1L)
+          .reservation(1L << 29)
+          .high(-1L)
+          .oomKillDisable(true)
+          .oomGroup(false)
+          .swappiness(10)
+          .build())
+      .pids(new PidsSpec(128L))
+      .blockio(BlockIoSpec.builder()
+          .weight(300)
+          .deviceLimits(List.of(new DeviceLimit(8, 0, 1000L, -1L, 5L, null),
+              new DeviceLimit(8, 16, null, null, null, 9L)))
+          .build())
+      .device(new DeviceSpec(List.of(new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm"),
+          new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rwm"))))
+      .hugetlb(new HugetlbSpec(List.of(new HugetlbLimit("2MB", 4096, null),
+          new HugetlbLimit("1GB", -1, null))))
+      .network(new NetworkSpec(0x10001L, List.of(new InterfacePriority("eth0", 3))))
+      .monitoring(new MonitoringSpec(true))
+      .build();
 
   @Test
   void fullSpecRoundTripsThroughText() {
@@ -98,7 +120,7 @@ class ContainerSpecRoundTripTest {
   void jsonUsesLmctfysSnakeCaseNamesAndOmitsAbsentFields() {
     ContainerSpec spec = ContainerSpec.builder()
         .ownerGroup(7L)
-        .memory(new MemorySpec(100L, 200L, null, null, null, null, null))
+        .memory(MemorySpec.builder().limit(100L).swapLimit(200L).build())
         .build();
 
     assertThat(spec.toJson())

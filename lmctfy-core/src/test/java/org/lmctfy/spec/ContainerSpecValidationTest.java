@@ -41,7 +41,7 @@ class ContainerSpecValidationTest {
   @Test
   void cpuMaxLimitAcceptsMinusOneToRemoveTheCap() {
     assertThat(CpuSpec.ofLimit(1).maxLimit()).isNull();
-    assertThat(new CpuSpec(null, -1L, null, null, null).maxLimit()).isEqualTo(-1L);
+    assertThat(CpuSpec.builder().maxLimit(-1L).build().maxLimit()).isEqualTo(-1L);
   }
 
   @Test
@@ -58,13 +58,13 @@ class ContainerSpecValidationTest {
 
   @Test
   void backwardsCpuRangeIsRejected() {
-    messageOf(() -> new CpuSpec(null, null, "3-1", null, null))
+    messageOf(() -> CpuSpec.builder().mask("3-1").build())
         .startsWith("cpu.mask: invalid value \"3-1\"").contains("backwards");
   }
 
   @Test
   void malformedMemoryNodesAreRejected() {
-    messageOf(() -> new CpuSpec(null, null, null, "", null))
+    messageOf(() -> CpuSpec.builder().memoryNodes("").build())
         .startsWith("cpu.memory_nodes: invalid value \"\"");
   }
 
@@ -82,15 +82,15 @@ class ContainerSpecValidationTest {
 
   @Test
   void finiteSwapLimitWithUnlimitedLimitIsRejected() {
-    messageOf(() -> new MemorySpec(-1L, 100L, null, null, null, null, null))
+    messageOf(() -> MemorySpec.builder().limit(-1L).swapLimit(100L).build())
         .startsWith("memory.swap_limit: invalid value 100: must be >= memory.limit (-1)");
   }
 
   @Test
   void swapLimitMayEqualLimitOrBeUnlimited() {
-    assertThat(new MemorySpec(100L, 100L, null, null, null, null, null).swapLimit()).isEqualTo(100);
-    assertThat(new MemorySpec(100L, -1L, null, null, null, null, null).swapLimit()).isEqualTo(-1);
-    assertThat(new MemorySpec(null, 5L, null, null, null, null, null).swapLimit()).isEqualTo(5);
+    assertThat(MemorySpec.builder().limit(100L).swapLimit(100L).build().swapLimit()).isEqualTo(100);
+    assertThat(MemorySpec.builder().limit(100L).swapLimit(-1L).build().swapLimit()).isEqualTo(-1);
+    assertThat(MemorySpec.builder().swapLimit(5L).build().swapLimit()).isEqualTo(5);
   }
 
   @Test
@@ -135,8 +135,10 @@ class ContainerSpecValidationTest {
 
   @Test
   void deviceThrottledTwiceIsRejected() {
-    messageOf(() -> new BlockIoSpec(null, List.of(new DeviceLimit(8, 0, 1L, null, null, null),
-        new DeviceLimit(8, 0, null, 1L, null, null))))
+    messageOf(() -> BlockIoSpec.builder()
+        .deviceLimits(List.of(new DeviceLimit(8, 0, 1L, null, null, null),
+            new DeviceLimit(8, 0, null, 1L, null, null)))
+        .build())
         .isEqualTo("blockio.device_limits: invalid value \"8:0\": device given twice");
   }
 
@@ -180,13 +182,13 @@ class ContainerSpecValidationTest {
 
   @Test
   void hugetlbPageSizeGivenTwiceIsRejected() {
-    messageOf(() -> new HugetlbSpec(List.of(new HugetlbLimit("2MB", 1), new HugetlbLimit("2MB", 2))))
+    messageOf(() -> new HugetlbSpec(List.of(new HugetlbLimit("2MB", 1, null), new HugetlbLimit("2MB", 2, null))))
         .isEqualTo("hugetlb.limits.page_size: invalid value \"2MB\": page size given twice");
   }
 
   @Test
   void hugetlbLimitBelowMinusOneIsRejected() {
-    messageOf(() -> new HugetlbLimit("1GB", -7))
+    messageOf(() -> new HugetlbLimit("1GB", -7, null))
         .startsWith("hugetlb.limits[].limit: invalid value -7");
   }
 
@@ -230,6 +232,6 @@ class ContainerSpecValidationTest {
 
   @Test
   void nullListsBecomeEmpty() {
-    assertThat(new BlockIoSpec(100, null).deviceLimits()).isEmpty();
+    assertThat(new BlockIoSpec(100, null, null, null).deviceLimits()).isEmpty();
   }
 }

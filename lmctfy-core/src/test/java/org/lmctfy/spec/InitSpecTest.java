@@ -15,9 +15,10 @@ class InitSpecTest {
     InitSpec spec = InitSpec.parse("cgroup_mount { mount_path: \"/sys/fs/cgroup/cpu\""
         + " hierarchy: CGROUP_CPU hierarchy: CGROUP_CPUACCT } enable_controllers: \"memory\"");
 
-    assertThat(spec).isEqualTo(new InitSpec(
-        List.of(new CgroupMount("/sys/fs/cgroup/cpu", Set.of("cpu", "cpuacct"))),
-        Set.of("memory")));
+    assertThat(spec).isEqualTo(InitSpec.builder()
+        .cgroupMounts(List.of(new CgroupMount("/sys/fs/cgroup/cpu", Set.of("cpu", "cpuacct"))))
+        .enableControllers(Set.of("memory"))
+        .build());
   }
 
   @Test

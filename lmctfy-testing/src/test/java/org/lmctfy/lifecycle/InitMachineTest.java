@@ -26,7 +26,9 @@ import org.lmctfy.testing.FakeSnapshot;
  * the v2 guest in KernelInitMachineV2Test).
  */
 class InitMachineTest {
-  private static final InitSpec ENABLE = new InitSpec(List.of(), Set.of("memory", "pids"));
+  private static final InitSpec ENABLE = InitSpec.builder()
+      .enableControllers(Set.of("memory", "pids"))
+      .build();
 
   private static FakeCgroupFs v2WithRootContainer() throws IOException {
     FakeCgroupFs fs = FakeCgroupFs.builder().layout(FakeLayout.V2).rootSubtreeControl(Set.of()).build();
@@ -153,7 +155,9 @@ class InitMachineTest {
   void aControllerTheUnifiedHierarchyLacksIsRefusedBeforeAnyWrite() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> ContainerApi.open(fs).initMachine(new InitSpec(List.of(), Set.of("memory"))));
+        () -> ContainerApi.open(fs).initMachine(InitSpec.builder()
+            .enableControllers(Set.of("memory"))
+            .build()));
     assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
     assertThat(e.getMessage()).contains("memory", "/sys/fs/cgroup/unified");
     assertThat(fs.mutationCount()).isZero();
@@ -164,8 +168,10 @@ class InitMachineTest {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     FakeSnapshot before = fs.snapshot();
     fs.failWhen(op -> op.kind() == FakeOperation.Kind.MOUNT && op.value().equals("/mnt/perf"), Errno.EBUSY);
-    InitSpec spec = new InitSpec(List.of(new CgroupMount("/mnt/net", Set.of("net_cls", "net_prio")),
-        new CgroupMount("/mnt/perf", Set.of("perf_event"))), Set.of());
+    InitSpec spec = InitSpec.builder()
+        .cgroupMounts(List.of(new CgroupMount("/mnt/net", Set.of("net_cls", "net_prio")),
+            new CgroupMount("/mnt/perf", Set.of("perf_event"))))
+        .build();
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
     assertThat(e.getMessage()).contains("/mnt/perf", "EBUSY");
     assertThat(fs.hierarchy("net_cls")).isEmpty();
@@ -180,8 +186,8 @@ class InitMachineTest {
   void anUnknownOrAlreadyMountedControllerIsInvalidAndNothingChanges() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     for (InitSpec bad : List.of(
-        new InitSpec(List.of(new CgroupMount("/mnt/x", Set.of("bogus"))), Set.of()),
-        new InitSpec(List.of(new CgroupMount("/mnt/x", Set.of("memory"))), Set.of()))) {
+        InitSpec.builder().cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("bogus")))).build(),
+        InitSpec.builder().cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("memory")))).build())) {
       LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(bad));
       assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
     }

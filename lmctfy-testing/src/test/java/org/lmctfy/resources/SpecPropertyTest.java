@@ -80,15 +80,25 @@ class SpecPropertyTest {
         Arbitraries.oneOf(Arbitraries.just(-1L), Arbitraries.longs().between(10, 200_000)).injectNull(0.3),
         Arbitraries.of("0", "1", "0-1").injectNull(0.5),
         Arbitraries.just("0").injectNull(0.5))
-        .as((l, m, mask, nodes) -> new CpuSpec(l, m, mask, nodes, null));
+        .as((l, m, mask, nodes) -> CpuSpec.builder()
+            .limit(l)
+            .maxLimit(m)
+            .mask(mask)
+            .memoryNodes(nodes)
+            .build());
     Arbitrary<MemorySpec> memory = Combinators.combine(
         Arbitraries.longs().between(4096, 1L << 34).injectNull(0.3),
         Arbitraries.longs().between(0, 1L << 30),
         Arbitraries.longs().between(0, 1L << 34).injectNull(0.5),
         Arbitraries.of(true, false).injectNull(0.5),
         Arbitraries.integers().between(0, 100).injectNull(0.5))
-        .as((limit, extra, reservation, oom, swappiness) -> new MemorySpec(limit,
-            limit == null ? null : limit + extra, reservation, null, oom, null, swappiness));
+        .as((limit, extra, reservation, oom, swappiness) -> MemorySpec.builder()
+            .limit(limit)
+            .swapLimit(limit == null ? null : limit + extra)
+            .reservation(reservation)
+            .oomKillDisable(oom)
+            .swappiness(swappiness)
+            .build());
     Arbitrary<DeviceSpec> device = Arbitraries.subsetOf(
         new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rw"), new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 5, "rwm"),
         new DeviceRule(Permission.ALLOW, Type.BLOCK, 8, 0, "r")).map(allowed -> {
@@ -100,7 +110,9 @@ class SpecPropertyTest {
     return Combinators.combine(
         cpu.injectNull(0.3), memory.injectNull(0.3),
         Arbitraries.oneOf(Arbitraries.just(-1L), Arbitraries.longs().between(1, 4096)).map(PidsSpec::new).injectNull(0.4),
-        Arbitraries.integers().between(10, 1000).map(w -> new BlockIoSpec(w, List.of())).injectNull(0.6),
+        Arbitraries.integers().between(10, 1000).map(w -> BlockIoSpec.builder()
+            .weight(w)
+            .build()).injectNull(0.6),
         device.injectNull(0.6),
         Arbitraries.longs().between(0, 65535).injectNull(0.7),
         Arbitraries.longs().between(0, 100).injectNull(0.7))
@@ -110,14 +122,19 @@ class SpecPropertyTest {
 
   /** The spec after a DIFF update: a field the update gives replaces the field the container had. */
   static ContainerSpec merge(ContainerSpec a, ContainerSpec b) {
-    CpuSpec c = a.cpu() == null ? b.cpu() : b.cpu() == null ? a.cpu() : new CpuSpec(
-        or(b.cpu().limit(), a.cpu().limit()), or(b.cpu().maxLimit(), a.cpu().maxLimit()),
-        or(b.cpu().mask(), a.cpu().mask()), or(b.cpu().memoryNodes(), a.cpu().memoryNodes()), null);
-    MemorySpec m = a.memory() == null ? b.memory() : b.memory() == null ? a.memory() : new MemorySpec(
-        or(b.memory().limit(), a.memory().limit()), or(b.memory().swapLimit(), a.memory().swapLimit()),
-        or(b.memory().reservation(), a.memory().reservation()), null,
-        or(b.memory().oomKillDisable(), a.memory().oomKillDisable()), null,
-        or(b.memory().swappiness(), a.memory().swappiness()));
+    CpuSpec c = a.cpu() == null ? b.cpu() : b.cpu() == null ? a.cpu() : CpuSpec.builder()
+        .limit(or(b.cpu().limit(), a.cpu().limit()))
+        .maxLimit(or(b.cpu().maxLimit(), a.cpu().maxLimit()))
+        .mask(or(b.cpu().mask(), a.cpu().mask()))
+        .memoryNodes(or(b.cpu().memoryNodes(), a.cpu().memoryNodes()))
+        .build();
+    MemorySpec m = a.memory() == null ? b.memory() : b.memory() == null ? a.memory() : MemorySpec.builder()
+        .limit(or(b.memory().limit(), a.memory().limit()))
+        .swapLimit(or(b.memory().swapLimit(), a.memory().swapLimit()))
+        .reservation(or(b.memory().reservation(), a.memory().reservation()))
+        .oomKillDisable(or(b.memory().oomKillDisable(), a.memory().oomKillDisable()))
+        .swappiness(or(b.memory().swappiness(), a.memory().swappiness()))
+        .build();
     return ContainerSpec.builder().cpu(c).memory(m).pids(or(b.pids(), a.pids())).blockio(or(b.blockio(), a.blockio()))
         .device(or(b.device(), a.device())).owner(or(b.owner(), a.owner()))
         .childrenLimit(or(b.childrenLimit(), a.childrenLimit())).build();

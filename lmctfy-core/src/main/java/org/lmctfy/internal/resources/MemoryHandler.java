@@ -31,7 +31,7 @@ final class MemoryHandler {
   private MemoryHandler() {}
 
   static void plan(MemorySpec memory, Mode mode, Host host, List<FileWrite> out) {
-    MemorySpec m = memory == null ? new MemorySpec(null, null, null, null, null, null, null) : memory;
+    MemorySpec m = memory == null ? MemorySpec.builder().build() : memory;
     boolean replace = mode == Mode.REPLACE && host.has("memory");
     // not the record's equals: its first call spins method handles, 10 ms of a CLI command's start
     if (!replace && m.limit() == null && m.swapLimit() == null && m.reservation() == null && m.high() == null

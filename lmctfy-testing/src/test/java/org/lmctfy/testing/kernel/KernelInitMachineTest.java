@@ -69,7 +69,7 @@ class KernelInitMachineTest {
   }
 
   private static InitSpec mount(String path, String... controllers) {
-    return new InitSpec(List.of(new CgroupMount(path, Set.of(controllers))), Set.of());
+    return InitSpec.builder().cgroupMounts(List.of(new CgroupMount(path, Set.of(controllers)))).build();
   }
 
   @Test
@@ -88,9 +88,10 @@ class KernelInitMachineTest {
   @Test
   void aMountThatFailsHalfWayUndoesTheMountsBeforeIt() throws IOException {
     String first = base.resolve("net_cls").toString();
-    InitSpec spec = new InitSpec(List.of(
-        new CgroupMount(first, Set.of("net_cls")),
-        new CgroupMount("/proc/version/perf_event", Set.of("perf_event"))), Set.of());
+    InitSpec spec = InitSpec.builder()
+        .cgroupMounts(List.of(new CgroupMount(first, Set.of("net_cls")),
+            new CgroupMount("/proc/version/perf_event", Set.of("perf_event"))))
+        .build();
 
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
 
@@ -105,8 +106,10 @@ class KernelInitMachineTest {
   @Test
   void aControllerMountedElsewhereIsInvalidAndNothingChanges() throws IOException {
     String mountPoint = base.resolve("memory").toString();
-    InitSpec spec = new InitSpec(List.of(new CgroupMount(base.resolve("net_cls").toString(), Set.of("net_cls")),
-        new CgroupMount(mountPoint, Set.of("memory"))), Set.of());
+    InitSpec spec = InitSpec.builder()
+        .cgroupMounts(List.of(new CgroupMount(base.resolve("net_cls").toString(), Set.of("net_cls")),
+            new CgroupMount(mountPoint, Set.of("memory"))))
+        .build();
 
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
 
