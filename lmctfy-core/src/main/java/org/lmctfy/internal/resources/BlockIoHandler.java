@@ -1,5 +1,7 @@
 package org.lmctfy.internal.resources;
 
+import org.lmctfy.spec.ContainerSpec;
+import java.util.function.Function;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -27,13 +29,38 @@ import org.lmctfy.spec.BlockIoSpec.LatencyTarget;
  * the spec is unlimited. A given list replaces the container's whole list (devices left out lose
  * their setting); REPLACE clears what is not given.
  */
-final class BlockIoHandler {
+final class BlockIoHandler implements ResourceHandler {
   private static final String[][] V1_FILES = {{"read_bps", "blkio.throttle.read_bps_device"},
       {"write_bps", "blkio.throttle.write_bps_device"}, {"read_iops", "blkio.throttle.read_iops_device"},
       {"write_iops", "blkio.throttle.write_iops_device"}};
   private static final String[] V2_KEYS = {"rbps", "wbps", "riops", "wiops"};
 
-  private BlockIoHandler() {}
+  @Override
+  public List<Field> fields() {
+    return List.of(new Field("blockio.weight", "io", s -> blockio(s, BlockIoSpec::weight)),
+        new Field("blockio.device_limits", "io", s -> blockio(s, BlockIoSpec::deviceLimits)),
+        new Field("blockio.device_weights", "io", s -> blockio(s, BlockIoSpec::deviceWeights)),
+        new Field("blockio.latency_targets", "io", s -> blockio(s, BlockIoSpec::latencyTargets)));
+  }
+
+  private static Object blockio(ContainerSpec s, Function<BlockIoSpec, Object> field) {
+    return s.blockio() == null ? null : field.apply(s.blockio());
+  }
+
+  @Override
+  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+    plan(spec.blockio(), mode, host, out.writes);
+  }
+
+  @Override
+  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+    out.blockio(read(host, fields));
+  }
+
+  @Override
+  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.blockio(anyOf(given) ? normalise(spec.blockio(), host) : null);
+  }
 
   static void plan(BlockIoSpec io, Mode mode, Host host, List<FileWrite> out) {
     boolean replace = mode == Mode.REPLACE && (host.has("blkio") || host.has("io"));

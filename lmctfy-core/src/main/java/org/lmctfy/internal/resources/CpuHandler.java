@@ -1,5 +1,7 @@
 package org.lmctfy.internal.resources;
 
+import org.lmctfy.spec.ContainerSpec;
+import java.util.function.Function;
 import java.util.List;
 import java.util.Set;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -34,13 +36,53 @@ import org.lmctfy.spec.CpuSpec;
  * (reason)"} is FAILED_PRECONDITION with the reason, undone like any failed write. A mask changed
  * in a partition that stays one is checked the same way.
  */
-final class CpuHandler {
+final class CpuHandler implements ResourceHandler {
   static final long PERIOD_US = 100_000;
   static final long MAX_SHARES = 262_144;
   static final long DEFAULT_SHARES = 1024;
   static final long MAX_LIMIT = 256_000;
 
-  private CpuHandler() {}
+  @Override
+  public List<Field> fields() {
+    return List.of(new Field("cpu.limit", "cpu", s -> cpu(s, CpuSpec::limit)),
+        new Field("cpu.max_limit", "cpu", s -> cpu(s, CpuSpec::maxLimit)),
+        new Field("cpu.mask", "cpuset", s -> cpu(s, CpuSpec::mask)),
+        new Field("cpu.memory_nodes", "cpuset", s -> cpu(s, CpuSpec::memoryNodes)),
+        new Field("cpu.period_us", "cpu", s -> cpu(s, CpuSpec::periodUs)),
+        new Field("cpu.burst_us", "cpu", s -> cpu(s, CpuSpec::burstUs)),
+        new Field("cpu.idle", "cpu", s -> cpu(s, CpuSpec::idle)),
+        new Field("cpu.uclamp_min", "cpu", s -> cpu(s, CpuSpec::uclampMin)),
+        new Field("cpu.uclamp_max", "cpu", s -> cpu(s, CpuSpec::uclampMax)),
+        new Field("cpu.partition", "cpuset", s -> cpu(s, CpuSpec::partition)));
+  }
+
+  private static Object cpu(ContainerSpec s, Function<CpuSpec, Object> field) {
+    return s.cpu() == null ? null : field.apply(s.cpu());
+  }
+
+  /** {@code scheduling_latency}: the kernel has no cpu.lat (a Google kernel patch). */
+  @Override
+  public List<String> refused() {
+    return List.of("cpu.scheduling_latency");
+  }
+
+  @Override
+  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+    if (spec.cpu() != null) {
+      validate(spec.cpu());
+    }
+    plan(spec.cpu(), mode, host, out.writes);
+  }
+
+  @Override
+  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+    out.cpu(anyOf(fields) ? read(host, fields) : null);
+  }
+
+  @Override
+  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.cpu(anyOf(given) ? normalise(spec.cpu(), host) : null);
+  }
 
   static void plan(CpuSpec cpu, Mode mode, Host host, List<FileWrite> out) {
     CpuSpec c = cpu == null ? CpuSpec.builder().build() : cpu;
