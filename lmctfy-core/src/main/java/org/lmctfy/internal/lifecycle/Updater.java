@@ -101,7 +101,7 @@ final class Updater {
       ResourcePlan plan = ResourcePlan.of(spec, mode, host).knowingTheDeviceFilter(before, mode, host);
       touched.addAll(plan.touched());
       old = ResourcePlan.read(host, touched);
-      defaults = v2WeightLines(plan, path);
+      defaults = plan.asRead(host);
       Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
       boolean trustedBefore = layout.trusted(path);
       apply(fs, path, plan);
@@ -141,23 +141,6 @@ final class Updater {
           + (e instanceof CgroupFsException c && c.errno() == Errno.EBUSY ? " (a cgroup with processes of its own "
               + "cannot enable controllers for its children)" : ""), e);
     }
-  }
-
-  /**
-   * The "default N" lines of the v2 weight files the plan writes, as they are: a v1-unit weight
-   * read from them does not always map back to the same line (the kernel's default 100 is no
-   * v1 weight's image), so a restore writes them back as read, after the plan back.
-   */
-  private List<FileWrite> v2WeightLines(ResourcePlan plan, CgroupPath path) throws IOException {
-    List<FileWrite> out = new ArrayList<>(0);
-    for (FileWrite w : plan.writes()) {
-      if (w.hierarchy().version() == CgroupVersion.V2 && w.value().startsWith("default ")
-          && (w.file().equals("io.weight") || w.file().equals("io.bfq.weight"))) {
-        String line = fs.read(w.hierarchy(), path, w.file()).split("\n")[0].strip();
-        out.add(new FileWrite(w.hierarchy(), w.file(), line, w.field()));
-      }
-    }
-    return out;
   }
 
   /** Puts back {@code old}: a plan from the state the failure left to the values read before. */

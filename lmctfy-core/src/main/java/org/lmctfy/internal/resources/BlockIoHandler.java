@@ -37,10 +37,17 @@ final class BlockIoHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field("blockio.weight", "io", s -> blockio(s, BlockIoSpec::weight)),
-        new Field("blockio.device_limits", "io", s -> blockio(s, BlockIoSpec::deviceLimits)),
-        new Field("blockio.device_weights", "io", s -> blockio(s, BlockIoSpec::deviceWeights)),
-        new Field("blockio.latency_targets", "io", s -> blockio(s, BlockIoSpec::latencyTargets)));
+    return List.of(
+        new Field("blockio.weight", "io", List.of("blkio.weight", "blkio.bfq.weight"),
+            List.of("io.weight", "io.bfq.weight"), s -> blockio(s, BlockIoSpec::weight)),
+        new Field("blockio.device_limits", "io",
+            List.of("blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
+                "blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"), List.of("io.max"),
+            s -> blockio(s, BlockIoSpec::deviceLimits)),
+        new Field("blockio.device_weights", "io", List.of(), List.of("io.weight"),
+            s -> blockio(s, BlockIoSpec::deviceWeights)),
+        new Field("blockio.latency_targets", "io", List.of(), List.of("io.latency"),
+            s -> blockio(s, BlockIoSpec::latencyTargets)));
   }
 
   private static Object blockio(ContainerSpec s, Function<BlockIoSpec, Object> field) {
@@ -113,6 +120,22 @@ final class BlockIoHandler implements ResourceHandler {
                 "blockio.device_limits"));
           }
         }
+      }
+    }
+  }
+
+  /**
+   * The "default N" lines of the v2 weight files {@code planned} writes, as they are: a v1-unit
+   * weight read from them does not always map back to the same line (the kernel's default 100 is
+   * no v1 weight's image).
+   */
+  @Override
+  public void keepAsRead(List<FileWrite> planned, Host host, List<FileWrite> out) {
+    for (FileWrite w : planned) {
+      if (Host.isV2(w.hierarchy()) && w.value().startsWith("default ")
+          && (w.file().equals("io.weight") || w.file().equals("io.bfq.weight"))) {
+        String line = host.readSelf(w.hierarchy(), w.file()).split("\n")[0].strip();
+        out.add(new FileWrite(w.hierarchy(), w.file(), line, w.field()));
       }
     }
   }

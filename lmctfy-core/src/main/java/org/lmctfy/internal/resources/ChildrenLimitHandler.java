@@ -19,7 +19,9 @@ final class ChildrenLimitHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(CHILDREN_LIMIT, null, ContainerSpec::childrenLimit));
+    return List.of(
+        new Field(CHILDREN_LIMIT, null, List.of(), List.of("cgroup.max.descendants"),
+            ContainerSpec::childrenLimit));
   }
 
   private static Optional<Hierarchy> unified(Host host) {

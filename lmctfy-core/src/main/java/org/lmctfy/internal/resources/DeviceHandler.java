@@ -31,7 +31,7 @@ final class DeviceHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(RULES, null, ContainerSpec::device));
+    return List.of(new Field(RULES, null, List.of("devices.allow", "devices.deny"), List.of(), ContainerSpec::device));
   }
 
   @Override

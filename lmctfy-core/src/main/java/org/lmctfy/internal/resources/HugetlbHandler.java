@@ -20,7 +20,11 @@ final class HugetlbHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(LIMITS, "hugetlb", ContainerSpec::hugetlb));
+    return List.of(
+        new Field(LIMITS, "hugetlb",
+            List.of("hugetlb.<size>.limit_in_bytes", "hugetlb.<size>.rsvd.limit_in_bytes"),
+            List.of("hugetlb.<size>.max", "hugetlb.<size>.rsvd.max"),
+            ContainerSpec::hugetlb));
   }
 
   @Override

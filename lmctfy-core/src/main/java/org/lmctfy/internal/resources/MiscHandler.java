@@ -17,7 +17,7 @@ final class MiscHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(LIMITS, "misc", ContainerSpec::misc));
+    return List.of(new Field(LIMITS, "misc", List.of(), List.of("misc.max"), ContainerSpec::misc));
   }
 
   @Override
@@ -58,6 +58,7 @@ final class MiscHandler implements ResourceHandler {
 
   @Override
   public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.misc(spec.misc() == null ? null : new MiscSpec(spec.misc().limits().stream().filter(l -> l.limit() >= 0).toList()));
+    MiscSpec misc = spec.misc();
+    out.misc(misc == null ? null : new MiscSpec(misc.limits().stream().filter(l -> l.limit() >= 0).toList()));
   }
 }

@@ -16,7 +16,7 @@ final class MonitoringHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(MONITORING, null, ContainerSpec::monitoring));
+    return List.of(new Field(MONITORING, null, List.of(), List.of(), ContainerSpec::monitoring));
   }
 
   @Override

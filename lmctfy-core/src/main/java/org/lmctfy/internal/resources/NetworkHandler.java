@@ -19,8 +19,11 @@ final class NetworkHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(CLASSID, null, s -> s.network() == null ? null : s.network().classid()),
-        new Field(PRIORITIES, null, s -> s.network() == null ? null : s.network().priorities()));
+    return List.of(
+        new Field(CLASSID, null, List.of("net_cls.classid"), List.of(),
+            s -> s.network() == null ? null : s.network().classid()),
+        new Field(PRIORITIES, null, List.of("net_prio.ifpriomap"), List.of(),
+            s -> s.network() == null ? null : s.network().priorities()));
   }
 
   @Override

@@ -25,7 +25,9 @@ final class OwnerHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(OWNER, null, ContainerSpec::owner), new Field(OWNER_GROUP, null, ContainerSpec::ownerGroup));
+    return List.of(
+        new Field(OWNER, null, List.of(), List.of(), ContainerSpec::owner),
+        new Field(OWNER_GROUP, null, List.of(), List.of(), ContainerSpec::ownerGroup));
   }
 
   @Override

@@ -12,7 +12,9 @@ final class PidsHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(LIMIT, "pids", s -> s.pids() == null ? null : s.pids().limit()));
+    return List.of(
+        new Field(LIMIT, "pids", List.of("pids.max"), List.of("pids.max"),
+            s -> s.pids() == null ? null : s.pids().limit()));
   }
 
   @Override

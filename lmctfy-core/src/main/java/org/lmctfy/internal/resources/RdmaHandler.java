@@ -18,7 +18,7 @@ final class RdmaHandler implements ResourceHandler {
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(LIMITS, "rdma", ContainerSpec::rdma));
+    return List.of(new Field(LIMITS, "rdma", List.of("rdma.max"), List.of("rdma.max"), ContainerSpec::rdma));
   }
 
   @Override

@@ -22,10 +22,13 @@ interface ResourceHandler {
    *
    * @param controller the cgroup v2 controller it writes to, or null when none (a v1 controller,
    *     a device filter, an owner)
+   * @param v1Files the interface files it writes on v1 ({@code <size>} stands for a page size)
+   * @param v2Files the interface files it writes on v2
    * @param value the part of a spec whose presence means the field is given (a list or map counts
    *     when not empty)
    */
-  record Field(String name, String controller, Function<ContainerSpec, Object> value) {
+  record Field(String name, String controller, List<String> v1Files, List<String> v2Files,
+      Function<ContainerSpec, Object> value) {
     boolean isSet(ContainerSpec spec) {
       Object v = value.apply(spec);
       return v != null && !(v instanceof Collection<?> c && c.isEmpty()) && !(v instanceof Map<?, ?> m && m.isEmpty());
@@ -97,6 +100,12 @@ interface ResourceHandler {
    * ({@code old}) cannot say (a limit read as null, "none": a DIFF of it writes nothing).
    */
   default void restoreUnset(ContainerSpec old, Set<String> touched, Host host, List<FileWrite> out) {}
+
+  /**
+   * Adds writes that put back, as they are now, files {@code planned} writes whose value {@link
+   * #read} cannot give back exactly; a restore writes them after the plan back.
+   */
+  default void keepAsRead(List<FileWrite> planned, Host host, List<FileWrite> out) {}
 
   /** What the handlers of a plan put out, in order. */
   final class Planning {

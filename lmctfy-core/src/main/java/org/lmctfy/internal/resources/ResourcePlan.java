@@ -105,6 +105,18 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
         back.deviceFilter());
   }
 
+  /**
+   * Writes that put back, as they are now, files this plan writes whose value {@link #read}
+   * cannot give back exactly; after a failure they go after the plan back.
+   */
+  public List<FileWrite> asRead(Host host) {
+    List<FileWrite> out = new ArrayList<>(0);
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      handler.keepAsRead(writes, host, out);
+    }
+    return out;
+  }
+
   /** The fields this plan touches: the spec's, and those it resets or writes a device filter for. */
   public Set<String> touched() {
     Set<String> out = new LinkedHashSet<>(fields);

@@ -23,7 +23,7 @@ final class UnifiedHandler implements ResourceHandler {
   /** One field per file: {@code unified.<file>}. */
   @Override
   public List<Field> fields() {
-    return List.of(new Field(PREFIX + "*", null, ContainerSpec::unified));
+    return List.of(new Field(PREFIX + "*", null, List.of(), List.of(), ContainerSpec::unified));
   }
 
   @Override

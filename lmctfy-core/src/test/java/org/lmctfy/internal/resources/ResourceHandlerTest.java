@@ -1,12 +1,15 @@
 package org.lmctfy.internal.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.internal.codec.UnifiedFiles;
 import org.lmctfy.spec.ContainerSpec;
 
 class ResourceHandlerTest {
@@ -103,6 +106,31 @@ class ResourceHandlerTest {
     expected.add("unified.memory.swap.high");
 
     assertThat(ResourcePlan.fields(spec)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aV2FieldsControllerIsTheOneOfItsFiles() {
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      for (ResourceHandler.Field f : handler.fields()) {
+        for (String file : f.v2Files()) {
+          String prefix = file.substring(0, file.indexOf('.'));
+          assertThat(prefix.equals("cgroup") ? null : prefix).as(f.name() + " writes " + file).isEqualTo(f.controller());
+        }
+      }
+    }
+  }
+
+  @Test
+  void theUnifiedSectionRefusesEveryV2FileAFieldWritesNamingTheField() {
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      for (ResourceHandler.Field f : handler.fields()) {
+        // hugetlb.<size>.max: refused as no lower-case file name before UnifiedFiles's hugetlb rule
+        for (String name : f.v2Files().stream().filter(file -> !file.contains("<size>")).toList()) {
+          assertThatThrownBy(() -> UnifiedFiles.check(name, "1")).as(name).isInstanceOf(LmctfyException.class)
+              .hasMessageContaining(f.name());
+        }
+      }
+    }
   }
 
   @Test
