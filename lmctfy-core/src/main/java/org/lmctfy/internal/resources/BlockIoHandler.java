@@ -1,18 +1,18 @@
 package org.lmctfy.internal.resources;
 
-import org.lmctfy.spec.ContainerSpec;
-import java.util.function.Function;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.BlockIoSpec.DeviceLimit;
 import org.lmctfy.spec.BlockIoSpec.DeviceWeight;
 import org.lmctfy.spec.BlockIoSpec.LatencyTarget;
+import org.lmctfy.spec.BlockIoSpec;
+import org.lmctfy.spec.ContainerSpec;
 
 /**
  * blockio: {@code weight} (v1 units, 10..1000) and per-device bps and iops limits.

@@ -1,6 +1,5 @@
 package org.lmctfy.internal.resources;
 
-import org.lmctfy.spec.ContainerSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,10 +8,11 @@ import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.DeviceSpec;
+import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
 import org.lmctfy.spec.DeviceSpec.Permission;
 import org.lmctfy.spec.DeviceSpec.Type;
+import org.lmctfy.spec.DeviceSpec;
 
 /**
  * device: the rules are either {@code ALLOW ALL rwm}, or {@code DENY ALL rwm} followed by the

@@ -1,10 +1,10 @@
 package org.lmctfy.internal.resources;
 
-import org.lmctfy.spec.ContainerSpec;
-import java.util.function.Function;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.MemorySpec;
 
 /**

@@ -1,12 +1,12 @@
 package org.lmctfy.internal.resources;
 
-import org.lmctfy.spec.ContainerSpec;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.spec.ContainerSpec;
 
 /**
  * owner / owner_group: delegation. The container's directory in every managed hierarchy and the

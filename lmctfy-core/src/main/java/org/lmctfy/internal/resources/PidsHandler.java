@@ -1,9 +1,9 @@
 package org.lmctfy.internal.resources;
 
-import org.lmctfy.spec.ContainerSpec;
 import java.util.List;
 import java.util.Set;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.PidsSpec;
 
 /** pids: {@code limit} is {@code pids.max} on v1 and v2; -1 is {@code max}. */
