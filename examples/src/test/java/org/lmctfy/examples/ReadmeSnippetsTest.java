@@ -6,38 +6,99 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's code blocks marked {@code <!-- snippet: path -->} are copies of compiled code: each
- * line of the block, in order, is a line of that file (indentation aside).
+ * The README and the reference in {@code docs/}: their code blocks marked {@code <!-- snippet: path
+ * -->} are copies of compiled code (each line of the block, in order, is a line of that file,
+ * indentation aside), and their relative links lead to files and headings that exist.
  */
 class ReadmeSnippetsTest {
   private static final Path ROOT = Path.of("").toAbsolutePath().getParent(); // examples/ -> the repository
   private static final Pattern SNIPPET = Pattern.compile("<!-- snippet: (\\S+) -->\\n```java\\n(.*?)\\n```",
       Pattern.DOTALL);
+  private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+  private static final Pattern CODE_BLOCK = Pattern.compile("^```.*?^```", Pattern.DOTALL | Pattern.MULTILINE);
 
   @Test
   void everyMarkedSnippetIsInItsFileInOrder() throws IOException {
-    String readme = Files.readString(ROOT.resolve("README.md"));
-    Matcher m = SNIPPET.matcher(readme);
     int found = 0;
-    while (m.find()) {
-      found++;
-      List<String> file = stripped(Files.readAllLines(ROOT.resolve(m.group(1))));
-      List<String> block = stripped(List.of(m.group(2).split("\n")));
-      int at = 0;
-      for (String line : block) {
-        int next = file.subList(at, file.size()).indexOf(line);
-        assertThat(next).as("README snippet line \"%s\" in %s (after line %d of its code)", line, m.group(1), at)
-            .isNotNegative();
-        at += next + 1;
+    for (Path doc : docs()) {
+      Matcher m = SNIPPET.matcher(Files.readString(doc));
+      while (m.find()) {
+        found++;
+        List<String> file = stripped(Files.readAllLines(ROOT.resolve(m.group(1))));
+        List<String> block = stripped(List.of(m.group(2).split("\n")));
+        int at = 0;
+        for (String line : block) {
+          int next = file.subList(at, file.size()).indexOf(line);
+          assertThat(next).as("%s: snippet line \"%s\" in %s (after line %d of its code)", ROOT.relativize(doc), line,
+              m.group(1), at).isNotNegative();
+          at += next + 1;
+        }
       }
     }
-    assertThat(found).as("snippets marked in README.md").isPositive();
+    assertThat(found).as("snippets marked in README.md and docs/").isPositive();
+  }
+
+  @Test
+  void everyRelativeLinkLeadsToAFileOrHeadingThatExists() throws IOException {
+    List<String> broken = new ArrayList<>();
+    for (Path doc : docs()) {
+      Matcher m = LINK.matcher(CODE_BLOCK.matcher(Files.readString(doc)).replaceAll(""));
+      while (m.find()) {
+        String link = m.group(1);
+        if (link.matches("[a-z]+:.*")) {
+          continue; // https:, mailto:
+        }
+        int hash = link.indexOf('#');
+        Path target = hash == 0 ? doc : doc.resolveSibling(hash < 0 ? link : link.substring(0, hash)).normalize();
+        if (!Files.exists(target)) {
+          broken.add(ROOT.relativize(doc) + ": " + link + " (no such file)");
+        } else if (hash >= 0 && !anchors(target).contains(link.substring(hash + 1))) {
+          broken.add(ROOT.relativize(doc) + ": " + link + " (no such heading)");
+        }
+      }
+    }
+    assertThat(broken).as("links in README.md and docs/").isEmpty();
+  }
+
+  @Test
+  void theReadmeLinksEveryPageOfDocs() throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    assertThat(docs().subList(1, docs().size())).allSatisfy(doc ->
+        assertThat(readme).as("README.md links %s", ROOT.relativize(doc)).contains("](" + ROOT.relativize(doc) + ")"));
+  }
+
+  /** README.md, then every page of docs/. */
+  private static List<Path> docs() throws IOException {
+    List<Path> out = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+    try (Stream<Path> pages = Files.list(ROOT.resolve("docs"))) {
+      pages.filter(p -> p.toString().endsWith(".md")).sorted().forEach(out::add);
+    }
+    return out;
+  }
+
+  /** GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+  private static Set<String> anchors(Path file) throws IOException {
+    Set<String> out = new HashSet<>();
+    if (!file.toString().endsWith(".md")) {
+      return out;
+    }
+    for (String line : CODE_BLOCK.matcher(Files.readString(file)).replaceAll("").split("\n")) {
+      if (line.matches("#{1,6} .*")) {
+        out.add(line.replaceFirst("#+ ", "").strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "")
+            .replace(' ', '-'));
+      }
+    }
+    return out;
   }
 
   private static List<String> stripped(List<String> lines) {

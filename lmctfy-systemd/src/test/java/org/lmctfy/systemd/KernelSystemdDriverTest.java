@@ -82,6 +82,15 @@ class KernelSystemdDriverTest {
   }
 
   @Test
+  void aRefusedFirstCreateLeavesNoUnitAndNoCgroup() throws Exception {
+    Result r = plain("lmctfy-test-refused.service", "refused");
+    assertThat(r.status()).as(r.output()).isZero();
+    assertThat(r.value("refused")).isEqualTo("INVALID_ARGUMENT");
+    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState")).isEqualTo("not-found");
+    assertThat(SystemdGuest.exists(UNIT)).isFalse();
+  }
+
+  @Test
   void theUnitShowsInSystemctlStatusAndADaemonReloadLeavesTheLimitsOfItsContainers() throws Exception {
     Result created = plain("lmctfy-test-create.service", "create", "/kept");
     assertThat(created.status()).as(created.output()).isZero();

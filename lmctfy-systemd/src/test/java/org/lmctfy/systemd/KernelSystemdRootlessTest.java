@@ -74,6 +74,7 @@ class KernelSystemdRootlessTest {
     assertThat(r.value("cpuset")).startsWith("FAILED_PRECONDITION").contains("cpuset",
         "/etc/systemd/system/user@.service.d/delegate.conf", "Delegate=cpu cpuset io memory pids",
         "systemctl daemon-reload", "log in again");
+    assertThat(SystemdGuest.exists(UNIT)).as("the refused create stopped the unit it started").isFalse();
   }
 
   @Test

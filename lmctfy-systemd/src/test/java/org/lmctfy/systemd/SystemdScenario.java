@@ -115,6 +115,14 @@ public final class SystemdScenario {
             out.println("cpuset=" + e.code() + ": " + e.getMessage());
           }
         }
+        case "refused" -> { // a spec the kernel refuses, on a machine where the unit does not run yet
+          try {
+            api.create("/refused", ContainerSpec.parse("cpu { mask: \"63\" }"));
+            out.println("refused=created");
+          } catch (LmctfyException e) {
+            out.println("refused=" + e.code());
+          }
+        }
         case "loop" -> loop(api, Path.of(args[1]), List.of(args).subList(2, args.length));
         default -> throw new IllegalArgumentException(args[0]);
       }

@@ -21,7 +21,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.lmctfy.support.Proves;
 
 /**
- * The README's "What's supported" table says, for each field and API, what the tests prove on a
+ * The "What's supported" table (docs/supported.md) says, for each field and API, what the tests prove on a
  * v2 kernel (the {@code v2} guests of .ci/kernel-vm, 6.1 and 6.12) and on the fake; this holds it
  * to the tests' {@link Proves} annotations, so the table cannot claim what no test checks (or
  * leave out what one does). A cell is {@code Y} where a test proves the thing itself, then {@code
@@ -36,7 +36,7 @@ class SupportedTableTest {
 
   @Test
   void everyRowOfTheTableIsWhatTheTestsProveAndEveryProvenRowIsInIt() throws Exception {
-    List<Row> rows = readmeRows();
+    List<Row> rows = tableRows();
     Map<String, TreeMap<String, List<String>>> proofs = proofs();
     List<String> problems = new ArrayList<>();
     for (Row r : rows) {
@@ -47,18 +47,18 @@ class SupportedTableTest {
         problems.add(r.key() + ": no test proves it " + (kernel.isEmpty() ? "on a v2 kernel" : "on the fake"));
       }
       if (!r.kernel().equals(kernel)) {
-        problems.add(r.key() + ": the README says v2 kernel \"" + r.kernel() + "\", the tests prove \"" + kernel + "\" "
+        problems.add(r.key() + ": the table says v2 kernel \"" + r.kernel() + "\", the tests prove \"" + kernel + "\" "
             + p.getOrDefault("kernel", List.of()));
       }
       if (!r.fake().equals(fake)) {
-        problems.add(r.key() + ": the README says fake \"" + r.fake() + "\", the tests prove \"" + fake + "\" "
+        problems.add(r.key() + ": the table says fake \"" + r.fake() + "\", the tests prove \"" + fake + "\" "
             + p.getOrDefault("fake", List.of()));
       }
     }
     TreeSet<String> unlisted = new TreeSet<>(proofs.keySet());
     rows.forEach(r -> unlisted.remove(r.key()));
-    unlisted.forEach(k -> problems.add(k + ": proven by " + proofs.get(k) + " but not a row of the README's table"));
-    assertThat(problems).as("README \"What's supported\" against the tests' @Proves").isEmpty();
+    unlisted.forEach(k -> problems.add(k + ": proven by " + proofs.get(k) + " but not a row of the table"));
+    assertThat(problems).as("docs/supported.md against the tests' @Proves").isEmpty();
     assertThat(rows).extracting(Row::number).as("rows numbered 1..n").containsExactlyElementsOf(
         java.util.stream.IntStream.rangeClosed(1, rows.size()).boxed().toList());
   }
@@ -122,16 +122,14 @@ class SupportedTableTest {
     return out;
   }
 
-  /** The rows of the first table under "## What's supported", whose header is {@link #HEADER}. */
-  static List<Row> readmeRows() throws IOException {
-    List<String> lines = Files.readAllLines(readme());
-    int section = lines.indexOf("## What's supported");
-    assertThat(section).as("README has a \"## What's supported\" section").isNotNegative();
-    int header = lines.subList(section, lines.size()).indexOf(HEADER);
-    assertThat(header).as("its table's header is " + HEADER).isNotNegative();
+  /** The rows of the table of docs/supported.md whose header is {@link #HEADER}. */
+  static List<Row> tableRows() throws IOException {
+    List<String> lines = Files.readAllLines(table());
+    int header = lines.indexOf(HEADER);
+    assertThat(header).as("docs/supported.md has a table whose header is " + HEADER).isNotNegative();
     List<Row> rows = new ArrayList<>();
     Map<String, Integer> seen = new LinkedHashMap<>();
-    for (int i = section + header + 2; i < lines.size() && lines.get(i).startsWith("|"); i++) {
+    for (int i = header + 2; i < lines.size() && lines.get(i).startsWith("|"); i++) {
       String[] cells = lines.get(i).substring(1, lines.get(i).length() - 1).split("(?<!\\\\)\\|", -1);
       assertThat(cells).as("line %d: %s", i + 1, lines.get(i)).hasSize(6);
       String field = cells[1].strip();
@@ -143,12 +141,12 @@ class SupportedTableTest {
     return rows;
   }
 
-  private static Path readme() {
+  private static Path table() {
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      if (Files.isRegularFile(dir.resolve("README.md")) && Files.isDirectory(dir.resolve("lmctfy-core"))) {
-        return dir.resolve("README.md");
+      if (Files.isRegularFile(dir.resolve("docs/supported.md")) && Files.isDirectory(dir.resolve("lmctfy-core"))) {
+        return dir.resolve("docs/supported.md");
       }
     }
-    throw new AssertionError("no README.md above " + Path.of("").toAbsolutePath());
+    throw new AssertionError("no docs/supported.md above " + Path.of("").toAbsolutePath());
   }
 }

@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -51,5 +58,45 @@ class SharedControllersTest {
     CgroupAssertions.assertThat(fs).hasNoContainer("/b");
     api.create("/c", MEMORY); // and a container with the controller is made as before
     CgroupAssertions.assertThat(fs).hasValue("/c", "memory.max", "67108864");
+  }
+
+  /**
+   * The undo of a failed create looks for siblings, then disables; a sibling's create made between
+   * the look and the write would lose its controller (its limit's file gone, ENOENT, or its limit
+   * silently dropped after it committed). Here the undo is held just before its write until the
+   * sibling's create is done, or for a second: the look-then-write must exclude the create's
+   * look-then-enable, so the sibling waits, and finds its controller enabled either way.
+   */
+  @Test
+  void anUndoAndASiblingsCreateNeverInterleave() throws Exception {
+    CountDownLatch undoPaused = new CountDownLatch(1);
+    CountDownLatch siblingDone = new CountDownLatch(1);
+    CgroupFs paused = (CgroupFs) Proxy.newProxyInstance(CgroupFs.class.getClassLoader(), new Class<?>[] {CgroupFs.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("write") && "cgroup.subtree_control".equals(args[2])
+              && ((String) args[3]).startsWith("-")) {
+            undoPaused.countDown();
+            siblingDone.await(1, TimeUnit.SECONDS); // the sibling's create cannot finish while this holds the lock
+          }
+          try {
+            return method.invoke(fs, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    ContainerApi shared = ContainerApi.open(paused, CgroupPath.root());
+    fs.failWhen(op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
+
+    CompletableFuture<Void> failing = CompletableFuture.runAsync(() -> shared.create("/b", MEMORY));
+    assertThat(undoPaused.await(10, TimeUnit.SECONDS)).as("the failed create's undo reached its write").isTrue();
+    CompletableFuture<Void> sibling = CompletableFuture.runAsync(() -> shared.create("/a", MEMORY))
+        .whenComplete((ok, e) -> siblingDone.countDown());
+
+    sibling.get(10, TimeUnit.SECONDS);
+    assertThat(failing).failsWithin(10, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .havingCause().isInstanceOf(LmctfyException.class);
+    CgroupAssertions.assertThat(fs).hasValue("/a", "memory.max", "67108864");
+    assertThat(subtree()).contains("memory");
+    CgroupAssertions.assertThat(fs).hasNoContainer("/b");
   }
 }

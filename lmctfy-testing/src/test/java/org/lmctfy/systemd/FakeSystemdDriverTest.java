@@ -119,6 +119,39 @@ class FakeSystemdDriverTest {
   }
 
   @Test
+  void aCreateRefusedAfterItStartedTheUnitStopsItAgain_leavingTheMachineAsItWas() {
+    try (ContainerApi api = open()) {
+      // refused by the plan (the unit must run for the plan to read its root) ...
+      assertThatThrownBy(() -> api.create("/job", ContainerSpec.parse("cpu { mask: \"63\" }")))
+          .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+      assertThat(systemd.unit("lmctfy.service")).isEmpty();
+      CgroupAssertions.assertThat(fs).matches(booted);
+      // ... and by the kernel, half-way through the create
+      fs.failWhen(op -> "memory.max".equals(op.file()), org.lmctfy.cgroupfs.Errno.EINVAL);
+      assertThatThrownBy(() -> api.create("/job", LIMITS))
+          .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+      assertThat(systemd.unit("lmctfy.service")).isEmpty();
+      CgroupAssertions.assertThat(fs).matches(booted);
+      assertThat(systemd.calls()).containsSubsequence("StartTransientUnit lmctfy.service fail", "StopUnit lmctfy.service replace",
+          "StartTransientUnit lmctfy.service fail", "StopUnit lmctfy.service replace");
+      api.create("/job", LIMITS); // and a create that succeeds starts it once more
+      assertThat(api.exists("/job")).isTrue();
+    }
+  }
+
+  @Test
+  void aCreateRefusedInAUnitThatHoldsAContainerLeavesTheUnit() {
+    try (ContainerApi api = open()) {
+      api.create("/job", LIMITS);
+      assertThatThrownBy(() -> api.create("/other", ContainerSpec.parse("cpu { mask: \"63\" }")))
+          .isInstanceOf(LmctfyException.class);
+      assertThat(systemd.unit("lmctfy.service")).hasValueSatisfying(u -> assertThat(u.activeState()).isEqualTo("active"));
+      assertThat(api.exists("/job")).isTrue();
+      assertThat(systemd.calls()).noneMatch(c -> c.startsWith("StopUnit"));
+    }
+  }
+
+  @Test
   void aFailedUnitOfThatNameIsResetAndTheStartTriedOnceMore() {
     systemd.leaveFailedUnit("lmctfy.service");
     try (ContainerApi api = open()) {

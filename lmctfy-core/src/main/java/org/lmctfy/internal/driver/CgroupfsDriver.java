@@ -8,7 +8,6 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.lifecycle.Errors;
 import org.lmctfy.internal.lifecycle.Lifecycle;
-import org.lmctfy.internal.lifecycle.MachineInit;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.InitSpec;
@@ -62,18 +61,19 @@ final class CgroupfsDriver extends Driver {
   }
 
   @Override
-  public void prepare(Lifecycle lifecycle) {
+  public boolean prepare(Lifecycle lifecycle) {
     if (delegation == Delegation.NONE) {
-      return;
+      return false;
     }
     try {
       if (processes().isEmpty()) {
-        return; // the common case: moved at an earlier create, or by initMachine
+        return false; // the common case: moved at an earlier create, or by initMachine
       }
       // two processes may move at once: the root's lock (root before the new container's) orders them
       try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
-        moveIntoLeaf(fs, unified, root, SUPERVISOR_LEAF, processes());
+        moveIntoLeaf(lifecycle, fs, unified, root, SUPERVISOR_LEAF, processes());
       }
+      return false; // the root was there: its processes' move into a leaf is not undone
     } catch (IOException e) {
       throw Errors.of("move the processes of the API's root " + unified.display(root, null) + " into "
           + SUPERVISOR_LEAF, e);
@@ -88,7 +88,8 @@ final class CgroupfsDriver extends Driver {
    * Moves the processes of {@code root} into its processes leaf {@code leaf} (initMachine's
    * processes_leaf, marked so that it is never taken for a container), when it still has any.
    */
-  static void moveIntoLeaf(CgroupFs fs, Hierarchy unified, CgroupPath root, String leaf, String seen)
+  static void moveIntoLeaf(Lifecycle lifecycle, CgroupFs fs, Hierarchy unified, CgroupPath root, String leaf,
+      String seen)
       throws IOException {
     if (seen.isEmpty() || fs.read(unified, root, "cgroup.procs").isBlank()) {
       return;
@@ -96,7 +97,7 @@ final class CgroupfsDriver extends Driver {
     LOG.info("the API's root {} holds processes [{}]; moving them into {}/ so that it can enable controllers for its"
         + " containers (cgroup v2 lets only a cgroup without processes do that)", unified.display(root, null),
         seen.replace('\n', ' '), leaf);
-    new MachineInit(fs, root).run(new InitSpec(List.of(), Set.of(), leaf));
+    lifecycle.initMachine(new InitSpec(List.of(), Set.of(), leaf));
   }
 
   @Override

@@ -144,31 +144,34 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   @Override
-  public void ensureRoot(Lifecycle lifecycle) {
+  public boolean ensureRoot(Lifecycle lifecycle) {
     try {
-      if (!fs.exists(unified, root)) {
-        start();
-      }
+      return !fs.exists(unified, root) && start();
     } catch (IOException e) {
       throw Errors.of("start " + unit + " for its cgroup " + unified.display(root, null), e);
     }
   }
 
   @Override
-  public void prepare(Lifecycle lifecycle) {
-    ensureRoot(lifecycle);
+  public boolean prepare(Lifecycle lifecycle) {
+    boolean started = ensureRoot(lifecycle);
     try {
       String procs = fs.read(unified, root, "cgroup.procs").strip();
       if (!procs.isEmpty()) { // the keeper, right after the start or after a process died before moving it
-        CgroupfsDriver.moveIntoLeaf(fs, unified, root, KEEPER_LEAF, procs);
+        CgroupfsDriver.moveIntoLeaf(lifecycle, fs, unified, root, KEEPER_LEAF, procs);
       }
+      return started;
     } catch (IOException e) {
       throw Errors.of("make " + unit + "'s cgroup " + unified.display(root, null) + " ready for containers", e);
     }
   }
 
-  /** Starts the unit, or adopts the one of that name that runs; waits until its cgroup is there. */
-  private void start() throws IOException {
+  /**
+   * Starts the unit, or adopts the one of that name that runs; waits until its cgroup is there.
+   *
+   * @return true where this call started it, false where it adopted one
+   */
+  private boolean start() throws IOException {
     SystemdManager m = manager();
     SystemdManager.TransientService service = new SystemdManager.TransientService(
         "lmctfy: the containers of " + (scope == Scope.SYSTEM ? "root" : "uid " + uid) + " (lmctfy for Java)",
@@ -186,7 +189,7 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
             throw failed("start the unit " + unit, e);
           }
           if (adopted(m, deadline)) {
-            return;
+            return false;
           }
           if (attempt > 0) {
             throw failed("start the unit " + unit + " (a unit of that name is loaded and neither runs"
@@ -199,7 +202,7 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       if ("done".equals(result)) {
         requireCgroup(m);
         LOG.info("started {} on {}: the containers of this API live in {}", unit, this, unified.display(root, null));
-        return;
+        return true;
       }
       LmctfyException failure = result == null
           ? new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "start the unit " + unit + " through " + this + ": its job"
@@ -325,13 +328,9 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       return;
     }
     try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
-      if (!fs.exists(unified, root)) {
-        return; // stopped meanwhile
+      if (!stopIfEmpty(lifecycle)) {
+        return;
       }
-      if (!lifecycle.holdsNothing(ContainerName.root())) {
-        return; // containers (or cgroups another tool made) live in it: it stays
-      }
-      stop();
       removed.add("the unit " + unit + " of " + managerName() + " (it held no container; systemd stopped it and"
           + " removed its cgroup " + unified.display(root, null) + ")");
     } catch (IOException e) {
@@ -339,6 +338,33 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     } catch (LmctfyException e) {
       failures.add("the unit " + unit + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * The unit this create started is stopped again when the create fails and the unit holds
+   * nothing (the create's own lock of the root is held): a refused spec leaves no unit behind.
+   */
+  @Override
+  public void removeUnused(Lifecycle lifecycle, Exception failure) {
+    try {
+      if (stopIfEmpty(lifecycle)) {
+        LOG.debug("stopped {} again: the create that started it failed: {}", unit, failure.getMessage());
+      }
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e); // the next cleanup() stops it
+    }
+  }
+
+  /** Under the root's lock: stops the unit where it runs and holds nothing; whether it did. */
+  private boolean stopIfEmpty(Lifecycle lifecycle) throws IOException {
+    if (!fs.exists(unified, root)) {
+      return false; // stopped meanwhile
+    }
+    if (!lifecycle.holdsNothing(ContainerName.root())) {
+      return false; // containers (or cgroups another tool made) live in it: it stays
+    }
+    stop();
+    return true;
   }
 
   /** StopUnit and its job; systemd kills what is inside (only the keeper: cleanup checked) and removes the cgroups. */

@@ -16,7 +16,6 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.driver.Driver;
 import org.lmctfy.internal.driver.Drivers;
 import org.lmctfy.internal.lifecycle.Lifecycle;
-import org.lmctfy.internal.lifecycle.MachineInit;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.notify.Notifier;
 import org.lmctfy.spec.ContainerSpec;
@@ -123,7 +122,7 @@ public final class ContainerApiImpl implements ContainerApi {
   public void initMachine(InitSpec spec) {
     Objects.requireNonNull(spec, "spec");
     lifecycle().prepareRoot(spec.processesLeaf() == null); // a systemd driver's unit is started first
-    new MachineInit(fs, root).run(spec);
+    lifecycle().initMachine(spec);
     synchronized (this) {
       lifecycle = null; // hierarchies may have been mounted: read the layout again
     }

@@ -30,13 +30,15 @@ final class Creator {
   private final Census census;
   private final Destroyer destroyer;
   private final VirtualHostKeeper virtualHosts;
+  private final SubtreeControl subtree;
 
-  Creator(Layout layout, Census census, Destroyer destroyer, VirtualHostKeeper virtualHosts) {
+  Creator(Layout layout, Census census, Destroyer destroyer, VirtualHostKeeper virtualHosts, SubtreeControl subtree) {
     this.layout = layout;
     this.fs = layout.fs();
     this.census = census;
     this.destroyer = destroyer;
     this.virtualHosts = virtualHosts;
+    this.subtree = subtree;
   }
 
   /**
@@ -99,7 +101,7 @@ final class Creator {
         }
       }
       if (plan.unified() != null) {
-        SubtreeControl.enable(fs, tx, plan.unified(), layout.root(), parent, name.baseName(), plan.v2Controllers());
+        subtree.enable(tx, plan.unified(), layout.root(), parent, name.baseName(), plan.v2Controllers());
       }
       Updater.apply(fs, path, plan);
       virtualHosts.start(name, spec, tx); // after the limits: the init is born under them

@@ -21,6 +21,7 @@ import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.internal.stats.StatsReader;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.InitSpec;
 import org.lmctfy.spec.ContainerStats;
 
 /**
@@ -31,6 +32,7 @@ public final class Lifecycle {
   private final Layout layout;
   private final Census census;
   private final ContainerLocks locks;
+  private final SubtreeControl subtree;
   private final Destroyer destroyer;
   private final Creator creator;
   private final Updater updater;
@@ -61,8 +63,9 @@ public final class Lifecycle {
     ProcessKiller killer = new ProcessKiller(fs, killDeadline);
     this.destroyer = new Destroyer(layout, census, locks, killer, onDestroyed);
     this.virtualHosts = new VirtualHostKeeper(layout, killer, this::lock);
-    this.creator = new Creator(layout, census, destroyer, virtualHosts);
-    this.updater = new Updater(layout, census, this::host);
+    this.subtree = new SubtreeControl(fs, locks);
+    this.creator = new Creator(layout, census, destroyer, virtualHosts, subtree);
+    this.updater = new Updater(layout, census, this::host, subtree);
     this.stats = new StatsReader(fs, layout.managed());
   }
 
@@ -113,9 +116,7 @@ public final class Lifecycle {
     }
     try (ContainerLocks.Held p = !topLevel ? lock(name.parent())
         : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
-      if (topLevel) {
-        keeper.prepare(this);
-      }
+      boolean madeRoot = topLevel && keeper.prepare(this);
       try (ContainerLocks.Held n = lock(name)) {
         requireParent(name.parent());
         requireDomainParent(name);
@@ -123,6 +124,11 @@ public final class Lifecycle {
         ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host);
         virtualHosts.check(name, spec);
         creator.create(name, plan, spec);
+      } catch (IOException | RuntimeException e) {
+        if (madeRoot) {
+          keeper.removeUnused(this, e); // a refused create changes nothing, not even the driver's unit
+        }
+        throw e;
       }
     } catch (IOException e) {
       throw Errors.of("create " + name, e);
@@ -142,6 +148,14 @@ public final class Lifecycle {
         keeper.ensureRoot(this);
       }
     }
+  }
+
+  /**
+   * initMachine's mounts, processes leaf and controllers for the API's root ({@link MachineInit}),
+   * its {@code cgroup.subtree_control} changed under the lock the creates take for it.
+   */
+  public void initMachine(InitSpec spec) {
+    new MachineInit(layout.fs(), layout.root(), subtree).run(spec);
   }
 
   /** What the resource handlers see of {@code name} and its parent. */

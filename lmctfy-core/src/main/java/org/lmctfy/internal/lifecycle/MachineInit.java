@@ -26,10 +26,12 @@ import org.lmctfy.spec.InitSpec.CgroupMount;
 public final class MachineInit {
   private final CgroupFs fs;
   private final CgroupPath root;
+  private final SubtreeControl subtree;
 
-  public MachineInit(CgroupFs fs, CgroupPath root) {
+  MachineInit(CgroupFs fs, CgroupPath root, SubtreeControl subtree) {
     this.fs = fs;
     this.root = root;
+    this.subtree = subtree;
   }
 
   public void run(InitSpec spec) {
@@ -48,7 +50,7 @@ public final class MachineInit {
         moveProcessesToLeaf(tx, unified, spec.processesLeaf());
       }
       if (unified != null) {
-        SubtreeControl.enable(fs, tx, unified, root, root, null, spec.enableControllers());
+        subtree.enable(tx, unified, root, root, null, spec.enableControllers());
       }
       tx.commit();
     } catch (IOException e) {

@@ -30,15 +30,31 @@ public interface RootKeeper {
    * Before a top-level create and initMachine: makes the root usable, or throws a {@code
    * LmctfyException} saying why not and what to do. Holds the root's lock when {@link
    * #lockRootForTopLevel} (it may take it itself otherwise); cheap when the root is ready.
+   *
+   * @return whether this call made the root (started a systemd unit), so that a create that then
+   *     fails can take it away again ({@link #removeUnused})
    */
-  default void prepare(Lifecycle lifecycle) {
+  default boolean prepare(Lifecycle lifecycle) {
+    return false;
   }
 
   /**
    * {@link #prepare} without moving the root's processes: for initMachine with a processes leaf
    * of its own, which moves them itself.
+   *
+   * @return whether this call made the root
    */
-  default void ensureRoot(Lifecycle lifecycle) {
+  default boolean ensureRoot(Lifecycle lifecycle) {
+    return false;
+  }
+
+  /**
+   * After a top-level create failed, still under the root's lock, when its {@link #prepare} made
+   * the root: removes the root again if it holds nothing, so that a refused create leaves the
+   * machine as it was. A failure to remove it is added to {@code failure}, suppressed (cleanup()
+   * removes it later).
+   */
+  default void removeUnused(Lifecycle lifecycle, Exception failure) {
   }
 
   /**

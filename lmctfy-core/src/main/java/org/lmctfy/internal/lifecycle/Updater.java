@@ -41,8 +41,10 @@ final class Updater {
   private final Function<ContainerName, Host> hosts;
 
   private final Census census;
+  private final SubtreeControl subtree;
 
-  Updater(Layout layout, Census census, Function<ContainerName, Host> hosts) {
+  Updater(Layout layout, Census census, Function<ContainerName, Host> hosts, SubtreeControl subtree) {
+    this.subtree = subtree;
     this.census = census;
     this.layout = layout;
     this.fs = layout.fs();
@@ -133,7 +135,7 @@ final class Updater {
   private void enable(ContainerName name, Transaction tx, Set<String> controllers) {
     Hierarchy unified = layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
     try {
-      SubtreeControl.enable(fs, tx, unified, layout.root(), layout.path(name.parent()), name.baseName(), controllers);
+      subtree.enable(tx, unified, layout.root(), layout.path(name.parent()), name.baseName(), controllers);
     } catch (IOException e) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "update " + name + ": the " + String.join(", ", controllers)
           + " controller(s) must be enabled for it in " + Layout.describe(unified, layout.path(name.parent()))
