@@ -90,13 +90,7 @@ final class Updater {
     Recorded recorded = recorded(name);
     Set<String> before = new LinkedHashSet<>(recorded.fields());
     if (mode == Mode.REPLACE) {
-      for (String field : before) {
-        if (field.startsWith("unified.") && !spec.unified().containsKey(field.substring("unified.".length()))) {
-          throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "update " + name + ": REPLACE would leave " + field
-              + " as it is: lmctfy cannot know the default of a file the spec does not model; give it in the spec "
-              + "with the value it should have");
-        }
-      }
+      ResourcePlan.checkReplace(spec, before, "update " + name);
     }
     Transaction tx = new Transaction();
     ContainerSpec old = null;
@@ -106,16 +100,10 @@ final class Updater {
       if (!bring.isEmpty()) {
         enable(name, tx, bring);
       }
-      ResourcePlan plan = ResourcePlan.of(spec, mode, host)
-          .knowingTheDeviceFilter(before.contains("device.rules"), mode, host);
-      touched.addAll(plan.fields());
-      plan.writes().forEach(w -> touched.add(w.field()));
-      plan.chowns().forEach(c -> touched.add(c.field()));
-      if (plan.deviceFilter() != null) {
-        touched.add("device.rules");
-      }
+      ResourcePlan plan = ResourcePlan.of(spec, mode, host).knowingTheDeviceFilter(before, mode, host);
+      touched.addAll(plan.touched());
       old = ResourcePlan.read(host, touched);
-      defaults = v2WeightLines(plan, path);
+      defaults = plan.asRead(host);
       Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
       boolean trustedBefore = layout.trusted(path);
       apply(fs, path, plan);
@@ -157,33 +145,12 @@ final class Updater {
     }
   }
 
-  /**
-   * The "default N" lines of the v2 weight files the plan writes, as they are: a v1-unit weight
-   * read from them does not always map back to the same line (the kernel's default 100 is no
-   * v1 weight's image), so a restore writes them back as read, after the plan back.
-   */
-  private List<FileWrite> v2WeightLines(ResourcePlan plan, CgroupPath path) throws IOException {
-    List<FileWrite> out = new ArrayList<>(0);
-    for (FileWrite w : plan.writes()) {
-      if (w.hierarchy().version() == CgroupVersion.V2 && w.value().startsWith("default ")
-          && (w.file().equals("io.weight") || w.file().equals("io.bfq.weight"))) {
-        String line = fs.read(w.hierarchy(), path, w.file()).split("\n")[0].strip();
-        out.add(new FileWrite(w.hierarchy(), w.file(), line, w.field()));
-      }
-    }
-    return out;
-  }
-
   /** Puts back {@code old}: a plan from the state the failure left to the values read before. */
   private void restore(Host host, CgroupPath path, ContainerSpec old, Set<String> touched, LmctfyException failure,
       List<FileWrite> defaults) {
-    ResourcePlan back = ResourcePlan.of(old, Mode.DIFF, host).knowingTheDeviceFilter(true, Mode.DIFF, host);
+    ResourcePlan back = ResourcePlan.restoring(old, touched, host);
     List<FileWrite> writes = new ArrayList<>(back.writes());
     writes.addAll(defaults);
-    if (touched.contains("children_limit") && old.childrenLimit() == null) {
-      layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
-          .ifPresent(u -> writes.add(new FileWrite(u, "cgroup.max.descendants", "max", "children_limit")));
-    }
     for (FileWrite w : writes) {
       try {
         fs.write(w.hierarchy(), path, w.file(), w.value());

@@ -6,11 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.BlockIoSpec.DeviceLimit;
 import org.lmctfy.spec.BlockIoSpec.DeviceWeight;
 import org.lmctfy.spec.BlockIoSpec.LatencyTarget;
+import org.lmctfy.spec.BlockIoSpec;
+import org.lmctfy.spec.ContainerSpec;
 
 /**
  * blockio: {@code weight} (v1 units, 10..1000) and per-device bps and iops limits.
@@ -27,13 +29,45 @@ import org.lmctfy.spec.BlockIoSpec.LatencyTarget;
  * the spec is unlimited. A given list replaces the container's whole list (devices left out lose
  * their setting); REPLACE clears what is not given.
  */
-final class BlockIoHandler {
+final class BlockIoHandler implements ResourceHandler {
   private static final String[][] V1_FILES = {{"read_bps", "blkio.throttle.read_bps_device"},
       {"write_bps", "blkio.throttle.write_bps_device"}, {"read_iops", "blkio.throttle.read_iops_device"},
       {"write_iops", "blkio.throttle.write_iops_device"}};
   private static final String[] V2_KEYS = {"rbps", "wbps", "riops", "wiops"};
 
-  private BlockIoHandler() {}
+  @Override
+  public List<Field> fields() {
+    return List.of(
+        new Field("blockio.weight", "io", List.of("blkio.weight", "blkio.bfq.weight"),
+            List.of("io.weight", "io.bfq.weight"), s -> blockio(s, BlockIoSpec::weight)),
+        new Field("blockio.device_limits", "io",
+            List.of("blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
+                "blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"), List.of("io.max"),
+            s -> blockio(s, BlockIoSpec::deviceLimits)),
+        new Field("blockio.device_weights", "io", List.of(), List.of("io.weight"),
+            s -> blockio(s, BlockIoSpec::deviceWeights)),
+        new Field("blockio.latency_targets", "io", List.of(), List.of("io.latency"),
+            s -> blockio(s, BlockIoSpec::latencyTargets)));
+  }
+
+  private static Object blockio(ContainerSpec s, Function<BlockIoSpec, Object> field) {
+    return s.blockio() == null ? null : field.apply(s.blockio());
+  }
+
+  @Override
+  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+    plan(spec.blockio(), mode, host, out.writes);
+  }
+
+  @Override
+  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+    out.blockio(read(host, fields));
+  }
+
+  @Override
+  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.blockio(anyOf(given) ? normalise(spec.blockio(), host) : null);
+  }
 
   static void plan(BlockIoSpec io, Mode mode, Host host, List<FileWrite> out) {
     boolean replace = mode == Mode.REPLACE && (host.has("blkio") || host.has("io"));
@@ -86,6 +120,22 @@ final class BlockIoHandler {
                 "blockio.device_limits"));
           }
         }
+      }
+    }
+  }
+
+  /**
+   * The "default N" lines of the v2 weight files {@code planned} writes, as they are: a v1-unit
+   * weight read from them does not always map back to the same line (the kernel's default 100 is
+   * no v1 weight's image).
+   */
+  @Override
+  public void keepAsRead(List<FileWrite> planned, Host host, List<FileWrite> out) {
+    for (FileWrite w : planned) {
+      if (Host.isV2(w.hierarchy()) && w.value().startsWith("default ")
+          && (w.file().equals("io.weight") || w.file().equals("io.bfq.weight"))) {
+        String line = host.readSelf(w.hierarchy(), w.file()).split("\n")[0].strip();
+        out.add(new FileWrite(w.hierarchy(), w.file(), line, w.field()));
       }
     }
   }

@@ -1,9 +1,18 @@
 package org.lmctfy.internal.resources;
 
+import static org.lmctfy.internal.resources.CpuWeight.DEFAULT_SHARES;
+import static org.lmctfy.internal.resources.CpuWeight.MAX_SHARES;
+import static org.lmctfy.internal.resources.CpuWeight.limitOfShares;
+import static org.lmctfy.internal.resources.CpuWeight.limitOfWeight;
+import static org.lmctfy.internal.resources.CpuWeight.shares;
+import static org.lmctfy.internal.resources.CpuWeight.weight;
+
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.CpuLists;
+import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.CpuSpec;
 
 /**
@@ -11,36 +20,68 @@ import org.lmctfy.spec.CpuSpec;
  * over {@code period_us} a CFS quota, {@code burst_us} and {@code idle} the v2 files of the same
  * names, {@code mask} and {@code memory_nodes} the cpuset.
  *
- * <p>Conversions: {@code shares = max(2, limit * 1024 / 1000)}. v1 writes {@code cpu.shares} and
- * reads it back as {@code ceil(shares * 1000 / 1024)}. v2 maps shares onto {@code cpu.weight} as
- * current runc, crun and containerd's cgroups do: with {@code L = log2(shares)}, {@code weight =
- * ceil(10^((L² + 125·L) / 612 − 7/34))}, a parabola in log space through shares 2 → weight 1,
- * 1024 → 100 and 262144 → 10000, so the v1 default (1024, one CPU's worth) lands on the v2
- * default (100) and a container asked for one CPU weighs as much as a sibling that asked for
- * nothing. The mapping is many-to-one, so a weight reads back as the roundest limit (most
- * trailing decimal zeros) of those that map to it: every limit a person writes (500, 1000, 2500)
- * reads back unchanged. The quota is {@code max_limit * period / 1000} µs over a period of
- * {@code period_us} (default {@value #PERIOD_US}; a DIFF without it keeps the container's), at
- * least 1000 µs; v2 writes {@code cpu.max = "quota period"}. A new v1 cpuset gets its parent's
- * cpus and memory nodes unless the spec gives them (an empty cpuset cannot hold a process); a v2
- * REPLACE without them writes a newline to {@code cpuset.cpus}/{@code .mems}, which clears the
- * restriction (the parent's effective set applies again; an empty write changes nothing).
+ * <p>{@code limit} becomes {@code cpu.shares} on v1, {@code cpu.weight} on v2 ({@link CpuWeight}
+ * converts). The quota is {@code max_limit * period / 1000} µs over a period of {@code period_us}
+ * (default {@value #PERIOD_US}; a DIFF without it keeps the container's), at least 1000 µs; v2
+ * writes {@code cpu.max = "quota period"}. {@code mask}, {@code memory_nodes} and {@code
+ * partition}: see {@link Cpuset}.
  *
  * <p>{@code uclamp_min}/{@code uclamp_max} are {@code cpu.uclamp.min}/{@code .max} on v1 and v2
  * (percent with two decimals; 100 is written and read as {@code max}; REPLACE resets 0 and
- * {@code max}); a kernel built without them is FAILED_PRECONDITION. {@code partition} is v2's
- * {@code cpuset.cpus.partition}: {@code member} is written before the cpus change, {@code root}
- * and {@code isolated} after them, and the file is read back: the kernel's {@code "root invalid
- * (reason)"} is FAILED_PRECONDITION with the reason, undone like any failed write. A mask changed
- * in a partition that stays one is checked the same way.
+ * {@code max}); a kernel built without them is FAILED_PRECONDITION.
  */
-final class CpuHandler {
+final class CpuHandler implements ResourceHandler {
   static final long PERIOD_US = 100_000;
-  static final long MAX_SHARES = 262_144;
-  static final long DEFAULT_SHARES = 1024;
-  static final long MAX_LIMIT = 256_000;
 
-  private CpuHandler() {}
+  @Override
+  public List<Field> fields() {
+    return List.of(
+        new Field("cpu.limit", "cpu", List.of("cpu.shares"), List.of("cpu.weight"),
+            s -> cpu(s, CpuSpec::limit)),
+        new Field("cpu.max_limit", "cpu", List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"), List.of("cpu.max"),
+            s -> cpu(s, CpuSpec::maxLimit)),
+        new Field("cpu.mask", "cpuset", List.of("cpuset.cpus"), List.of("cpuset.cpus"), s -> cpu(s, CpuSpec::mask)),
+        new Field("cpu.memory_nodes", "cpuset", List.of("cpuset.mems"), List.of("cpuset.mems"),
+            s -> cpu(s, CpuSpec::memoryNodes)),
+        new Field("cpu.period_us", "cpu", List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"), List.of("cpu.max"),
+            s -> cpu(s, CpuSpec::periodUs)),
+        new Field("cpu.burst_us", "cpu", List.of(), List.of("cpu.max.burst"), s -> cpu(s, CpuSpec::burstUs)),
+        new Field("cpu.idle", "cpu", List.of(), List.of("cpu.idle"), s -> cpu(s, CpuSpec::idle)),
+        new Field("cpu.uclamp_min", "cpu", List.of("cpu.uclamp.min"), List.of("cpu.uclamp.min"),
+            s -> cpu(s, CpuSpec::uclampMin)),
+        new Field("cpu.uclamp_max", "cpu", List.of("cpu.uclamp.max"), List.of("cpu.uclamp.max"),
+            s -> cpu(s, CpuSpec::uclampMax)),
+        new Field("cpu.partition", "cpuset", List.of(), List.of("cpuset.cpus.partition"),
+            s -> cpu(s, CpuSpec::partition)));
+  }
+
+  private static Object cpu(ContainerSpec s, Function<CpuSpec, Object> field) {
+    return s.cpu() == null ? null : field.apply(s.cpu());
+  }
+
+  /** {@code scheduling_latency}: the kernel has no cpu.lat (a Google kernel patch). */
+  @Override
+  public List<String> refused() {
+    return List.of("cpu.scheduling_latency");
+  }
+
+  @Override
+  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+    if (spec.cpu() != null) {
+      validate(spec.cpu());
+    }
+    plan(spec.cpu(), mode, host, out.writes);
+  }
+
+  @Override
+  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+    out.cpu(anyOf(fields) ? read(host, fields) : null);
+  }
+
+  @Override
+  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.cpu(anyOf(given) ? normalise(spec.cpu(), host) : null);
+  }
 
   static void plan(CpuSpec cpu, Mode mode, Host host, List<FileWrite> out) {
     CpuSpec c = cpu == null ? CpuSpec.builder().build() : cpu;
@@ -79,7 +120,7 @@ final class CpuHandler {
       out.add(new FileWrite(h, "cpu.idle", "1", "cpu.idle"));
     }
     planUclamp(c, mode, replace, host, out);
-    planCpuset(c, mode, host, out);
+    Cpuset.plan(c, mode, host, out);
   }
 
   private static final String NO_UCLAMP = "built without CONFIG_UCLAMP_TASK_GROUP";
@@ -196,113 +237,6 @@ final class CpuHandler {
     return new long[] {qp[0].equals("max") ? -1 : Kernel.number(qp[0], "cpu quota"), Kernel.number(qp[1], "cpu period")};
   }
 
-  private static void planCpuset(CpuSpec c, Mode mode, Host host, List<FileWrite> out) {
-    boolean needed = c.mask() != null || c.memoryNodes() != null || c.partition() != null;
-    Hierarchy h = needed ? host.require("cpuset", c.mask() != null ? "cpu.mask" : c.memoryNodes() != null
-        ? "cpu.memory_nodes" : "cpu.partition") : host.find("cpuset").orElse(null);
-    if (h == null || !needed && mode == Mode.REPLACE && !host.has("cpuset")) {
-      return;
-    }
-    if (c.partition() != null && !Host.isV2(h)) {
-      throw Host.notOn(h, "cpu.partition", "v1 has no cpuset partitions (its cpuset.cpu_exclusive is another thing)");
-    }
-    // the partition now (on update), and the one wanted: member goes before the cpus change, a
-    // root or isolated partition after them; one that stays a partition is checked after them
-    String now = mode != Mode.CREATE && Host.isV2(h) && host.selfHas(h, PARTITION)
-        ? host.readSelf(h, PARTITION).split(" ")[0] : "member";
-    String wanted = c.partition() != null ? c.partition().name().toLowerCase(java.util.Locale.ROOT)
-        : mode == Mode.REPLACE ? "member" : null;
-    if ("member".equals(wanted) && !now.equals("member")) {
-      out.add(new FileWrite(h, PARTITION, "member", "cpu.partition", NO_PARTITIONS));
-    }
-    boolean copyParent = mode == Mode.REPLACE || mode == Mode.CREATE && !Host.isV2(h);
-    String[][] files = {{"cpuset.cpus", c.mask(), "cpu.mask"}, {"cpuset.mems", c.memoryNodes(), "cpu.memory_nodes"}};
-    for (String[] f : files) {
-      if (f[1] == null && !copyParent) {
-        continue;
-      }
-      if (f[1] == null && Host.isV2(h)) {
-        if (host.selfHas(h, f[0])) {
-          out.add(new FileWrite(h, f[0], "\n", f[2])); // clears it: the parent's effective set applies
-        }
-        continue;
-      }
-      // v2: the parent may not have the cpuset files (its own parent did not enable cpuset for it);
-      // its effective list is then its nearest ancestor's with them
-      String[] nearest = Host.isV2(h) ? host.readNearest(h, f[0] + ".effective")
-          : new String[] {host.readParent(h, f[0]), null};
-      String parentList = nearest[0];
-      if (f[1] != null) {
-        if (!CpuLists.within(f[1], parentList, f[2])) {
-          throw Kernel.invalid(f[2], "\"" + f[1] + "\"", "is not within the parent's " + (nearest[1] == null ? f[0]
-              : f[0] + ".effective (" + nearest[1] + ")") + " \"" + parentList + "\"");
-        }
-        out.add(new FileWrite(h, f[0], f[1], f[2]));
-      } else if (!parentList.isEmpty()) {
-        out.add(new FileWrite(h, f[0], parentList, f[2])); // v1: an empty cpuset refuses tasks (ENOSPC)
-      }
-    }
-    String after = wanted != null && !wanted.equals("member") ? wanted
-        : wanted == null && !now.equals("member") && c.mask() != null ? now : null;
-    if (after != null) {
-      out.add(new FileWrite(h, PARTITION, after, "cpu.partition", NO_PARTITIONS, FileWrite.Check.VALID));
-    }
-  }
-
-  private static final String PARTITION = "cpuset.cpus.partition";
-  private static final String NO_PARTITIONS = "cpuset partitions came with Linux 5.13";
-
-  static long shares(long limit) {
-    return Math.max(2, limit * 1024 / 1000);
-  }
-
-  static long limitOfShares(long shares) {
-    return (shares * 1000 + 1023) / 1024;
-  }
-
-  /** shares to cpu.weight: see the class comment. */
-  static long weight(long shares) {
-    if (shares <= 2) {
-      return 1;
-    }
-    if (shares >= MAX_SHARES) {
-      return 10_000;
-    }
-    double l = Math.log(shares) / Math.log(2);
-    return (long) Math.ceil(Math.pow(10, (l * l + 125 * l) / 612.0 - 7.0 / 34.0));
-  }
-
-  /** The limit a cpu.weight reads back as: the roundest of the limits that map to it. */
-  static long limitOfWeight(long weight) {
-    long lo = firstLimit(weight);
-    long hi = firstLimit(weight + 1) - 1;
-    if (lo > hi) { // no limit maps to this weight (another tool wrote it): the nearest above
-      return Math.min(lo, MAX_LIMIT);
-    }
-    for (long unit = 100_000; unit > 1; unit /= 10) {
-      long round = (lo + unit - 1) / unit * unit;
-      if (round <= hi) {
-        return round;
-      }
-    }
-    return lo;
-  }
-
-  /** The smallest limit whose weight is at least {@code weight} (MAX_LIMIT + 1 if none). */
-  private static long firstLimit(long weight) {
-    long lo = 0;
-    long hi = MAX_LIMIT + 1;
-    while (lo < hi) {
-      long mid = (lo + hi) >>> 1;
-      if (weight(shares(mid)) >= weight) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    return lo;
-  }
-
   static long quota(long maxLimit, long period) {
     return maxLimit < 0 ? -1 : maxLimit * period / 1000;
   }
@@ -361,7 +295,7 @@ final class CpuHandler {
         ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_max"), "cpu.uclamp.max")) : null;
     CpuSpec.Partition partition = null;
     if (fields.contains("cpu.partition")) { // the type asked for; an invalid one reads as it ("root invalid (..)")
-      String p = host.readSelf(host.require("cpuset", "cpu.partition"), PARTITION).split(" ")[0];
+      String p = host.readSelf(host.require("cpuset", "cpu.partition"), Cpuset.PARTITION).split(" ")[0];
       partition = CpuSpec.Partition.valueOf(p.toUpperCase(java.util.Locale.ROOT));
     }
     return new CpuSpec(limit, maxLimit, mask, nodes, null, period, burst, idle, uclampMin, uclampMax, partition);

@@ -8,10 +8,11 @@ import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.DeviceSpec;
+import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
 import org.lmctfy.spec.DeviceSpec.Permission;
 import org.lmctfy.spec.DeviceSpec.Type;
+import org.lmctfy.spec.DeviceSpec;
 
 /**
  * device: the rules are either {@code ALLOW ALL rwm}, or {@code DENY ALL rwm} followed by the
@@ -22,11 +23,46 @@ import org.lmctfy.spec.DeviceSpec.Type;
  * become the cgroup's device filter ({@link org.lmctfy.cgroupfs.CgroupFs#setDeviceFilter}, an
  * eBPF program on the kernel); {@code ALLOW ALL rwm} is a cgroup without one.
  */
-final class DeviceHandler {
+final class DeviceHandler implements ResourceHandler {
   private static final DeviceRule ALLOW_ALL = new DeviceRule(Permission.ALLOW, Type.ALL, -1, -1, "rwm");
   private static final DeviceRule DENY_ALL = new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm");
 
-  private DeviceHandler() {}
+  static final String RULES = "device.rules";
+
+  @Override
+  public List<Field> fields() {
+    return List.of(new Field(RULES, null, List.of("devices.allow", "devices.deny"), List.of(), ContainerSpec::device));
+  }
+
+  @Override
+  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+    out.devices = plan(spec.device(), mode, host, out.writes);
+  }
+
+  @Override
+  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+    out.device(read(host, fields));
+  }
+
+  @Override
+  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.device(spec.device() == null ? null : normalise(spec.device()));
+  }
+
+  /**
+   * The planned v2 filter ({@code planned}) for a container that has a device filter of lmctfy's
+   * ({@code recorded} holds device.rules) or not: removing none is no call at all (a tenant
+   * without CAP_BPF may give ALLOW ALL), and REPLACE without a device section removes one it has.
+   */
+  static DeviceFilter knowing(DeviceFilter planned, Set<String> recorded, Mode mode, Host host) {
+    boolean has = recorded.contains(RULES);
+    if (planned != null && planned.rules() == null && !has) {
+      return null;
+    } else if (planned == null && has && mode == Mode.REPLACE && host.find("devices").isEmpty()) {
+      return host.unified().map(u -> new DeviceFilter(u, null)).orElse(null);
+    }
+    return planned;
+  }
 
   /**
    * Plans the v1 writes into {@code out}; on v2 returns the device filter to set (rules null for

@@ -2,7 +2,9 @@ package org.lmctfy.internal.resources;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.MemorySpec;
 
 /**
@@ -27,8 +29,46 @@ import org.lmctfy.spec.MemorySpec;
  * <p>v1 refuses a limit above memory+swap, so a raise writes memory+swap first and a cut writes the
  * limit first (as runc does), decided from the values the container has now.
  */
-final class MemoryHandler {
-  private MemoryHandler() {}
+final class MemoryHandler implements ResourceHandler {
+  @Override
+  public List<Field> fields() {
+    return List.of(
+        new Field("memory.limit", "memory", List.of("memory.limit_in_bytes"), List.of("memory.max"),
+            s -> memory(s, MemorySpec::limit)),
+        new Field("memory.swap_limit", "memory", List.of("memory.memsw.limit_in_bytes"), List.of("memory.swap.max"),
+            s -> memory(s, MemorySpec::swapLimit)),
+        new Field("memory.reservation", "memory", List.of("memory.soft_limit_in_bytes"), List.of("memory.low"),
+            s -> memory(s, MemorySpec::reservation)),
+        new Field("memory.high", "memory", List.of(), List.of("memory.high"), s -> memory(s, MemorySpec::high)),
+        new Field("memory.oom_kill_disable", "memory", List.of("memory.oom_control"), List.of(),
+            s -> memory(s, MemorySpec::oomKillDisable)),
+        new Field("memory.oom_group", "memory", List.of(), List.of("memory.oom.group"),
+            s -> memory(s, MemorySpec::oomGroup)),
+        new Field("memory.swappiness", "memory", List.of("memory.swappiness"), List.of(),
+            s -> memory(s, MemorySpec::swappiness)),
+        new Field("memory.min", "memory", List.of(), List.of("memory.min"), s -> memory(s, MemorySpec::min)),
+        new Field("memory.zswap_limit", "memory", List.of(), List.of("memory.zswap.max"),
+            s -> memory(s, MemorySpec::zswapLimit)));
+  }
+
+  private static Object memory(ContainerSpec s, Function<MemorySpec, Object> field) {
+    return s.memory() == null ? null : field.apply(s.memory());
+  }
+
+  @Override
+  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+    plan(spec.memory(), mode, host, out.writes);
+  }
+
+  @Override
+  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+    out.memory(read(host, fields));
+  }
+
+  @Override
+  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.memory(anyOf(given) ? normalise(spec.memory(), host) : null);
+  }
 
   static void plan(MemorySpec memory, Mode mode, Host host, List<FileWrite> out) {
     MemorySpec m = memory == null ? MemorySpec.builder().build() : memory;

@@ -6,6 +6,7 @@ import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.spec.ContainerSpec;
 
 /**
  * owner / owner_group: delegation. The container's directory in every managed hierarchy and the
@@ -14,12 +15,36 @@ import org.lmctfy.internal.lifecycle.Errors;
  * lists in {@code /sys/kernel/cgroup/delegate} ({@code memory.oom.group}, {@code memory.reclaim}),
  * where they exist. REPLACE without them gives ownership back to the parent directory's owner.
  */
-final class OwnerHandler {
+final class OwnerHandler implements ResourceHandler {
   static final List<String> V1_FILES = List.of("cgroup.procs", "tasks");
   static final List<String> V2_FILES = List.of("cgroup.procs", "cgroup.threads", "cgroup.subtree_control",
       "memory.oom.group", "memory.reclaim");
 
-  private OwnerHandler() {}
+  static final String OWNER = "owner";
+  static final String OWNER_GROUP = "owner_group";
+
+  @Override
+  public List<Field> fields() {
+    return List.of(
+        new Field(OWNER, null, List.of(), List.of(), ContainerSpec::owner),
+        new Field(OWNER_GROUP, null, List.of(), List.of(), ContainerSpec::ownerGroup));
+  }
+
+  @Override
+  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+    plan(spec.owner(), spec.ownerGroup(), mode, host, host.managed(), out.chowns);
+  }
+
+  @Override
+  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+    Long[] owner = read(host, host.managed().get(0), fields);
+    out.owner(owner[0]).ownerGroup(owner[1]);
+  }
+
+  @Override
+  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.owner(spec.owner()).ownerGroup(spec.ownerGroup());
+  }
 
   static void plan(Long owner, Long group, Mode mode, Host host, List<Hierarchy> managed, List<Chown> out) {
     if (owner == null && group == null && mode != Mode.REPLACE) {

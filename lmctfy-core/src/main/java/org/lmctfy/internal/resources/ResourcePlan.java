@@ -11,12 +11,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.FlatKeyed;
-import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.CpuSpec;
-import org.lmctfy.spec.MemorySpec;
-import org.lmctfy.spec.MonitoringSpec;
-import org.lmctfy.spec.NetworkSpec;
 
 /**
  * What applying a spec writes, worked out and checked against the host before anything is
@@ -34,27 +29,14 @@ import org.lmctfy.spec.NetworkSpec;
 public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<String> v2Controllers,
     Hierarchy unified, Set<String> fields, DeviceFilter deviceFilter) {
 
-  /** Plans {@code spec} for the container of {@code host}. */
+  /** Plans {@code spec} for the container of {@code host}: each handler in turn. */
   public static ResourcePlan of(ContainerSpec spec, Mode mode, Host host) {
-    if (spec.cpu() != null) {
-      CpuHandler.validate(spec.cpu());
-    }
     Set<String> fields = fields(spec);
-    List<FileWrite> writes = new ArrayList<>();
-    DeviceFilter devices;
+    ResourceHandler.Planning planning = new ResourceHandler.Planning();
     try {
-      CpuHandler.plan(spec.cpu(), mode, host, writes);
-      MemoryHandler.plan(spec.memory(), mode, host, writes);
-      PidsHandler.plan(spec.pids(), mode, host, writes);
-      BlockIoHandler.plan(spec.blockio(), mode, host, writes);
-      devices = DeviceHandler.plan(spec.device(), mode, host, writes);
-      OtherHandlers.hugetlb(spec.hugetlb(), mode, host, writes);
-      OtherHandlers.network(spec.network(), mode, host, writes);
-      OtherHandlers.monitoring(spec.monitoring(), host);
-      OtherHandlers.misc(spec.misc(), mode, host, writes);
-      OtherHandlers.rdma(spec.rdma(), mode, host, writes);
-      OtherHandlers.childrenLimit(spec.childrenLimit(), mode, host, writes);
-      OtherHandlers.unified(spec.unified(), host, writes);
+      for (ResourceHandler handler : ResourceHandler.all()) {
+        handler.plan(spec, mode, host, planning);
+      }
     } catch (LmctfyException e) {
       if (e.errno().orElse(null) == Errno.ENOENT) {
         // a handler read a file of a controller the root lacks (the parent's cpuset.cpus.effective):
@@ -63,8 +45,7 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       }
       throw e;
     }
-    List<Chown> chowns = new ArrayList<>();
-    OwnerHandler.plan(spec.owner(), spec.ownerGroup(), mode, host, host.managed(), chowns);
+    List<FileWrite> writes = planning.writes;
     TreeSet<String> v2 = new TreeSet<>();
     Hierarchy unified = null;
     for (FileWrite w : writes) {
@@ -78,23 +59,73 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       checkOffered(host, unified, v2, host.rootControllers(unified),
           c -> writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field());
     }
-    return new ResourcePlan(List.copyOf(writes), List.copyOf(chowns), Collections.unmodifiableSortedSet(v2), unified,
-        fields, devices);
+    return new ResourcePlan(List.copyOf(writes), List.copyOf(planning.chowns), Collections.unmodifiableSortedSet(v2),
+        unified, fields, planning.devices);
   }
 
   /**
    * This plan for a container that has a device filter of lmctfy's ({@code has}: its recorded
-   * fields include device.rules) or not: removing none is no call at all (a tenant without
-   * CAP_BPF may give ALLOW ALL), and REPLACE without a device section removes one it has.
+   * fields include device.rules) or not: see {@link #knowingTheDeviceFilter(Set, Mode, Host)}.
    */
   public ResourcePlan knowingTheDeviceFilter(boolean has, Mode mode, Host host) {
-    DeviceFilter devices = deviceFilter;
-    if (devices != null && devices.rules() == null && !has) {
-      devices = null;
-    } else if (devices == null && has && mode == Mode.REPLACE && host.find("devices").isEmpty()) {
-      devices = host.unified().map(u -> new DeviceFilter(u, null)).orElse(null);
-    }
+    return knowingTheDeviceFilter(has ? Set.of(DeviceHandler.RULES) : Set.of(), mode, host);
+  }
+
+  /**
+   * This plan for a container with the {@code recorded} fields: removing a device filter it does
+   * not have is no call at all (a tenant without CAP_BPF may give ALLOW ALL), and REPLACE without
+   * a device section removes one it has.
+   */
+  public ResourcePlan knowingTheDeviceFilter(Set<String> recorded, Mode mode, Host host) {
+    DeviceFilter devices = DeviceHandler.knowing(deviceFilter, recorded, mode, host);
     return devices == deviceFilter ? this : new ResourcePlan(writes, chowns, v2Controllers, unified, fields, devices);
+  }
+
+  /**
+   * Refuses a REPLACE by {@code spec} of a container with the {@code recorded} fields that would
+   * leave one of them as it is: FAILED_PRECONDITION, its message starting with {@code operation}.
+   */
+  public static void checkReplace(ContainerSpec spec, Set<String> recorded, String operation) {
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      handler.checkReplace(spec, recorded, operation);
+    }
+  }
+
+  /**
+   * The plan that puts back {@code old}, the values of the {@code touched} fields read before an
+   * update, from whatever state a failure left.
+   */
+  public static ResourcePlan restoring(ContainerSpec old, Set<String> touched, Host host) {
+    ResourcePlan back = of(old, Mode.DIFF, host).knowingTheDeviceFilter(true, Mode.DIFF, host);
+    List<FileWrite> writes = new ArrayList<>(back.writes());
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      handler.restoreUnset(old, touched, host, writes);
+    }
+    return new ResourcePlan(List.copyOf(writes), back.chowns(), back.v2Controllers(), back.unified(), back.fields(),
+        back.deviceFilter());
+  }
+
+  /**
+   * Writes that put back, as they are now, files this plan writes whose value {@link #read}
+   * cannot give back exactly; after a failure they go after the plan back.
+   */
+  public List<FileWrite> asRead(Host host) {
+    List<FileWrite> out = new ArrayList<>(0);
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      handler.keepAsRead(writes, host, out);
+    }
+    return out;
+  }
+
+  /** The fields this plan touches: the spec's, and those it resets or writes a device filter for. */
+  public Set<String> touched() {
+    Set<String> out = new LinkedHashSet<>(fields);
+    writes.forEach(w -> out.add(w.field()));
+    chowns.forEach(c -> out.add(c.field()));
+    if (deviceFilter != null) {
+      out.add(DeviceHandler.RULES);
+    }
+    return out;
   }
 
   /**
@@ -153,124 +184,40 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
   }
 
   private static String controllerOf(String field) {
-    if (field.startsWith("unified.")) {
-      return field.substring("unified.".length(), field.indexOf('.', "unified.".length()));
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      String controller = handler.controllerOf(field);
+      if (controller != null) {
+        return controller;
+      }
     }
-    if (field.equals("cpu.mask") || field.equals("cpu.memory_nodes") || field.equals("cpu.partition")) {
-      return "cpuset";
-    }
-    int dot = field.indexOf('.');
-    String section = dot < 0 ? field : field.substring(0, dot);
-    return switch (section) {
-      case "cpu", "memory", "pids", "hugetlb", "misc", "rdma" -> section;
-      case "blockio" -> "io";
-      default -> null;
-    };
+    return null;
   }
 
   /** The fields a spec sets, as {@code section.field}. */
-  public static Set<String> fields(ContainerSpec s) {
+  public static Set<String> fields(ContainerSpec spec) {
     Set<String> out = new LinkedHashSet<>();
-    add(out, "owner", s.owner());
-    add(out, "owner_group", s.ownerGroup());
-    add(out, "children_limit", s.childrenLimit());
-    CpuSpec c = s.cpu();
-    if (c != null) {
-      add(out, "cpu.limit", c.limit());
-      add(out, "cpu.max_limit", c.maxLimit());
-      add(out, "cpu.mask", c.mask());
-      add(out, "cpu.memory_nodes", c.memoryNodes());
-      add(out, "cpu.period_us", c.periodUs());
-      add(out, "cpu.burst_us", c.burstUs());
-      add(out, "cpu.idle", c.idle());
-      add(out, "cpu.uclamp_min", c.uclampMin());
-      add(out, "cpu.uclamp_max", c.uclampMax());
-      add(out, "cpu.partition", c.partition());
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      handler.given(spec, out);
     }
-    MemorySpec m = s.memory();
-    if (m != null) {
-      add(out, "memory.limit", m.limit());
-      add(out, "memory.swap_limit", m.swapLimit());
-      add(out, "memory.reservation", m.reservation());
-      add(out, "memory.high", m.high());
-      add(out, "memory.oom_kill_disable", m.oomKillDisable());
-      add(out, "memory.oom_group", m.oomGroup());
-      add(out, "memory.swappiness", m.swappiness());
-      add(out, "memory.min", m.min());
-      add(out, "memory.zswap_limit", m.zswapLimit());
-    }
-    if (s.pids() != null) {
-      add(out, "pids.limit", s.pids().limit());
-    }
-    BlockIoSpec b = s.blockio();
-    if (b != null) {
-      add(out, "blockio.weight", b.weight());
-      add(out, "blockio.device_limits", b.deviceLimits().isEmpty() ? null : b.deviceLimits());
-      add(out, "blockio.device_weights", b.deviceWeights().isEmpty() ? null : b.deviceWeights());
-      add(out, "blockio.latency_targets", b.latencyTargets().isEmpty() ? null : b.latencyTargets());
-    }
-    add(out, "device.rules", s.device());
-    add(out, "hugetlb.limits", s.hugetlb());
-    NetworkSpec n = s.network();
-    if (n != null) {
-      add(out, "network.classid", n.classid());
-      add(out, "network.priorities", n.priorities().isEmpty() ? null : n.priorities());
-    }
-    add(out, "monitoring", s.monitoring());
-    add(out, "misc.limits", s.misc());
-    add(out, "rdma.limits", s.rdma());
-    s.unified().keySet().forEach(file -> out.add("unified." + file));
     return out;
-  }
-
-  private static void add(Set<String> out, String field, Object value) {
-    if (value != null) {
-      out.add(field);
-    }
   }
 
   /** The container's spec as the kernel has it now, for the fields given. */
   public static ContainerSpec read(Host host, Set<String> fields) {
-    Long[] owner = OwnerHandler.read(host, host.managed().get(0), fields);
-    boolean cpu = fields.stream().anyMatch(f -> f.startsWith("cpu."));
-    return ContainerSpec.builder()
-        .owner(owner[0]).ownerGroup(owner[1])
-        .childrenLimit(OtherHandlers.readChildrenLimit(host, fields))
-        .cpu(cpu ? CpuHandler.read(host, fields) : null)
-        .memory(MemoryHandler.read(host, fields))
-        .pids(PidsHandler.read(host, fields))
-        .blockio(BlockIoHandler.read(host, fields))
-        .device(DeviceHandler.read(host, fields))
-        .hugetlb(OtherHandlers.readHugetlb(host, fields))
-        .network(OtherHandlers.readNetwork(host, fields))
-        .monitoring(fields.contains("monitoring") ? new MonitoringSpec(null) : null)
-        .misc(OtherHandlers.readMisc(host, fields))
-        .rdma(OtherHandlers.readRdma(host, fields))
-        .unified(OtherHandlers.readUnified(host, fields))
-        .build();
+    ContainerSpec.Builder out = ContainerSpec.builder();
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      handler.read(host, fields, out);
+    }
+    return out.build();
   }
 
   /** What {@link #read} gives back after applying {@code spec}: values as the kernel stores them. */
   public static ContainerSpec normalise(ContainerSpec spec, Host host) {
-    Set<String> fields = fields(spec);
-    boolean cpu = fields.stream().anyMatch(f -> f.startsWith("cpu."));
-    boolean memory = fields.stream().anyMatch(f -> f.startsWith("memory."));
-    boolean blockio = fields.stream().anyMatch(f -> f.startsWith("blockio."));
-    boolean network = fields.stream().anyMatch(f -> f.startsWith("network."));
-    return ContainerSpec.builder()
-        .owner(spec.owner()).ownerGroup(spec.ownerGroup()).childrenLimit(spec.childrenLimit())
-        .cpu(cpu ? CpuHandler.normalise(spec.cpu(), host) : null)
-        .memory(memory ? MemoryHandler.normalise(spec.memory(), host) : null)
-        .pids(fields.contains("pids.limit") ? spec.pids() : null)
-        .blockio(blockio ? BlockIoHandler.normalise(spec.blockio(), host) : null)
-        .device(spec.device() == null ? null : DeviceHandler.normalise(spec.device()))
-        .hugetlb(spec.hugetlb() == null ? null : OtherHandlers.normalise(spec.hugetlb()))
-        .network(network ? OtherHandlers.normalise(spec.network()) : null)
-        .monitoring(spec.monitoring())
-        .misc(spec.misc() == null ? null : OtherHandlers.normalise(spec.misc()))
-        .rdma(spec.rdma() == null ? null : OtherHandlers.normalise(spec.rdma()))
-        .unified(spec.unified())
-        .virtualHost(spec.virtualHost()).filesystem(spec.filesystem())
-        .build();
+    Set<String> given = fields(spec);
+    ContainerSpec.Builder out = ContainerSpec.builder().virtualHost(spec.virtualHost()).filesystem(spec.filesystem());
+    for (ResourceHandler handler : ResourceHandler.all()) {
+      handler.normalise(spec, given, host, out);
+    }
+    return out.build();
   }
 }
