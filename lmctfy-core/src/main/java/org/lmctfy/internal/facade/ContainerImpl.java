@@ -22,7 +22,7 @@ import org.lmctfy.cgroupfs.ProcessId;
 import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.lifecycle.VirtualHostKeeper;
 import org.lmctfy.internal.lock.ContainerLocks;
@@ -32,7 +32,7 @@ import org.lmctfy.internal.process.Freezer;
 import org.lmctfy.internal.process.LaunchedProcess;
 import org.lmctfy.internal.process.Members;
 import org.lmctfy.internal.process.Mover;
-import org.lmctfy.internal.process.ProcessErrors;
+import org.lmctfy.internal.process.PlacementException;
 import org.lmctfy.internal.process.ProcessKiller;
 import org.lmctfy.internal.process.RunCommand;
 import org.lmctfy.spec.ContainerSpec;
@@ -132,7 +132,7 @@ final class ContainerImpl implements Container {
       new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), what);
       return new LaunchedProcess(layout.fs().start(command, cgroups));
     } catch (IOException e) {
-      throw ProcessErrors.ofRun(what, e);
+      throw PlacementException.ofRun(what, e);
     }
   }
 

@@ -13,6 +13,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.process.ProcessKiller;

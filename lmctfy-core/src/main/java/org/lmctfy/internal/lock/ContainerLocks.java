@@ -14,7 +14,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.Errno;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

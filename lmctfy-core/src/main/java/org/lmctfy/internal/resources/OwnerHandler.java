@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * owner / owner_group: delegation. The container's directory in every managed hierarchy and the
