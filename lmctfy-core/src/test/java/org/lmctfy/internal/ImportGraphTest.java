@@ -49,4 +49,19 @@ class ImportGraphTest {
         .resideInAnyPackage("java..", "org.lmctfy", "org.lmctfy.cgroupfs", "org.lmctfy.internal.errors..")
         .check(CORE);
   }
+
+  @Test
+  void theLibcBindingUsesNothingInternal() {
+    classes().that().resideInAPackage("org.lmctfy.internal.libc..")
+        .should().onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "com.sun.jna..", "org.lmctfy.internal.libc..")
+        .check(CORE);
+  }
+
+  @Test
+  void onlyTheLibcBindingBindsNativeCode() {
+    noClasses().that().resideOutsideOfPackage("org.lmctfy.internal.libc..")
+        .should().dependOnClassesThat().haveFullyQualifiedName("com.sun.jna.Native")
+        .check(CORE);
+  }
 }

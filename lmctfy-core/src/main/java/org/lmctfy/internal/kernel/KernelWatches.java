@@ -22,6 +22,7 @@ import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.libc.Libc;
 
 /**
  * The kernel's wake-ups for any number of watches: one epoll set holding one inotify instance
