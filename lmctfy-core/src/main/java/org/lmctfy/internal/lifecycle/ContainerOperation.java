@@ -35,9 +35,9 @@ public enum ContainerOperation {
   RUN("run", Lock.NONE, false),
   ENTER("enter", Lock.NONE, false),
   /**
-   * The API's cleanup: the lock of each container it looks at (and of a delegated child whose
-   * record it removes), one at a time, so that it never finishes what a live create or destroy is
-   * doing.
+   * The API's cleanup: the lock of each container it looks at, held while it sweeps that
+   * container's children (parent before child), and of a delegated child whose record it removes,
+   * so that it never finishes what a live create or destroy is doing.
    */
   CLEANUP("cleanup", Lock.ACROSS_PROCESSES, false);
 
