@@ -6,7 +6,7 @@ import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lifecycle.Lifecycle;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;

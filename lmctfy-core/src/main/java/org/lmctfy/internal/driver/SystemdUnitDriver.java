@@ -16,7 +16,7 @@ import org.lmctfy.cgroupfs.SystemdException;
 import org.lmctfy.cgroupfs.SystemdManager;
 import org.lmctfy.cgroupfs.SystemdManager.Scope;
 import org.lmctfy.cgroupfs.SystemdManager.UnitState;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lifecycle.Lifecycle;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;

@@ -22,7 +22,8 @@ import org.lmctfy.cgroupfs.ProcessId;
 import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
+import org.lmctfy.internal.lifecycle.ContainerOperation;
 import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.lifecycle.VirtualHostKeeper;
 import org.lmctfy.internal.lock.ContainerLocks;
@@ -32,7 +33,7 @@ import org.lmctfy.internal.process.Freezer;
 import org.lmctfy.internal.process.LaunchedProcess;
 import org.lmctfy.internal.process.Members;
 import org.lmctfy.internal.process.Mover;
-import org.lmctfy.internal.process.ProcessErrors;
+import org.lmctfy.internal.process.PlacementException;
 import org.lmctfy.internal.process.ProcessKiller;
 import org.lmctfy.internal.process.RunCommand;
 import org.lmctfy.spec.ContainerSpec;
@@ -79,20 +80,22 @@ final class ContainerImpl implements Container {
   @Override
   public void enter(List<Long> tids) {
     Objects.requireNonNull(tids, "tids");
-    api.lifecycle().requireExists(name);
-    api.beforePlacing();
-    Layout layout = api.lifecycle().layout();
-    layout.requireDomain(name, "enter " + tids + " into");
-    String what = "enter " + tids + " into " + name;
-    try {
-      Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
-      if (host.isPresent()) {
-        requireInside(host.get(), tids, what);
+    try (ContainerLocks.Held held = api.lifecycle().hold(ContainerOperation.ENTER, name)) {
+      api.lifecycle().requireExists(name);
+      api.beforePlacing();
+      Layout layout = api.lifecycle().layout();
+      layout.requireDomain(name, "enter " + tids + " into");
+      String what = "enter " + tids + " into " + name;
+      try {
+        Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
+        if (host.isPresent()) {
+          requireInside(host.get(), tids, what);
+        }
+      } catch (IOException e) {
+        throw Errors.of(what, e);
       }
-    } catch (IOException e) {
-      throw Errors.of(what, e);
+      new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), what);
     }
-    new Mover(layout.fs()).move(tids, layout.managed(), layout.path(name), what);
   }
 
   /** Refuses ids outside the virtual host: they cannot join its namespaces. */
@@ -116,12 +119,12 @@ final class ContainerImpl implements Container {
   public ContainerProcess run(List<String> argv, RunSpec spec) {
     Objects.requireNonNull(spec, "spec");
     String what = "run " + argv + " in " + name;
-    api.lifecycle().requireExists(name);
-    api.beforePlacing();
-    Layout layout = api.lifecycle().layout();
-    layout.requireDomain(name, "run " + argv + " in");
-    Map<Hierarchy, CgroupPath> cgroups = api.lifecycle().virtualHosts().cgroups(name);
-    try {
+    try (ContainerLocks.Held held = api.lifecycle().hold(ContainerOperation.RUN, name)) {
+      api.lifecycle().requireExists(name);
+      api.beforePlacing();
+      Layout layout = api.lifecycle().layout();
+      layout.requireDomain(name, "run " + argv + " in");
+      Map<Hierarchy, CgroupPath> cgroups = api.lifecycle().virtualHosts().cgroups(name);
       Optional<VirtualHostKeeper.Record> host = api.lifecycle().virtualHosts().of(name);
       if (host.isPresent()) {
         ProcessBuilder command = RunCommand.forVirtualHost(argv, spec);
@@ -132,7 +135,7 @@ final class ContainerImpl implements Container {
       new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), what);
       return new LaunchedProcess(layout.fs().start(command, cgroups));
     } catch (IOException e) {
-      throw ProcessErrors.ofRun(what, e);
+      throw PlacementException.ofRun(what, e);
     }
   }
 
@@ -171,19 +174,19 @@ final class ContainerImpl implements Container {
 
   @Override
   public void pause() {
-    administer("pause", (layout, path) ->
+    administer(ContainerOperation.PAUSE, (layout, path) ->
         new Freezer(layout.fs(), layout.managed(), api.killTimeout()).freeze(path));
   }
 
   @Override
   public void resume() {
-    administer("resume", (layout, path) ->
+    administer(ContainerOperation.RESUME, (layout, path) ->
         new Freezer(layout.fs(), layout.managed(), api.killTimeout()).thaw(path));
   }
 
   @Override
   public void killAll() {
-    administer("killAll", (layout, path) -> {
+    administer(ContainerOperation.KILL_ALL, (layout, path) -> {
       layout.requireDomain(name, "killAll"); // a threaded cgroup's cgroup.kill is EOPNOTSUPP: it holds threads
       new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path);
     });
@@ -193,9 +196,10 @@ final class ContainerImpl implements Container {
     void run(Layout layout, CgroupPath path) throws IOException;
   }
 
-  /** Runs an administrative step under the container's lock, never on a container holding the caller. */
-  private void administer(String what, Step step) {
-    try (ContainerLocks.Held held = api.lifecycle().lock(name)) {
+  /** Runs an administrative step under the lock {@code op} holds, never on a container holding the caller. */
+  private void administer(ContainerOperation op, Step step) {
+    String what = op.verb();
+    try (ContainerLocks.Held held = api.lifecycle().hold(op, name)) {
       api.lifecycle().requireExists(name);
       Layout layout = api.lifecycle().layout();
       CgroupPath path = layout.path(name);

@@ -20,6 +20,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.libc.Libc;
 import org.lmctfy.spec.DeviceSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
 import org.lmctfy.spec.DeviceSpec.Permission;

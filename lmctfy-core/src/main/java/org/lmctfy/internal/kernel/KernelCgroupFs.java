@@ -28,6 +28,7 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.libc.Libc;
 import org.lmctfy.internal.process.Launcher;
 import org.lmctfy.internal.vhost.HostVirtualHosts;
 import org.lmctfy.cgroupfs.VirtualHosts;

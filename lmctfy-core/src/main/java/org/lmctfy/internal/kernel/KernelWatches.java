@@ -1,11 +1,20 @@
 package org.lmctfy.internal.kernel;
 
+import static org.lmctfy.internal.kernel.EpollSet.EPOLLERR;
+import static org.lmctfy.internal.kernel.EpollSet.EPOLLHUP;
+import static org.lmctfy.internal.kernel.EpollSet.EPOLLIN;
+import static org.lmctfy.internal.kernel.EpollSet.EPOLLPRI;
+import static org.lmctfy.internal.kernel.EpollSet.closeQuietly;
+import static org.lmctfy.internal.kernel.EpollSet.fail;
+import static org.lmctfy.internal.kernel.EpollSet.openFile;
+import static org.lmctfy.internal.kernel.Inotify.IN_DELETE;
+import static org.lmctfy.internal.kernel.Inotify.IN_IGNORED;
+import static org.lmctfy.internal.kernel.Inotify.IN_MODIFY;
+import static org.lmctfy.internal.kernel.Inotify.IN_ONLYDIR;
+import static org.lmctfy.internal.kernel.Inotify.IN_Q_OVERFLOW;
+
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Memory;
-import com.sun.jna.Platform;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,47 +31,26 @@ import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.libc.Libc;
 
 /**
- * The kernel's wake-ups for any number of watches: one epoll set holding one inotify instance
- * (every file and removal watch, on the cgroup's directory and its parent's: kernfs notifies a
- * directory's watch with the name of a changed {@code *.events} file, and its parent's with the
- * name of a removed child), the eventfd of each v1 {@code cgroup.event_control} registration, the
- * descriptor of each PSI trigger (POLLPRI), and one eventfd for {@link #wakeup}. Watches of files
- * no kernel notifies are signalled every {@link #POLL_INTERVAL} by {@link #await} itself. Every
- * epoll entry carries a token, never a descriptor number, so a descriptor closed and reused while
- * a thread waits is never mistaken for another; descriptors of the watcher itself are released
- * only once no thread waits in {@code epoll_wait}.
+ * The kernel's wake-ups for any number of watches, and the rules of which file notifies how: one
+ * {@link EpollSet} holding one {@link Inotify} instance (every file and removal watch, on the
+ * cgroup's directory and its parent's: kernfs notifies a directory's watch with the name of a
+ * changed {@code *.events} file, and its parent's with the name of a removed child), the eventfd
+ * of each v1 {@code cgroup.event_control} registration, the descriptor of each PSI trigger
+ * (POLLPRI), and the set's eventfd for {@link #wakeup}. Watches of files no kernel notifies are
+ * signalled every {@link #POLL_INTERVAL} by {@link #await} itself. Descriptors of the watcher
+ * itself are released only once no thread waits in {@code epoll_wait}.
  */
 final class KernelWatches implements CgroupWatcher {
-  private static final int IN_MODIFY = 0x2;
-  private static final int IN_DELETE = 0x200;
-  private static final int IN_Q_OVERFLOW = 0x4000;
-  private static final int IN_IGNORED = 0x8000;
-  private static final int IN_ONLYDIR = 0x1000000;
+  /** A directory's watch hears its files modified and its children removed. */
   private static final int IN_MASK = IN_MODIFY | IN_DELETE | IN_ONLYDIR;
-  private static final int EPOLL_CTL_ADD = 1;
-  private static final int EPOLL_CTL_DEL = 2;
-  private static final int EPOLLIN = 0x1;
-  private static final int EPOLLPRI = 0x2;
-  private static final int EPOLLERR = 0x8;
-  private static final int EPOLLHUP = 0x10;
-  /** {@code struct epoll_event} is packed on x86-64 (u32 events, u64 data), natural elsewhere. */
-  private static final int EVENT_SIZE = Platform.isIntel() ? 12 : 16;
-  private static final int DATA_OFFSET = Platform.isIntel() ? 4 : 8;
-  private static final int MAX_EVENTS = 256;
-  private static final int INOTIFY_BUFFER = 64 * 1024;
-  private static final long WAKE = 0;
+  /** The epoll token of the inotify instance ({@link EpollSet#WAKE} is 0; fd watches from 2). */
   private static final long INOTIFY = 1;
-  private static final byte[] ONE = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(1).array();
 
-  private final int epoll;
-  private final int inotify;
-  private final int wake;
-  private final Memory events = new Memory((long) EVENT_SIZE * MAX_EVENTS);
-  private final Memory inotifyBuffer = new Memory(INOTIFY_BUFFER);
-  private final Memory ctlEvent = new Memory(16);
-  private final byte[] eight = new byte[8];
+  private final EpollSet epoll;
+  private final Inotify inotify;
 
   private final Object lock = new Object();
   /** Directories with an inotify watch, by watch descriptor. */
@@ -76,42 +64,26 @@ final class KernelWatches implements CgroupWatcher {
   private boolean closed;
   private boolean released;
 
-  private KernelWatches(int epoll, int inotify, int wake) {
+  private KernelWatches(EpollSet epoll, Inotify inotify) {
     this.epoll = epoll;
     this.inotify = inotify;
-    this.wake = wake;
   }
 
-  /** A new watcher: an epoll set, an inotify instance and the wake-up eventfd. */
+  /** A new watcher: an epoll set with its wake-up eventfd, and an inotify instance in it. */
   static KernelWatches open() throws IOException {
-    int ep = -1;
-    int in = -1;
-    int wk = -1;
+    EpollSet ep = EpollSet.open();
+    Inotify in = null;
     try {
-      ep = Libc.epoll_create1(Libc.O_CLOEXEC);
-      in = Libc.inotify_init1(Libc.O_NONBLOCK | Libc.O_CLOEXEC);
-      wk = Libc.eventfd(0, Libc.EFD_CLOEXEC | Libc.EFD_NONBLOCK);
-      KernelWatches w = new KernelWatches(ep, in, wk);
-      w.add(in, EPOLLIN, INOTIFY, "inotify");
-      w.add(wk, EPOLLIN, WAKE, "eventfd");
-      return w;
-    } catch (LastErrorException e) {
-      CgroupFsException failure = fail("epoll, inotify and eventfd of a watcher", null, e);
-      closeQuietly(failure, ep, in, wk);
-      throw failure;
+      in = Inotify.open();
+      ep.add(in.fd(), EPOLLIN, INOTIFY, "inotify");
+      return new KernelWatches(ep, in);
     } catch (IOException | RuntimeException e) {
-      closeQuietly(e, ep, in, wk);
+      CgroupFsException failure = in == null ? null : in.close(null);
+      failure = ep.close(failure);
+      if (failure != null) {
+        e.addSuppressed(failure);
+      }
       throw e;
-    }
-  }
-
-  private void add(int fd, int eventMask, long token, String what) throws CgroupFsException {
-    ctlEvent.setInt(0, eventMask);
-    ctlEvent.setLong(DATA_OFFSET, token);
-    try {
-      Libc.epoll_ctl(epoll, EPOLL_CTL_ADD, fd, ctlEvent);
-    } catch (LastErrorException e) {
-      throw fail(what, null, e);
     }
   }
 
@@ -168,12 +140,7 @@ final class KernelWatches implements CgroupWatcher {
 
   /** The directory's inotify watch (the kernel gives one descriptor per inode), one more user of it. */
   private Dir addDir(String dir) throws CgroupFsException {
-    int wd;
-    try {
-      wd = Libc.inotifyAddWatch(inotify, dir, IN_MASK);
-    } catch (LastErrorException e) {
-      throw fail(dir, null, e);
-    }
+    int wd = inotify.addWatch(dir, IN_MASK);
     Dir d = dirs.computeIfAbsent(wd, k -> new Dir(wd, dir));
     d.refs++;
     return d;
@@ -194,13 +161,7 @@ final class KernelWatches implements CgroupWatcher {
     }
     dirs.remove(d.wd);
     d.gone = true;
-    try {
-      Libc.inotify_rm_watch(inotify, d.wd);
-    } catch (LastErrorException e) {
-      if (e.getErrorCode() != Errno.EINVAL.number()) { // EINVAL: the kernel dropped it already
-        throw fail(d.path, null, e);
-      }
-    }
+    inotify.removeWatch(d.wd, d.path);
   }
 
   /** A v1 eventfd registration: {@code "<efd> <fd of file> <args>"} to {@code cgroup.event_control}. */
@@ -215,9 +176,9 @@ final class KernelWatches implements CgroupWatcher {
       int tfd = -1;
       try {
         efd = Libc.eventfd(0, Libc.EFD_CLOEXEC | Libc.EFD_NONBLOCK);
-        tfd = open(target, Libc.O_RDONLY, args);
+        tfd = openFile(target, Libc.O_RDONLY, args);
         String line = efd + " " + tfd + (args == null || args.isEmpty() ? "" : " " + args);
-        int cfd = open(control, Libc.O_WRONLY, line);
+        int cfd = openFile(control, Libc.O_WRONLY, line);
         try {
           byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
           Libc.write(cfd, bytes, bytes.length);
@@ -250,7 +211,7 @@ final class KernelWatches implements CgroupWatcher {
       requireOpen(target);
       int fd = -1;
       try {
-        fd = open(target, Libc.O_RDWR | Libc.O_NONBLOCK, trigger);
+        fd = openFile(target, Libc.O_RDWR | Libc.O_NONBLOCK, trigger);
         byte[] bytes = trigger.getBytes(StandardCharsets.US_ASCII);
         try {
           Libc.write(fd, bytes, bytes.length);
@@ -267,7 +228,7 @@ final class KernelWatches implements CgroupWatcher {
 
   private FdWatch addFd(int fd, int eventMask, boolean drain, String target) throws CgroupFsException {
     long token = nextToken++;
-    add(fd, eventMask, token, target);
+    epoll.add(fd, eventMask, token, target);
     FdWatch w = new FdWatch(token, fd, drain, target);
     fdWatches.put(token, w);
     return w;
@@ -300,7 +261,7 @@ final class KernelWatches implements CgroupWatcher {
     int n = 0;
     LastErrorException failure = null;
     try {
-      n = Libc.epoll_wait(epoll, events, MAX_EVENTS, (int) millis);
+      n = epoll.await((int) millis);
     } catch (LastErrorException e) {
       if (e.getErrorCode() != Errno.EINTR.number()) {
         failure = e;
@@ -316,12 +277,12 @@ final class KernelWatches implements CgroupWatcher {
         throw fail("epoll_wait", null, failure);
       }
       for (int i = 0; i < n; i++) {
-        int mask = events.getInt((long) i * EVENT_SIZE);
-        long token = events.getLong((long) i * EVENT_SIZE + DATA_OFFSET);
-        if (token == WAKE) {
-          drainCounter(wake);
+        int mask = epoll.mask(i);
+        long token = epoll.token(i);
+        if (token == EpollSet.WAKE) {
+          epoll.drainWakeup();
         } else if (token == INOTIFY) {
-          readInotify();
+          inotify.readAll(this::inotifyEvent);
         } else {
           FdWatch w = fdWatches.get(token);
           if (w != null) {
@@ -341,44 +302,6 @@ final class KernelWatches implements CgroupWatcher {
     List<CgroupWatch> out = new ArrayList<>(ready);
     ready.clear();
     return out;
-  }
-
-  /** Reads an eventfd's counter back to 0 (non-blocking: EAGAIN if it was 0 already). */
-  private void drainCounter(int fd) {
-    try {
-      Libc.read(fd, eight, 8);
-    } catch (LastErrorException e) {
-      // EAGAIN: nothing to read; the signal is what counts
-    }
-  }
-
-  /** Reads every queued inotify event and signals the watches it concerns. */
-  private void readInotify() throws CgroupFsException {
-    while (true) {
-      long n;
-      try {
-        n = Libc.read(inotify, inotifyBuffer, INOTIFY_BUFFER);
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() == Errno.EAGAIN.number()) {
-          return;
-        }
-        if (e.getErrorCode() == Errno.EINTR.number()) {
-          continue;
-        }
-        throw fail("inotify", null, e);
-      }
-      if (n <= 0) {
-        return;
-      }
-      for (long at = 0; at + 16 <= n; ) { // struct inotify_event: wd, mask, cookie, len, name[len]
-        int wd = inotifyBuffer.getInt(at);
-        int mask = inotifyBuffer.getInt(at + 4);
-        int len = inotifyBuffer.getInt(at + 12);
-        String name = len > 0 ? inotifyBuffer.getString(at + 16, StandardCharsets.UTF_8.name()) : null;
-        at += 16 + len;
-        inotifyEvent(wd, mask, name);
-      }
-    }
   }
 
   private void inotifyEvent(int wd, int mask, String name) {
@@ -413,11 +336,7 @@ final class KernelWatches implements CgroupWatcher {
   public void wakeup() {
     synchronized (lock) {
       if (!released) {
-        try {
-          Libc.write(wake, ONE, 8);
-        } catch (LastErrorException e) {
-          // EAGAIN: the counter is already non-zero, which is a pending wake-up
-        }
+        epoll.wakeup();
       }
     }
   }
@@ -490,11 +409,7 @@ final class KernelWatches implements CgroupWatcher {
       }
       closed = true;
       if (awaiting) {
-        try {
-          Libc.write(wake, ONE, 8); // the waiting thread releases everything once it is out
-        } catch (LastErrorException e) {
-          // EAGAIN: a wake-up is pending already
-        }
+        epoll.wakeup(); // the waiting thread releases everything once it is out
         return;
       }
       release();
@@ -516,56 +431,15 @@ final class KernelWatches implements CgroupWatcher {
     dirs.clear();
     polled.clear();
     ready.clear();
-    fds.add(inotify);
-    fds.add(wake);
-    fds.add(epoll);
     CgroupFsException failure = null;
     for (int fd : fds) {
-      try {
-        Libc.close(fd);
-      } catch (LastErrorException e) {
-        if (failure == null) {
-          failure = fail("watcher descriptor " + fd, null, e);
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
+      failure = EpollSet.close(failure, fd);
     }
-    events.close();
-    inotifyBuffer.close();
-    ctlEvent.close();
+    failure = inotify.close(failure);
+    failure = epoll.close(failure);
     if (failure != null) {
       throw failure;
     }
-  }
-
-  // ---- helpers
-
-  private static int open(String path, int flags, String value) throws CgroupFsException {
-    try {
-      return Libc.open(path, flags | Libc.O_CLOEXEC);
-    } catch (LastErrorException e) {
-      throw fail(path, value, e);
-    }
-  }
-
-  /** Closes descriptors after a failure, attaching a failed close to {@code cause}. */
-  private static void closeQuietly(Exception cause, int... fds) {
-    for (int fd : fds) {
-      if (fd >= 0) {
-        try {
-          Libc.close(fd);
-        } catch (LastErrorException e) {
-          cause.addSuppressed(e);
-        }
-      }
-    }
-  }
-
-  private static CgroupFsException fail(String file, String value, LastErrorException e) {
-    Errno errno = Errno.of(e.getErrorCode());
-    return new CgroupFsException(Operation.WATCH, file, value, errno,
-        errno == Errno.UNKNOWN ? "errno " + e.getErrorCode() : null);
   }
 
   /** A directory with an inotify watch, and the watches that care about names in it. */
@@ -629,15 +503,11 @@ final class KernelWatches implements CgroupWatcher {
     void signalled(int mask) {
       ready.add(this);
       if (drain) {
-        drainCounter(fd);
+        epoll.drainCounter(fd);
       }
       if ((mask & (EPOLLERR | EPOLLHUP)) != 0) {
         // PSI: the cgroup went away; a level-triggered error would wake every epoll_wait from now on
-        try {
-          Libc.epoll_ctl(epoll, EPOLL_CTL_DEL, fd, ctlEvent);
-        } catch (LastErrorException e) {
-          // ENOENT: gone already
-        }
+        epoll.remove(fd);
       }
     }
   }

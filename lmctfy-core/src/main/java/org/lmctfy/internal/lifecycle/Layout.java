@@ -11,6 +11,7 @@ import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.naming.ContainerName;
 
 /** Where containers live: the managed hierarchies, the anchor, and the marker keys. */

@@ -13,6 +13,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.process.ProcessKiller;
@@ -88,6 +89,30 @@ public final class Lifecycle {
     return locks.lock(layout.path(name).value(), name.value());
   }
 
+  /**
+   * Holds what {@code op} holds on {@code name} (its {@link ContainerOperation#lock}) until closed;
+   * null where it holds nothing (a try-with-resources closes no null).
+   */
+  public ContainerLocks.Held hold(ContainerOperation op, ContainerName name) {
+    return switch (op.lock()) {
+      case NONE -> null;
+      case WITHIN_PROCESS -> locks.lockWithinProcess(layout.path(name).value(), name.value());
+      case ACROSS_PROCESSES -> lock(name);
+    };
+  }
+
+  /**
+   * Holds {@code name}'s parent's lock where {@code op} takes it first: for a top-level container
+   * the root's only where the driver's cleanup may remove it ({@link RootKeeper#lockRootForTopLevel}).
+   */
+  private ContainerLocks.Held holdParent(ContainerOperation op, ContainerName name) {
+    if (!op.parentFirst()) {
+      return null;
+    }
+    return !name.parent().isRoot() ? lock(name.parent())
+        : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null;
+  }
+
   /** Resolves a name given by a caller: relative names against the caller's own container. */
   public ContainerName resolve(String name) {
     if (name != null && !name.startsWith("/") && !name.isEmpty()) {
@@ -108,16 +133,13 @@ public final class Lifecycle {
     if (name.isRoot()) {
       throw new LmctfyException(ErrorCode.ALREADY_EXISTS, "the root container / always exists");
     }
-    // the parent's lock keeps it from being destroyed meanwhile; the root only where the driver's
-    // cleanup may remove it (a systemd unit it stops), else top-level creates run side by side
     boolean topLevel = name.parent().isRoot();
     if (topLevel) {
       keeper.precheck();
     }
-    try (ContainerLocks.Held p = !topLevel ? lock(name.parent())
-        : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
+    try (ContainerLocks.Held p = holdParent(ContainerOperation.CREATE, name)) {
       boolean madeRoot = topLevel && keeper.prepare(this);
-      try (ContainerLocks.Held n = lock(name)) {
+      try (ContainerLocks.Held n = hold(ContainerOperation.CREATE, name)) {
         requireParent(name.parent());
         requireDomainParent(name);
         Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
@@ -174,12 +196,9 @@ public final class Lifecycle {
     return census.children(name, foreign, forged).isEmpty() && foreign.isEmpty() && forged.isEmpty();
   }
 
-  /**
-   * The container's spec as the kernel has it, for the fields its creator and updates gave. Holds
-   * the container's lock within this process only: a read makes no lock file.
-   */
+  /** The container's spec as the kernel has it, for the fields its creator and updates gave. */
   public ContainerSpec spec(ContainerName name) {
-    try (ContainerLocks.Held n = locks.lockWithinProcess(layout.path(name).value(), name.value())) {
+    try (ContainerLocks.Held n = hold(ContainerOperation.SPEC, name)) {
       requireExists(name);
       return virtualHosts.withSections(name, ResourcePlan.read(host(name), updater.fields(name)));
     } catch (IOException e) {
@@ -218,7 +237,7 @@ public final class Lifecycle {
 
   /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
   public void update(ContainerName name, ContainerSpec spec, Mode mode) {
-    try (ContainerLocks.Held n = lock(name)) {
+    try (ContainerLocks.Held n = hold(ContainerOperation.UPDATE, name)) {
       requireExists(name);
       layout.requireDomain(name, "update");
       virtualHosts.checkUpdate(name, spec);
@@ -257,7 +276,7 @@ public final class Lifecycle {
     if (name.isRoot()) {
       throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
     }
-    try (ContainerLocks.Held n = lock(name)) {
+    try (ContainerLocks.Held n = hold(ContainerOperation.DESTROY, name)) {
       destroyer.destroy(name);
     } catch (IOException e) {
       throw Errors.of("destroy " + name, e);
@@ -381,7 +400,7 @@ public final class Lifecycle {
     foreign.forEach(f -> failures.add(f + ": not a valid container name, not made by lmctfy: left alone"));
     forged.forEach(failures::add); // each intent a tenant could have written: reported, never obeyed
     for (ContainerName child : children) {
-      try (ContainerLocks.Held held = lock(child)) {
+      try (ContainerLocks.Held held = hold(ContainerOperation.CLEANUP, child)) {
         State state = census.of(child);
         if (state.isContainer()) {
           sweep(child, removed, failures);
@@ -417,7 +436,7 @@ public final class Lifecycle {
           continue;
         }
         ContainerName child = name.child(key.substring(Layout.RECORD_PREFIX.length()));
-        try (ContainerLocks.Held held = lock(child)) {
+        try (ContainerLocks.Held held = hold(ContainerOperation.CLEANUP, child)) {
           if (!fs.exists(anchor, layout.path(child))) {
             fs.removeMarker(anchor, path, key);
             removed.add(child + " (the record of a delegated container already removed)");

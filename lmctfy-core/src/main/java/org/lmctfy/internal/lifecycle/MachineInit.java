@@ -13,6 +13,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.spec.InitSpec;
 import org.lmctfy.spec.InitSpec.CgroupMount;
 

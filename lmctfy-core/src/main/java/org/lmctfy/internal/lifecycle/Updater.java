@@ -15,6 +15,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.Chown;
 import org.lmctfy.internal.resources.DeviceFilter;

@@ -14,7 +14,8 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.Errno;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
+import org.lmctfy.internal.libc.Libc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -223,8 +224,8 @@ public final class ContainerLocks implements AutoCloseable {
     Map<String, Object> a = Files.readAttributes(directory, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
     int uid = (Integer) a.get("uid");
-    int self = LockFile.geteuid();
-    if ((mode & 0170000) != LockFile.S_IFDIR || uid != self || (mode & 022) != 0) {
+    int self = Libc.geteuid();
+    if ((mode & 0170000) != Libc.S_IFDIR || uid != self || (mode & 022) != 0) {
       throw new CgroupFsException(Operation.STAT, directory.toString(), null, Errno.EACCES,
           "a lock directory must be a directory of uid " + self + " that nobody else may write; it has mode "
           + Integer.toOctalString(mode) + " and uid " + uid);

@@ -1,20 +1,26 @@
 package org.lmctfy.internal.lock;
 
+import static org.lmctfy.internal.libc.Libc.F_OFD_SETLK;
+import static org.lmctfy.internal.libc.Libc.F_UNLCK;
+import static org.lmctfy.internal.libc.Libc.F_WRLCK;
+import static org.lmctfy.internal.libc.Libc.O_CLOEXEC;
+import static org.lmctfy.internal.libc.Libc.O_CREAT;
+import static org.lmctfy.internal.libc.Libc.O_NOFOLLOW;
+import static org.lmctfy.internal.libc.Libc.O_RDWR;
+import static org.lmctfy.internal.libc.Libc.S_IFMT;
+import static org.lmctfy.internal.libc.Libc.S_IFREG;
+
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
-import com.sun.jna.Platform;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.internal.libc.Libc;
 
 /**
  * One lock file, held open, whose bytes are locks: open-file-description locks ({@code
@@ -34,23 +40,9 @@ final class LockFile implements AutoCloseable {
   /** The lock file's name in its directory. */
   static final String NAME = "lmctfy.locks";
 
-  private static final int O_RDWR = 2;
-  private static final int O_CREAT = 0100;
-  private static final int O_NOFOLLOW = 0400000;
-  private static final int O_CLOEXEC = 0x80000;
-  private static final int F_OFD_SETLK = 37;
-  private static final short F_WRLCK = 1;
-  private static final short F_UNLCK = 2;
-  private static final int S_IFMT = 0170000;
-  private static final int S_IFREG = 0100000;
-  static final int S_IFDIR = 0040000;
   private static final int FILE_MODE = 0600;
   /** {@code struct flock}: l_type (short), l_whence (short), l_start, l_len (off_t), l_pid (int). */
   private static final int FLOCK_SIZE = 32;
-
-  static {
-    Native.register(Platform.C_LIBRARY_NAME);
-  }
 
   private final String path;
   private final int fd;
@@ -59,23 +51,6 @@ final class LockFile implements AutoCloseable {
     this.path = path;
     this.fd = fd;
   }
-
-  private static native int open(byte[] path, int flags, int mode) throws LastErrorException;
-
-  private static native int fcntl(int fd, int cmd, byte[] flock) throws LastErrorException;
-
-  private static native int close(int fd) throws LastErrorException;
-
-  private static native int fchmod(int fd, int mode) throws LastErrorException;
-
-  private static native int mkdir(byte[] path, int mode) throws LastErrorException;
-
-  private static native int chmod(byte[] path, int mode) throws LastErrorException;
-
-  static native int geteuid();
-
-  /** What fstat(2) says of an open file. */
-  record FileStat(long dev, long ino, long nlink, int mode, int uid) {}
 
   /**
    * Opens (making it where missing) and checks the lock file {@link #NAME} in {@code directory}.
@@ -87,7 +62,7 @@ final class LockFile implements AutoCloseable {
     String path = directory.resolve(NAME).toString();
     int fd;
     try {
-      fd = open(cString(path), O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_CREAT, FILE_MODE);
+      fd = Libc.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_CREAT, FILE_MODE);
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.ELOOP.number()) {
         throw new CgroupFsException(Operation.WRITE, path, null, Errno.EACCES,
@@ -96,19 +71,19 @@ final class LockFile implements AutoCloseable {
       throw failure(Operation.WRITE, path, e);
     }
     try {
-      FileStat st = stat(fd);
-      if ((st.mode() & S_IFMT) != S_IFREG || st.uid() != geteuid()) {
+      Libc.FileStat st = Libc.fstat(fd);
+      if ((st.mode() & S_IFMT) != S_IFREG || st.uid() != Libc.geteuid()) {
         throw new CgroupFsException(Operation.WRITE, path, null, Errno.EACCES,
-            "not a regular file owned by uid " + geteuid() + " (mode " + Integer.toOctalString(st.mode())
+            "not a regular file owned by uid " + Libc.geteuid() + " (mode " + Integer.toOctalString(st.mode())
             + ", uid " + st.uid() + "): not a lock file of ours, left alone");
       }
       if ((st.mode() & 07777) != FILE_MODE) {
-        fchmod(fd, FILE_MODE); // created under a umask that took bits
+        Libc.fchmod(fd, FILE_MODE); // created under a umask that took bits
       }
       return new LockFile(path, fd);
     } catch (IOException | LastErrorException e) {
       try {
-        close(fd);
+        Libc.close(fd);
       } catch (LastErrorException closing) {
         e.addSuppressed(closing);
       }
@@ -123,7 +98,7 @@ final class LockFile implements AutoCloseable {
   /** Takes the lock at {@code offset} if nobody else holds it; false if someone does. */
   boolean tryLock(long offset) throws CgroupFsException {
     try {
-      fcntl(fd, F_OFD_SETLK, flock(F_WRLCK, offset));
+      Libc.fcntl(fd, F_OFD_SETLK, flock(F_WRLCK, offset));
       return true;
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.EAGAIN.number() || e.getErrorCode() == Errno.EACCES.number()
@@ -137,7 +112,7 @@ final class LockFile implements AutoCloseable {
   /** Lets go of the lock at {@code offset}. */
   void unlock(long offset) throws CgroupFsException {
     try {
-      fcntl(fd, F_OFD_SETLK, flock(F_UNLCK, offset));
+      Libc.fcntl(fd, F_OFD_SETLK, flock(F_UNLCK, offset));
     } catch (LastErrorException e) {
       throw failure(Operation.WRITE, path, e);
     }
@@ -145,7 +120,7 @@ final class LockFile implements AutoCloseable {
 
   /** Whether the file was removed from its directory (it locks nothing for others any more). */
   boolean removed() throws IOException {
-    return stat(fd).nlink() == 0;
+    return Libc.fstat(fd).nlink() == 0;
   }
 
   /**
@@ -198,7 +173,7 @@ final class LockFile implements AutoCloseable {
 
   @Override
   public void close() {
-    close(fd);
+    Libc.close(fd);
   }
 
   private static byte[] flock(short type, long offset) {
@@ -207,49 +182,10 @@ final class LockFile implements AutoCloseable {
     return b.array(); // l_pid 0, as OFD locks require
   }
 
-  /** fstat(2) of {@code fd}: through glibc where it exports it, else procfs. */
-  static FileStat stat(int fd) throws IOException {
-    if (Stat.AVAILABLE) {
-      byte[] buffer = new byte[256];
-      Stat.fstat(fd, buffer);
-      ByteBuffer b = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
-      return Stat.WIDE
-          ? new FileStat(b.getLong(0), b.getLong(8), b.getLong(16), b.getInt(24), b.getInt(28))
-          : new FileStat(b.getLong(0), b.getLong(8), b.getInt(20), b.getInt(16), b.getInt(24));
-    }
-    Map<String, Object> a = Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:dev,ino,nlink,mode,uid");
-    return new FileStat((Long) a.get("dev"), (Long) a.get("ino"), (Integer) a.get("nlink"),
-        (Integer) a.get("mode"), (Integer) a.get("uid"));
-  }
-
-  /**
-   * fstat(2), where glibc exports it (2.33 and later) and {@code struct stat}'s layout is known:
-   * x86-64's own, or the generic one of aarch64.
-   */
-  private static final class Stat {
-    static final boolean WIDE = Platform.ARCH.equals("x86-64");
-    static final boolean AVAILABLE = register();
-
-    private static boolean register() {
-      if (!WIDE && !Platform.ARCH.equals("aarch64")) {
-        return false;
-      }
-      try {
-        Native.register(Stat.class, Platform.C_LIBRARY_NAME);
-        return true;
-      } catch (UnsatisfiedLinkError e) {
-        return false; // an older glibc: procfs answers
-      }
-    }
-
-    static native int fstat(int fd, byte[] buffer) throws LastErrorException;
-  }
-
   /** mkdir(2) with exactly {@code mode}, whatever the umask; false if it existed. */
   static boolean makeDirectory(String path, int mode) throws IOException {
-    byte[] cPath = cString(path);
     try {
-      mkdir(cPath, mode);
+      Libc.mkdir(path, mode);
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.EEXIST.number()) {
         return false;
@@ -257,7 +193,7 @@ final class LockFile implements AutoCloseable {
       throw failure(Operation.MKDIR, path, e);
     }
     try {
-      chmod(cPath, mode); // mkdir's mode is masked by the umask
+      Libc.chmod(path, mode); // mkdir's mode is masked by the umask
     } catch (LastErrorException e) {
       throw failure(Operation.MKDIR, path, e);
     }
@@ -266,10 +202,5 @@ final class LockFile implements AutoCloseable {
 
   private static CgroupFsException failure(Operation op, String path, LastErrorException e) {
     return new CgroupFsException(op, path, null, Errno.of(e.getErrorCode()));
-  }
-
-  private static byte[] cString(String s) {
-    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    return Arrays.copyOf(utf8, utf8.length + 1);
   }
 }

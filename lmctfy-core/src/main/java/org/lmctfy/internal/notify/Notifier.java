@@ -16,7 +16,7 @@ import org.lmctfy.NotificationListener;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.EventSpec;

@@ -15,7 +15,7 @@ import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.FlatKeyed;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.EventSpec;

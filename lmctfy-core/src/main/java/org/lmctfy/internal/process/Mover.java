@@ -13,6 +13,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * Moves threads into a cgroup in several hierarchies, all or nothing. On v1 a tid is written to
@@ -48,7 +49,7 @@ public final class Mover {
       try {
         before.put(tid, fs.cgroupsOf(tid));
       } catch (IOException e) {
-        throw ProcessErrors.ofMove(what + ": cannot read the cgroups of " + tid, e);
+        throw Errors.ofMove(what + ": cannot read the cgroups of " + tid, e);
       }
     }
     checkCommonAncestors(before, hierarchies, path, what);
@@ -67,7 +68,7 @@ public final class Mover {
               failed.add(u);
             }
           }
-          LmctfyException failure = ProcessErrors.ofMove(what + ": moving " + tid + " into " + h.label() + ":"
+          LmctfyException failure = Errors.ofMove(what + ": moving " + tid + " into " + h.label() + ":"
               + h.display(path, null) + " failed (" + (made - failed.size()) + " of " + made + " moves undone"
               + (failed.isEmpty() ? "" : "; " + failed.size() + " could not be: see the suppressed exceptions")
               + ")", e);
@@ -92,7 +93,7 @@ public final class Mover {
     try {
       checkCommonAncestors(Map.of(self, fs.cgroupsOf(self)), hierarchies, path, what);
     } catch (IOException e) {
-      throw ProcessErrors.ofMove(what + ": cannot read the cgroups of this process (" + self + ")", e);
+      throw Errors.ofMove(what + ": cannot read the cgroups of this process (" + self + ")", e);
     }
   }
 
@@ -119,7 +120,7 @@ public final class Mover {
         try {
           owner = fs.owner(h, ancestor, "cgroup.procs")[0];
         } catch (IOException e) {
-          throw ProcessErrors.ofMove(what + ": cannot read the owner of the common ancestor "
+          throw Errors.ofMove(what + ": cannot read the owner of the common ancestor "
               + h.display(ancestor, "cgroup.procs"), e);
         }
         if (owner != self) {
@@ -151,7 +152,7 @@ public final class Mover {
     try {
       fs.write(h, back, file(h), Long.toString(tid));
     } catch (IOException e) {
-      throw ProcessErrors.ofMove("moving " + tid + " back to " + h.label() + ":" + h.display(back, null), e);
+      throw Errors.ofMove("moving " + tid + " back to " + h.label() + ":" + h.display(back, null), e);
     }
   }
 

@@ -1,7 +1,10 @@
 package org.lmctfy.internal.process;
 
 import java.io.IOException;
+import org.lmctfy.ErrorCode;
+import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * A launcher that could not be placed in its cgroups and was killed before it ran anything: the
@@ -33,5 +36,22 @@ public final class PlacementException extends IOException {
   /** The kernel's refusal, if it was one. */
   public java.util.Optional<CgroupFsException> refusal() {
     return java.util.Optional.ofNullable((CgroupFsException) getCause());
+  }
+
+  /**
+   * A failed {@code run} as the caller gets it: a refused placement of the launcher (this
+   * exception, or a backend's own refusal where it places its processes itself, as the fake does)
+   * by {@link Errors#codeOfLaunch}, a launcher that ended on its own ABORTED, anything else by
+   * {@link Errors#of(String, IOException)}.
+   */
+  public static LmctfyException ofRun(String what, IOException e) {
+    if (e instanceof PlacementException p) {
+      ErrorCode code = p.refusal().map(r -> Errors.codeOfLaunch(r.errno())).orElse(ErrorCode.ABORTED);
+      return new LmctfyException(code, what + ": " + e.getMessage(), e);
+    }
+    if (e instanceof CgroupFsException fs) {
+      return new LmctfyException(Errors.codeOfLaunch(fs.errno()), what + ": " + e.getMessage(), e);
+    }
+    return Errors.of(what, e);
   }
 }

@@ -119,7 +119,7 @@ final class DeviceHandler implements ResourceHandler {
       try {
         return host.fs().deviceFilter(unified, host.self()).orElse(new DeviceSpec(List.of(ALLOW_ALL)));
       } catch (java.io.IOException e) {
-        throw org.lmctfy.internal.lifecycle.Errors.of("read device.rules (the device filter of "
+        throw org.lmctfy.internal.errors.Errors.of("read device.rules (the device filter of "
             + unified.display(host.self(), null) + ")", e);
       }
     }

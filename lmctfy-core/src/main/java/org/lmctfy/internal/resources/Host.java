@@ -10,7 +10,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.FlatKeyed;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * What the handlers may look at: where each controller lives on this host, and the files of the

@@ -6,7 +6,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * Proactive reclaim, {@code Container.reclaim(bytes)}: v2 {@code memory.reclaim} (Linux 5.19+), a

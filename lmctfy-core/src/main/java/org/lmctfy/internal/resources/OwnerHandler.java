@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.spec.ContainerSpec;
 
 /**

@@ -10,7 +10,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.FlatKeyed;
-import org.lmctfy.internal.lifecycle.Errors;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * Reads the stat files of one container after another into one reused buffer ({@link

@@ -1,4 +1,4 @@
-package org.lmctfy.internal.lifecycle;
+package org.lmctfy.internal.errors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,5 +59,31 @@ class ErrorsTest {
     assertThat(Errors.codeOf(new java.nio.file.AccessDeniedException("/run/lmctfy"))).isEqualTo(ErrorCode.PERMISSION_DENIED);
     assertThat(Errors.codeOf(new java.nio.file.NoSuchFileException("/x"))).isEqualTo(ErrorCode.NOT_FOUND);
     assertThat(Errors.codeOf(new IOException("odd"))).isEqualTo(ErrorCode.UNKNOWN);
+  }
+
+  @Test
+  void aCgroupThatRefusesProcessesIsAFailedPreconditionForAMembershipWriteAndTheRestFollowsTheTable() {
+    for (Errno e : Errno.values()) {
+      boolean refusesProcesses = e == Errno.ENOSPC || e == Errno.EBUSY || e == Errno.EOPNOTSUPP;
+      assertThat(Errors.codeOfMembership(e)).as(e.name())
+          .isEqualTo(refusesProcesses ? ErrorCode.FAILED_PRECONDITION : Errors.codeOf(e));
+    }
+  }
+
+  @Test
+  void aLauncherKilledWhileBeingPlacedIsAbortedAndEinvalMayBeTriedAgain() {
+    for (Errno e : Errno.values()) {
+      ErrorCode expected = e == Errno.ESRCH ? ErrorCode.ABORTED
+          : e == Errno.EINVAL ? ErrorCode.UNAVAILABLE : Errors.codeOfMembership(e);
+      assertThat(Errors.codeOfLaunch(e)).as(e.name()).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aRefusedMoveNamesTheFileAndIsReadAsAMembershipWrite() {
+    var e = Errors.ofMove("enter /job", new CgroupFsException(CgroupFsException.Operation.WRITE,
+        "/sys/fs/cgroup/job/cgroup.procs", "42", Errno.EBUSY));
+    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThat(e.getMessage()).startsWith("enter /job: ").contains("cgroup.procs", "EBUSY");
   }
 }

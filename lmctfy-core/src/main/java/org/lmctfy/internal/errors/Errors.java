@@ -1,4 +1,4 @@
-package org.lmctfy.internal.lifecycle;
+package org.lmctfy.internal.errors;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -22,6 +22,21 @@ import org.lmctfy.cgroupfs.Errno;
  * caller's bad value is INVALID_ARGUMENT; a state of the machine the caller must change first is
  * FAILED_PRECONDITION (EBUSY reaches the caller only after the library's own retries, where the
  * kernel was only settling); a limit reached is RESOURCE_EXHAUSTED.
+ *
+ * <p>Two operations read a few errnos their own way, chosen so that a retry policy can trust them
+ * (UNAVAILABLE only where trying again can succeed), and otherwise follow the table:
+ *
+ * <ul>
+ *   <li>a write of an id into a membership file ({@code enter}, the placement of a {@code run}):
+ *       a cgroup that refuses processes is FAILED_PRECONDITION: ENOSPC (a v1 cpuset without cpus
+ *       or memory nodes), EBUSY (v2: the cgroup has controllers enabled for its children, the
+ *       no-internal-processes rule), EOPNOTSUPP (v2: a cgroup of type "domain invalid"); a
+ *       vanished process (ESRCH) is NOT_FOUND naming it, EINVAL INVALID_ARGUMENT (a kernel thread
+ *       cannot be moved);
+ *   <li>the placement of a {@code run}'s launcher: as a membership write, except that a launcher
+ *       killed by someone else while it was being placed (ESRCH) is ABORTED and EINVAL is
+ *       UNAVAILABLE (the run can be tried again).
+ * </ul>
  */
 public final class Errors {
   private Errors() {}
@@ -42,6 +57,17 @@ public final class Errors {
     put(ErrorCode.UNKNOWN, Errno.EIO, Errno.UNKNOWN);
   }
 
+  /** Where a membership write reads an errno otherwise than {@link #TABLE}. */
+  private static final Map<Errno, ErrorCode> MEMBERSHIP = new EnumMap<>(Map.of(
+      Errno.ENOSPC, ErrorCode.FAILED_PRECONDITION,
+      Errno.EBUSY, ErrorCode.FAILED_PRECONDITION,
+      Errno.EOPNOTSUPP, ErrorCode.FAILED_PRECONDITION));
+
+  /** Where the placement of a run's launcher reads an errno otherwise than {@link #MEMBERSHIP}. */
+  private static final Map<Errno, ErrorCode> LAUNCH = new EnumMap<>(Map.of(
+      Errno.ESRCH, ErrorCode.ABORTED,
+      Errno.EINVAL, ErrorCode.UNAVAILABLE));
+
   private static void put(ErrorCode code, Errno... errnos) {
     for (Errno e : errnos) {
       if (TABLE.put(e, code) != null) {
@@ -57,6 +83,16 @@ public final class Errors {
       throw new AssertionError(errno + " is missing from the errno table");
     }
     return code;
+  }
+
+  /** The status for a refused write of an id into a membership file ({@code enter}). */
+  public static ErrorCode codeOfMembership(Errno errno) {
+    return MEMBERSHIP.getOrDefault(errno, codeOf(errno));
+  }
+
+  /** The status for a refused placement of a run's launcher in its cgroups. */
+  public static ErrorCode codeOfLaunch(Errno errno) {
+    return LAUNCH.getOrDefault(errno, codeOfMembership(errno));
   }
 
   /**
@@ -103,5 +139,13 @@ public final class Errors {
   /** {@code "<what>: <the failure, with file, value and errno>"}. */
   public static LmctfyException of(String what, IOException e) {
     return new LmctfyException(codeOf(e), what + ": " + e.getMessage(), e);
+  }
+
+  /** A failed move of ids ({@code enter}): a refused membership write by {@link #codeOfMembership}. */
+  public static LmctfyException ofMove(String what, IOException e) {
+    if (e instanceof CgroupFsException fs) {
+      return new LmctfyException(codeOfMembership(fs.errno()), what + ": " + e.getMessage(), e);
+    }
+    return of(what, e);
   }
 }
