@@ -41,6 +41,7 @@ module org.lmctfy {
   // The systemd driver's D-Bus side: lmctfy-systemd provides it, found when present.
   uses org.lmctfy.cgroupfs.SystemdConnector;
 
-  // The codec no longer needs it; kept for callers who bind the spec records with their own mapper.
+  // The codec does not need it: for callers who bind the spec records with their own mapper, which
+  // binds them as the codec does (PlainObjectMapperTest).
   opens org.lmctfy.spec to com.fasterxml.jackson.databind;
 }
