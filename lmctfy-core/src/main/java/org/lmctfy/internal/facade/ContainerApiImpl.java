@@ -161,9 +161,4 @@ public final class ContainerApiImpl implements ContainerApi {
   void beforePlacing() {
     driver.beforePlacing();
   }
-
-  /** Which driver chose the root, for logs. */
-  public String driverDescription() {
-    return driver.describe();
-  }
 }

@@ -194,21 +194,6 @@ public final class ContainerName {
     return p.path();
   }
 
-  /** The container at cgroup {@code path}, or null if it is not below {@code root} or not valid. */
-  public static ContainerName ofPath(CgroupPath path, CgroupPath root) {
-    if (!root.isAncestorOrSelf(path)) {
-      return null;
-    }
-    ContainerName name = ROOT;
-    for (String c : path.relativeTo(root).components()) {
-      if (!isValidComponent(c)) {
-        return null;
-      }
-      name = name.child(c);
-    }
-    return name;
-  }
-
   @Override
   public boolean equals(Object o) {
     return o instanceof ContainerName && ((ContainerName) o).value.equals(value);
