@@ -134,6 +134,7 @@ public record VirtualHostSpec(
      *
      * @return whether the section is empty
      */
+    @com.fasterxml.jackson.annotation.JsonIgnore // derived: not a field of the spec's JSON
     public boolean isLoopbackOnly() {
       return iface == null && connection == null && virtualIp == null;
     }
