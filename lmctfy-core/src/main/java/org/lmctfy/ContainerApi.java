@@ -168,7 +168,7 @@ public interface ContainerApi extends AutoCloseable {
   /**
    * Creates the container {@code name} with the resources of {@code spec}: one cgroup per managed
    * hierarchy, its limits written. Checks the name and the whole spec against this host before it
-   * changes anything; a failure half-way undoes every step (see the README's "Guarantees").
+   * changes anything; a failure half-way undoes every step (see docs/guarantees.md).
    *
    * @param name the container's name
    * @throws LmctfyException INVALID_ARGUMENT for a bad name or a value the kernel refuses;

@@ -10,7 +10,7 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 
 /**
- * The README's virtual host: a container that is its own machine, with its own root (a directory
+ * The virtual host of docs/virtual-hosts.md: a container that is its own machine, with its own root (a directory
  * holding a {@code /bin/sh}, {@code /proc} and {@code /dev}), host name and loopback-only
  * network; a program run in it sees only the virtual host ({@code java -cp
  * examples/target/lmctfy.jar org.lmctfy.examples.VirtualHost <rootfs>}, as root or in a delegated

@@ -29,7 +29,7 @@ import org.lmctfy.internal.codec.Checks;
  *
  * <p>Only a top-level container can be a virtual host, and {@code update} cannot change one (both
  * as in lmctfy). It is built on the distribution's tools: bubblewrap makes the namespaces, the
- * mounts and the init, util-linux {@code nsenter} joins them; see the README's "Virtual hosts".
+ * mounts and the init, util-linux {@code nsenter} joins them; see docs/virtual-hosts.md.
  *
  * <p>Immutable and thread-safe.
  *

@@ -14,7 +14,7 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
- * The benchmarks of the README: the library next to a raw Java NIO floor on this machine's kernel
+ * The benchmarks of docs/benchmarks.md: the library next to a raw Java NIO floor on this machine's kernel
  * (under a scratch parent it removes), how per-operation cost grows with the number of containers,
  * stats of many containers next to raw reads of the same files (time and bytes allocated), many
  * notification registrations (threads, descriptors, heap, event latency), the fake's speed, and

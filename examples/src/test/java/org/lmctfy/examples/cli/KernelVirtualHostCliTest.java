@@ -11,7 +11,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.ScratchCgroups;
 
 /**
- * The README's virtual host transcript through the CLI's main entry on this machine's kernel,
+ * The virtual host transcript of docs/virtual-hosts.md through the CLI's main entry on this machine's kernel,
  * under a scratch root, with a root made from busybox-static: create prints the init's pid, run
  * joins the virtual host with its program's status, enter of a process outside is refused, and a
  * destroy without -f counts the init as the virtual host's own and leaves nothing.

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * lmctfy's issue #37 sequence through the CLI, as in the README: a failed create leaves nothing,
+ * lmctfy's issue #37 sequence through the CLI, as in docs/cli.md: a failed create leaves nothing,
  * so destroy says NOT_FOUND, the create can be retried, and the container works and goes away.
  * Runs on any backend; returns the pids {@code run -n} started so the caller can make sure they end.
  */

@@ -11,7 +11,7 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.ScratchCgroups;
 
-/** The README's transcript (lmctfy issue #37) through the CLI's main entry, on the kernel and on the fake. */
+/** The transcript of docs/cli.md (lmctfy issue #37) through the CLI's main entry, on the kernel and on the fake. */
 class TranscriptTest {
 
   @Test
