@@ -19,7 +19,7 @@ import java.util.Set;
  * on its own.
  *
  * <p>What a backend must do, and what the kernel does, is pinned down by the contract suite in
- * {@code org.lmctfy.testing.CgroupFsContract}, which a new backend must pass.
+ * {@code org.lmctfy.testing.contract.CgroupFsContract}, which a new backend must pass.
  *
  * <p>Implementations are thread-safe.
  *

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -19,7 +18,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Create, get, exists, list and destroy, asserted on the cgroup tree, on the fake and on this

@@ -20,7 +20,7 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.Proves;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Threaded cgroups (cgroup.type "threaded", a cgroup of threads), which only another tool makes:

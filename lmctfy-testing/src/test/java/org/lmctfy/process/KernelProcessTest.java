@@ -31,7 +31,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * run, enter, detect, list, killAll, pause and resume with real processes on this machine's

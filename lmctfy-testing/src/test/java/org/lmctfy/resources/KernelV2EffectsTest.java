@@ -23,15 +23,15 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerStats.DeviceIo;
+import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
-import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.BlockDevices.Disk;
+import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.GuestLayout;
 import org.lmctfy.support.Proves;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * What the v2 settings do, measured on the kernel, in the {@code v2} guests of .ci/kernel-vm

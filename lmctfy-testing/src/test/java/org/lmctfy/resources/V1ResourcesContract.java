@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -15,7 +14,8 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Each spec field on cgroup v1, on the fake and on this machine's kernel: the file and value

@@ -16,7 +16,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.Proves;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Spec fields on pure cgroup v2 with cpu, cpuset, io, memory and pids enabled down to the API's

@@ -1,6 +1,5 @@
 package org.lmctfy.stats;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -8,6 +7,7 @@ import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
@@ -20,7 +20,7 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /** Stats on this machine's kernel, with a real busy process inside the container. */
 @Tag("kernel")

@@ -8,6 +8,11 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.contract.CgroupFsContract;
+import org.lmctfy.testing.contract.CgroupFsFilesContract;
+import org.lmctfy.testing.contract.CgroupV1ControllersContract;
+import org.lmctfy.testing.contract.CgroupV1CpusetDevicesPidsContract;
+import org.lmctfy.testing.contract.CgroupV1MemoryCpuContract;
 
 /**
  * The few v1 rules the fake models that the contract suite cannot check on the kernel. Every other

@@ -25,7 +25,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * One lock file per lock directory, whatever the names locked: nothing piles up, for a create, a

@@ -14,12 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.DeviceSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
 import org.lmctfy.spec.DeviceSpec.Permission;
 import org.lmctfy.spec.DeviceSpec.Type;
-import org.lmctfy.testing.CgroupFsContractSupport;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.spec.DeviceSpec;
+import org.lmctfy.testing.contract.CgroupFsContractSupport;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * The kernel backend's cgroup v2 device filters (eBPF cgroup-device programs) on this machine's

@@ -1,6 +1,5 @@
 package org.lmctfy.testing.kernel;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
@@ -13,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -20,9 +20,9 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.InitSpec;
 import org.lmctfy.spec.InitSpec.CgroupMount;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.spec.InitSpec;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * initMachine on this machine's kernel: mounts v1 controllers that no hierarchy carries (net_cls,

@@ -19,7 +19,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.InitSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * initMachine's v2 half and the no-internal-processes rule on a real v2 kernel, as inside a

@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +11,10 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.CgroupAssertions;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.FakeSnapshot;
 
 /** How a downstream test suite uses {@link FakeCgroups} and {@link CgroupAssertions}. */
 @FakeCgroups
