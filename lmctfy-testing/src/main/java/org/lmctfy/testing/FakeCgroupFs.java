@@ -511,11 +511,11 @@ public final class FakeCgroupFs implements CgroupFs {
    * umount} and device filters are EPERM. Root's view (uid 0) is this fake itself.
    *
    * <pre>{@code
-   * FakeCgroupFs fs = FakeCgroupFs.create();
-   * fs.makeCgroup(h, CgroupPath.of("/t"));
-   * fs.chown(h, CgroupPath.of("/t"), null, 1000, 1000);           // delegate /t ...
-   * fs.chown(h, CgroupPath.of("/t"), "cgroup.procs", 1000, 1000);  // ... as systemd does
-   * ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), CgroupPath.of("/t"));
+   * FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
+   * ContainerApi.open(fs).create("/t", ContainerSpec.parse("owner: 1000 owner_group: 1000")); // delegate /t
+   * try (ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), CgroupPath.of("/t"))) {
+   *   tenant.create("/job", ContainerSpec.empty());                                       // /t/job, the user's
+   * }
    * }</pre>
    *
    * @param uid the user's uid (0: this fake)

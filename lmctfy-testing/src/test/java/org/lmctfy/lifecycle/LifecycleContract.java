@@ -1,7 +1,7 @@
 package org.lmctfy.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -64,10 +64,7 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   static LmctfyException failure(ErrorCode code, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, call);
-    assertThat(e).as("expected an LmctfyException").isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
-    return e;
+    return assertThatLmctfyException(call).hasCode(code).actual();
   }
 
   @Test

@@ -1,7 +1,7 @@
 package org.lmctfy.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.List;
@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
-import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -127,9 +126,7 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
   }
 
   private static void refused(ThrowingCallable call, String saying) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, call);
-    assertThat(e).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-    assertThat(e.getMessage()).contains(saying, "cgroup");
+    assertThatLmctfyException(call)
+        .hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll(saying, "cgroup");
   }
 }

@@ -1,7 +1,7 @@
 package org.lmctfy.notify;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -296,9 +296,8 @@ class KernelNotificationsTest {
       job.unregisterNotification(job.registerNotification(oneSecond, new Events()));
       return;
     }
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.registerNotification(oneSecond, new Events()));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.registerNotification(oneSecond, new Events()))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("multiple of 2 s", "memory.pressure", "EINVAL");
   }
 }

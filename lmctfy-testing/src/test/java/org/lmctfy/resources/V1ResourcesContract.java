@@ -1,7 +1,7 @@
 package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -35,9 +35,8 @@ abstract class V1ResourcesContract extends ApiOnScratch {
   }
 
   LmctfyException refused(ErrorCode code, String spec) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job", ContainerSpec.parse(spec)));
-    assertThat(e).as(spec).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    LmctfyException e = assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(spec)))
+        .as(spec).hasCode(code).actual();
     assertThat(api.exists("/job")).isFalse();
     return e;
   }
@@ -237,9 +236,8 @@ abstract class V1ResourcesContract extends ApiOnScratch {
   @Test
   void aRefusedUpdateChangesNothing() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 409600 swap_limit: 819200 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse("memory { limit: 8192000 }"), UpdatePolicy.DIFF));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { limit: 8192000 }"), UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory.limit", "swap_limit");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 409600 swap_limit: 819200 }"));
   }

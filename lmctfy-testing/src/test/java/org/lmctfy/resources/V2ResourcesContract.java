@@ -2,6 +2,7 @@ package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.Map;
@@ -57,9 +58,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   LmctfyException refused(ErrorCode code, String spec) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job", ContainerSpec.parse(spec)));
-    assertThat(e).as(spec).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    LmctfyException e = assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(spec)))
+        .as(spec).hasCode(code).actual();
     assertThat(api.exists("/job")).isFalse();
     return e;
   }
@@ -126,9 +126,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(refused(ErrorCode.INVALID_ARGUMENT, "memory { swap_limit: 104857600 }").getMessage())
         .contains("memory.swap_limit", "memory.limit");
     Container job = api.create("/job", ContainerSpec.parse("memory { reservation: 4096000 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse("memory { swap_limit: 104857600 }"), UpdatePolicy.DIFF));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { swap_limit: 104857600 }"), UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory.swap_limit", "memory.limit");
     assertThat(file("/job", "memory.swap.max")).isEqualTo("max");
   }
@@ -152,9 +151,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     job.update(ContainerSpec.parse("memory { limit: 157286400 }"), UpdatePolicy.DIFF);
     assertThat(file("/job", "memory.swap.max")).isEqualTo("52428800");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 157286400 swap_limit: 209715200 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse("memory { limit: 314572800 }"), UpdatePolicy.DIFF));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { limit: 314572800 }"), UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory.limit", "swap_limit");
     assertThat(file("/job", "memory.max")).isEqualTo("157286400");
   }
@@ -189,9 +187,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     long pid = backend.startProcess(fs);
     try {
       fs.write(unified(), path("/a"), "cgroup.procs", Long.toString(pid));
-      LmctfyException e = catchThrowableOfType(LmctfyException.class,
-          () -> b.update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.DIFF));
-      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+      LmctfyException e = assertThatLmctfyException(() -> b.update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.DIFF))
+          .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
       assertThat(e.getMessage()).contains("memory", path("/a").value(), "EBUSY");
       assertThat(file("/a", "cgroup.subtree_control")).isEmpty();
     } finally {
@@ -217,9 +214,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(file("/a/b", "cpuset.cpus.effective")).isEqualTo("0");
     assertThat(file("/a/b", "cpuset.mems")).isEqualTo("0");
     assertThat(b.spec()).isEqualTo(ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("cpu.mask", "0-1023", "cpuset.cpus.effective");
     assertThat(api.exists("/a/c")).isFalse();
   }
@@ -312,24 +308,21 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     for (String name : java.util.List.of("memory.reclaim", "memory.current", "memory.peak", "memory.events",
         "memory.stat", "io.stat", "cpu.stat", "pids.peak", "cpuset.cpus.effective", "hugetlb.2MB.rsvd.current",
         "misc.events.local")) {
-      LmctfyException e = catchThrowableOfType(LmctfyException.class,
-          () -> ContainerSpec.parse("unified { \"" + name + "\": \"0\" }"));
-      assertThat(e).as(name).isNotNull();
-      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-      assertThat(e.getMessage()).contains(name);
+      assertThatLmctfyException(() -> ContainerSpec.parse("unified { \"" + name + "\": \"0\" }"))
+          .as(name).hasCode(ErrorCode.INVALID_ARGUMENT).hasMessageContainingAll(name);
     }
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"memory.reclaim\": \"0\" }")).getMessage()).contains("Container.reclaim");
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"memory.reclaim\": \"0\" }")).hasMessageContainingAll("Container.reclaim");
   }
 
   @Test
   void unifiedNamesThatATypedFieldOrLmctfyOwnsAreRefused() {
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"memory.max\": \"1\" }")).getMessage()).contains("memory.limit");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"cgroup.procs\": \"1\" }")).getMessage()).contains("lmctfy");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"../memory.max\": \"1\" }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"memory.max\": \"1\" }")).hasMessageContainingAll("memory.limit");
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"cgroup.procs\": \"1\" }")).hasMessageContainingAll("lmctfy");
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"../memory.max\": \"1\" }")).hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   // --- typed fields of issue 32 ----------------------------------------------------------------
@@ -370,8 +363,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   void aPartitionRootBelowAParentThatIsNoneIsFailedPreconditionWithTheKernelsReason() {
     LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "cpu { mask: \"1\" partition: ROOT }");
     assertThat(e.getMessage()).contains("cpu.partition", "root invalid (");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse("cpu { partition: ROOT }"))
-        .getMessage()).contains("cpu.partition", "cpu.mask");
+    assertThatLmctfyException(() -> ContainerSpec.parse("cpu { partition: ROOT }"))
+        .hasMessageContainingAll("cpu.partition", "cpu.mask");
   }
 
   @Test
@@ -575,8 +568,6 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   void refusedUpdate(Container job, String spec, ErrorCode code) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse(spec), UpdatePolicy.DIFF));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    assertThatLmctfyException(() -> job.update(ContainerSpec.parse(spec), UpdatePolicy.DIFF)).hasCode(code);
   }
 }

@@ -1,7 +1,7 @@
 package org.lmctfy.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.List;
@@ -122,8 +122,8 @@ class KernelStatsTest {
   void aContainerDestroyedBeforeTheReadIsNotFound() {
     Container other = api.create("/other", ContainerSpec.empty());
     other.destroy();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> other.stats(StatsType.SUMMARY));
-    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    LmctfyException e = assertThatLmctfyException(() -> other.stats(StatsType.SUMMARY))
+        .hasCode(ErrorCode.NOT_FOUND).actual();
     assertThat(e.getMessage()).contains("/other");
   }
 

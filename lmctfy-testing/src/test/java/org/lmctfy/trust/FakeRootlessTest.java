@@ -1,7 +1,7 @@
 package org.lmctfy.trust;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.List;
@@ -73,9 +73,7 @@ class FakeRootlessTest {
           () -> tenant.get("/other").update(ContainerSpec.parse("pids { limit: 50 }"), UpdatePolicy.DIFF),
           () -> tenant.destroy("/other"),
           () -> tenant.get("/other").run(List.of("/bin/true"), RunSpec.detached()))) {
-        LmctfyException e = catchThrowableOfType(LmctfyException.class, call::run);
-        assertThat(e).isNotNull();
-        assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+        assertThatLmctfyException(call::run).hasCode(ErrorCode.PERMISSION_DENIED);
       }
     }
     CgroupAssertions.assertThat(fs).matches(before);
@@ -89,9 +87,8 @@ class FakeRootlessTest {
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.of("/t"))) {
       Container job = tenant.create("/job", ContainerSpec.empty());
       var processes = fs.processes();
-      LmctfyException e = catchThrowableOfType(LmctfyException.class,
-          () -> job.run(List.of("/bin/true"), RunSpec.detached()));
-      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+      LmctfyException e = assertThatLmctfyException(() -> job.run(List.of("/bin/true"), RunSpec.detached()))
+          .hasCode(ErrorCode.PERMISSION_DENIED).actual();
       assertThat(e.getMessage()).contains("common ancestor", "cgroup.procs", "this JVM's cgroup", "nothing was moved");
       assertThat(fs.processes()).isEqualTo(processes);
     }

@@ -1,7 +1,7 @@
 package org.lmctfy.testing.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
@@ -92,10 +92,8 @@ class KernelInitMachineTest {
         new CgroupMount(first, Set.of("net_cls")),
         new CgroupMount("/proc/version/perf_event", Set.of("perf_event"))), Set.of());
 
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
-
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-    assertThat(e.errno()).contains(Errno.ENOTDIR);
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).hasErrno(Errno.ENOTDIR).actual();
     assertThat(e.getMessage()).contains("/proc/version/perf_event");
     assertThat(fs.hierarchy("net_cls")).isEmpty();
     assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(first);
@@ -108,9 +106,8 @@ class KernelInitMachineTest {
     InitSpec spec = new InitSpec(List.of(new CgroupMount(base.resolve("net_cls").toString(), Set.of("net_cls")),
         new CgroupMount(mountPoint, Set.of("memory"))), Set.of());
 
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
-
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory", fs.hierarchy("memory").orElseThrow().mountPoint());
     assertThat(fs.hierarchy("net_cls")).isEmpty();
     assertThat(base).doesNotExist();
