@@ -246,15 +246,14 @@ public interface CgroupFs {
   void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws IOException;
 
   /**
-   * The owner ({@code [uid, gid]}) of a cgroup's directory or interface file.
+   * The owner of a cgroup's directory or interface file.
    *
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
-   * @return the owner ({@code [uid, gid]}) of a cgroup's directory or interface file
    * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
-  int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException;
+  Owner owner(Hierarchy h, CgroupPath path, String file) throws IOException;
 
   /**
    * The cgroup of process {@code pid} in each hierarchy where it is visible below the mount root
@@ -393,7 +392,7 @@ public interface CgroupFs {
    * Replaces the device filter of a cgroup v2 cgroup: on the kernel, lmctfy's eBPF cgroup-device
    * program, attached with {@code BPF_F_ALLOW_MULTI} (so the filters of the cgroup's ancestors, and
    * of other managers, still apply: an access must pass all of them) and swapped for the new one
-   * atomically ({@code BPF_F_REPLACE}). The filter allows a device access when one ALLOW rule
+   * atomically ({@code BPF_F_REPLACE}). The filter allows a device access when one of its rules
    * covers the device (its type, and its major and minor unless -1) and every access requested
    * ({@code r}, {@code w}, {@code m}); everything else is denied.
    *
@@ -403,14 +402,14 @@ public interface CgroupFs {
    *
    * @param h the unified hierarchy
    * @param path the cgroup
-   * @param rules {@code DENY ALL rwm} followed by ALLOW rules for block or character devices, one
-   *     per device with its access letters merged; null removes the filter
+   * @param allowed the devices the filter allows, one rule per device with its access letters
+   *     merged (every other device is denied; an empty list denies all); null removes the filter
    * @throws IOException if the kernel refuses (a {@link CgroupFsException} with operation BPF names
    *     the cgroup, the rules and the errno); the filter is then as it was
    */
-  default void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
+  default void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> allowed) throws IOException {
     throw new CgroupFsException(CgroupFsException.Operation.BPF, h.display(path, null),
-        rules == null ? null : rules.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
+        allowed == null ? null : allowed.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
   }
 
   /**
@@ -420,11 +419,11 @@ public interface CgroupFs {
    *
    * @param h the unified hierarchy
    * @param path the cgroup
-   * @return the rules as they were set, or empty
+   * @return the allowed devices as they were set, or empty
    * @throws IOException if the kernel refuses the query (EPERM without {@code CAP_NET_ADMIN} or
    *     {@code CAP_SYS_ADMIN}), or if the program attached is not the one its record describes
    */
-  default Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
+  default Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
     return Optional.empty();
   }
 }

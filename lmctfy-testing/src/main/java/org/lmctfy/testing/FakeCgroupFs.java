@@ -14,8 +14,10 @@ import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.InitSpec;
 import org.lmctfy.testing.FakeOperation.Kind;
 import org.lmctfy.testing.internal.fake.Kernel;
@@ -327,7 +329,7 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public int[] owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
+  public Owner owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();
       return kernel.owner(h, path, file);
@@ -539,7 +541,7 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules)
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules)
       throws CgroupFsException {
     String shown = rules == null ? "none" : rules.toString();
     synchronized (lock) {
@@ -554,7 +556,7 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws CgroupFsException {
+  public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();
       return kernel.deviceFilter(h, path);

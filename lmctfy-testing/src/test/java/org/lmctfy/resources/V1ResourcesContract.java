@@ -13,6 +13,7 @@ import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.testing.contract.ContractBackend;
@@ -198,10 +199,10 @@ abstract class V1ResourcesContract extends ApiOnScratch {
     assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("owner: 4321 owner_group: 4322"));
     CgroupPath job = CgroupPath.of("/job").under(scratch.path());
     Hierarchy memory = fs.hierarchy("memory").orElseThrow();
-    assertThat(fs.owner(memory, job, null)).containsExactly(4321, 4322);
-    assertThat(fs.owner(memory, job, "cgroup.procs")).containsExactly(4321, 4322);
-    assertThat(fs.owner(memory, job, "tasks")).containsExactly(4321, 4322);
-    assertThat(fs.owner(memory, job, "memory.limit_in_bytes")).containsExactly(0, 0);
+    assertThat(fs.owner(memory, job, null)).isEqualTo(new Owner(4321, 4322));
+    assertThat(fs.owner(memory, job, "cgroup.procs")).isEqualTo(new Owner(4321, 4322));
+    assertThat(fs.owner(memory, job, "tasks")).isEqualTo(new Owner(4321, 4322));
+    assertThat(fs.owner(memory, job, "memory.limit_in_bytes")).isEqualTo(new Owner(0, 0));
   }
 
   /** The fields of issue 32 this host's v1 hierarchies cannot give: refused naming the field, nothing made. */

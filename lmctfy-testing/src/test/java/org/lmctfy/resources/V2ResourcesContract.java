@@ -14,6 +14,7 @@ import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.Proves;
@@ -480,14 +481,14 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   void ownerChownsTheCgroupAndItsDelegateFilesAndReadsBack() throws IOException {
     String spec = "owner: 4711 owner_group: 4712 pids { limit: 5 }";
     Container job = api.create("/job", ContainerSpec.parse(spec));
-    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(4711, 4712);
+    assertThat(fs.owner(unified(), path("/job"), null)).isEqualTo(new Owner(4711, 4712));
     for (String file : new String[] {"cgroup.procs", "cgroup.threads", "cgroup.subtree_control"}) {
-      assertThat(fs.owner(unified(), path("/job"), file)).as(file).containsExactly(4711, 4712);
+      assertThat(fs.owner(unified(), path("/job"), file)).as(file).isEqualTo(new Owner(4711, 4712));
     }
-    assertThat(fs.owner(unified(), path("/job"), "pids.max")).containsExactly(0, 0);
+    assertThat(fs.owner(unified(), path("/job"), "pids.max")).isEqualTo(new Owner(0, 0));
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse(spec));
     job.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
-    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(0, 0);
+    assertThat(fs.owner(unified(), path("/job"), null)).isEqualTo(new Owner(0, 0));
   }
 
   @Test
@@ -512,8 +513,11 @@ abstract class V2ResourcesContract extends ApiOnScratch {
         + access + "\" } ";
   }
 
+  /** The device filter as the spec that sets it: DENY ALL, then an ALLOW rule per device. */
   java.util.Optional<org.lmctfy.spec.DeviceSpec> filter(String container) throws IOException {
-    return fs.deviceFilter(unified(), path(container));
+    return fs.deviceFilter(unified(), path(container)).map(allowed -> ContainerSpec.parse("device { " + DENY_ALL
+        + allowed.stream().map(r -> allow(r.type().name(), (int) r.major(), (int) r.minor(), r.access()))
+            .collect(java.util.stream.Collectors.joining()) + "}").device());
   }
 
   @Test

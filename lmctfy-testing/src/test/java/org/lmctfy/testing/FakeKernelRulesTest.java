@@ -8,6 +8,7 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.testing.contract.CgroupFsContract;
 import org.lmctfy.testing.contract.CgroupFsFilesContract;
 import org.lmctfy.testing.contract.CgroupV1ControllersContract;
@@ -117,8 +118,8 @@ class FakeKernelRulesTest {
     fs.makeCgroup(m, A);
     fs.chown(m, A, null, 1000, 1000);
     fs.chown(m, A, null, -1, 50);
-    assertThat(fs.owner(m, A, null)).containsExactly(1000, 50);
-    assertThat(fs.owner(m, A, "tasks")).containsExactly(0, 0);
+    assertThat(fs.owner(m, A, null)).isEqualTo(new Owner(1000, 50));
+    assertThat(fs.owner(m, A, "tasks")).isEqualTo(new Owner(0, 0));
     assertThat(errno(() -> fs.chown(m, A, "nothing", 1, 1))).isEqualTo(Errno.ENOENT);
   }
 }

@@ -13,6 +13,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.StatsType;
@@ -46,7 +47,7 @@ class FakeRootlessTest {
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.of("/t"))) {
       Container job = tenant.create("/job", ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 10 }"));
       assertThat(fs.read(unified, CgroupPath.of("/t/job"), "memory.max").strip()).isEqualTo("104857600");
-      assertThat(fs.owner(unified, CgroupPath.of("/t/job"), null)).containsExactly(UID, UID);
+      assertThat(fs.owner(unified, CgroupPath.of("/t/job"), null)).isEqualTo(new Owner(UID, UID));
       job.update(ContainerSpec.parse("memory { limit: 209715200 }"), UpdatePolicy.DIFF);
       assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 209715200 } pids { limit: 10 }"));
       job.run(List.of("/bin/true"), RunSpec.detached());

@@ -25,9 +25,11 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.internal.process.Launcher;
 import org.lmctfy.internal.vhost.HostVirtualHosts;
 import org.lmctfy.cgroupfs.VirtualHosts;
@@ -402,13 +404,12 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
-  public int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException {
+  public Owner owner(Hierarchy h, CgroupPath path, String file) throws IOException {
     Path p = file == null ? dir(h, path) : dir(h, path).resolve(file);
     try {
-      return new int[] {
-        (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS),
-        (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS)
-      };
+      return new Owner(
+          (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS),
+          (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS));
     } catch (NoSuchFileException e) {
       throw new CgroupFsException(Operation.STAT, p.toString(), null, Errno.ENOENT);
     }
@@ -587,13 +588,13 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
-    LOG.debug("device filter of {}: {}", h.display(path, null), rules);
-    DeviceFilters.set(this, h, path, rules);
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> allowed) throws IOException {
+    LOG.debug("device filter of {}: {}", h.display(path, null), allowed);
+    DeviceFilters.set(this, h, path, allowed);
   }
 
   @Override
-  public Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
+  public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
     return DeviceFilters.get(this, h, path);
   }
 
