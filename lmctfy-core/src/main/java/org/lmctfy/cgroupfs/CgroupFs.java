@@ -348,6 +348,34 @@ public interface CgroupFs {
   }
 
   /**
+   * What this backend can do beyond the operations every backend has; the library asks for one
+   * before it needs it, and a request that needs one the backend lacks is UNIMPLEMENTED (with
+   * nothing changed). A backend that overrides {@link #setDeviceFilter}, or whose {@link #watcher}
+   * makes eventfd or PSI watches, names that here; this default names none.
+   */
+  enum Capability {
+    /** {@link #setDeviceFilter} and {@link #deviceFilter}: device rules on cgroup v2. */
+    DEVICE_FILTERS,
+    /** {@link CgroupWatcher#eventControl}: v1's eventfd notifications (OOM, memory thresholds). */
+    EVENT_CONTROL,
+    /** {@link CgroupWatcher#pressureTrigger}: PSI triggers on v2's {@code *.pressure} files. */
+    PRESSURE_TRIGGERS
+  }
+
+  /**
+   * The optional capabilities of this backend. The kernel backend and the fake have them all.
+   *
+   * <pre>{@code
+   * if (fs.capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) { ... }
+   * }</pre>
+   *
+   * @return the capabilities this backend has (none by default)
+   */
+  default Set<Capability> capabilities() {
+    return Set.of();
+  }
+
+  /**
    * The directory where processes that share this cgroup filesystem keep per-container lock
    * files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as
    * for an in-memory fake.

@@ -272,6 +272,12 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  /** The fake has every optional capability: device filters, eventfd and PSI watches. */
+  @Override
+  public Set<Capability> capabilities() {
+    return java.util.EnumSet.allOf(Capability.class);
+  }
+
   @Override
   public Set<String> unmountedControllers() {
     synchronized (lock) {

@@ -230,6 +230,12 @@ final class FakeUserView implements CgroupFs {
     return fake.hierarchies();
   }
 
+  /** Device filters (each EPERM for a user); its watcher polls, without eventfd or PSI watches. */
+  @Override
+  public Set<Capability> capabilities() {
+    return Set.of(Capability.DEVICE_FILTERS);
+  }
+
   @Override
   public Set<String> unmountedControllers() {
     return fake.unmountedControllers();

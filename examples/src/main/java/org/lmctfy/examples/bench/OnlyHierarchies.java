@@ -57,5 +57,9 @@ class OnlyHierarchies implements CgroupFs {
   @Override public void kill(long pid) throws IOException { fs.kill(pid); }
   @Override public Process start(ProcessBuilder c, Map<Hierarchy, CgroupPath> g) throws IOException { return fs.start(c, g); }
   @Override public Optional<Path> lockDirectory() { return fs.lockDirectory(); }
+  @Override public Set<Capability> capabilities() {
+    return fs.capabilities().stream().filter(c -> c != Capability.DEVICE_FILTERS)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet()); // its watcher is fs's; no device filters
+  }
   @Override public long selfPid() { return fs.selfPid(); }
 }

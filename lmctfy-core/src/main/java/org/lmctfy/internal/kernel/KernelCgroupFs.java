@@ -526,6 +526,11 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
+  public Set<Capability> capabilities() {
+    return java.util.EnumSet.allOf(Capability.class);
+  }
+
+  @Override
   public Optional<Path> lockDirectory() {
     return Optional.of(lockDirectory(Libc.geteuid(), System.getenv("XDG_RUNTIME_DIR")));
   }

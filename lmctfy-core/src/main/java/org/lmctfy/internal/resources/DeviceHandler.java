@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.DeviceSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
@@ -43,7 +44,14 @@ final class DeviceHandler {
     if (h == null) {
       Hierarchy unified = host.unified().orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
           "device.rules need the v1 devices controller or a cgroup v2 hierarchy, and this machine mounts neither"));
-      return new DeviceFilter(unified, rules.equals(List.of(ALLOW_ALL)) ? null : allowed(normalise(device)));
+      if (rules.equals(List.of(ALLOW_ALL))) {
+        return new DeviceFilter(unified, null);
+      }
+      if (!host.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
+        throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "device.rules on cgroup v2 need a device filter, and this "
+            + "CgroupFs has none (CgroupFs.Capability.DEVICE_FILTERS)");
+      }
+      return new DeviceFilter(unified, allowed(normalise(device)));
     }
     if (rules.get(0).permission() == Permission.ALLOW) {
       out.add(new FileWrite(h, "devices.allow", "a", "device.rules"));
@@ -79,6 +87,9 @@ final class DeviceHandler {
       return null;
     }
     if (host.find("devices").isEmpty() && host.unified().isPresent()) {
+      if (!host.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
+        return new DeviceSpec(List.of(ALLOW_ALL)); // no filter can have been set
+      }
       Hierarchy unified = host.unified().get();
       try {
         return host.fs().deviceFilter(unified, host.self()).map(DeviceHandler::denyAllBut)
