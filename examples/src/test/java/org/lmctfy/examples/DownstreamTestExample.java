@@ -12,8 +12,8 @@ import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
-import org.lmctfy.testing.FakeCgroups;
 import org.lmctfy.testing.FakeSnapshot;
+import org.lmctfy.testing.junit.FakeCgroups;
 
 /**
  * How a downstream project tests its own code with the fake: {@link JobSlots} (the code under

@@ -18,8 +18,8 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeRun;
-import org.lmctfy.testing.ScratchCgroups;
 import org.lmctfy.testing.internal.host.MachineLacks;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 public class VirtualHostTest {
   @Test

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * never swallows one and never retries on its own.
  *
  * <p>What a backend must do, and what the kernel does, is pinned down by the contract suite in
- * {@code org.lmctfy.testing.CgroupFsContract}, which a new backend must pass.
+ * {@code org.lmctfy.testing.contract.CgroupFsContract}, which a new backend must pass.
  *
  * <p>Implementations are thread-safe.
  *
@@ -234,14 +234,14 @@ public interface CgroupFs {
   void chown(Hierarchy h, CgroupPath path, @Nullable String file, int uid, int gid) throws IOException;
 
   /**
-   * The owner ({@code [uid, gid]}) of a cgroup's directory or interface file.
+   * The owner of a cgroup's directory or interface file.
    *
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
-   * @return the owner ({@code [uid, gid]}) of a cgroup's directory or interface file
+   * @return the owner of a cgroup's directory or interface file
    */
-  int[] owner(Hierarchy h, CgroupPath path, @Nullable String file) throws IOException;
+  Owner owner(Hierarchy h, CgroupPath path, @Nullable String file) throws IOException;
 
   /**
    * The cgroup of process {@code pid} in each hierarchy where it is visible below the mount root
@@ -332,6 +332,34 @@ public interface CgroupFs {
   }
 
   /**
+   * What this backend can do beyond the operations every backend has; the library asks for one
+   * before it needs it, and a request that needs one the backend lacks is UNIMPLEMENTED (with
+   * nothing changed). A backend that overrides {@link #setDeviceFilter}, or whose {@link #watcher}
+   * makes eventfd or PSI watches, names that here; this default names none.
+   */
+  enum Capability {
+    /** {@link #setDeviceFilter} and {@link #deviceFilter}: device rules on cgroup v2. */
+    DEVICE_FILTERS,
+    /** {@link CgroupWatcher#eventControl}: v1's eventfd notifications (OOM, memory thresholds). */
+    EVENT_CONTROL,
+    /** {@link CgroupWatcher#pressureTrigger}: PSI triggers on v2's {@code *.pressure} files. */
+    PRESSURE_TRIGGERS
+  }
+
+  /**
+   * The optional capabilities of this backend. The kernel backend and the fake have them all.
+   *
+   * <pre>{@code
+   * if (fs.capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) { ... }
+   * }</pre>
+   *
+   * @return the capabilities this backend has (none by default)
+   */
+  default Set<Capability> capabilities() {
+    return Set.of();
+  }
+
+  /**
    * The directory where processes that share this cgroup filesystem keep per-container lock
    * files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as
    * for an in-memory fake.
@@ -376,7 +404,7 @@ public interface CgroupFs {
    * Replaces the device filter of a cgroup v2 cgroup: on the kernel, lmctfy's eBPF cgroup-device
    * program, attached with {@code BPF_F_ALLOW_MULTI} (so the filters of the cgroup's ancestors, and
    * of other managers, still apply: an access must pass all of them) and swapped for the new one
-   * atomically ({@code BPF_F_REPLACE}). The filter allows a device access when one ALLOW rule
+   * atomically ({@code BPF_F_REPLACE}). The filter allows a device access when one of its rules
    * covers the device (its type, and its major and minor unless -1) and every access requested
    * ({@code r}, {@code w}, {@code m}); everything else is denied.
    *
@@ -386,14 +414,14 @@ public interface CgroupFs {
    *
    * @param h the unified hierarchy
    * @param path the cgroup
-   * @param rules {@code DENY ALL rwm} followed by ALLOW rules for block or character devices, one
-   *     per device with its access letters merged; null removes the filter
+   * @param allowed the devices the filter allows, one rule per device with its access letters
+   *     merged (every other device is denied; an empty list denies all); null removes the filter
    * @throws IOException if the kernel refuses (a {@link CgroupFsException} with operation BPF names
    *     the cgroup, the rules and the errno); the filter is then as it was
    */
-  default void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.@Nullable DeviceSpec rules) throws IOException {
+  default void setDeviceFilter(Hierarchy h, CgroupPath path, @Nullable List<DeviceRule> allowed) throws IOException {
     throw new CgroupFsException(CgroupFsException.Operation.BPF, h.display(path, null),
-        rules == null ? null : rules.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
+        allowed == null ? null : allowed.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
   }
 
   /**
@@ -403,11 +431,11 @@ public interface CgroupFs {
    *
    * @param h the unified hierarchy
    * @param path the cgroup
-   * @return the rules as they were set, or empty
+   * @return the allowed devices as they were set, or empty
    * @throws IOException if the kernel refuses the query (EPERM without {@code CAP_NET_ADMIN} or
    *     {@code CAP_SYS_ADMIN}), or if the program attached is not the one its record describes
    */
-  default Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
+  default Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
     return Optional.empty();
   }
 }

@@ -14,8 +14,10 @@ import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.InitSpec;
 import org.lmctfy.testing.FakeOperation.Kind;
 import org.lmctfy.testing.internal.fake.Kernel;
@@ -270,6 +272,12 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
+  /** The fake has every optional capability: device filters, eventfd and PSI watches. */
+  @Override
+  public Set<Capability> capabilities() {
+    return java.util.EnumSet.allOf(Capability.class);
+  }
+
   @Override
   public Set<String> unmountedControllers() {
     synchronized (lock) {
@@ -327,7 +335,7 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public int[] owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
+  public Owner owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();
       return kernel.owner(h, path, file);
@@ -511,11 +519,11 @@ public final class FakeCgroupFs implements CgroupFs {
    * umount} and device filters are EPERM. Root's view (uid 0) is this fake itself.
    *
    * <pre>{@code
-   * FakeCgroupFs fs = FakeCgroupFs.create();
-   * fs.makeCgroup(h, CgroupPath.of("/t"));
-   * fs.chown(h, CgroupPath.of("/t"), null, 1000, 1000);           // delegate /t ...
-   * fs.chown(h, CgroupPath.of("/t"), "cgroup.procs", 1000, 1000);  // ... as systemd does
-   * ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), CgroupPath.of("/t"));
+   * FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
+   * ContainerApi.open(fs).create("/t", ContainerSpec.parse("owner: 1000 owner_group: 1000")); // delegate /t
+   * try (ContainerApi tenant = ContainerApi.open(fs.asUser(1000, 1000), CgroupPath.of("/t"))) {
+   *   tenant.create("/job", ContainerSpec.empty());                                       // /t/job, the user's
+   * }
    * }</pre>
    *
    * @param uid the user's uid (0: this fake)
@@ -539,7 +547,7 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules)
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules)
       throws CgroupFsException {
     String shown = rules == null ? "none" : rules.toString();
     synchronized (lock) {
@@ -554,7 +562,7 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws CgroupFsException {
+  public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();
       return kernel.deviceFilter(h, path);

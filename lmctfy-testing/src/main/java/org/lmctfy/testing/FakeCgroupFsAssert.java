@@ -9,6 +9,7 @@ import org.assertj.core.api.AbstractAssert;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.junit.FakeCgroups;
 
 /**
  * Assertions on the state of a {@link FakeCgroupFs}; start from {@link CgroupAssertions}.

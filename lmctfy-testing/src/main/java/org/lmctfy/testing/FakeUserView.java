@@ -10,14 +10,15 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.cgroupfs.ProcessId;
 import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.spec.FilesystemSpec;
 import org.lmctfy.spec.VirtualHostSpec;
-import org.lmctfy.spec.DeviceSpec;
 
 /**
  * {@link FakeCgroupFs#asUser}: the fake as a user without capabilities. Directories are 0755 and
@@ -36,7 +37,7 @@ final class FakeUserView implements CgroupFs {
   }
 
   private boolean owns(Hierarchy h, CgroupPath path, String file) throws IOException {
-    return fake.owner(h, path, file)[0] == uid;
+    return fake.owner(h, path, file).uid() == uid;
   }
 
   private CgroupFsException denied(Operation op, Hierarchy h, CgroupPath path, String file, String value, Errno errno,
@@ -148,12 +149,12 @@ final class FakeUserView implements CgroupFs {
   }
 
   @Override
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, DeviceSpec rules) throws IOException {
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules) throws IOException {
     throw denied(Operation.BPF, h, path, null, null, Errno.EPERM, "device filters need CAP_BPF or CAP_SYS_ADMIN");
   }
 
   @Override
-  public Optional<DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
+  public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
     throw denied(Operation.BPF, h, path, null, null, Errno.EPERM, "querying device filters needs CAP_NET_ADMIN");
   }
 
@@ -229,6 +230,12 @@ final class FakeUserView implements CgroupFs {
     return fake.hierarchies();
   }
 
+  /** Device filters (each EPERM for a user); its watcher polls, without eventfd or PSI watches. */
+  @Override
+  public Set<Capability> capabilities() {
+    return Set.of(Capability.DEVICE_FILTERS);
+  }
+
   @Override
   public Set<String> unmountedControllers() {
     return fake.unmountedControllers();
@@ -270,7 +277,7 @@ final class FakeUserView implements CgroupFs {
   }
 
   @Override
-  public int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException {
+  public Owner owner(Hierarchy h, CgroupPath path, String file) throws IOException {
     return fake.owner(h, path, file);
   }
 

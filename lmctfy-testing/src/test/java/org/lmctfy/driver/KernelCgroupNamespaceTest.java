@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * Inside someone else's container: a JVM at the root of its own cgroup namespace (unshare --cgroup,

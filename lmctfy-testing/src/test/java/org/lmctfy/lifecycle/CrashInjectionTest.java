@@ -2,6 +2,7 @@ package org.lmctfy.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -64,8 +65,7 @@ class CrashInjectionTest {
     Crashed c = crashInCreate(k);
     ContainerApi next = ContainerApi.open(c.fs());
     assertThat(next.exists("/parent/job")).isFalse();
-    assertThatThrownBy(() -> next.get("/parent/job")).isInstanceOfSatisfying(LmctfyException.class,
-        e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+    assertThatLmctfyException(() -> next.get("/parent/job")).hasCode(ErrorCode.NOT_FOUND);
   }
 
   @ParameterizedTest(name = "crash at create step {0}: create again")
@@ -119,8 +119,7 @@ class CrashInjectionTest {
     Crashed c = crashInDestroy(k);
     ContainerApi next = ContainerApi.open(c.fs());
     if (next.exists("/parent/job")) {
-      assertThatThrownBy(() -> next.create("/parent/job", SPEC)).isInstanceOfSatisfying(LmctfyException.class,
-          e -> assertThat(e.code()).isEqualTo(ErrorCode.ALREADY_EXISTS));
+      assertThatLmctfyException(() -> next.create("/parent/job", SPEC)).hasCode(ErrorCode.ALREADY_EXISTS);
     } else {
       next.create("/parent/job", SPEC);
     }

@@ -1,8 +1,8 @@
 package org.lmctfy.lifecycle;
 
-import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** Threaded cgroups on the fake's pure v2 layout. */
 class FakeThreadedCgroupsTest extends ThreadedCgroupsContract {

@@ -2,6 +2,7 @@ package org.lmctfy.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -72,10 +73,8 @@ class FaultInjectionTest {
     FakeSnapshot before = w.fs().snapshot();
     w.fs().failMutation(k, errno);
 
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> w.api().create("/parent/job", EVERY_HIERARCHY));
-
-    assertThat(e).as("create must fail").isNotNull();
+    LmctfyException e = assertThatLmctfyException(() -> w.api().create("/parent/job", EVERY_HIERARCHY))
+        .as("create must fail").actual();
     FakeOperation failed = firstFailure(w.fs());
     assertThat(e.errno()).contains(errno);
     assertThat(e.getMessage()).contains(errno.name(), failed.path().value());
@@ -147,9 +146,7 @@ class FaultInjectionTest {
     FakeSnapshot before = w.fs().snapshot();
     w.fs().failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.kill".equals(op.file()), Errno.EPERM);
 
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> w.api().destroy("/parent/job"));
-
-    assertThat(e.errno()).contains(Errno.EPERM);
+    assertThatLmctfyException(() -> w.api().destroy("/parent/job")).hasErrno(Errno.EPERM);
     assertThat(w.api().exists("/parent/job")).isTrue();
     assertThat(w.fs().processes()).contains(pid);
     CgroupAssertions.assertThat(w.fs()).matches(before);

@@ -2,6 +2,7 @@ package org.lmctfy.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.List;
@@ -64,9 +65,8 @@ class InitMachineTest {
   void aControllerTheRootsParentDoesNotGiveIsRefusedNamingTheParentAndNothingChanges() throws IOException {
     FakeCgroupFs fs = v2WithRootContainer();
     int before = fs.mutationCount();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE));
-    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("[memory, pids]", "/sys/fs/cgroup/lmctfy/cgroup.subtree_control", "Delegate=");
     assertThat(fs.mutationCount()).isEqualTo(before);
   }
@@ -86,9 +86,8 @@ class InitMachineTest {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     FakeSnapshot before = fs.snapshot();
     fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"), Errno.EBUSY);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE));
-    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("/lmctfy/jobs/cgroup.subtree_control", "EBUSY");
     CgroupAssertions.assertThat(fs).matches(before);
   }
@@ -107,9 +106,8 @@ class InitMachineTest {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     long[] pids = processesIn(fs, "/lmctfy/jobs");
     FakeSnapshot before = fs.snapshot();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
-        .create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }")));
-    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
+        .create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }"))).hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("no-internal-processes", "/sys/fs/cgroup/lmctfy/jobs", pids[0] + " " + pids[1],
         "processes_leaf");
     CgroupAssertions.assertThat(fs).matches(before);
@@ -146,19 +144,18 @@ class InitMachineTest {
 
   @Test
   void aProcessesLeafNameMustBeOneCgroupName() {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> InitSpec.parse("processes_leaf: \"a/b\""));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> InitSpec.parse("processes_leaf: \"a/b\""))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("processes_leaf", "a/b");
   }
 
   @Test
   void aControllerTheUnifiedHierarchyLacksIsRefusedBeforeAnyWrite() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> ContainerApi.open(fs).initMachine(InitSpec.builder()
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(InitSpec.builder()
             .enableControllers(Set.of("memory"))
-            .build()));
-    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+            .build()))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("memory", "/sys/fs/cgroup/unified");
     assertThat(fs.mutationCount()).isZero();
   }
@@ -188,8 +185,7 @@ class InitMachineTest {
     for (InitSpec bad : List.of(
         InitSpec.builder().cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("bogus")))).build(),
         InitSpec.builder().cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("memory")))).build())) {
-      LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(bad));
-      assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+      assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(bad)).hasCode(ErrorCode.INVALID_ARGUMENT);
     }
     assertThat(fs.mutationCount()).isZero();
   }

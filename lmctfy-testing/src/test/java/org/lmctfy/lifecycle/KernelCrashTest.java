@@ -1,6 +1,5 @@
 package org.lmctfy.lifecycle;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -8,13 +7,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.support.TestScale;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * A JVM creating and destroying nested containers is killed with SIGKILL at random instants, 200

@@ -15,7 +15,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.CapturedLogs;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 import org.slf4j.event.Level;
 
 /** What the library tells its log on the kernel: each write at DEBUG, a long lock wait at INFO, the wait's deadline as the API was opened with. */

@@ -1,15 +1,15 @@
 package org.lmctfy.lifecycle;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** The lifecycle contract on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")

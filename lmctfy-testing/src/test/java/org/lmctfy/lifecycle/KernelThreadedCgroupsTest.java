@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Threaded cgroups on a pure v2 kernel (the {@code v2} guests of .ci/kernel-vm), with a real

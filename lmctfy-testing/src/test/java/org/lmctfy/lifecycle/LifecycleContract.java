@@ -1,14 +1,13 @@
 package org.lmctfy.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -19,7 +18,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Create, get, exists, list and destroy, asserted on the cgroup tree, on the fake and on this
@@ -64,10 +64,7 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   static LmctfyException failure(ErrorCode code, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, call);
-    assertThat(e).as("expected an LmctfyException").isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
-    return e;
+    return assertThatLmctfyException(call).hasCode(code).actual();
   }
 
   @Test

@@ -1,7 +1,7 @@
 package org.lmctfy.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.List;
@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
-import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
@@ -20,7 +19,7 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.Proves;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Threaded cgroups (cgroup.type "threaded", a cgroup of threads), which only another tool makes:
@@ -127,9 +126,7 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
   }
 
   private static void refused(ThrowingCallable call, String saying) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, call);
-    assertThat(e).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-    assertThat(e.getMessage()).contains(saying, "cgroup");
+    assertThatLmctfyException(call)
+        .hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll(saying, "cgroup");
   }
 }

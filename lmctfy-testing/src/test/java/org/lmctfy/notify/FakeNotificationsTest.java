@@ -1,7 +1,7 @@
 package org.lmctfy.notify;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -176,8 +176,8 @@ class FakeNotificationsTest {
   void pressureNeedsAUnifiedHierarchy() {
     Container job = open(FakeLayout.V1);
     EventSpec io = EventSpec.pressure(PressureTrigger.Resource.IO, PressureTrigger.Kind.FULL, 150_000, 2_000_000);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.registerNotification(io, new Events()));
-    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> job.registerNotification(io, new Events()))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("io.pressure", "no unified hierarchy");
   }
 
@@ -186,9 +186,8 @@ class FakeNotificationsTest {
     fs = FakeCgroupFs.builder().layout(FakeLayout.V2).rootSubtreeControl(java.util.Set.of("cpu")).build();
     api = ContainerApi.open(fs);
     Container c = api.create("/c", ContainerSpec.parse("cpu { limit: 500 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> c.registerNotification(EventSpec.memoryThreshold(4096), new Events()));
-    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> c.registerNotification(EventSpec.memoryThreshold(4096), new Events()))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("memory controller");
   }
 
@@ -236,9 +235,8 @@ class FakeNotificationsTest {
         "the ContainerApi was closed"));
     assertThat(empty.all()).extracting(Notification::status).containsExactly(ErrorCode.CANCELLED);
     assertThat(notifyThreads()).isEmpty();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.registerNotification(EventSpec.oom(), new Events()));
-    assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    assertThatLmctfyException(() -> job.registerNotification(EventSpec.oom(), new Events()))
+        .hasCode(ErrorCode.FAILED_PRECONDITION);
   }
 
   @Test
@@ -391,16 +389,14 @@ class FakeNotificationsTest {
   void registeringOnAMissingContainerIsNotFound() {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     job.destroy();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.registerNotification(EventSpec.oom(), new Events()));
-    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThatLmctfyException(() -> job.registerNotification(EventSpec.oom(), new Events()))
+        .hasCode(ErrorCode.NOT_FOUND);
   }
 
   @Test
   void unregisteringAnUnknownIdIsNotFound() {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.unregisterNotification(42));
-    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThatLmctfyException(() -> job.unregisterNotification(42)).hasCode(ErrorCode.NOT_FOUND);
   }
 
   @Test
@@ -408,7 +404,6 @@ class FakeNotificationsTest {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Container other = api.create("/other", MEMORY);
     long id = job.registerNotification(EventSpec.oom(), new Events());
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> other.unregisterNotification(id));
-    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThatLmctfyException(() -> other.unregisterNotification(id)).hasCode(ErrorCode.NOT_FOUND);
   }
 }

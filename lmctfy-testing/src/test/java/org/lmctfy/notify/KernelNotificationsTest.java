@@ -1,8 +1,7 @@
 package org.lmctfy.notify;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,22 +12,23 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.Notification;
 import org.lmctfy.Notification.Kind;
+import org.lmctfy.Notification;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.EventSpec.PressureTrigger;
+import org.lmctfy.spec.EventSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * Notifications on this machine's kernel (skipped, with the reason, where this machine does not serve it): v1 eventfds
@@ -296,9 +296,8 @@ class KernelNotificationsTest {
       job.unregisterNotification(job.registerNotification(oneSecond, new Events()));
       return;
     }
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.registerNotification(oneSecond, new Events()));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.registerNotification(oneSecond, new Events()))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("multiple of 2 s", "memory.pressure", "EINVAL");
   }
 }

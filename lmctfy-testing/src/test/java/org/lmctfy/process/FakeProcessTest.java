@@ -1,7 +1,7 @@
 package org.lmctfy.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -34,10 +34,7 @@ class FakeProcessTest {
   }
 
   private static LmctfyException failure(ErrorCode code, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, call);
-    assertThat(e).as("expected an LmctfyException").isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
-    return e;
+    return assertThatLmctfyException(call).hasCode(code).actual();
   }
 
   @Test

@@ -34,7 +34,7 @@ import org.lmctfy.internal.process.Launcher;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The launcher against a hostile environment (issue 14): every hook a shell or the dynamic loader

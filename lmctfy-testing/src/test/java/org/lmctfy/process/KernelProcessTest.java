@@ -1,7 +1,7 @@
 package org.lmctfy.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * run, enter, detect, list, killAll, pause and resume with real processes on this machine's
@@ -234,9 +234,8 @@ class KernelProcessTest {
   @Test
   void aMissingProgramIsInvalidAndStartsNothing() throws Exception {
     Container job = api.create("/job", ContainerSpec.empty());
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.run(List.of("/no/such/program"), RunSpec.inherit()));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.run(List.of("/no/such/program"), RunSpec.inherit()))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("/no/such/program");
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
   }
@@ -251,11 +250,8 @@ class KernelProcessTest {
     Hierarchy refusing = refuseProcesses("/job");
     Path marker = Files.createTempFile("lmctfy-ran", "");
     Files.delete(marker);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.run(List.of("/bin/sh", "-c", "touch " + marker + "; exec sleep 1000"), QUIET));
-    assertThat(e).as("run must fail").isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-    assertThat(e.getMessage()).contains(refusing.display(path("/job"), "cgroup.procs"));
+    LmctfyException e = assertThatLmctfyException(() -> job.run(List.of("/bin/sh", "-c", "touch " + marker + "; exec sleep 1000"), QUIET))
+        .as("run must fail").hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll(refusing.display(path("/job"), "cgroup.procs")).actual();
     assertThat(e.file()).contains(refusing.display(path("/job"), "cgroup.procs"));
     assertThat(e.errno()).contains(refusing.version() == CgroupVersion.V1 ? Errno.ENOSPC : Errno.EBUSY);
     assertThat(marker).as("the program never ran").doesNotExist();
@@ -360,10 +356,8 @@ class KernelProcessTest {
     ContainerProcess p = run(sub, List.of("/bin/sleep", "1000"), QUIET);
     sub.pause();
     job.pause();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, sub::resume);
-    assertThat(e).as("resume must fail").isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-    assertThat(e.getMessage()).contains(path("/job").value(), "frozen");
+    assertThatLmctfyException(sub::resume)
+        .as("resume must fail").hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll(path("/job").value(), "frozen");
     assertThat(frozen("/job/sub")).as("still frozen through /job").isTrue();
     job.resume();
     assertThat(frozen("/job/sub")).as("its own pause was lifted").isFalse();
@@ -376,8 +370,8 @@ class KernelProcessTest {
     api.create("/job/sub", ContainerSpec.empty());
     Process outside = new ProcessBuilder("/bin/sleep", "1000").start();
     started.add(outside.toHandle());
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.detect(outside.pid()));
-    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    LmctfyException e = assertThatLmctfyException(() -> api.detect(outside.pid()))
+        .hasCode(ErrorCode.NOT_FOUND).actual();
     assertThat(e.getMessage()).contains("outside this API's root");
     job.enter(List.of(outside.pid()));
     assertThat(api.detect(outside.pid())).isEqualTo("/job");
@@ -398,8 +392,8 @@ class KernelProcessTest {
     Container b = api.create("/b", MEMORY);
     ContainerProcess p = run(a, List.of("/bin/sleep", "1000"), QUIET);
     Hierarchy refusing = refuseProcesses("/b");
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> b.enter(List.of(p.pid())));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> b.enter(List.of(p.pid())))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains(Long.toString(p.pid()), refusing.display(path("/b"), null));
     assertThat(e.errno()).contains(refusing.version() == CgroupVersion.V1 ? Errno.ENOSPC : Errno.EBUSY);
     for (Hierarchy h : managed()) {
@@ -411,8 +405,8 @@ class KernelProcessTest {
   @Test
   void enterRefusesIdZeroWhichTheKernelReadsAsTheCaller() {
     Container job = api.create("/job", ContainerSpec.empty());
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> job.enter(List.of(0L))).code())
-        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> job.enter(List.of(0L)))
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   /** A vanished process is NOT_FOUND naming it, never UNAVAILABLE (which says: try again). */
@@ -421,12 +415,11 @@ class KernelProcessTest {
     Container job = api.create("/job", ContainerSpec.empty());
     Process gone = new ProcessBuilder("/bin/true").start();
     gone.waitFor();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.enter(List.of(gone.pid())));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.NOT_FOUND);
+    LmctfyException e = assertThatLmctfyException(() -> job.enter(List.of(gone.pid())))
+        .hasCode(ErrorCode.NOT_FOUND).actual();
     assertThat(e.getMessage()).contains(Long.toString(gone.pid()));
     assertThat(e.errno()).contains(Errno.ESRCH);
-    LmctfyException detect = catchThrowableOfType(LmctfyException.class, () -> api.detect(gone.pid()));
-    assertThat(detect.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThatLmctfyException(() -> api.detect(gone.pid())).hasCode(ErrorCode.NOT_FOUND);
   }
 
   /** The session id of {@code pid}, from /proc/<pid>/stat. */

@@ -1,7 +1,7 @@
 package org.lmctfy.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,10 +15,8 @@ class LauncherRefusalsTest {
   final FakeCgroupFs fs = FakeCgroupFs.create();
 
   private LmctfyException refusal(ProcessBuilder pb) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> Launcher.start(fs, pb, Map.of()));
-    assertThat(e).as("expected a refusal").isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-    return e;
+    return assertThatLmctfyException(() -> Launcher.start(fs, pb, Map.of()))
+        .as("expected a refusal").hasCode(ErrorCode.INVALID_ARGUMENT).actual();
   }
 
   @Test

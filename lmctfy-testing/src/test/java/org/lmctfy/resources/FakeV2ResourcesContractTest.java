@@ -1,7 +1,7 @@
 package org.lmctfy.resources;
 
-import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** The v2 field contract on the fake's pure v2 layout. */
 class FakeV2ResourcesContractTest extends V2ResourcesContract {

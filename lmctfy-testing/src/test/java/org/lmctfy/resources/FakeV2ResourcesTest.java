@@ -2,6 +2,7 @@ package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -36,8 +37,8 @@ class FakeV2ResourcesTest {
   }
 
   LmctfyException refused(ErrorCode code, String spec) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job", ContainerSpec.parse(spec)));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    LmctfyException e = assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(spec)))
+        .hasCode(code).actual();
     CgroupAssertions.assertThat(fs).hasNoContainer("/job");
     return e;
   }
@@ -169,8 +170,8 @@ class FakeV2ResourcesTest {
     job.update(ContainerSpec.parse("rdma { limits { device: \"mlx5_1\" hca_handle: 1 } }"), org.lmctfy.UpdatePolicy.DIFF);
     assertThat(ib.read(unified, CgroupPath.of("/job"), "rdma.max"))
         .isEqualTo("mlx4_0 hca_handle=max hca_object=max\nmlx5_1 hca_handle=1 hca_object=max\n");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "rdma { limits { device: \"mlx4_0\" hca_handle: -2 } }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "rdma { limits { device: \"mlx4_0\" hca_handle: -2 } }")).hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   /** A kernel built with CONFIG_UCLAMP_TASK_GROUP (not Debian's): percentages with two decimals, 100 is max. */
@@ -181,19 +182,18 @@ class FakeV2ResourcesTest {
         "cpu.uclamp.min")).isEqualTo("12.50");
     assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.max").strip()).isEqualTo("80.00");
     Container job = api.get("/job");
-    LmctfyException above = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse("cpu { uclamp_min: 90 }"), org.lmctfy.UpdatePolicy.DIFF));
-    assertThat(above.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException above = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("cpu { uclamp_min: 90 }"), org.lmctfy.UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(above.getMessage()).contains("cpu.uclamp_min", "80.0");
     job.update(ContainerSpec.parse("cpu { uclamp_max: 100 }"), org.lmctfy.UpdatePolicy.DIFF);
     assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.max").strip()).isEqualTo("max");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("cpu { uclamp_min: 12.5 uclamp_max: 100 }"));
     job.update(ContainerSpec.parse("pids { limit: 5 }"), org.lmctfy.UpdatePolicy.REPLACE);
     assertThat(fs.read(unified, CgroupPath.of("/job"), "cpu.uclamp.min").strip()).isEqualTo("0.00");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse("cpu { uclamp_min: 12.345 }"))
-        .getMessage()).contains("cpu.uclamp_min", "two decimals");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "cpu { uclamp_min: 50 uclamp_max: 40 }")).getMessage()).contains("cpu.uclamp_min", "cpu.uclamp_max");
+    assertThatLmctfyException(() -> ContainerSpec.parse("cpu { uclamp_min: 12.345 }"))
+        .hasMessageContainingAll("cpu.uclamp_min", "two decimals");
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "cpu { uclamp_min: 50 uclamp_max: 40 }")).hasMessageContainingAll("cpu.uclamp_min", "cpu.uclamp_max");
   }
 
   /**
@@ -208,15 +208,13 @@ class FakeV2ResourcesTest {
         .build();
     ContainerApi onIt = ContainerApi.open(noZswap);
     FakeSnapshot before = noZswap.snapshot();
-    LmctfyException top = catchThrowableOfType(LmctfyException.class,
-        () -> onIt.create("/job", ContainerSpec.parse("memory { zswap_limit: 8192000 }")));
-    assertThat(top.code()).as(top.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException top = assertThatLmctfyException(() -> onIt.create("/job", ContainerSpec.parse("memory { zswap_limit: 8192000 }")))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(top.getMessage()).contains("memory.zswap_limit", "memory.zswap.max", "built without zswap", "ENOENT");
     CgroupAssertions.assertThat(noZswap).matches(before);
     onIt.create("/a", ContainerSpec.parse("memory { limit: 8192000 }"));
-    LmctfyException below = catchThrowableOfType(LmctfyException.class,
-        () -> onIt.create("/a/b", ContainerSpec.parse("memory { zswap_limit: 4096000 }")));
-    assertThat(below.code()).as(below.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException below = assertThatLmctfyException(() -> onIt.create("/a/b", ContainerSpec.parse("memory { zswap_limit: 4096000 }")))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(below.getMessage()).contains("memory.zswap_limit", "zswap");
     assertThat(onIt.exists("/a/b")).isFalse();
   }
@@ -237,8 +235,8 @@ class FakeV2ResourcesTest {
     job.reclaim(16L << 20);
     assertThat(fs.read(unified, CgroupPath.of("/job"), "memory.current").strip()).isEqualTo("50331648");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 134217728 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.reclaim(1L << 30));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.UNAVAILABLE);
+    LmctfyException e = assertThatLmctfyException(() -> job.reclaim(1L << 30))
+        .hasCode(ErrorCode.UNAVAILABLE).actual();
     assertThat(e.getMessage()).contains("/job", "1073741824", "memory.current", "EAGAIN");
   }
 
@@ -247,15 +245,15 @@ class FakeV2ResourcesTest {
   void reclaimIsRefusedWithoutAMemoryControllerOnV1AndForNoBytes() {
     api.create("/a", ContainerSpec.empty());
     Container b = api.create("/a/b", ContainerSpec.parse("pids { limit: 5 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> b.reclaim(4096));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> b.reclaim(4096))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("/a/b", "memory");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> b.reclaim(0)).code())
-        .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> b.reclaim(0))
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
     Container v1 = ContainerApi.open(FakeCgroupFs.create(FakeLayout.V1)).create("/job", ContainerSpec.parse(
         "memory { limit: 134217728 }"));
-    LmctfyException onV1 = catchThrowableOfType(LmctfyException.class, () -> v1.reclaim(4096));
-    assertThat(onV1.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException onV1 = assertThatLmctfyException(() -> v1.reclaim(4096))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(onV1.getMessage()).contains("reclaim", "v1");
   }
 

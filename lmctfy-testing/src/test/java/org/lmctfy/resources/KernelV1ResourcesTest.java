@@ -1,7 +1,7 @@
 package org.lmctfy.resources;
 
 import org.junit.jupiter.api.Tag;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** The v1 field contract on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")

@@ -1,7 +1,7 @@
 package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,15 +23,15 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerStats.DeviceIo;
+import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
-import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.BlockDevices.Disk;
+import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.GuestLayout;
 import org.lmctfy.support.Proves;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * What the v2 settings do, measured on the kernel, in the {@code v2} guests of .ci/kernel-vm
@@ -319,8 +319,8 @@ class KernelV2EffectsTest extends ApiOnScratch {
     job.reclaim(16 * MIB);
     long after = job.stats(StatsType.SUMMARY).memory().usage();
     assertThat(after).as("before %d", before).isLessThanOrEqualTo(before - 15 * MIB);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.reclaim(1L << 30));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.UNAVAILABLE);
+    LmctfyException e = assertThatLmctfyException(() -> job.reclaim(1L << 30))
+        .hasCode(ErrorCode.UNAVAILABLE).actual();
     assertThat(e.getMessage()).contains("memory.current", "EAGAIN");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 268435456 }"));
   }

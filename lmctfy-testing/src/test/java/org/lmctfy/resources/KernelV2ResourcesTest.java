@@ -18,8 +18,8 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.GuestLayout;
 import org.lmctfy.support.Proves;
-import org.lmctfy.testing.ContractBackend;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.contract.ContractBackend;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The v2 field contract on a pure v2 kernel with cpuset, cpu, io, memory and pids enabled down to

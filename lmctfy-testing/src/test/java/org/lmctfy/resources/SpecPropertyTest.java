@@ -1,7 +1,7 @@
 package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,6 @@ import net.jqwik.api.Provide;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
-import org.lmctfy.LmctfyException;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.ContainerSpec;
@@ -56,12 +55,10 @@ class SpecPropertyTest {
     ContainerApi api = ContainerApi.open(fs);
     Container job = api.create("/job", valid);
     FakeSnapshot before = fs.snapshot();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> {
+    assertThatLmctfyException(() -> {
       ContainerSpec spec = ContainerSpec.parse(invalid);
       job.update(spec, UpdatePolicy.DIFF);
-    });
-    assertThat(e).as(invalid).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    }).as(invalid).hasCode(ErrorCode.INVALID_ARGUMENT);
     CgroupAssertions.assertThat(fs).matches(before);
   }
 

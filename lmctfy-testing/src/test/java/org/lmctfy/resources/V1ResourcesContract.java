@@ -1,11 +1,10 @@
 package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -14,8 +13,10 @@ import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Each spec field on cgroup v1, on the fake and on this machine's kernel: the file and value
@@ -35,9 +36,8 @@ abstract class V1ResourcesContract extends ApiOnScratch {
   }
 
   LmctfyException refused(ErrorCode code, String spec) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job", ContainerSpec.parse(spec)));
-    assertThat(e).as(spec).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    LmctfyException e = assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(spec)))
+        .as(spec).hasCode(code).actual();
     assertThat(api.exists("/job")).isFalse();
     return e;
   }
@@ -199,10 +199,10 @@ abstract class V1ResourcesContract extends ApiOnScratch {
     assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("owner: 4321 owner_group: 4322"));
     CgroupPath job = CgroupPath.of("/job").under(scratch.path());
     Hierarchy memory = fs.hierarchy("memory").orElseThrow();
-    assertThat(fs.owner(memory, job, null)).containsExactly(4321, 4322);
-    assertThat(fs.owner(memory, job, "cgroup.procs")).containsExactly(4321, 4322);
-    assertThat(fs.owner(memory, job, "tasks")).containsExactly(4321, 4322);
-    assertThat(fs.owner(memory, job, "memory.limit_in_bytes")).containsExactly(0, 0);
+    assertThat(fs.owner(memory, job, null)).isEqualTo(new Owner(4321, 4322));
+    assertThat(fs.owner(memory, job, "cgroup.procs")).isEqualTo(new Owner(4321, 4322));
+    assertThat(fs.owner(memory, job, "tasks")).isEqualTo(new Owner(4321, 4322));
+    assertThat(fs.owner(memory, job, "memory.limit_in_bytes")).isEqualTo(new Owner(0, 0));
   }
 
   /** The fields of issue 32 this host's v1 hierarchies cannot give: refused naming the field, nothing made. */
@@ -237,9 +237,8 @@ abstract class V1ResourcesContract extends ApiOnScratch {
   @Test
   void aRefusedUpdateChangesNothing() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 409600 swap_limit: 819200 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse("memory { limit: 8192000 }"), UpdatePolicy.DIFF));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { limit: 8192000 }"), UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory.limit", "swap_limit");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 409600 swap_limit: 819200 }"));
   }

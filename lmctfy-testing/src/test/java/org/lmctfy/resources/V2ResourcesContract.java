@@ -2,6 +2,7 @@ package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.Map;
@@ -13,10 +14,11 @@ import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.Proves;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Spec fields on pure cgroup v2 with cpu, cpuset, io, memory and pids enabled down to the API's
@@ -57,9 +59,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   LmctfyException refused(ErrorCode code, String spec) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job", ContainerSpec.parse(spec)));
-    assertThat(e).as(spec).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    LmctfyException e = assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(spec)))
+        .as(spec).hasCode(code).actual();
     assertThat(api.exists("/job")).isFalse();
     return e;
   }
@@ -126,9 +127,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(refused(ErrorCode.INVALID_ARGUMENT, "memory { swap_limit: 104857600 }").getMessage())
         .contains("memory.swap_limit", "memory.limit");
     Container job = api.create("/job", ContainerSpec.parse("memory { reservation: 4096000 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse("memory { swap_limit: 104857600 }"), UpdatePolicy.DIFF));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { swap_limit: 104857600 }"), UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory.swap_limit", "memory.limit");
     assertThat(file("/job", "memory.swap.max")).isEqualTo("max");
   }
@@ -152,9 +152,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     job.update(ContainerSpec.parse("memory { limit: 157286400 }"), UpdatePolicy.DIFF);
     assertThat(file("/job", "memory.swap.max")).isEqualTo("52428800");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 157286400 swap_limit: 209715200 }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse("memory { limit: 314572800 }"), UpdatePolicy.DIFF));
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { limit: 314572800 }"), UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory.limit", "swap_limit");
     assertThat(file("/job", "memory.max")).isEqualTo("157286400");
   }
@@ -189,9 +188,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     long pid = backend.startProcess(fs);
     try {
       fs.write(unified(), path("/a"), "cgroup.procs", Long.toString(pid));
-      LmctfyException e = catchThrowableOfType(LmctfyException.class,
-          () -> b.update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.DIFF));
-      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+      LmctfyException e = assertThatLmctfyException(() -> b.update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.DIFF))
+          .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
       assertThat(e.getMessage()).contains("memory", path("/a").value(), "EBUSY");
       assertThat(file("/a", "cgroup.subtree_control")).isEmpty();
     } finally {
@@ -217,9 +215,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(file("/a/b", "cpuset.cpus.effective")).isEqualTo("0");
     assertThat(file("/a/b", "cpuset.mems")).isEqualTo("0");
     assertThat(b.spec()).isEqualTo(ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("cpu.mask", "0-1023", "cpuset.cpus.effective");
     assertThat(api.exists("/a/c")).isFalse();
   }
@@ -312,24 +309,21 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     for (String name : java.util.List.of("memory.reclaim", "memory.current", "memory.peak", "memory.events",
         "memory.stat", "io.stat", "cpu.stat", "pids.peak", "cpuset.cpus.effective", "hugetlb.2MB.rsvd.current",
         "misc.events.local")) {
-      LmctfyException e = catchThrowableOfType(LmctfyException.class,
-          () -> ContainerSpec.parse("unified { \"" + name + "\": \"0\" }"));
-      assertThat(e).as(name).isNotNull();
-      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-      assertThat(e.getMessage()).contains(name);
+      assertThatLmctfyException(() -> ContainerSpec.parse("unified { \"" + name + "\": \"0\" }"))
+          .as(name).hasCode(ErrorCode.INVALID_ARGUMENT).hasMessageContainingAll(name);
     }
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"memory.reclaim\": \"0\" }")).getMessage()).contains("Container.reclaim");
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"memory.reclaim\": \"0\" }")).hasMessageContainingAll("Container.reclaim");
   }
 
   @Test
   void unifiedNamesThatATypedFieldOrLmctfyOwnsAreRefused() {
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"memory.max\": \"1\" }")).getMessage()).contains("memory.limit");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"cgroup.procs\": \"1\" }")).getMessage()).contains("lmctfy");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse(
-        "unified { \"../memory.max\": \"1\" }")).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"memory.max\": \"1\" }")).hasMessageContainingAll("memory.limit");
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"cgroup.procs\": \"1\" }")).hasMessageContainingAll("lmctfy");
+    assertThatLmctfyException(() -> ContainerSpec.parse(
+        "unified { \"../memory.max\": \"1\" }")).hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   // --- typed fields of issue 32 ----------------------------------------------------------------
@@ -370,8 +364,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   void aPartitionRootBelowAParentThatIsNoneIsFailedPreconditionWithTheKernelsReason() {
     LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "cpu { mask: \"1\" partition: ROOT }");
     assertThat(e.getMessage()).contains("cpu.partition", "root invalid (");
-    assertThat(catchThrowableOfType(LmctfyException.class, () -> ContainerSpec.parse("cpu { partition: ROOT }"))
-        .getMessage()).contains("cpu.partition", "cpu.mask");
+    assertThatLmctfyException(() -> ContainerSpec.parse("cpu { partition: ROOT }"))
+        .hasMessageContainingAll("cpu.partition", "cpu.mask");
   }
 
   @Test
@@ -487,14 +481,14 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   void ownerChownsTheCgroupAndItsDelegateFilesAndReadsBack() throws IOException {
     String spec = "owner: 4711 owner_group: 4712 pids { limit: 5 }";
     Container job = api.create("/job", ContainerSpec.parse(spec));
-    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(4711, 4712);
+    assertThat(fs.owner(unified(), path("/job"), null)).isEqualTo(new Owner(4711, 4712));
     for (String file : new String[] {"cgroup.procs", "cgroup.threads", "cgroup.subtree_control"}) {
-      assertThat(fs.owner(unified(), path("/job"), file)).as(file).containsExactly(4711, 4712);
+      assertThat(fs.owner(unified(), path("/job"), file)).as(file).isEqualTo(new Owner(4711, 4712));
     }
-    assertThat(fs.owner(unified(), path("/job"), "pids.max")).containsExactly(0, 0);
+    assertThat(fs.owner(unified(), path("/job"), "pids.max")).isEqualTo(new Owner(0, 0));
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse(spec));
     job.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
-    assertThat(fs.owner(unified(), path("/job"), null)).containsExactly(0, 0);
+    assertThat(fs.owner(unified(), path("/job"), null)).isEqualTo(new Owner(0, 0));
   }
 
   @Test
@@ -519,8 +513,11 @@ abstract class V2ResourcesContract extends ApiOnScratch {
         + access + "\" } ";
   }
 
+  /** The device filter as the spec that sets it: DENY ALL, then an ALLOW rule per device. */
   java.util.Optional<org.lmctfy.spec.DeviceSpec> filter(String container) throws IOException {
-    return fs.deviceFilter(unified(), path(container));
+    return fs.deviceFilter(unified(), path(container)).map(allowed -> ContainerSpec.parse("device { " + DENY_ALL
+        + allowed.stream().map(r -> allow(r.type().name(), (int) r.major(), (int) r.minor(), r.access()))
+            .collect(java.util.stream.Collectors.joining()) + "}").device());
   }
 
   @Test
@@ -575,8 +572,6 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   void refusedUpdate(Container job, String spec, ErrorCode code) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> job.update(ContainerSpec.parse(spec), UpdatePolicy.DIFF));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(code);
+    assertThatLmctfyException(() -> job.update(ContainerSpec.parse(spec), UpdatePolicy.DIFF)).hasCode(code);
   }
 }

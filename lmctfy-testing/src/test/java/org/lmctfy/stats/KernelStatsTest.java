@@ -1,13 +1,13 @@
 package org.lmctfy.stats;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
@@ -20,7 +20,7 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /** Stats on this machine's kernel, with a real busy process inside the container. */
 @Tag("kernel")
@@ -122,8 +122,8 @@ class KernelStatsTest {
   void aContainerDestroyedBeforeTheReadIsNotFound() {
     Container other = api.create("/other", ContainerSpec.empty());
     other.destroy();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> other.stats(StatsType.SUMMARY));
-    assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
+    LmctfyException e = assertThatLmctfyException(() -> other.stats(StatsType.SUMMARY))
+        .hasCode(ErrorCode.NOT_FOUND).actual();
     assertThat(e.getMessage()).contains("/other");
   }
 

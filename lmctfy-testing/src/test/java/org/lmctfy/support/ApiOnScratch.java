@@ -5,8 +5,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
-import org.lmctfy.testing.ContractBackend;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.contract.ContractBackend;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * Tests of the API over a backend, each case below a fresh scratch parent that is the API's root

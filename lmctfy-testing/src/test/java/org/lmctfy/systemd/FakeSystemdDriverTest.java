@@ -2,6 +2,7 @@ package org.lmctfy.systemd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,8 +57,7 @@ class FakeSystemdDriverTest {
       assertThat(api.root()).isEqualTo(UNIT);
       assertThat(api.exists("/job")).isFalse();
       assertThat(api.get("/").listSubcontainers(ListPolicy.RECURSIVE)).isEmpty();
-      assertThatThrownBy(() -> api.get("/job")).isInstanceOfSatisfying(LmctfyException.class,
-          e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+      assertThatLmctfyException(() -> api.get("/job")).hasCode(ErrorCode.NOT_FOUND);
     }
     assertThat(systemd.calls()).isEmpty();
     assertThat(fs.mutationCount()).isZero();
@@ -270,11 +270,11 @@ class FakeSystemdDriverTest {
 
   @Test
   void aManagerAndARootOrTheCgroupfsDriverExcludeEachOther() {
-    assertThatThrownBy(() -> ContainerApi.open(fs, systemd, ApiOptions.builder().root(CgroupPath.of("/x")).build()))
-        .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
-    assertThatThrownBy(() -> ContainerApi.open(fs, systemd,
+    assertThatLmctfyException(() -> ContainerApi.open(fs, systemd, ApiOptions.builder().root(CgroupPath.of("/x")).build()))
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> ContainerApi.open(fs, systemd,
         ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build()))
-        .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   @Test

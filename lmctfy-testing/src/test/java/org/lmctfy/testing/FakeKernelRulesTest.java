@@ -8,6 +8,12 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
+import org.lmctfy.testing.contract.CgroupFsContract;
+import org.lmctfy.testing.contract.CgroupFsFilesContract;
+import org.lmctfy.testing.contract.CgroupV1ControllersContract;
+import org.lmctfy.testing.contract.CgroupV1CpusetDevicesPidsContract;
+import org.lmctfy.testing.contract.CgroupV1MemoryCpuContract;
 
 /**
  * The few v1 rules the fake models that the contract suite cannot check on the kernel. Every other
@@ -112,8 +118,8 @@ class FakeKernelRulesTest {
     fs.makeCgroup(m, A);
     fs.chown(m, A, null, 1000, 1000);
     fs.chown(m, A, null, -1, 50);
-    assertThat(fs.owner(m, A, null)).containsExactly(1000, 50);
-    assertThat(fs.owner(m, A, "tasks")).containsExactly(0, 0);
+    assertThat(fs.owner(m, A, null)).isEqualTo(new Owner(1000, 50));
+    assertThat(fs.owner(m, A, "tasks")).isEqualTo(new Owner(0, 0));
     assertThat(errno(() -> fs.chown(m, A, "nothing", 1, 1))).isEqualTo(Errno.ENOENT);
   }
 }

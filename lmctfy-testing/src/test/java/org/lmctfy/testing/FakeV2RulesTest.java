@@ -7,6 +7,8 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.contract.CgroupFsFilesContract;
+import org.lmctfy.testing.contract.CgroupV2Contract;
 
 /**
  * cgroup v2 rules the kernel contract cannot check here: the controllers (memory, cpu, io, pids,

@@ -1,7 +1,7 @@
 package org.lmctfy.trust;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.List;
@@ -13,6 +13,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.StatsType;
@@ -46,7 +47,7 @@ class FakeRootlessTest {
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.of("/t"))) {
       Container job = tenant.create("/job", ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 10 }"));
       assertThat(fs.read(unified, CgroupPath.of("/t/job"), "memory.max").strip()).isEqualTo("104857600");
-      assertThat(fs.owner(unified, CgroupPath.of("/t/job"), null)).containsExactly(UID, UID);
+      assertThat(fs.owner(unified, CgroupPath.of("/t/job"), null)).isEqualTo(new Owner(UID, UID));
       job.update(ContainerSpec.parse("memory { limit: 209715200 }"), UpdatePolicy.DIFF);
       assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 209715200 } pids { limit: 10 }"));
       job.run(List.of("/bin/true"), RunSpec.detached());
@@ -73,9 +74,7 @@ class FakeRootlessTest {
           () -> tenant.get("/other").update(ContainerSpec.parse("pids { limit: 50 }"), UpdatePolicy.DIFF),
           () -> tenant.destroy("/other"),
           () -> tenant.get("/other").run(List.of("/bin/true"), RunSpec.detached()))) {
-        LmctfyException e = catchThrowableOfType(LmctfyException.class, call::run);
-        assertThat(e).isNotNull();
-        assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+        assertThatLmctfyException(call::run).hasCode(ErrorCode.PERMISSION_DENIED);
       }
     }
     CgroupAssertions.assertThat(fs).matches(before);
@@ -89,9 +88,8 @@ class FakeRootlessTest {
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.of("/t"))) {
       Container job = tenant.create("/job", ContainerSpec.empty());
       var processes = fs.processes();
-      LmctfyException e = catchThrowableOfType(LmctfyException.class,
-          () -> job.run(List.of("/bin/true"), RunSpec.detached()));
-      assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+      LmctfyException e = assertThatLmctfyException(() -> job.run(List.of("/bin/true"), RunSpec.detached()))
+          .hasCode(ErrorCode.PERMISSION_DENIED).actual();
       assertThat(e.getMessage()).contains("common ancestor", "cgroup.procs", "this JVM's cgroup", "nothing was moved");
       assertThat(fs.processes()).isEqualTo(processes);
     }

@@ -2,6 +2,7 @@ package org.lmctfy.trust;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ErrorCode;
@@ -23,15 +24,13 @@ class HostileSpecTextTest {
   @Test
   void aTextRunSpecNested2000DeepIsInvalidArgument() {
     String text = "fd_policy < ".repeat(2000) + ">".repeat(2000);
-    assertThatThrownBy(() -> RunSpec.parse(text)).isInstanceOfSatisfying(LmctfyException.class,
-        e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+    assertThatLmctfyException(() -> RunSpec.parse(text)).hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   @Test
   void aJsonSpecNested2000DeepIsInvalidArgument() {
     String json = "{\"cpu\": ".repeat(2000) + "{}" + "}".repeat(2000);
-    assertThatThrownBy(() -> ContainerSpec.parse(json)).isInstanceOfSatisfying(LmctfyException.class,
-        e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+    assertThatLmctfyException(() -> ContainerSpec.parse(json)).hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   @Test

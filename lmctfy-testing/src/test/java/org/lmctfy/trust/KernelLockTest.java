@@ -24,7 +24,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.internal.lifecycle.Lifecycle;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The lock files on this machine's filesystem: symlinks refused, explicit modes, a deadline that

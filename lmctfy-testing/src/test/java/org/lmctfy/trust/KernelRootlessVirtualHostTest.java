@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 import org.lmctfy.vhost.BusyboxRoot;
 import org.lmctfy.vhost.HostView;
 

@@ -2,6 +2,7 @@ package org.lmctfy.trust;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * One lock file per lock directory, whatever the names locked: nothing piles up, for a create, a
@@ -98,8 +99,7 @@ class LockFilesTest {
         third.lock("/other", "/other").close(); // another name is free meanwhile
       }
       assertThat(secondHolds.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThatThrownBy(() -> third.lock("/job", "/job")).isInstanceOfSatisfying(LmctfyException.class,
-          e -> assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED));
+      assertThatLmctfyException(() -> third.lock("/job", "/job")).hasCode(ErrorCode.DEADLINE_EXCEEDED);
       secondMayGo.countDown();
       waiter.get(10, TimeUnit.SECONDS);
       third.lock("/job", "/job").close();
@@ -117,8 +117,7 @@ class LockFilesTest {
       Thread.sleep(1_100); // each looks at its open file again once a second
       try (ContainerLocks.Held held = first.lock("/job", "/job")) {
         assertThat(files(dir)).containsExactly(ContainerLocks.FILE);
-        assertThatThrownBy(() -> second.lock("/job", "/job")).isInstanceOfSatisfying(LmctfyException.class,
-            e -> assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED));
+        assertThatLmctfyException(() -> second.lock("/job", "/job")).hasCode(ErrorCode.DEADLINE_EXCEEDED);
       }
     }
   }
@@ -131,12 +130,12 @@ class LockFilesTest {
     try (ScratchCgroups scratch = ScratchCgroups.on(fs);
         ContainerApi api = ContainerApi.open(fs, ApiOptions.builder().root(scratch.path()).build())) {
       api.create("/a", ContainerSpec.parse(""));
-      assertThatThrownBy(() -> api.create("/missing/b", ContainerSpec.parse("")))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+      assertThatLmctfyException(() -> api.create("/missing/b", ContainerSpec.parse("")))
+          .hasCode(ErrorCode.NOT_FOUND);
       assertThatThrownBy(() -> api.create("/x//y", ContainerSpec.parse(""))) // "/x/y", whose parent is missing
           .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
-      assertThatThrownBy(() -> api.destroy("/nothing"))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+      assertThatLmctfyException(() -> api.destroy("/nothing"))
+          .hasCode(ErrorCode.NOT_FOUND);
       api.create("/a/b", ContainerSpec.parse(""));
       api.destroy("/a");
       for (int i = 0; i < 20; i++) {

@@ -2,6 +2,7 @@ package org.lmctfy.vhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.util.List;
 import java.util.Set;
@@ -99,10 +100,9 @@ class FakeVirtualHostTest {
     Container vh = api.create("/vh", MACHINE);
     long outside = fs.spawnProcess();
 
-    assertThatThrownBy(() -> vh.enter(List.of(outside)))
-        .isInstanceOf(LmctfyException.class)
+    assertThatLmctfyException(() -> vh.enter(List.of(outside)))
         .hasMessageContaining("is not inside the virtual host /vh")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+        .hasCode(ErrorCode.FAILED_PRECONDITION);
     assertThat(vh.listProcesses(ListPolicy.SELF)).containsExactly(vh.initPid());
   }
 
@@ -222,8 +222,7 @@ class FakeVirtualHostTest {
     FakeSnapshot clean = fs.snapshot();
     fs.failWhen(op -> "cgroup.procs".equals(op.file()), Errno.EBUSY);
 
-    assertThatThrownBy(() -> api.create("/vh", MACHINE))
-        .isInstanceOf(LmctfyException.class).hasMessageContaining("cgroup.procs");
+    assertThatLmctfyException(() -> api.create("/vh", MACHINE)).hasMessageContaining("cgroup.procs");
     CgroupAssertions.assertThat(fs).matches(clean);
   }
 
@@ -298,7 +297,7 @@ class FakeVirtualHostTest {
     Set<Long> before = fs.processes();
     fs.failMutation(k, Errno.EIO);
 
-    assertThatThrownBy(() -> api.create("/vh", MACHINE)).isInstanceOf(LmctfyException.class);
+    assertThatLmctfyException(() -> api.create("/vh", MACHINE));
 
     assertThat(fs.processes()).isEqualTo(before);
     CgroupAssertions.assertThat(fs).matches(clean);

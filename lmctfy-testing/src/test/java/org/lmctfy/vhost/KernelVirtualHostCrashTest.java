@@ -21,7 +21,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.lifecycle.ChildJvm;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.TestScale;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * Virtual hosts across JVMs on this machine's kernel: one made by a JVM that then exits lives on

@@ -31,7 +31,7 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.Teardown;
 import org.lmctfy.support.TestScale;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * Virtual hosts on this machine's kernel (hybrid v1 here, pure v2 in the kernel harness's

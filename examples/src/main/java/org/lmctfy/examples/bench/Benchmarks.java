@@ -11,7 +11,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.EventSpec;
 import org.lmctfy.testing.FakeCgroupFs;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The benchmarks of docs/benchmarks.md: the library next to a raw Java NIO floor on this machine's kernel

@@ -50,12 +50,16 @@ class OnlyHierarchies implements CgroupFs {
   @Override public boolean addMarker(Hierarchy h, CgroupPath p, String k, String v) throws IOException { return fs.addMarker(h, p, k, v); }
   @Override public void removeMarker(Hierarchy h, CgroupPath p, String k) throws IOException { fs.removeMarker(h, p, k); }
   @Override public void chown(Hierarchy h, CgroupPath p, String f, int u, int g) throws IOException { fs.chown(h, p, f, u, g); }
-  @Override public int[] owner(Hierarchy h, CgroupPath p, String f) throws IOException { return fs.owner(h, p, f); }
+  @Override public org.lmctfy.cgroupfs.Owner owner(Hierarchy h, CgroupPath p, String f) throws IOException { return fs.owner(h, p, f); }
   @Override public Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws IOException { return fs.cgroupsOf(pid); }
   @Override public Hierarchy mount(Set<String> c, String m) throws IOException { return fs.mount(c, m); }
   @Override public void unmount(Hierarchy h) throws IOException { fs.unmount(h); }
   @Override public void kill(long pid) throws IOException { fs.kill(pid); }
   @Override public Process start(ProcessBuilder c, Map<Hierarchy, CgroupPath> g) throws IOException { return fs.start(c, g); }
   @Override public Optional<Path> lockDirectory() { return fs.lockDirectory(); }
+  @Override public Set<Capability> capabilities() {
+    return fs.capabilities().stream().filter(c -> c != Capability.DEVICE_FILTERS)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet()); // its watcher is fs's; no device filters
+  }
   @Override public long selfPid() { return fs.selfPid(); }
 }

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.testing.ScratchCgroups;
 import org.lmctfy.testing.internal.host.MachineLacks;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The lifecycle shapes on this machine's kernel at a toy scale, with the C floor and strace's

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The stats and notification benchmarks on this machine's kernel at a toy scale: they report

@@ -114,7 +114,7 @@ public final class Drivers {
   private static boolean delegated(CgroupFs fs, Hierarchy unified, CgroupPath path) {
     try {
       int self = fs.effectiveUid();
-      return fs.delegated(unified, path) && (self == 0 || fs.owner(unified, path, null)[0] == self);
+      return fs.delegated(unified, path) && (self == 0 || fs.owner(unified, path, null).uid() == self);
     } catch (IOException e) {
       throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot tell whether " + unified.display(path, null)
           + " was delegated to this process: " + e.getMessage(), e);

@@ -18,13 +18,10 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.libc.Libc;
-import org.lmctfy.spec.DeviceSpec;
-import org.lmctfy.spec.DeviceSpec.DeviceRule;
-import org.lmctfy.spec.DeviceSpec.Permission;
-import org.lmctfy.spec.DeviceSpec.Type;
 
 /**
  * cgroup v2 device filters as runc and crun make them: a {@code BPF_PROG_TYPE_CGROUP_DEVICE}
@@ -65,7 +62,7 @@ final class DeviceFilters {
   /** An attached program of ours: its descriptor (the caller closes it) and tag. */
   private record Attached(int fd, String tag) {}
 
-  static void set(CgroupFs fs, Hierarchy h, CgroupPath path, DeviceSpec rules) throws IOException {
+  static void set(CgroupFs fs, Hierarchy h, CgroupPath path, List<DeviceRule> rules) throws IOException {
     String dir = requireV2(h, path);
     String shown = rules == null ? "none" : text(rules).strip().replace("\n", ", ");
     int cgroup = open(dir, shown);
@@ -120,7 +117,7 @@ final class DeviceFilters {
     }
   }
 
-  static Optional<DeviceSpec> get(CgroupFs fs, Hierarchy h, CgroupPath path) throws IOException {
+  static Optional<List<DeviceRule>> get(CgroupFs fs, Hierarchy h, CgroupPath path) throws IOException {
     String dir = requireV2(h, path);
     int cgroup = open(dir, null);
     Attached attached;
@@ -138,7 +135,7 @@ final class DeviceFilters {
         continue;
       }
       String recorded = fs.marker(h, path, key).orElse("");
-      DeviceSpec rules;
+      List<DeviceRule> rules;
       try {
         rules = parse(recorded);
       } catch (RuntimeException e) {
@@ -252,8 +249,8 @@ final class DeviceFilters {
 
   // ---- the program
 
-  /** The instructions for {@code rules} (DENY ALL then ALLOW rules), little-endian. */
-  static byte[] program(DeviceSpec rules) {
+  /** The instructions for {@code rules} (the devices allowed; everything else denied), little-endian. */
+  static byte[] program(List<DeviceRule> rules) {
     List<long[]> out = new ArrayList<>();
     out.add(insn(0x61, 2, 1, 0, 0)); // r2 = ctx->access_type
     out.add(insn(0x54, 2, 0, 0, 0xFFFF)); // w2 &= 0xffff: the type
@@ -261,11 +258,11 @@ final class DeviceFilters {
     out.add(insn(0x74, 3, 0, 0, 16)); // w3 >>= 16: the access
     out.add(insn(0x61, 4, 1, 4, 0)); // r4 = ctx->major
     out.add(insn(0x61, 5, 1, 8, 0)); // r5 = ctx->minor
-    for (DeviceRule r : rules.rules().subList(1, rules.rules().size())) {
+    for (DeviceRule r : rules) {
       List<long[]> block = new ArrayList<>();
       List<Integer> jumps = new ArrayList<>();
       jumps.add(block.size());
-      block.add(insn(0x56, 2, 0, 0, r.type() == Type.BLOCK ? DEV_BLOCK : DEV_CHAR)); // if w2 != type
+      block.add(insn(0x56, 2, 0, 0, r.type() == DeviceRule.Type.BLOCK ? DEV_BLOCK : DEV_CHAR)); // if w2 != type
       int access = access(r.access());
       if (access != 7) {
         block.add(insn(0xbf, 1, 3, 0, 0)); // r1 = r3
@@ -321,28 +318,23 @@ final class DeviceFilters {
     return out;
   }
 
-  /** The record: the ALLOW rules as devices.list lines ({@code c 1:3 rwm}), one per line. */
-  static String text(DeviceSpec rules) {
+  /** The record: the allowed devices as devices.list lines ({@code c 1:3 rwm}), one per line. */
+  static String text(List<DeviceRule> rules) {
     StringBuilder b = new StringBuilder();
-    for (DeviceRule r : rules.rules().subList(1, rules.rules().size())) {
-      b.append(r.kernelRule()).append('\n');
+    for (DeviceRule r : rules) {
+      b.append(r).append('\n');
     }
     return b.toString();
   }
 
-  private static DeviceSpec parse(String text) {
+  private static List<DeviceRule> parse(String text) {
     List<DeviceRule> rules = new ArrayList<>();
-    rules.add(new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm"));
     for (String line : text.split("\n")) {
-      if (line.isEmpty()) {
-        continue;
+      if (!line.isEmpty()) {
+        rules.add(DeviceRule.parse(line));
       }
-      String[] parts = line.split(" ");
-      String[] mm = parts[1].split(":");
-      rules.add(new DeviceRule(Permission.ALLOW, parts[0].equals("b") ? Type.BLOCK : Type.CHAR,
-          mm[0].equals("*") ? -1 : Long.parseLong(mm[0]), mm[1].equals("*") ? -1 : Long.parseLong(mm[1]), parts[2]));
     }
-    return new DeviceSpec(rules);
+    return List.copyOf(rules);
   }
 
   // ---- the system call

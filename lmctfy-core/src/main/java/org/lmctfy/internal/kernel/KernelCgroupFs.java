@@ -25,9 +25,11 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.internal.libc.Libc;
 import org.lmctfy.internal.process.Launcher;
 import org.lmctfy.internal.vhost.HostVirtualHosts;
@@ -403,13 +405,12 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
-  public int[] owner(Hierarchy h, CgroupPath path, String file) throws IOException {
+  public Owner owner(Hierarchy h, CgroupPath path, String file) throws IOException {
     Path p = file == null ? dir(h, path) : dir(h, path).resolve(file);
     try {
-      return new int[] {
-        (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS),
-        (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS)
-      };
+      return new Owner(
+          (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS),
+          (Integer) Files.getAttribute(p, "unix:gid", LinkOption.NOFOLLOW_LINKS));
     } catch (NoSuchFileException e) {
       throw new CgroupFsException(Operation.STAT, p.toString(), null, Errno.ENOENT);
     }
@@ -526,6 +527,11 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
+  public Set<Capability> capabilities() {
+    return java.util.EnumSet.allOf(Capability.class);
+  }
+
+  @Override
   public Optional<Path> lockDirectory() {
     return Optional.of(lockDirectory(Libc.geteuid(), System.getenv("XDG_RUNTIME_DIR")));
   }
@@ -588,13 +594,13 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules) throws IOException {
-    LOG.debug("device filter of {}: {}", h.display(path, null), rules);
-    DeviceFilters.set(this, h, path, rules);
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> allowed) throws IOException {
+    LOG.debug("device filter of {}: {}", h.display(path, null), allowed);
+    DeviceFilters.set(this, h, path, allowed);
   }
 
   @Override
-  public Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
+  public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
     return DeviceFilters.get(this, h, path);
   }
 

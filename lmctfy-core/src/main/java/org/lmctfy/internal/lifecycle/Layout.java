@@ -87,7 +87,7 @@ public final class Layout {
    */
   boolean trusted(CgroupPath path) throws IOException {
     try {
-      int uid = fs.owner(anchor(), path, null)[0];
+      int uid = fs.owner(anchor(), path, null).uid();
       return uid == 0 || uid == self;
     } catch (CgroupFsException e) {
       if (e.errno() == Errno.ENOENT) {
@@ -99,7 +99,7 @@ public final class Layout {
 
   /** The owner of the anchor cgroup at {@code path}, for messages. */
   int ownerOf(CgroupPath path) throws IOException {
-    return fs.owner(anchor(), path, null)[0];
+    return fs.owner(anchor(), path, null).uid();
   }
 
   /**

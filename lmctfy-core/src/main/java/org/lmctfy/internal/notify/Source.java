@@ -49,6 +49,11 @@ abstract class Source {
   /** Opens the watch on {@code watcher} and reads the baseline. */
   abstract void open(CgroupWatcher watcher) throws IOException;
 
+  /** The optional capability of the CgroupFs that {@link #open} needs, or null for none. */
+  CgroupFs.Capability needs() {
+    return null;
+  }
+
   /**
    * The source for {@code event} on {@code name}, its watch opened on {@code watcher}; the
    * LmctfyException says why not.
@@ -93,6 +98,10 @@ abstract class Source {
               : "; the kernel has no PSI for it (boot with psi=1)"));
         }
         source = new Pressure(fs, unified, path, file, p);
+      }
+      if (source.needs() != null && !fs.capabilities().contains(source.needs())) {
+        throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "register " + event.toJson() + " on " + name
+            + ": this CgroupFs lacks CgroupFs.Capability." + source.needs());
       }
       openOrClose(source, watcher);
       return source;
@@ -157,6 +166,11 @@ abstract class Source {
     }
 
     @Override
+    CgroupFs.Capability needs() {
+      return CgroupFs.Capability.EVENT_CONTROL;
+    }
+
+    @Override
     String check() throws IOException {
       String s = fs.read(h, path, "memory.oom_control");
       return "under_oom " + field(s, "under_oom") + ", oom_kill " + field(s, "oom_kill");
@@ -207,6 +221,11 @@ abstract class Source {
     @Override
     void open(CgroupWatcher watcher) throws IOException {
       watch = watcher.eventControl(h, path, "memory.usage_in_bytes", Long.toString(threshold));
+    }
+
+    @Override
+    CgroupFs.Capability needs() {
+      return CgroupFs.Capability.EVENT_CONTROL;
     }
 
     @Override
@@ -338,6 +357,11 @@ abstract class Source {
     @Override
     void open(CgroupWatcher watcher) throws IOException {
       watch = watcher.pressureTrigger(h, path, file, trigger.kernelTrigger());
+    }
+
+    @Override
+    CgroupFs.Capability needs() {
+      return CgroupFs.Capability.PRESSURE_TRIGGERS;
     }
 
     @Override

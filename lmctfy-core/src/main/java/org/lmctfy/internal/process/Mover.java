@@ -118,7 +118,7 @@ public final class Mover {
         CgroupPath ancestor = commonAncestor(from, path);
         int owner;
         try {
-          owner = fs.owner(h, ancestor, "cgroup.procs")[0];
+          owner = fs.owner(h, ancestor, "cgroup.procs").uid();
         } catch (IOException e) {
           throw Errors.ofMove(what + ": cannot read the owner of the common ancestor "
               + h.display(ancestor, "cgroup.procs"), e);

@@ -1,13 +1,14 @@
 package org.lmctfy.internal.resources;
 
+import java.util.List;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.DeviceSpec;
 
 /**
- * A cgroup v2 device filter to set: {@code rules} (DENY ALL then ALLOW rules, merged per device),
- * or null to remove the filter (ALLOW ALL).
+ * A cgroup v2 device filter to set: {@code rules}, the devices a DENY ALL spec allows (merged per
+ * device), or null to remove the filter (ALLOW ALL).
  *
  * @param unified the unified hierarchy
- * @param rules the rules, or null for none
+ * @param rules the devices allowed, or null for no filter
  */
-public record DeviceFilter(Hierarchy unified, DeviceSpec rules) {}
+public record DeviceFilter(Hierarchy unified, List<DeviceRule> rules) {}

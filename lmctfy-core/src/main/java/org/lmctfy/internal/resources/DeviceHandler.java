@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
@@ -79,7 +80,14 @@ final class DeviceHandler implements ResourceHandler {
     if (h == null) {
       Hierarchy unified = host.unified().orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
           "device.rules need the v1 devices controller or a cgroup v2 hierarchy, and this machine mounts neither"));
-      return new DeviceFilter(unified, rules.equals(List.of(ALLOW_ALL)) ? null : normalise(device));
+      if (rules.equals(List.of(ALLOW_ALL))) {
+        return new DeviceFilter(unified, null);
+      }
+      if (!host.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
+        throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "device.rules on cgroup v2 need a device filter, and this "
+            + "CgroupFs has none (CgroupFs.Capability.DEVICE_FILTERS)");
+      }
+      return new DeviceFilter(unified, allowed(normalise(device)));
     }
     if (rules.get(0).permission() == Permission.ALLOW) {
       out.add(new FileWrite(h, "devices.allow", "a", "device.rules"));
@@ -115,9 +123,13 @@ final class DeviceHandler implements ResourceHandler {
       return null;
     }
     if (host.find("devices").isEmpty() && host.unified().isPresent()) {
+      if (!host.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
+        return new DeviceSpec(List.of(ALLOW_ALL)); // no filter can have been set
+      }
       Hierarchy unified = host.unified().get();
       try {
-        return host.fs().deviceFilter(unified, host.self()).orElse(new DeviceSpec(List.of(ALLOW_ALL)));
+        return host.fs().deviceFilter(unified, host.self()).map(DeviceHandler::denyAllBut)
+            .orElse(new DeviceSpec(List.of(ALLOW_ALL)));
       } catch (java.io.IOException e) {
         throw org.lmctfy.internal.errors.Errors.of("read device.rules (the device filter of "
             + unified.display(host.self(), null) + ")", e);
@@ -143,6 +155,27 @@ final class DeviceHandler implements ResourceHandler {
     String[] mm = parts[1].split(":");
     return new DeviceRule(Permission.ALLOW, parts[0].equals("b") ? Type.BLOCK : Type.CHAR,
         mm[0].equals("*") ? -1 : Long.parseLong(mm[0]), mm[1].equals("*") ? -1 : Long.parseLong(mm[1]), parts[2]);
+  }
+
+  /** The devices a normalised DENY ALL spec allows, as the device filter of {@link org.lmctfy.cgroupfs.CgroupFs} takes them. */
+  private static List<org.lmctfy.cgroupfs.DeviceRule> allowed(DeviceSpec normalised) {
+    List<org.lmctfy.cgroupfs.DeviceRule> out = new ArrayList<>();
+    for (DeviceRule r : normalised.rules().subList(1, normalised.rules().size())) {
+      out.add(new org.lmctfy.cgroupfs.DeviceRule(r.type() == Type.BLOCK ? org.lmctfy.cgroupfs.DeviceRule.Type.BLOCK
+          : org.lmctfy.cgroupfs.DeviceRule.Type.CHAR, r.major(), r.minor(), r.access()));
+    }
+    return List.copyOf(out);
+  }
+
+  /** The spec of a device filter that allows {@code allowed}: DENY ALL, then an ALLOW rule each. */
+  private static DeviceSpec denyAllBut(List<org.lmctfy.cgroupfs.DeviceRule> allowed) {
+    List<DeviceRule> rules = new ArrayList<>();
+    rules.add(DENY_ALL);
+    for (org.lmctfy.cgroupfs.DeviceRule r : allowed) {
+      rules.add(new DeviceRule(Permission.ALLOW, r.type() == org.lmctfy.cgroupfs.DeviceRule.Type.BLOCK ? Type.BLOCK
+          : Type.CHAR, r.major(), r.minor(), r.access()));
+    }
+    return new DeviceSpec(rules);
   }
 
   /** The rules as devices.list reports them: one entry per device, access letters merged. */

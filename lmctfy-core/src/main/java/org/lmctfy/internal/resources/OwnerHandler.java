@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.spec.ContainerSpec;
 
@@ -50,9 +51,9 @@ final class OwnerHandler implements ResourceHandler {
     if (owner == null && group == null && mode != Mode.REPLACE) {
       return;
     }
-    int[] parent = mode == Mode.REPLACE && (owner == null || group == null) ? parentOwner(host, managed.get(0)) : null;
-    int uid = owner != null ? owner.intValue() : parent != null ? parent[0] : -1;
-    int gid = group != null ? group.intValue() : parent != null ? parent[1] : -1;
+    Owner parent = mode == Mode.REPLACE && (owner == null || group == null) ? parentOwner(host, managed.get(0)) : null;
+    int uid = owner != null ? owner.intValue() : parent != null ? parent.uid() : -1;
+    int gid = group != null ? group.intValue() : parent != null ? parent.gid() : -1;
     String field = owner != null ? "owner" : "owner_group";
     for (Hierarchy h : managed) {
       out.add(new Chown(h, null, uid, gid, field));
@@ -62,7 +63,7 @@ final class OwnerHandler implements ResourceHandler {
     }
   }
 
-  private static int[] parentOwner(Host host, Hierarchy anchor) {
+  private static Owner parentOwner(Host host, Hierarchy anchor) {
     try {
       return host.fs().owner(anchor, host.parent(), null);
     } catch (IOException e) {
@@ -76,9 +77,9 @@ final class OwnerHandler implements ResourceHandler {
       return new Long[2];
     }
     try {
-      int[] o = host.fs().owner(anchor, host.self(), null);
-      return new Long[] {fields.contains("owner") ? (long) o[0] : null,
-          fields.contains("owner_group") ? (long) o[1] : null};
+      Owner o = host.fs().owner(anchor, host.self(), null);
+      return new Long[] {fields.contains("owner") ? (long) o.uid() : null,
+          fields.contains("owner_group") ? (long) o.gid() : null};
     } catch (IOException e) {
       throw Errors.of("cannot read the owner of " + host.self(), e);
     }

@@ -1,8 +1,8 @@
 package org.lmctfy.testing.fake;
 
-import org.lmctfy.testing.CgroupDelegationContract;
-import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.contract.CgroupDelegationContract;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** {@link CgroupDelegationContract} on the fake laid out as {@link FakeLayout#V2}, through {@code asUser}. */
 class FakeDelegationContractTest extends CgroupDelegationContract {

@@ -1,10 +1,10 @@
 package org.lmctfy.testing.fake;
 
 import org.junit.jupiter.api.Nested;
-import org.lmctfy.testing.CgroupV1FreezerContract;
-import org.lmctfy.testing.CgroupV2FreezerContract;
-import org.lmctfy.testing.ContractBackend;
 import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.contract.CgroupV1FreezerContract;
+import org.lmctfy.testing.contract.CgroupV2FreezerContract;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** The freezer contracts on the fake: the v1 freezer of the hybrid layout, the unified one of both. */
 class FakeFreezerContractTest {

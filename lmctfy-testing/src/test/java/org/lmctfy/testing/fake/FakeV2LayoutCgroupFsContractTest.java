@@ -1,8 +1,8 @@
 package org.lmctfy.testing.fake;
 
-import org.lmctfy.testing.ContractBackend;
-import org.lmctfy.testing.CgroupFsContract;
 import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.contract.CgroupFsContract;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** {@link CgroupFsContract} on the fake laid out as {@link FakeLayout#V2}. */
 class FakeV2LayoutCgroupFsContractTest extends CgroupFsContract {

@@ -1,8 +1,8 @@
 package org.lmctfy.testing.fake;
 
-import org.lmctfy.testing.ContractBackend;
-import org.lmctfy.testing.CgroupFsFilesContract;
 import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.contract.CgroupFsFilesContract;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** {@link CgroupFsFilesContract} on the fake laid out as {@link FakeLayout#V2}. */
 class FakeV2LayoutCgroupFsFilesContractTest extends CgroupFsFilesContract {

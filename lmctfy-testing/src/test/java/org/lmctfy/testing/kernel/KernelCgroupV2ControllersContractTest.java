@@ -1,8 +1,8 @@
 package org.lmctfy.testing.kernel;
 
 import org.junit.jupiter.api.Tag;
-import org.lmctfy.testing.CgroupV2ControllersContract;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.CgroupV2ControllersContract;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** {@link CgroupV2ControllersContract} on the kernel, where the layout gives the v2 controllers. */
 @Tag("kernel")

@@ -1,8 +1,8 @@
 package org.lmctfy.testing.kernel;
 
 import org.junit.jupiter.api.Tag;
-import org.lmctfy.testing.CgroupDelegationContract;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.CgroupDelegationContract;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * {@link CgroupDelegationContract} on this machine's unified hierarchy, the tenant being one thread

@@ -13,13 +13,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.DeviceRule;
+import org.lmctfy.cgroupfs.DeviceRule.Type;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.DeviceSpec;
-import org.lmctfy.spec.DeviceSpec.DeviceRule;
-import org.lmctfy.spec.DeviceSpec.Permission;
-import org.lmctfy.spec.DeviceSpec.Type;
-import org.lmctfy.testing.CgroupFsContractSupport;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.CgroupFsContractSupport;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * The kernel backend's cgroup v2 device filters (eBPF cgroup-device programs) on this machine's
@@ -29,10 +27,9 @@ import org.lmctfy.testing.ContractBackend;
  */
 @Tag("kernel")
 class KernelDeviceFilterTest extends CgroupFsContractSupport {
-  private static final DeviceRule DENY_ALL = new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm");
-  private static final DeviceRule NULL = new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rw");
-  private static final DeviceRule ZERO_READ = new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 5, "r");
-  private static final DeviceRule URANDOM = new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 9, "rw");
+  private static final DeviceRule NULL = new DeviceRule(Type.CHAR, 1, 3, "rw");
+  private static final DeviceRule ZERO_READ = new DeviceRule(Type.CHAR, 1, 5, "r");
+  private static final DeviceRule URANDOM = new DeviceRule(Type.CHAR, 1, 9, "rw");
   /** Each device opened in a subshell; one word per line: ok or denied. */
   private static final String PROBE = "for f in 'head -c1 /dev/zero' 'echo x >/dev/zero' 'head -c1 /dev/urandom' "
       + "'echo x >/dev/null'; do if (eval \"$f\" >/dev/null) 2>/dev/null; then echo ok; else echo denied; fi; done";
@@ -66,7 +63,7 @@ class KernelDeviceFilterTest extends CgroupFsContractSupport {
     CgroupPath job = make("job");
     assertThat(fs.deviceFilter(unified, job)).isEmpty();
     assertThat(probe(job)).containsExactly("ok", "ok", "ok", "ok");
-    DeviceSpec rules = new DeviceSpec(List.of(DENY_ALL, NULL, ZERO_READ));
+    List<DeviceRule> rules = List.of(NULL, ZERO_READ);
     fs.setDeviceFilter(unified, job, rules);
     assertThat(probe(job)).containsExactly("ok", "denied", "denied", "ok");
     assertThat(fs.deviceFilter(unified, job)).contains(rules);
@@ -75,8 +72,8 @@ class KernelDeviceFilterTest extends CgroupFsContractSupport {
   @Test
   void anUpdateReplacesTheProgramAndRemovingItAllowsEverythingAgain() throws Exception {
     CgroupPath job = make("job");
-    fs.setDeviceFilter(unified, job, new DeviceSpec(List.of(DENY_ALL, NULL, ZERO_READ)));
-    DeviceSpec urandom = new DeviceSpec(List.of(DENY_ALL, NULL, URANDOM));
+    fs.setDeviceFilter(unified, job, List.of(NULL, ZERO_READ));
+    List<DeviceRule> urandom = List.of(NULL, URANDOM);
     fs.setDeviceFilter(unified, job, urandom);
     assertThat(probe(job)).containsExactly("denied", "denied", "ok", "ok");
     assertThat(fs.deviceFilter(unified, job)).contains(urandom);
@@ -91,15 +88,15 @@ class KernelDeviceFilterTest extends CgroupFsContractSupport {
   void aParentsFilterStillAppliesToAChildWithItsOwn() throws Exception {
     CgroupPath parent = make("parent");
     CgroupPath child = make("parent/child");
-    fs.setDeviceFilter(unified, parent, new DeviceSpec(List.of(DENY_ALL, NULL, ZERO_READ)));
-    fs.setDeviceFilter(unified, child, new DeviceSpec(List.of(DENY_ALL, NULL, ZERO_READ, URANDOM)));
+    fs.setDeviceFilter(unified, parent, List.of(NULL, ZERO_READ));
+    fs.setDeviceFilter(unified, child, List.of(NULL, ZERO_READ, URANDOM));
     assertThat(probe(child)).containsExactly("ok", "denied", "denied", "ok");
   }
 
   @Test
   void aRewrittenRecordIsNotBelieved() throws Exception {
     CgroupPath job = make("job");
-    fs.setDeviceFilter(unified, job, new DeviceSpec(List.of(DENY_ALL, NULL)));
+    fs.setDeviceFilter(unified, job, List.of(NULL));
     String key = fs.markerKeys(unified, job).stream().filter(k -> k.startsWith("devices.")).findFirst().orElseThrow();
     fs.setMarker(unified, job, key, "a *:* rwm\n"); // what a tenant owning the directory could write
     CgroupFsException e = catchThrowableOfType(CgroupFsException.class, () -> fs.deviceFilter(unified, job));

@@ -2,9 +2,9 @@ package org.lmctfy.testing.kernel;
 
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
-import org.lmctfy.testing.CgroupV1FreezerContract;
-import org.lmctfy.testing.CgroupV2FreezerContract;
-import org.lmctfy.testing.ContractBackend;
+import org.lmctfy.testing.contract.CgroupV1FreezerContract;
+import org.lmctfy.testing.contract.CgroupV2FreezerContract;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** The freezer contracts on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
 @Tag("kernel")

@@ -1,8 +1,7 @@
 package org.lmctfy.testing.kernel;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
@@ -13,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
@@ -20,9 +20,9 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.InitSpec;
 import org.lmctfy.spec.InitSpec.CgroupMount;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.spec.InitSpec;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * initMachine on this machine's kernel: mounts v1 controllers that no hierarchy carries (net_cls,
@@ -93,10 +93,8 @@ class KernelInitMachineTest {
             new CgroupMount("/proc/version/perf_event", Set.of("perf_event"))))
         .build();
 
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
-
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-    assertThat(e.errno()).contains(Errno.ENOTDIR);
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).hasErrno(Errno.ENOTDIR).actual();
     assertThat(e.getMessage()).contains("/proc/version/perf_event");
     assertThat(fs.hierarchy("net_cls")).isEmpty();
     assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(first);
@@ -111,9 +109,8 @@ class KernelInitMachineTest {
             new CgroupMount(mountPoint, Set.of("memory"))))
         .build();
 
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
-
-    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
+        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
     assertThat(e.getMessage()).contains("memory", fs.hierarchy("memory").orElseThrow().mountPoint());
     assertThat(fs.hierarchy("net_cls")).isEmpty();
     assertThat(base).doesNotExist();

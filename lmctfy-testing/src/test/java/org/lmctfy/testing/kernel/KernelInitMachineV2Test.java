@@ -1,7 +1,7 @@
 package org.lmctfy.testing.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +19,7 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.InitSpec;
 import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.ScratchCgroups;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * initMachine's v2 half and the no-internal-processes rule on a real v2 kernel, as inside a
@@ -67,11 +67,8 @@ class KernelInitMachineV2Test {
   @Test
   void aCreateInARootThatHoldsProcessesNamesTheRuleAndChangesNothing() throws IOException {
     ContainerApi api = ContainerApi.open(fs, unit);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }")));
-    assertThat(e).isNotNull();
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-    assertThat(e.getMessage()).contains("no-internal-processes", unified.display(unit, null),
+    assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }")))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll("no-internal-processes", unified.display(unit, null),
         Long.toString(member.pid()), "processes_leaf", "EBUSY");
     assertThat(fs.children(unified, unit)).isEmpty();
     assertThat(read(unit, "cgroup.subtree_control")).isEmpty();
@@ -97,9 +94,8 @@ class KernelInitMachineV2Test {
   @Test
   void controllersTheRootsParentDoesNotGiveAreRefusedAndNothingAboveTheRootIsWritten() throws IOException {
     ContainerApi api = ContainerApi.open(fs, unit);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class,
-        () -> api.initMachine(InitSpec.parse("enable_controllers: [cpu]")));
-    assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+    LmctfyException e = assertThatLmctfyException(() -> api.initMachine(InitSpec.parse("enable_controllers: [cpu]")))
+        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
     assertThat(e.getMessage()).contains("[cpu]", unified.display(scratch.path(), null));
     assertThat(read(scratch.path(), "cgroup.subtree_control")).isEqualTo("memory pids");
     assertThat(read(unit, "cgroup.procs")).isEqualTo(Long.toString(member.pid()));

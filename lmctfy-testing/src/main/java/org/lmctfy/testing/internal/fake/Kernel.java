@@ -24,8 +24,10 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.testing.FakeLayout;
 
 /**
@@ -232,16 +234,16 @@ public final class Kernel {
   }
 
   /** A v2 cgroup's device filter: replaced whole (null removes it); EINVAL on a v1 hierarchy, as BPF_PROG_ATTACH. */
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, org.lmctfy.spec.DeviceSpec rules, String shown)
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules, String shown)
       throws CgroupFsException {
     Node node = nodeOrFail(Operation.BPF, h, path, null, shown);
     if (h.version() != org.lmctfy.cgroupfs.CgroupVersion.V2) {
       throw fail(Operation.BPF, h, path, null, shown, Errno.EINVAL);
     }
-    node.deviceFilter = rules;
+    node.deviceFilter = rules == null ? null : List.copyOf(rules);
   }
 
-  public java.util.Optional<org.lmctfy.spec.DeviceSpec> deviceFilter(Hierarchy h, CgroupPath path)
+  public java.util.Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path)
       throws CgroupFsException {
     Node node = nodeOrFail(Operation.BPF, h, path, null, null);
     if (h.version() != org.lmctfy.cgroupfs.CgroupVersion.V2) {
@@ -278,12 +280,13 @@ public final class Kernel {
     nodeOrFail(MKDIR, h, path, null, null).creator = new int[] {uid, gid};
   }
 
-  public int[] owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
+  public Owner owner(Hierarchy h, CgroupPath path, String file) throws CgroupFsException {
     Node node = nodeOrFail(Operation.STAT, h, path, file, null);
     if (file != null) {
       binding(Operation.STAT, node, file, null);
     }
-    return node.owner(file == null ? "" : file);
+    int[] o = node.owner(file == null ? "" : file);
+    return new Owner(o[0], o[1]);
   }
 
   public Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws CgroupFsException {

@@ -25,7 +25,7 @@ final class Node {
   private TreeSet<Long> tids;
   private Map<String, Object> state;
   /** The device filter of a v2 cgroup (what lmctfy's eBPF program enforces on the kernel), or null. */
-  org.lmctfy.spec.DeviceSpec deviceFilter;
+  java.util.List<org.lmctfy.cgroupfs.DeviceRule> deviceFilter;
   /** systemd's {@code user.delegate=1}: the cgroup of a unit with {@code Delegate=yes}. */
   boolean delegated;
 

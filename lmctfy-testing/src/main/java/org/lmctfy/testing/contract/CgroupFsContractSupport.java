@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -17,6 +17,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * What the contract suites share: a backend, a scratch parent in every hierarchy for each case,

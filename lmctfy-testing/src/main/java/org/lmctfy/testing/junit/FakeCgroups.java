@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.junit;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -7,6 +7,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.lmctfy.testing.CgroupAssertions;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 
 /**
  * Gives each test a fresh {@link FakeCgroupFs} and a {@link org.lmctfy.ContainerApi} over it:

@@ -1,16 +1,20 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
-import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.CgroupAssertions;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.FakeSnapshot;
 
 /** How a downstream test suite uses {@link FakeCgroups} and {@link CgroupAssertions}. */
 @FakeCgroups
@@ -49,8 +53,8 @@ class FakeCgroupsExtensionTest {
   void aFailedCreateCanBeCheckedToLeaveTheTreeAsItWas() {
     FakeSnapshot before = cgroups.snapshot();
     cgroups.failMutation(4, Errno.ENOSPC);
-    assertThatThrownBy(() -> api.create("/job", ContainerSpec.parse("memory { limit: 1000000 }")))
-        .isInstanceOf(LmctfyException.class).hasMessageContaining("ENOSPC");
+    assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse("memory { limit: 1000000 }")))
+        .hasMessageContaining("ENOSPC");
     CgroupAssertions.assertThat(cgroups).matches(before).hasNoContainer("/job");
   }
 

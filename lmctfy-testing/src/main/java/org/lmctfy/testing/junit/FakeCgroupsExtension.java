@@ -1,15 +1,17 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.junit;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.lmctfy.ContainerApi;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 
 /** The JUnit 5 extension behind {@link FakeCgroups}; register it with that annotation. */
 public final class FakeCgroupsExtension implements BeforeEachCallback, ParameterResolver {

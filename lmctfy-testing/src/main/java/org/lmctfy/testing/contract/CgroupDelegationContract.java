@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 
 /**
  * Delegation as the kernel enforces it on the unified hierarchy: root delegates {@code t} to a
@@ -59,9 +60,9 @@ public abstract class CgroupDelegationContract extends CgroupFsContractSupport {
   void theTenantMakesAndRemovesCgroupsBelowItsDirectoryAndOwnsWhatItMakes() throws IOException {
     CgroupPath a = t.resolve("a");
     tenant.makeCgroup(h, a);
-    assertThat(fs.owner(h, a, null)).containsExactly(TENANT, TENANT);
-    assertThat(fs.owner(h, a, "cgroup.procs")).containsExactly(TENANT, TENANT);
-    assertThat(fs.owner(h, a, "cgroup.max.descendants")).containsExactly(TENANT, TENANT);
+    assertThat(fs.owner(h, a, null)).isEqualTo(new Owner(TENANT, TENANT));
+    assertThat(fs.owner(h, a, "cgroup.procs")).isEqualTo(new Owner(TENANT, TENANT));
+    assertThat(fs.owner(h, a, "cgroup.max.descendants")).isEqualTo(new Owner(TENANT, TENANT));
     assertThat(tenant.effectiveUid()).isEqualTo(TENANT);
     tenant.removeCgroup(h, a);
     assertThat(fs.exists(h, a)).isFalse();
@@ -103,7 +104,7 @@ public abstract class CgroupDelegationContract extends CgroupFsContractSupport {
     CgroupPath a = t.resolve("a");
     tenant.makeCgroup(h, a);
     assertErrno(Errno.EPERM, () -> tenant.chown(h, a, null, 0, 0));
-    assertThat(fs.owner(h, a, null)).containsExactly(TENANT, TENANT);
+    assertThat(fs.owner(h, a, null)).isEqualTo(new Owner(TENANT, TENANT));
   }
 
   @Test

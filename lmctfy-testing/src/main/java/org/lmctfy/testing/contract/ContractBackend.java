@@ -1,10 +1,13 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.contract;
 
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
+import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The backend a contract suite runs on: how to open it, and how to start and stop a process that

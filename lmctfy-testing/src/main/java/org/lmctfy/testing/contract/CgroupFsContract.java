@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -15,6 +15,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.cgroupfs.Owner;
 
 /**
  * What every {@link org.lmctfy.cgroupfs.CgroupFs} must do, as the kernel does it: making and
@@ -295,12 +296,12 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
   void chownChangesTheOwnerOfTheDirectoryAndOfOneFile() throws IOException {
     Hierarchy h = fs.hierarchies().get(0);
     CgroupPath p = make(h, "a");
-    assertThat(fs.owner(h, p, null)).containsExactly(0, 0);
+    assertThat(fs.owner(h, p, null)).isEqualTo(new Owner(0, 0));
     fs.chown(h, p, null, 4321, 4322);
     fs.chown(h, p, "cgroup.procs", 4321, -1);
-    assertThat(fs.owner(h, p, null)).containsExactly(4321, 4322);
-    assertThat(fs.owner(h, p, "cgroup.procs")).containsExactly(4321, 0);
-    assertThat(fs.owner(h, p, firstOtherFile(h))).containsExactly(0, 0);
+    assertThat(fs.owner(h, p, null)).isEqualTo(new Owner(4321, 4322));
+    assertThat(fs.owner(h, p, "cgroup.procs")).isEqualTo(new Owner(4321, 0));
+    assertThat(fs.owner(h, p, firstOtherFile(h))).isEqualTo(new Owner(0, 0));
   }
 
   private static String firstOtherFile(Hierarchy h) {

@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.junit;
 
 import java.io.IOException;
 import java.util.ArrayList;

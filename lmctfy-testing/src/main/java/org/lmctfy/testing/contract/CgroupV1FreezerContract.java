@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

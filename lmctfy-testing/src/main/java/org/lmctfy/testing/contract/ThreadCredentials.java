@@ -1,4 +1,4 @@
-package org.lmctfy.testing;
+package org.lmctfy.testing.contract;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
