@@ -17,36 +17,26 @@ import org.lmctfy.cgroupfs.Errno;
  * io.cost.qos has "MAJ:MIN enable=1" for the device; io.latency lines "MAJ:MIN target=N" (µs; "target=max" removes one). An unknown device is
  * ENODEV.
  */
-final class IoV2 implements Controller {
+final class IoV2 extends Controller {
   private static final List<String> KEYS = List.of("rbps", "wbps", "riops", "wiops");
 
   private final Machine machine;
-  private final List<FileSpec> files = List.of(
-      rw("io.cost.qos", "").rootOnly(),
-      rw("io.latency", "").childOnly(),
-      rw("io.max", "").childOnly(),
-      ro("io.stat", ""),
-      rw("io.weight", "default 100\n").childOnly());
 
   IoV2(Machine machine) {
+    super("io", List.of(
+        rw("io.cost.qos", "").rootOnly(),
+        rw("io.latency", "").childOnly(),
+        rw("io.max", "").childOnly(),
+        ro("io.stat", ""),
+        rw("io.weight", "default 100\n").childOnly()));
     this.machine = machine;
-  }
-
-  @Override
-  public String name() {
-    return "io";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
   }
 
   @Override
   public void write(Node node, FileSpec file, String value) {
     String[] f = Numbers.strip(value).split("\\s+");
     Map<String, String> lines = new TreeMap<>();
-    String[] old = Controller.super.read(node, file).split("\n");
+    String[] old = super.read(node, file).split("\n");
     for (String line : old) {
       if (!line.isEmpty() && !line.startsWith("default ")) {
         lines.put(line.substring(0, line.indexOf(' ')), line.substring(line.indexOf(' ') + 1));
