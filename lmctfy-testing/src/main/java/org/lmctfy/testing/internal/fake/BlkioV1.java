@@ -60,13 +60,13 @@ final class BlkioV1 extends Controller {
     }
     if (name.equals("blkio.bfq.weight_device")) {
       if (!f[0].equals("default")) {
-        device(f[0]);
+        machine.blockDevice(f[0]);
         throw KernelError.of(Errno.EOPNOTSUPP);
       }
       node.put(name, "default " + weight(f[1]) + "\n");
       return;
     }
-    String dev = device(f[0]);
+    String dev = machine.blockDevice(f[0]);
     long v = Numbers.kstrtoull(f[1]);
     Map<String, String> rules = new TreeMap<>();
     for (String line : super.read(node, file).split("\n")) {
@@ -90,15 +90,5 @@ final class BlkioV1 extends Controller {
       throw KernelError.of(Errno.ERANGE);
     }
     return w;
-  }
-
-  private String device(String majMin) {
-    if (!majMin.matches("[0-9]+:[0-9]+")) {
-      throw KernelError.of(Errno.EINVAL);
-    }
-    if (!machine.blockDevices().contains(majMin)) {
-      throw KernelError.of(Errno.ENODEV);
-    }
-    return majMin;
   }
 }

@@ -43,7 +43,7 @@ final class IoV2 extends Controller {
       }
     }
     if (file.name().equals("io.cost.qos")) {
-      device(f[0]);
+      machine.blockDevice(f[0]);
       if (f.length < 2 || !f[1].matches("enable=[01]")) {
         throw KernelError.of(Errno.EINVAL);
       }
@@ -58,7 +58,7 @@ final class IoV2 extends Controller {
       if (f.length == 1 || f[0].equals("default")) {
         dflt = Long.toString(weight(f[f.length - 1]));
       } else if (f.length == 2) {
-        device(f[0]);
+        machine.blockDevice(f[0]);
         Node root = node;
         while (!root.isRoot()) {
           root = root.parent;
@@ -80,7 +80,7 @@ final class IoV2 extends Controller {
       node.put(file.name(), sb.toString());
       return;
     }
-    device(f[0]);
+    machine.blockDevice(f[0]);
     if (file.name().equals("io.latency")) {
       if (f.length != 2 || !f[1].startsWith("target=")) {
         throw KernelError.of(Errno.EINVAL);
@@ -129,14 +129,5 @@ final class IoV2 extends Controller {
       throw KernelError.of(Errno.ERANGE);
     }
     return w;
-  }
-
-  private void device(String majMin) {
-    if (!majMin.matches("[0-9]+:[0-9]+")) {
-      throw KernelError.of(Errno.EINVAL);
-    }
-    if (!machine.blockDevices().contains(majMin)) {
-      throw KernelError.of(Errno.ENODEV);
-    }
   }
 }
