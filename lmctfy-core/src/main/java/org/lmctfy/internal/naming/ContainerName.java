@@ -24,9 +24,10 @@ import org.lmctfy.cgroupfs.CgroupPath;
 public final class ContainerName {
   public static final int MAX_COMPONENT = 200;
   public static final int MAX_LENGTH = 1024;
-  private static final ContainerName ROOT = new ContainerName("/");
+  private static final ContainerName ROOT = new ContainerName(CgroupPath.root());
 
-  private final String value;
+  /** The name as a path below the API's root: a container name is a valid cgroup path. */
+  private final CgroupPath relative;
   /** Set once, racily but safely: a final-field object, and any thread computes the same value. */
   private ContainerName parent;
   private String baseName;
@@ -35,13 +36,13 @@ public final class ContainerName {
   /** This name's cgroup path below one root. */
   private record Placed(CgroupPath root, CgroupPath path) {}
 
-  private ContainerName(String value) {
-    this.value = value;
+  private ContainerName(CgroupPath relative) {
+    this.relative = relative;
   }
 
   /** The name as a string, {@code "/"} or {@code "/a/b"}. */
   public String value() {
-    return value;
+    return relative.value();
   }
 
   /** Controllers whose {@code <controller>.*} files a component could be mistaken for. */
@@ -103,7 +104,7 @@ public final class ContainerName {
     if (value.length() > MAX_LENGTH) {
       throw invalid(name, "resolves to " + value.length() + " characters, more than " + MAX_LENGTH);
     }
-    return parts.isEmpty() ? ROOT : new ContainerName(value);
+    return parts.isEmpty() ? ROOT : new ContainerName(CgroupPath.of(value));
   }
 
   private static void checkComponent(String name, String part) {
@@ -137,19 +138,19 @@ public final class ContainerName {
   }
 
   public boolean isRoot() {
-    return value.equals("/");
+    return relative.isRoot();
   }
 
   public List<String> components() {
-    return CgroupPath.of(value).components(); // a container name is a valid cgroup path
+    return relative.components();
   }
 
   /** The parent container; the root's parent is the root. */
   public ContainerName parent() {
     ContainerName p = parent;
     if (p == null) {
-      int slash = value.lastIndexOf('/');
-      p = slash <= 0 ? ROOT : new ContainerName(value.substring(0, slash));
+      CgroupPath up = relative.parent();
+      p = up.isRoot() ? ROOT : new ContainerName(up);
       parent = p;
     }
     return p;
@@ -159,7 +160,7 @@ public final class ContainerName {
   public String baseName() {
     String b = baseName;
     if (b == null) {
-      b = value.substring(value.lastIndexOf('/') + 1);
+      b = relative.name();
       baseName = b;
     }
     return b;
@@ -167,7 +168,8 @@ public final class ContainerName {
 
   /** The child container {@code component} (already a valid component). */
   public ContainerName child(String component) {
-    return new ContainerName(isRoot() ? "/" + component : value + "/" + component);
+    // of(), not resolve(): as before, a record key such as "a/b" still names a grandchild.
+    return new ContainerName(CgroupPath.of(isRoot() ? "/" + component : value() + "/" + component));
   }
 
   /** Whether {@code component} is a valid name component (foreign directories may not be). */
@@ -188,7 +190,7 @@ public final class ContainerName {
     }
     Placed p = placed;
     if (p == null || !p.root().equals(root)) {
-      p = new Placed(root, CgroupPath.of(root.isRoot() ? value : root.value() + value));
+      p = new Placed(root, relative.under(root));
       placed = p;
     }
     return p.path();
@@ -196,16 +198,16 @@ public final class ContainerName {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ContainerName && ((ContainerName) o).value.equals(value);
+    return o instanceof ContainerName && ((ContainerName) o).relative.equals(relative);
   }
 
   @Override
   public int hashCode() {
-    return value.hashCode();
+    return relative.hashCode();
   }
 
   @Override
   public String toString() {
-    return value;
+    return relative.toString();
   }
 }

@@ -118,14 +118,8 @@ final class StatFiles {
     java.util.Arrays.fill(out, ABSENT);
     int found = 0;
     for (int line = 0; line < len && found < keys.length; ) {
-      int space = line;
-      while (space < len && buf[space] != ' ' && buf[space] != '\n') {
-        space++;
-      }
-      int end = space;
-      while (end < len && buf[end] != '\n') {
-        end++;
-      }
+      int space = wordEnd(line);
+      int end = lineEnd(space);
       if (space < end) {
         for (int k = 0; k < keys.length; k++) {
           if (out[k] == ABSENT && matches(keys[k], line, space)) {
@@ -144,14 +138,8 @@ final class StatFiles {
   Map<String, Long> map() {
     Map<String, Long> out = new LinkedHashMap<>();
     for (int line = 0; line < len; ) {
-      int space = line;
-      while (space < len && buf[space] != ' ' && buf[space] != '\n') {
-        space++;
-      }
-      int end = space;
-      while (end < len && buf[end] != '\n') {
-        end++;
-      }
+      int space = wordEnd(line);
+      int end = lineEnd(space);
       if (space > line && space < end) {
         pos = space + 1;
         out.put(new String(buf, line, space - line, StandardCharsets.US_ASCII), parseLong());
@@ -244,8 +232,21 @@ final class StatFiles {
 
   /** Where the word at {@code pos} ends: the next space or newline. */
   int wordEnd() {
-    int end = pos;
+    return wordEnd(pos);
+  }
+
+  private int wordEnd(int from) {
+    int end = from;
     while (end < len && buf[end] != ' ' && buf[end] != '\n') {
+      end++;
+    }
+    return end;
+  }
+
+  /** Where the line holding {@code from} ends: the next newline, or the end of the file. */
+  private int lineEnd(int from) {
+    int end = from;
+    while (end < len && buf[end] != '\n') {
       end++;
     }
     return end;

@@ -17,17 +17,15 @@ import org.lmctfy.cgroupfs.Errno;
  * "MAJ:MIN N" for an existing disk (else ENODEV), N a u64 ("max", "-1" EINVAL), 0 removes the rule;
  * the stats read "Total 0" until I/O happens.
  */
-final class BlkioV1 implements Controller {
+final class BlkioV1 extends Controller {
   private static final String TOTAL = "Total 0\n";
   private static final List<String> THROTTLES = List.of("blkio.throttle.read_bps_device",
       "blkio.throttle.read_iops_device", "blkio.throttle.write_bps_device", "blkio.throttle.write_iops_device");
 
   private final Machine machine;
-  private final List<FileSpec> files;
 
   BlkioV1(Machine machine) {
-    this.machine = machine;
-    this.files = List.of(
+    super("blkio", List.of(
         ro("blkio.bfq.io_service_bytes", TOTAL),
         ro("blkio.bfq.io_service_bytes_recursive", TOTAL),
         ro("blkio.bfq.io_serviced", TOTAL),
@@ -42,17 +40,8 @@ final class BlkioV1 implements Controller {
         rw(THROTTLES.get(0), ""),
         rw(THROTTLES.get(1), ""),
         rw(THROTTLES.get(2), ""),
-        rw(THROTTLES.get(3), ""));
-  }
-
-  @Override
-  public String name() {
-    return "blkio";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
+        rw(THROTTLES.get(3), "")));
+    this.machine = machine;
   }
 
   @Override
@@ -71,16 +60,16 @@ final class BlkioV1 implements Controller {
     }
     if (name.equals("blkio.bfq.weight_device")) {
       if (!f[0].equals("default")) {
-        device(f[0]);
+        machine.blockDevice(f[0]);
         throw KernelError.of(Errno.EOPNOTSUPP);
       }
       node.put(name, "default " + weight(f[1]) + "\n");
       return;
     }
-    String dev = device(f[0]);
+    String dev = machine.blockDevice(f[0]);
     long v = Numbers.kstrtoull(f[1]);
     Map<String, String> rules = new TreeMap<>();
-    for (String line : Controller.super.read(node, file).split("\n")) {
+    for (String line : super.read(node, file).split("\n")) {
       if (!line.isEmpty()) {
         rules.put(line.substring(0, line.indexOf(' ')), line);
       }
@@ -101,15 +90,5 @@ final class BlkioV1 implements Controller {
       throw KernelError.of(Errno.ERANGE);
     }
     return w;
-  }
-
-  private String device(String majMin) {
-    if (!majMin.matches("[0-9]+:[0-9]+")) {
-      throw KernelError.of(Errno.EINVAL);
-    }
-    if (!machine.blockDevices().contains(majMin)) {
-      throw KernelError.of(Errno.ENODEV);
-    }
-    return majMin;
   }
 }

@@ -10,9 +10,7 @@ import java.util.List;
  * cgroup.sane_behavior exist only at the root; cgroup.clone_children and notify_on_release take any
  * u64 (non-zero reads 1, "-1" and "abc" are EINVAL) and a new cgroup inherits both.
  */
-final class CoreV1 implements Controller {
-  static final CoreV1 INSTANCE = new CoreV1();
-
+final class CoreV1 extends Controller {
   private static final List<FileSpec> FILES = List.of(
       rw("cgroup.clone_children", "0\n"),
       rw("cgroup.procs", null),
@@ -21,19 +19,13 @@ final class CoreV1 implements Controller {
       rw("release_agent", "\n").rootOnly(),
       rw("tasks", null));
 
+  static final CoreV1 INSTANCE = new CoreV1();
+
   /** What a new cgroup copies from its parent. */
   private static final List<String> INHERITED = List.of("cgroup.clone_children", "notify_on_release");
 
-  private CoreV1() {}
-
-  @Override
-  public String name() {
-    return "";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private CoreV1() {
+    super("", FILES);
   }
 
   @Override
@@ -41,7 +33,7 @@ final class CoreV1 implements Controller {
     return switch (file.name()) {
       case "cgroup.procs" -> Tasks.procs(node);
       case "tasks" -> Tasks.tasks(node);
-      default -> Controller.super.read(node, file);
+      default -> super.read(node, file);
     };
   }
 

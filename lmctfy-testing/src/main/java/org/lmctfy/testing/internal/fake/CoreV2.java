@@ -29,7 +29,7 @@ import org.lmctfy.cgroupfs.Errno;
  * subtree, cgroup.threads moves one thread within its threaded subtree (from its thread root into
  * a threaded cgroup below it, and back; EOPNOTSUPP across subtrees, checked on 6.1 and 6.12).
  */
-final class CoreV2 implements Controller {
+final class CoreV2 extends Controller {
   static final String SUBTREE = "cgroup.subtree_control";
   /** Controllers every v2 cgroup has without enabling them (cgroup.stat counts them). */
   private static final List<String> IMPLICIT = List.of("perf_event");
@@ -63,16 +63,8 @@ final class CoreV2 implements Controller {
 
   static final CoreV2 INSTANCE = new CoreV2();
 
-  private CoreV2() {}
-
-  @Override
-  public String name() {
-    return "";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private CoreV2() {
+    super("", FILES);
   }
 
   static String subtreeControl(Node node) {
@@ -245,7 +237,7 @@ final class CoreV2 implements Controller {
       case "cpu.stat" -> node.value(file.name()) != null ? node.value(file.name()) // a test's setKernelValue
           : active(node, "cpu") ? CPU_STAT + CPU_STAT_BANDWIDTH : CPU_STAT;
       case "cpu.stat.local" -> active(node, "cpu") ? "throttled_usec 0\n" : "";
-      default -> Controller.super.read(node, file);
+      default -> super.read(node, file);
     };
   }
 

@@ -7,9 +7,7 @@ import java.util.List;
 import org.lmctfy.cgroupfs.Errno;
 
 /** The v1 cpu controller. Every rule below was checked on this machine's kernel. */
-final class CpuV1 implements Controller {
-  static final CpuV1 INSTANCE = new CpuV1();
-
+final class CpuV1 extends Controller {
   /** The largest quota or burst, in us: 2^44 - 1 (checked: accepted; 99999999999999 is EINVAL). */
   static final long MAX_CFS_US = (1L << 44) - 1;
 
@@ -24,16 +22,10 @@ final class CpuV1 implements Controller {
       ro("cpu.stat", "nr_periods 0\nnr_throttled 0\nthrottled_time 0\nnr_bursts 0\nburst_time 0\n"),
       ro("cpu.stat.local", "throttled_time 0\n"));
 
-  private CpuV1() {}
+  static final CpuV1 INSTANCE = new CpuV1();
 
-  @Override
-  public String name() {
-    return "cpu";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private CpuV1() {
+    super("cpu", FILES);
   }
 
   @Override

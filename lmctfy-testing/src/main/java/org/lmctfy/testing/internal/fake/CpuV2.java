@@ -16,9 +16,7 @@ import org.lmctfy.cgroupfs.Errno;
  * CONFIG_UCLAMP_TASK_GROUP does (Debian's 6.1 and 6.12 are built without it). cpu.stat is a core
  * file.
  */
-final class CpuV2 implements Controller {
-  static final CpuV2 INSTANCE = new CpuV2();
-
+final class CpuV2 extends Controller {
   /** sched_prio_to_weight: nice -20..19. */
   private static final int[] PRIO_TO_WEIGHT = {88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705,
       14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526,
@@ -33,16 +31,10 @@ final class CpuV2 implements Controller {
       rw("cpu.weight", "100\n").childOnly(),
       rw("cpu.weight.nice", "0\n").childOnly());
 
-  private CpuV2() {}
+  static final CpuV2 INSTANCE = new CpuV2();
 
-  @Override
-  public String name() {
-    return "cpu";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private CpuV2() {
+    super("cpu", FILES);
   }
 
   @Override

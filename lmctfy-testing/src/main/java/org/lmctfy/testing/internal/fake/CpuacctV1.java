@@ -8,10 +8,12 @@ import java.util.List;
 import org.lmctfy.cgroupfs.Errno;
 
 /** The v1 cpuacct controller: counters only; cpuacct.usage accepts only 0, a reset (checked). */
-final class CpuacctV1 implements Controller {
-  private final List<FileSpec> files;
-
+final class CpuacctV1 extends Controller {
   CpuacctV1(Machine machine) {
+    super("cpuacct", files(machine));
+  }
+
+  private static List<FileSpec> files(Machine machine) {
     int cpus = machine.cpuSet().length();
     StringBuilder all = new StringBuilder("cpu user system\n");
     StringBuilder perCpu = new StringBuilder();
@@ -30,17 +32,7 @@ final class CpuacctV1 implements Controller {
     f.add(ro("cpuacct.usage_percpu_user", percpu));
     f.add(ro("cpuacct.usage_sys", "0\n"));
     f.add(ro("cpuacct.usage_user", "0\n"));
-    this.files = List.copyOf(f);
-  }
-
-  @Override
-  public String name() {
-    return "cpuacct";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
+    return f;
   }
 
   @Override

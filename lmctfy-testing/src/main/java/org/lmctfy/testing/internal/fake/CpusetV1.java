@@ -15,19 +15,16 @@ import org.lmctfy.cgroupfs.Errno;
  * with no cpus or mems is ENOSPC. From the kernel source: the root's lists cannot be written
  * (EACCES) and emptying the lists of a cpuset with tasks is ENOSPC.
  */
-final class CpusetV1 implements Controller {
+final class CpusetV1 extends Controller {
   private static final String CPUS = "cpuset.cpus";
   private static final String MEMS = "cpuset.mems";
 
   /** The machine's online cpus and memory nodes, parsed once: the root's lists. Never mutated. */
   private final BitSet machineCpus;
   private final BitSet machineMems;
-  private final List<FileSpec> files;
 
   CpusetV1(Machine machine) {
-    this.machineCpus = machine.cpuSet();
-    this.machineMems = machine.memSet();
-    this.files = List.of(
+    super("cpuset", List.of(
         rw("cpuset.cpu_exclusive", "0\n"),
         rw(CPUS, "\n"),
         ro("cpuset.effective_cpus", null),
@@ -41,17 +38,9 @@ final class CpusetV1 implements Controller {
         rw("cpuset.memory_spread_slab", "0\n"),
         rw(MEMS, "\n"),
         rw("cpuset.sched_load_balance", "1\n"),
-        rw("cpuset.sched_relax_domain_level", "-1\n"));
-  }
-
-  @Override
-  public String name() {
-    return "cpuset";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
+        rw("cpuset.sched_relax_domain_level", "-1\n")));
+    this.machineCpus = machine.cpuSet();
+    this.machineMems = machine.memSet();
   }
 
   @Override
@@ -59,7 +48,7 @@ final class CpusetV1 implements Controller {
     return switch (file.name()) {
       case CPUS, "cpuset.effective_cpus" -> CpuList.format(list(node, CPUS));
       case MEMS, "cpuset.effective_mems" -> CpuList.format(list(node, MEMS));
-      default -> Controller.super.read(node, file);
+      default -> super.read(node, file);
     };
   }
 

@@ -16,13 +16,11 @@ import org.lmctfy.cgroupfs.Errno;
  * its cpuset.cpus are not empty (what 6.1 and 6.12 said; they also check exclusivity against the
  * siblings, which the fake does not).
  */
-final class CpusetV2 implements Controller {
+final class CpusetV2 extends Controller {
   private final Machine machine;
-  private final List<FileSpec> files;
 
   CpusetV2(Machine machine) {
-    this.machine = machine;
-    this.files = List.of(
+    super("cpuset", List.of(
         rw("cpuset.cpus", "\n").childOnly(),
         ro("cpuset.cpus.effective", null),
         rw("cpuset.cpus.exclusive", "\n").childOnly(),
@@ -30,17 +28,8 @@ final class CpusetV2 implements Controller {
         ro("cpuset.cpus.isolated", "\n").rootOnly(),
         rw("cpuset.cpus.partition", "member\n").childOnly(),
         rw("cpuset.mems", "\n").childOnly(),
-        ro("cpuset.mems.effective", null));
-  }
-
-  @Override
-  public String name() {
-    return "cpuset";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
+        ro("cpuset.mems.effective", null)));
+    this.machine = machine;
   }
 
   private BitSet effective(Node node, boolean cpus) {
@@ -63,7 +52,7 @@ final class CpusetV2 implements Controller {
       case "cpuset.cpus.effective" -> CpuList.format(effective(node, true));
       case "cpuset.mems.effective" -> CpuList.format(effective(node, false));
       case "cpuset.cpus.partition" -> partition(node);
-      default -> Controller.super.read(node, file);
+      default -> super.read(node, file);
     };
   }
 

@@ -15,14 +15,14 @@ import org.lmctfy.cgroupfs.Errno;
  * denies (EPERM); devices.list prints "a *:* rwm" when the default is allow, else the exceptions in
  * the order added, accesses of the same device merged.
  */
-final class DevicesV1 implements Controller {
-  static final DevicesV1 INSTANCE = new DevicesV1();
-
+final class DevicesV1 extends Controller {
   private static final String STATE = "devices";
   private static final Rules ALLOW_ALL = new Rules(true, List.of());
 
   private static final List<FileSpec> FILES =
       List.of(wo("devices.allow"), wo("devices.deny"), ro("devices.list", null));
+
+  static final DevicesV1 INSTANCE = new DevicesV1();
 
   /** An exception: type 'b'/'c'/'a', major and minor (-1 for "*"), access bits r=1 w=2 m=4. */
   record Rule(char type, long major, long minor, int access) {
@@ -62,16 +62,8 @@ final class DevicesV1 implements Controller {
     }
   }
 
-  private DevicesV1() {}
-
-  @Override
-  public String name() {
-    return "devices";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private DevicesV1() {
+    super("devices", FILES);
   }
 
   static Rules rules(Node node) {

@@ -12,25 +12,17 @@ import org.lmctfy.cgroupfs.Errno;
  * reads FROZEN while it or an ancestor is frozen, self_freezing says it was frozen itself,
  * parent_freezing that an ancestor was. The fake freezes at once, so it never shows FREEZING.
  */
-final class FreezerV1 implements Controller {
-  static final FreezerV1 INSTANCE = new FreezerV1();
-
+final class FreezerV1 extends Controller {
   private static final String STATE = "freezer.state";
   private static final List<FileSpec> FILES = List.of(
       ro("freezer.parent_freezing", null).childOnly(),
       ro("freezer.self_freezing", null).childOnly(),
       rw(STATE, null).childOnly());
 
-  private FreezerV1() {}
+  static final FreezerV1 INSTANCE = new FreezerV1();
 
-  @Override
-  public String name() {
-    return "freezer";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private FreezerV1() {
+    super("freezer", FILES);
   }
 
   static boolean selfFrozen(Node node) {

@@ -11,10 +11,12 @@ import java.util.List;
  * of its files is at the root. From the documentation: limits are "max" or bytes, rounded down to
  * the huge page size.
  */
-final class HugetlbV2 implements Controller {
-  private final List<FileSpec> files;
-
+final class HugetlbV2 extends Controller {
   HugetlbV2(Machine machine) {
+    super("hugetlb", files(machine));
+  }
+
+  private static List<FileSpec> files(Machine machine) {
     List<FileSpec> f = new ArrayList<>();
     for (String size : machine.hugepageSizes()) {
       String p = "hugetlb." + size + ".";
@@ -26,17 +28,7 @@ final class HugetlbV2 implements Controller {
       f.add(ro(p + "rsvd.current", "0\n").childOnly());
       f.add(rw(p + "rsvd.max", "max\n").childOnly());
     }
-    this.files = List.copyOf(f);
-  }
-
-  @Override
-  public String name() {
-    return "hugetlb";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
+    return f;
   }
 
   @Override

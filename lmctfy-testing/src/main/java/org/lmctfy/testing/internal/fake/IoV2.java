@@ -17,43 +17,33 @@ import org.lmctfy.cgroupfs.Errno;
  * io.cost.qos has "MAJ:MIN enable=1" for the device; io.latency lines "MAJ:MIN target=N" (µs; "target=max" removes one). An unknown device is
  * ENODEV.
  */
-final class IoV2 implements Controller {
+final class IoV2 extends Controller {
   private static final List<String> KEYS = List.of("rbps", "wbps", "riops", "wiops");
 
   private final Machine machine;
-  private final List<FileSpec> files = List.of(
-      rw("io.cost.qos", "").rootOnly(),
-      rw("io.latency", "").childOnly(),
-      rw("io.max", "").childOnly(),
-      ro("io.stat", ""),
-      rw("io.weight", "default 100\n").childOnly());
 
   IoV2(Machine machine) {
+    super("io", List.of(
+        rw("io.cost.qos", "").rootOnly(),
+        rw("io.latency", "").childOnly(),
+        rw("io.max", "").childOnly(),
+        ro("io.stat", ""),
+        rw("io.weight", "default 100\n").childOnly()));
     this.machine = machine;
-  }
-
-  @Override
-  public String name() {
-    return "io";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
   }
 
   @Override
   public void write(Node node, FileSpec file, String value) {
     String[] f = Numbers.strip(value).split("\\s+");
     Map<String, String> lines = new TreeMap<>();
-    String[] old = Controller.super.read(node, file).split("\n");
+    String[] old = super.read(node, file).split("\n");
     for (String line : old) {
       if (!line.isEmpty() && !line.startsWith("default ")) {
         lines.put(line.substring(0, line.indexOf(' ')), line.substring(line.indexOf(' ') + 1));
       }
     }
     if (file.name().equals("io.cost.qos")) {
-      device(f[0]);
+      machine.blockDevice(f[0]);
       if (f.length < 2 || !f[1].matches("enable=[01]")) {
         throw KernelError.of(Errno.EINVAL);
       }
@@ -68,7 +58,7 @@ final class IoV2 implements Controller {
       if (f.length == 1 || f[0].equals("default")) {
         dflt = Long.toString(weight(f[f.length - 1]));
       } else if (f.length == 2) {
-        device(f[0]);
+        machine.blockDevice(f[0]);
         Node root = node;
         while (!root.isRoot()) {
           root = root.parent;
@@ -90,7 +80,7 @@ final class IoV2 implements Controller {
       node.put(file.name(), sb.toString());
       return;
     }
-    device(f[0]);
+    machine.blockDevice(f[0]);
     if (file.name().equals("io.latency")) {
       if (f.length != 2 || !f[1].startsWith("target=")) {
         throw KernelError.of(Errno.EINVAL);
@@ -139,14 +129,5 @@ final class IoV2 implements Controller {
       throw KernelError.of(Errno.ERANGE);
     }
     return w;
-  }
-
-  private void device(String majMin) {
-    if (!majMin.matches("[0-9]+:[0-9]+")) {
-      throw KernelError.of(Errno.EINVAL);
-    }
-    if (!machine.blockDevices().contains(majMin)) {
-      throw KernelError.of(Errno.ENODEV);
-    }
   }
 }

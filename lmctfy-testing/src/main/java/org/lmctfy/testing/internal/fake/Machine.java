@@ -4,6 +4,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.lmctfy.cgroupfs.Errno;
 
 /**
  * What the fake machine has: online cpus and memory nodes, block devices ("254:0"), huge page
@@ -30,5 +31,16 @@ public record Machine(String cpus, String mems, List<String> blockDevices, List<
 
   BitSet memSet() {
     return CpuList.read(mems);
+  }
+
+  /** {@code majMin} if it is one of the block devices; EINVAL unless it reads "MAJ:MIN", else ENODEV. */
+  String blockDevice(String majMin) {
+    if (!majMin.matches("[0-9]+:[0-9]+")) {
+      throw KernelError.of(Errno.EINVAL);
+    }
+    if (!blockDevices.contains(majMin)) {
+      throw KernelError.of(Errno.ENODEV);
+    }
+    return majMin;
   }
 }

@@ -8,9 +8,7 @@ import java.util.List;
 import org.lmctfy.cgroupfs.Errno;
 
 /** The v1 memory controller, file set and rules as on this machine's kernel (6.18). */
-final class MemoryV1 implements Controller {
-  static final MemoryV1 INSTANCE = new MemoryV1();
-
+final class MemoryV1 extends Controller {
   private static final String MAX = Numbers.PAGE_COUNTER_MAX + "\n";
   private static final String LIMIT = "memory.limit_in_bytes";
   private static final String MEMSW = "memory.memsw.limit_in_bytes";
@@ -61,16 +59,10 @@ final class MemoryV1 implements Controller {
       ro("memory.usage_in_bytes", "0\n"),
       rw("memory.use_hierarchy", "1\n"));
 
-  private MemoryV1() {}
+  static final MemoryV1 INSTANCE = new MemoryV1();
 
-  @Override
-  public String name() {
-    return "memory";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private MemoryV1() {
+    super("memory", FILES);
   }
 
   @Override
@@ -78,7 +70,7 @@ final class MemoryV1 implements Controller {
     if (file.name().equals("memory.stat") && node.value("memory.stat") == null) {
       return String.format(STAT_TEMPLATE, hierarchical(node, LIMIT), hierarchical(node, MEMSW));
     }
-    return Controller.super.read(node, file);
+    return super.read(node, file);
   }
 
   /** The smallest limit on the way to the root (checked: a child shows its parent's 1G). */
@@ -109,7 +101,7 @@ final class MemoryV1 implements Controller {
       // Any write resets a watermark (checked: "abc" is accepted) to the current usage.
       case "memory.max_usage_in_bytes", "memory.memsw.max_usage_in_bytes",
           "memory.kmem.max_usage_in_bytes", "memory.kmem.tcp.max_usage_in_bytes" ->
-          node.put(name, Controller.super.read(node, usageFileOf(node, name)));
+          node.put(name, super.read(node, usageFileOf(node, name)));
       case "memory.failcnt", "memory.memsw.failcnt", "memory.kmem.failcnt", "memory.kmem.tcp.failcnt" ->
           node.put(name, "0\n");
       case "memory.force_empty" -> { }
@@ -178,7 +170,7 @@ final class MemoryV1 implements Controller {
     if (node.isRoot() || (v != 0 && v != 1)) {
       throw KernelError.of(Errno.EINVAL);
     }
-    String[] lines = Controller.super.read(node, node.hier.files(node).get("memory.oom_control").spec()).split("\n");
+    String[] lines = super.read(node, node.hier.files(node).get("memory.oom_control").spec()).split("\n");
     lines[0] = "oom_kill_disable " + v;
     node.put("memory.oom_control", String.join("\n", lines) + "\n");
   }

@@ -14,9 +14,7 @@ import org.lmctfy.cgroupfs.Errno;
  * when it cannot reclaim as much as asked; the peaks reset to the current usage on write.
  * Counters (memory.current, memory.events...) change only through setKernelValue.
  */
-final class MemoryV2 implements Controller {
-  static final MemoryV2 INSTANCE = new MemoryV2();
-
+final class MemoryV2 extends Controller {
   private static final String MAX = "max\n";
   private static final String EVENTS = "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n";
   private static final String STAT = String.join(" 0\n", "anon", "file", "kernel", "kernel_stack",
@@ -46,16 +44,10 @@ final class MemoryV2 implements Controller {
       ro("memory.zswap.current", "0\n").childOnly(),
       rw("memory.zswap.max", MAX).childOnly());
 
-  private MemoryV2() {}
+  static final MemoryV2 INSTANCE = new MemoryV2();
 
-  @Override
-  public String name() {
-    return "memory";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private MemoryV2() {
+    super("memory", FILES);
   }
 
   @Override

@@ -14,28 +14,18 @@ import org.lmctfy.cgroupfs.Errno;
  * resource the machine does not have is EINVAL (checked on 6.1 and 6.12, whose misc.capacity is
  * empty under QEMU); misc.current, misc.peak and misc.events count per resource.
  */
-final class MiscV2 implements Controller {
+final class MiscV2 extends Controller {
   private final Machine machine;
-  private final List<FileSpec> files = List.of(
-      ro("misc.capacity", null).rootOnly(),
-      ro("misc.current", null),
-      ro("misc.events", null).childOnly(),
-      ro("misc.events.local", null).childOnly(),
-      rw("misc.max", null).childOnly(),
-      ro("misc.peak", null));
 
   MiscV2(Machine machine) {
+    super("misc", List.of(
+        ro("misc.capacity", null).rootOnly(),
+        ro("misc.current", null),
+        ro("misc.events", null).childOnly(),
+        ro("misc.events.local", null).childOnly(),
+        rw("misc.max", null).childOnly(),
+        ro("misc.peak", null)));
     this.machine = machine;
-  }
-
-  @Override
-  public String name() {
-    return "misc";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
   }
 
   @Override

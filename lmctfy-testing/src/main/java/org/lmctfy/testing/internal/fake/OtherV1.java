@@ -11,13 +11,9 @@ import org.lmctfy.cgroupfs.Errno;
  * The v1 controllers this machine leaves unmounted (net_cls, net_prio, perf_event) and v1 hugetlb,
  * for hierarchies made with mount(). Modelled from the kernel's v1 documentation; not checked here.
  */
-final class OtherV1 implements Controller {
-  private final String name;
-  private final List<FileSpec> files;
-
+final class OtherV1 extends Controller {
   private OtherV1(String name, List<FileSpec> files) {
-    this.name = name;
-    this.files = List.copyOf(files);
+    super(name, files);
   }
 
   static OtherV1 of(String name, Machine machine) {
@@ -40,16 +36,6 @@ final class OtherV1 implements Controller {
       default -> { }
     }
     return new OtherV1(name, f);
-  }
-
-  @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
   }
 
   @Override

@@ -11,8 +11,7 @@ import org.lmctfy.cgroupfs.Errno;
  * "max" or 0..4194304 with whitespace ignored ("MAX", "-1", 4194305 are EINVAL); pids.current
  * counts the tasks of the subtree.
  */
-final class Pids implements Controller {
-  static final Pids INSTANCE = new Pids();
+final class Pids extends Controller {
   static final long PID_MAX_LIMIT = 4194304;
 
   private static final List<FileSpec> FILES = List.of(
@@ -21,16 +20,10 @@ final class Pids implements Controller {
       rw("pids.max", "max\n").childOnly(),
       ro("pids.peak", "0\n").childOnly());
 
-  private Pids() {}
+  static final Pids INSTANCE = new Pids();
 
-  @Override
-  public String name() {
-    return "pids";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return FILES;
+  private Pids() {
+    super("pids", FILES);
   }
 
   @Override
@@ -38,7 +31,7 @@ final class Pids implements Controller {
     if (file.name().equals("pids.current") && node.value("pids.current") == null) {
       return node.subtreeTasks() + "\n";
     }
-    return Controller.super.read(node, file);
+    return super.read(node, file);
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /** The fake's process table: pids, their threads, and every task's cgroup in each hierarchy. */
 final class Processes {
@@ -33,8 +34,8 @@ final class Processes {
   }
 
   void start() {
-    add(1);
-    add(selfPid);
+    add(1, h -> h.root);
+    add(selfPid, h -> h.root);
   }
 
   long selfPid() {
@@ -43,18 +44,19 @@ final class Processes {
 
   long spawn() {
     long pid = next++;
-    add(pid);
+    add(pid, h -> h.root);
     return pid;
   }
 
-  private void add(long pid) {
+  /** Enters a new process with one thread, placed in each hierarchy's cgroup {@code where} names. */
+  private void add(long pid, Function<Hier, Node> where) {
     startTimes.put(pid, ++ticks);
     TreeSet<Long> tids = new TreeSet<>();
     tids.add(pid);
     threadsOf.put(pid, tids);
     pidOfTid.put(pid, pid);
     for (Hier h : hiers) {
-      h.place(pid, h.root);
+      h.place(pid, where.apply(h));
     }
   }
 
@@ -64,14 +66,7 @@ final class Processes {
       throw new IllegalArgumentException("no such process: " + parent);
     }
     long pid = next++;
-    startTimes.put(pid, ++ticks);
-    TreeSet<Long> tids = new TreeSet<>();
-    tids.add(pid);
-    threadsOf.put(pid, tids);
-    pidOfTid.put(pid, pid);
-    for (Hier h : hiers) {
-      h.place(pid, h.cgroupOf(parent));
-    }
+    add(pid, h -> h.cgroupOf(parent));
     Long init = initOf.get(parent);
     if (init != null) {
       initOf.put(pid, init); // a child is born in its parent's pid namespace

@@ -15,24 +15,14 @@ import org.lmctfy.cgroupfs.Errno;
  * ("max" or a non-negative int); an unknown device is ENODEV (checked on 6.1 and 6.12, which
  * have none), an unknown resource or a bad number EINVAL.
  */
-final class RdmaV2 implements Controller {
+final class RdmaV2 extends Controller {
   private static final List<String> RESOURCES = List.of("hca_handle", "hca_object");
 
   private final Machine machine;
-  private final List<FileSpec> files = List.of(ro("rdma.current", null).childOnly(), rw("rdma.max", null).childOnly());
 
   RdmaV2(Machine machine) {
+    super("rdma", List.of(ro("rdma.current", null).childOnly(), rw("rdma.max", null).childOnly()));
     this.machine = machine;
-  }
-
-  @Override
-  public String name() {
-    return "rdma";
-  }
-
-  @Override
-  public List<FileSpec> files() {
-    return files;
   }
 
   @Override
