@@ -46,5 +46,6 @@ module org.lmctfy {
 
   // The codec does not need it: for callers who bind the spec records with their own mapper, which
   // binds them as the codec does (PlainObjectMapperTest).
-  opens org.lmctfy.spec to com.fasterxml.jackson.databind;
+  opens org.lmctfy.spec to
+      com.fasterxml.jackson.databind;
 }

@@ -12,9 +12,14 @@ module org.lmctfy.systemd {
   requires jdk.security.auth; // the effective uid, for /run/user/<uid>
 
   exports org.lmctfy.systemd;
-  // dbus-java proxies the interface and reads and builds the structs and the signal by reflection
-  opens org.lmctfy.systemd.internal to org.freedesktop.dbus;
-  exports org.lmctfy.systemd.internal to org.freedesktop.dbus;
 
-  provides org.lmctfy.cgroupfs.SystemdConnector with org.lmctfy.systemd.DbusSystemdConnector;
+  // dbus-java proxies the interface and reads and builds the structs and the signal by reflection
+  opens org.lmctfy.systemd.internal to
+      org.freedesktop.dbus;
+
+  exports org.lmctfy.systemd.internal to
+      org.freedesktop.dbus;
+
+  provides org.lmctfy.cgroupfs.SystemdConnector with
+      org.lmctfy.systemd.DbusSystemdConnector;
 }

@@ -1,4 +1,7 @@
-/** lmctfy for Java: test support. FakeCgroupFs, the CgroupFs contract suite, JUnit 5 and AssertJ helpers. */
+/**
+ * lmctfy for Java: test support. FakeCgroupFs, the CgroupFs contract suite, JUnit 5 and AssertJ
+ * helpers.
+ */
 module org.lmctfy.testing {
   requires transitive org.lmctfy;
   requires com.sun.jna; // contract.ContractBackend.host().asUser: one thread's credentials

@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
 import org.lmctfy.cgroupfs.CgroupPath;
 
 /**
- * How a {@link ContainerApi} is opened: which driver finds its root container, where that root
- * is, and how long it waits. The defaults suit a node agent; a test or an interactive tool may
- * want shorter waits.
+ * How a {@link ContainerApi} is opened: which driver finds its root container, where that root is,
+ * and how long it waits. The defaults suit a node agent; a test or an interactive tool may want
+ * shorter waits.
  *
  * <pre>{@code
  * ApiOptions options = ApiOptions.builder().lockTimeout(Duration.ofSeconds(5)).build();
@@ -17,26 +17,34 @@ import org.lmctfy.cgroupfs.CgroupPath;
  * }
  * }</pre>
  *
- * @param root the cgroup that is the root container {@code "/"} in every hierarchy, or null for
- *     the default that the {@code driver} chooses; a root given is the cgroupfs driver's
- * @param lockTimeout how long an operation waits for a container's lock, held by another thread
- *     or process, before DEADLINE_EXCEEDED (default 30 s); a wait longer than a second is logged
- *     at INFO
+ * @param root the cgroup that is the root container {@code "/"} in every hierarchy, or null for the
+ *     default that the {@code driver} chooses; a root given is the cgroupfs driver's
+ * @param lockTimeout how long an operation waits for a container's lock, held by another thread or
+ *     process, before DEADLINE_EXCEEDED (default 30 s); a wait longer than a second is logged at
+ *     INFO
  * @param killTimeout how long {@code destroy} and {@code killAll} go on killing a container's
  *     processes, and {@code pause} and {@code resume} wait for the freezer, before
  *     DEADLINE_EXCEEDED (default 10 s); a kill loop longer than a second is logged at INFO
  * @param driver who gives the API its root container: {@link Driver#AUTO} (the default), {@link
  *     Driver#SYSTEMD} or {@link Driver#CGROUPFS}
  * @param systemdUnit the name of the transient service the systemd driver asks the manager for,
- *     which holds the API's containers (default {@code lmctfy.service}): letters, digits and
- *     {@code :_.-}, ending in {@code .service}; APIs with the same name share it
- * @param systemdTimeout how long each call to a systemd manager, and each wait for one of its
- *     jobs, may take before DEADLINE_EXCEEDED (default 30 s)
+ *     which holds the API's containers (default {@code lmctfy.service}): letters, digits and {@code
+ *     :_.-}, ending in {@code .service}; APIs with the same name share it
+ * @param systemdTimeout how long each call to a systemd manager, and each wait for one of its jobs,
+ *     may take before DEADLINE_EXCEEDED (default 30 s)
  * @since 0.1
  */
-public record ApiOptions(@Nullable CgroupPath root, Duration lockTimeout, Duration killTimeout,
-    Driver driver, String systemdUnit, Duration systemdTimeout) {
-  /** The defaults: AUTO with its root, 30 s for locks, 10 s for kills and the freezer, 30 s for systemd. */
+public record ApiOptions(
+    @Nullable CgroupPath root,
+    Duration lockTimeout,
+    Duration killTimeout,
+    Driver driver,
+    String systemdUnit,
+    Duration systemdTimeout) {
+  /**
+   * The defaults: AUTO with its root, 30 s for locks, 10 s for kills and the freezer, 30 s for
+   * systemd.
+   */
   public static final ApiOptions DEFAULTS = builder().build();
 
   /** The systemd driver's unit unless {@link Builder#systemdUnit} says otherwise. */
@@ -67,7 +75,8 @@ public record ApiOptions(@Nullable CgroupPath root, Duration lockTimeout, Durati
     SYSTEMD,
     /**
      * The cgroups as they are: the root given, or this process's cgroup on cgroup v2 and the mount
-     * roots on v1 and hybrid machines (see {@link ContainerApi#open(org.lmctfy.cgroupfs.CgroupFs)}).
+     * roots on v1 and hybrid machines (see {@link
+     * ContainerApi#open(org.lmctfy.cgroupfs.CgroupFs)}).
      */
     CGROUPFS
   }
@@ -84,22 +93,33 @@ public record ApiOptions(@Nullable CgroupPath root, Duration lockTimeout, Durati
     requirePositive("killTimeout", killTimeout);
     requirePositive("systemdTimeout", systemdTimeout);
     if (driver == null) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "ApiOptions.driver must be AUTO, SYSTEMD or CGROUPFS, not null");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "ApiOptions.driver must be AUTO, SYSTEMD or CGROUPFS, not null");
     }
     if (systemdUnit == null || !systemdUnit.matches("[A-Za-z0-9:_.\\\\-]{1,248}\\.service")) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "ApiOptions.systemdUnit must be a service's name (letters, "
-          + "digits and :_.-\\ ending in .service, at most 256 characters), not " + systemdUnit);
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "ApiOptions.systemdUnit must be a service's name (letters, "
+              + "digits and :_.-\\ ending in .service, at most 256 characters), not "
+              + systemdUnit);
     }
     if (root != null && driver == Driver.SYSTEMD) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "ApiOptions: a root (" + root + ") and the SYSTEMD driver "
-          + "exclude each other: the systemd driver's root is the cgroup systemd delegated; give CGROUPFS or AUTO "
-          + "with a root");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "ApiOptions: a root ("
+              + root
+              + ") and the SYSTEMD driver "
+              + "exclude each other: the systemd driver's root is the cgroup systemd delegated; give CGROUPFS or AUTO "
+              + "with a root");
     }
   }
 
   private static void requirePositive(String field, Duration d) {
     if (d == null || d.isNegative() || d.isZero()) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "ApiOptions." + field + " must be a positive duration, not " + d);
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "ApiOptions." + field + " must be a positive duration, not " + d);
     }
   }
 
@@ -110,8 +130,13 @@ public record ApiOptions(@Nullable CgroupPath root, Duration lockTimeout, Durati
 
   /** A builder holding these options, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder().root(root).lockTimeout(lockTimeout).killTimeout(killTimeout).driver(driver)
-        .systemdUnit(systemdUnit).systemdTimeout(systemdTimeout);
+    return new Builder()
+        .root(root)
+        .lockTimeout(lockTimeout)
+        .killTimeout(killTimeout)
+        .driver(driver)
+        .systemdUnit(systemdUnit)
+        .systemdTimeout(systemdTimeout);
   }
 
   /** Builds {@link ApiOptions}; not thread-safe. */

@@ -7,8 +7,8 @@ import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.RunSpec;
 
 /**
- * A handle on one container. Several handles may name the same container; every method checks
- * that the container still exists and fails with NOT_FOUND if it was destroyed under it.
+ * A handle on one container. Several handles may name the same container; every method checks that
+ * the container still exists and fails with NOT_FOUND if it was destroyed under it.
  *
  * <p>Thread-safe: administrative operations on one container (update, destroy, killAll, pause,
  * resume) are serialised by the library.
@@ -45,8 +45,8 @@ public interface Container {
   ContainerStats stats(StatsType type);
 
   /**
-   * Asks the kernel to reclaim {@code bytes} of memory from the container and its subcontainers
-   * now (proactive reclaim: page cache first, anonymous memory where there is swap), as a memory
+   * Asks the kernel to reclaim {@code bytes} of memory from the container and its subcontainers now
+   * (proactive reclaim: page cache first, anonymous memory where there is swap), as a memory
    * manager does before the limit forces it; returns once that much was reclaimed. An operation,
    * not a setting: the spec and limits are unchanged. v2 {@code memory.reclaim} (Linux 5.19+). Not
    * serialised with the administrative operations: it only takes memory back.
@@ -65,33 +65,33 @@ public interface Container {
   void reclaim(long bytes);
 
   /**
-   * Moves the threads {@code tids} into the container in every hierarchy it occupies: on v1 each
-   * id moves alone (written to {@code tasks}); on the unified hierarchy its whole process moves
-   * (written to {@code cgroup.procs}), as v2 keeps a process's threads together. All or nothing:
-   * if one move fails, those already made are moved back, and the error names the id and the
+   * Moves the threads {@code tids} into the container in every hierarchy it occupies: on v1 each id
+   * moves alone (written to {@code tasks}); on the unified hierarchy its whole process moves
+   * (written to {@code cgroup.procs}), as v2 keeps a process's threads together. All or nothing: if
+   * one move fails, those already made are moved back, and the error names the id and the
    * hierarchy, the file and the errno, and how many moves were undone.
    *
    * <p>In a virtual host (the container is one, or is below one) only its own processes can be
-   * entered, to move them between its containers: a process joins namespaces only as it starts,
-   * so a process outside is refused (as lmctfy did); {@link #run} starts one inside.
+   * entered, to move them between its containers: a process joins namespaces only as it starts, so
+   * a process outside is refused (as lmctfy did); {@link #run} starts one inside.
    *
    * @param tids the thread ids
    * @throws LmctfyException INVALID_ARGUMENT for an id that is not a thread's (0, negative) or
    *     cannot be moved (a kernel thread: EINVAL); NOT_FOUND naming an id that has ended (ESRCH);
-   *     FAILED_PRECONDITION when the container's cgroup refuses it (ENOSPC, EBUSY, EOPNOTSUPP),
-   *     or for an id outside the virtual host the container is in; PERMISSION_DENIED
+   *     FAILED_PRECONDITION when the container's cgroup refuses it (ENOSPC, EBUSY, EOPNOTSUPP), or
+   *     for an id outside the virtual host the container is in; PERMISSION_DENIED
    */
   void enter(List<Long> tids);
 
   /**
    * Starts {@code argv} inside the container: a launcher that sees nothing of the program's
-   * environment is placed by the library in the container's {@code cgroup.procs} in every
-   * hierarchy and then execs {@code argv} with exactly the environment it was given, so the
-   * program, and any code its environment names ({@code LD_PRELOAD}, shell hooks), runs no
-   * instruction outside the container. {@code argv} is not passed through a shell unless {@code
-   * spec.use_shell} is set. Returns once the process is inside; a program that exits at once is
-   * an ordinary start. Into a paused container the process is placed frozen and runs on {@link
-   * #resume()}. A failed start leaves no process behind and throws.
+   * environment is placed by the library in the container's {@code cgroup.procs} in every hierarchy
+   * and then execs {@code argv} with exactly the environment it was given, so the program, and any
+   * code its environment names ({@code LD_PRELOAD}, shell hooks), runs no instruction outside the
+   * container. {@code argv} is not passed through a shell unless {@code spec.use_shell} is set.
+   * Returns once the process is inside; a program that exits at once is an ordinary start. Into a
+   * paused container the process is placed frozen and runs on {@link #resume()}. A failed start
+   * leaves no process behind and throws.
    *
    * <p>In a virtual host (the container is one, or is below one) the process joins its namespaces
    * and its root as well, from its first instruction (util-linux {@code nsenter}, exec'd by the
@@ -106,17 +106,17 @@ public interface Container {
    * @return the started process
    * @throws LmctfyException INVALID_ARGUMENT for a bad argv or run spec (nothing started);
    *     FAILED_PRECONDITION when the container's cgroup refuses processes (v1: ENOSPC, a cpuset
-   *     without cpus or memory nodes; v2: EBUSY, controllers enabled for its children), naming
-   *     the file and the errno; NOT_FOUND if the container is gone; ABORTED if the launcher was
-   *     killed by someone else before it was inside (try again); PERMISSION_DENIED
+   *     without cpus or memory nodes; v2: EBUSY, controllers enabled for its children), naming the
+   *     file and the errno; NOT_FOUND if the container is gone; ABORTED if the launcher was killed
+   *     by someone else before it was inside (try again); PERMISSION_DENIED
    */
   ContainerProcess run(List<String> argv, RunSpec spec);
 
   /**
    * Freezes every process in the container and its subcontainers (the v1 freezer where it is
    * mounted, else {@code cgroup.freeze}); returns once the kernel reports the container frozen
-   * ({@code FROZEN} in {@code freezer.state}, {@code frozen 1} in {@code cgroup.events}). Pausing
-   * a paused container does nothing.
+   * ({@code FROZEN} in {@code freezer.state}, {@code frozen 1} in {@code cgroup.events}). Pausing a
+   * paused container does nothing.
    *
    * @throws LmctfyException DEADLINE_EXCEEDED if it is not frozen in time (it is thawed again),
    *     FAILED_PRECONDITION if the calling process is inside
@@ -134,11 +134,11 @@ public interface Container {
 
   /**
    * Kills every process in the container and its subcontainers, including ones that fork while
-   * being killed and frozen ones; the container and every subcontainer are left thawed (also
-   * ones that were paused), so the next {@link #run} starts at once.
+   * being killed and frozen ones; the container and every subcontainer are left thawed (also ones
+   * that were paused), so the next {@link #run} starts at once.
    *
-   * <p>In a virtual host this includes its init: its namespaces and mounts go with it, and the
-   * next {@link #run} starts a new init.
+   * <p>In a virtual host this includes its init: its namespaces and mounts go with it, and the next
+   * {@link #run} starts a new init.
    *
    * @throws LmctfyException DEADLINE_EXCEEDED naming the processes that survived (everything is
    *     thawed all the same), FAILED_PRECONDITION if the calling process is inside
@@ -184,14 +184,15 @@ public interface Container {
    * registration is unregistered, or the API is closed; returns the registration's id.
    *
    * <ul>
-   *   <li>{@code oom}: an out-of-memory in the container (v1: eventfd on {@code memory.oom_control};
-   *       v2: the {@code oom} or {@code oom_kill} counters of {@code memory.events} grew).
+   *   <li>{@code oom}: an out-of-memory in the container (v1: eventfd on {@code
+   *       memory.oom_control}; v2: the {@code oom} or {@code oom_kill} counters of {@code
+   *       memory.events} grew).
    *   <li>{@code memory_threshold}: memory usage crossed the threshold, up or down (v1: eventfd on
    *       {@code memory.usage_in_bytes}; v2: {@code memory.current} polled every 100 ms).
-   *   <li>{@code container_empty}: the container and its subcontainers went from having
-   *       processes to having none (v2 {@code cgroup.events} {@code populated 0}; without a
-   *       unified hierarchy, {@code cgroup.procs} polled every 100 ms). Not sent for a container
-   *       that is already empty when registering.
+   *   <li>{@code container_empty}: the container and its subcontainers went from having processes
+   *       to having none (v2 {@code cgroup.events} {@code populated 0}; without a unified
+   *       hierarchy, {@code cgroup.procs} polled every 100 ms). Not sent for a container that is
+   *       already empty when registering.
    *   <li>{@code container_destroyed}: only the DESTROYED notification.
    *   <li>{@code pressure}: a PSI trigger fired (v2 only).
    * </ul>

@@ -14,8 +14,8 @@ import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
 
 /**
- * The entry point: creates, finds and destroys containers, each a set of cgroups (one per
- * hierarchy the container occupies) with the same name.
+ * The entry point: creates, finds and destroys containers, each a set of cgroups (one per hierarchy
+ * the container occupies) with the same name.
  *
  * <p>Container names are lmctfy's: {@code "/"} is the root, {@code "/a/b"} is a child of {@code
  * "/a"}; a relative name is resolved against the caller's own container.
@@ -57,25 +57,26 @@ public interface ContainerApi extends AutoCloseable {
    * {@link #open()} with {@code options}: a driver, a root of its own, other waits.
    *
    * @param options the driver, the root and the waits
-   * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read, or
-   *     if the SYSTEMD driver is asked for where PID 1 is not systemd or the controllers are not
-   *     on cgroup v2, or without {@code lmctfy-systemd} where systemd did not delegate this
-   *     process's unit
+   * @throws LmctfyException FAILED_PRECONDITION if no cgroup hierarchy can be found or read, or if
+   *     the SYSTEMD driver is asked for where PID 1 is not systemd or the controllers are not on
+   *     cgroup v2, or without {@code lmctfy-systemd} where systemd did not delegate this process's
+   *     unit
    */
   static ContainerApi open(ApiOptions options) {
     CgroupFs fs;
     try {
       fs = hostCgroupFs();
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot open the host's cgroups: " + e.getMessage(), e);
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION, "cannot open the host's cgroups: " + e.getMessage(), e);
     }
     return open(fs, options);
   }
 
   /**
-   * The host's cgroup filesystem, the kernel backend that {@link #open()} works on: every
-   * hierarchy mounted in this process's mount namespace, found from {@code /proc/self/mountinfo}
-   * and {@code /proc/self/cgroup}. For tools that use the {@link CgroupFs} SPI directly.
+   * The host's cgroup filesystem, the kernel backend that {@link #open()} works on: every hierarchy
+   * mounted in this process's mount namespace, found from {@code /proc/self/mountinfo} and {@code
+   * /proc/self/cgroup}. For tools that use the {@link CgroupFs} SPI directly.
    *
    * @throws IOException if those files cannot be read or no cgroup hierarchy is mounted
    */
@@ -107,15 +108,16 @@ public interface ContainerApi extends AutoCloseable {
   }
 
   /**
-   * Opens containers over {@code fs} whose root container {@code "/"} is the cgroup {@code root}
-   * in every hierarchy: no container name resolves outside it. For tools that own one subtree of a
+   * Opens containers over {@code fs} whose root container {@code "/"} is the cgroup {@code root} in
+   * every hierarchy: no container name resolves outside it. For tools that own one subtree of a
    * machine, and for tests that work under a scratch parent.
    *
    * @param fs the cgroup filesystem
    * @param root the cgroup that is the root container in every hierarchy
    */
   static ContainerApi open(CgroupFs fs, CgroupPath root) {
-    return open(fs, ApiOptions.builder().root(java.util.Objects.requireNonNull(root, "root")).build());
+    return open(
+        fs, ApiOptions.builder().root(java.util.Objects.requireNonNull(root, "root")).build());
   }
 
   /**
@@ -124,7 +126,8 @@ public interface ContainerApi extends AutoCloseable {
    * @param fs the cgroup filesystem
    * @param options the driver, the root and the waits
    * @throws LmctfyException UNAVAILABLE if the default root is asked for and this process's cgroup
-   *     cannot be read; FAILED_PRECONDITION as {@link #open(ApiOptions)} says for the SYSTEMD driver
+   *     cannot be read; FAILED_PRECONDITION as {@link #open(ApiOptions)} says for the SYSTEMD
+   *     driver
    */
   static ContainerApi open(CgroupFs fs, ApiOptions options) {
     java.util.Objects.requireNonNull(fs, "fs");
@@ -173,10 +176,11 @@ public interface ContainerApi extends AutoCloseable {
    * @param name the container's name
    * @throws LmctfyException INVALID_ARGUMENT for a bad name or a value the kernel refuses;
    *     ALREADY_EXISTS if the container, or a cgroup lmctfy did not make, is at the name; NOT_FOUND
-   *     if the parent container does not exist; FAILED_PRECONDITION if a section's controller is not
-   *     there or the machine's state forbids it (the v2 no-internal-processes rule); PERMISSION_DENIED
-   *     without the privilege; DEADLINE_EXCEEDED if the parent's or the name's lock is not free within
-   *     {@link ApiOptions#lockTimeout()}; others by the errno table, the file and errno named
+   *     if the parent container does not exist; FAILED_PRECONDITION if a section's controller is
+   *     not there or the machine's state forbids it (the v2 no-internal-processes rule);
+   *     PERMISSION_DENIED without the privilege; DEADLINE_EXCEEDED if the parent's or the name's
+   *     lock is not free within {@link ApiOptions#lockTimeout()}; others by the errno table, the
+   *     file and errno named
    */
   Container create(String name, ContainerSpec spec);
 
@@ -196,8 +200,8 @@ public interface ContainerApi extends AutoCloseable {
    *
    * @param name the container's name
    * @throws LmctfyException INVALID_ARGUMENT for a bad name; NOT_FOUND if there is none, or if its
-   *     create or destroy is in progress or was cut short (the message says which); FAILED_PRECONDITION
-   *     if it is partial (present in some hierarchies only), naming where
+   *     create or destroy is in progress or was cut short (the message says which);
+   *     FAILED_PRECONDITION if it is partial (present in some hierarchies only), naming where
    */
   Container get(String name);
 
@@ -226,8 +230,8 @@ public interface ContainerApi extends AutoCloseable {
   ContainerSpec normalise(ContainerSpec spec);
 
   /**
-   * Destroys the container {@code name}, its subcontainers and its processes (killed within
-   * {@link ApiOptions#killTimeout()}); also finishes one a dead process left half-made. A destroy that
+   * Destroys the container {@code name}, its subcontainers and its processes (killed within {@link
+   * ApiOptions#killTimeout()}); also finishes one a dead process left half-made. A destroy that
    * fails can be called again to finish.
    *
    * @param name the container's name
@@ -246,19 +250,18 @@ public interface ContainerApi extends AutoCloseable {
   String detect(long pid);
 
   /**
-   * Prepares the machine: mounts the v1 hierarchies {@code spec} asks for that are not mounted,
-   * and enables the v2 controllers it asks for in every {@code cgroup.subtree_control} from the
-   * unified root down to the container root. Idempotent; a failure half-way undoes what this call
-   * did before it throws.
+   * Prepares the machine: mounts the v1 hierarchies {@code spec} asks for that are not mounted, and
+   * enables the v2 controllers it asks for in every {@code cgroup.subtree_control} from the unified
+   * root down to the container root. Idempotent; a failure half-way undoes what this call did
+   * before it throws.
    */
   void initMachine(InitSpec spec);
 
   /**
    * Finds containers left partial or unfinished under the root and removes them. Under the systemd
    * driver's own unit, stops that unit when it holds no container (systemd removes its cgroups; the
-   * next create starts it again). Safe to call at
-   * any time, alongside any other operation, in any number of processes.
-   *
+   * next create starts it again). Safe to call at any time, alongside any other operation, in any
+   * number of processes.
    */
   CleanupReport cleanup();
 

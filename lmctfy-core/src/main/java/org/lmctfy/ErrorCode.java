@@ -24,13 +24,16 @@ public enum ErrorCode {
   ALREADY_EXISTS(6),
   /** The kernel refused for lack of privilege (EACCES, EPERM). */
   PERMISSION_DENIED(7),
-  /** A limit is reached (ENOSPC, ENOMEM: markers on a cgroup, an empty cpuset, memory); may succeed once something is released. */
+  /**
+   * A limit is reached (ENOSPC, ENOMEM: markers on a cgroup, an empty cpuset, memory); may succeed
+   * once something is released.
+   */
   RESOURCE_EXHAUSTED(8),
   /** The machine is not in a state the operation needs (missing controller, partial container). */
   FAILED_PRECONDITION(9),
   /**
-   * The operation was cut short by something outside it: a wait for a lock interrupted, a
-   * launcher killed by someone else while it was being placed. Safe to try again.
+   * The operation was cut short by something outside it: a wait for a lock interrupted, a launcher
+   * killed by someone else while it was being placed. Safe to try again.
    */
   ABORTED(10),
   /** Not used by lmctfy for Java; kept for lmctfy's numbers. */

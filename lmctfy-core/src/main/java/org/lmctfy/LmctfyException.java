@@ -30,19 +30,24 @@ public final class LmctfyException extends RuntimeException {
   /** The status. */
   private final ErrorCode code;
 
-  /** A failure.
+  /**
+   * A failure.
    *
    * @param code the status
-   * @param message what failed, naming the field, file, value or errno */
+   * @param message what failed, naming the field, file, value or errno
+   */
   public LmctfyException(ErrorCode code, String message) {
     this(code, message, null);
   }
 
-  /** A failure with its cause.
+  /**
+   * A failure with its cause.
    *
    * @param code the status
    * @param message what failed, naming the field, file, value or errno
-   * @param cause the underlying failure (a {@link org.lmctfy.cgroupfs.CgroupFsException} carries the errno) */
+   * @param cause the underlying failure (a {@link org.lmctfy.cgroupfs.CgroupFsException} carries
+   *     the errno)
+   */
   public LmctfyException(ErrorCode code, String message, @Nullable Throwable cause) {
     super(message, cause);
     if (code == null || code == ErrorCode.OK) {

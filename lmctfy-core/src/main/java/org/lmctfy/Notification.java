@@ -7,8 +7,8 @@ import org.lmctfy.spec.EventSpec;
  * One call of a {@link NotificationListener}: the registered event happened, or the registration
  * ended. Every registration ends with exactly one last notification ({@link #last()}), unless it
  * was unregistered: {@link Kind#DESTROYED} when its container (or an ancestor) was destroyed, or
- * {@link Kind#ENDED} when the {@link ContainerApi} was closed (status CANCELLED) or the kernel
- * side failed (the failure's code, and the message in {@code detail}).
+ * {@link Kind#ENDED} when the {@link ContainerApi} was closed (status CANCELLED) or the kernel side
+ * failed (the failure's code, and the message in {@code detail}).
  *
  * <pre>{@code
  * job.registerNotification(EventSpec.oom(), n -> {
@@ -25,10 +25,12 @@ import org.lmctfy.spec.EventSpec;
  * @param kind what happened
  * @param status OK for EVENT and DESTROYED; for ENDED, why the registration ended
  * @param detail what the kernel showed, for people: {@code "oom 1, oom_kill 1"}, {@code "usage
- *     10485760 bytes, above 8388608"}, {@code "populated 0"}, the PSI line, or the failure; never null
+ *     10485760 bytes, above 8388608"}, {@code "populated 0"}, the PSI line, or the failure; never
+ *     null
  * @since 0.1
  */
-public record Notification(String containerName, EventSpec event, Kind kind, ErrorCode status, String detail) {
+public record Notification(
+    String containerName, EventSpec event, Kind kind, ErrorCode status, String detail) {
 
   /** What a notification reports. */
   public enum Kind {

@@ -7,8 +7,8 @@ import java.util.function.Supplier;
  * A piece of state that was created and that destroys itself on {@link #close()} unless {@link
  * #commit()} was called first.
  *
- * <p>Use it with try-with-resources so that every path out of a block that did not reach its
- * commit undoes what was made, including paths that throw:
+ * <p>Use it with try-with-resources so that every path out of a block that did not reach its commit
+ * undoes what was made, including paths that throw:
  *
  * <pre>{@code
  * try (ResourceHandle<Container> handle = api.createHandle("/job", spec)) {
@@ -77,10 +77,7 @@ public final class ResourceHandle<T> implements AutoCloseable {
     return value;
   }
 
-  /**
-   * Keeps the state: {@link #close()} will do nothing. Returns the guarded value.
-   *
-   */
+  /** Keeps the state: {@link #close()} will do nothing. Returns the guarded value. */
   public T commit() {
     settled = true;
     return value;

@@ -16,7 +16,9 @@ final class ExampleMain {
     int run() throws Exception;
   }
 
-  /** Runs {@code body} if {@code args} has at least {@code minArgs} arguments; exits with its code. */
+  /**
+   * Runs {@code body} if {@code args} has at least {@code minArgs} arguments; exits with its code.
+   */
   static void run(String usage, int minArgs, String[] args, Body body) {
     if (args.length < minArgs) {
       System.err.println("usage: " + usage);

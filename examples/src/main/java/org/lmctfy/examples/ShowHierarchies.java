@@ -4,14 +4,14 @@ import java.io.PrintStream;
 import java.util.TreeSet;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
-import org.lmctfy.ResourceHandle;
-import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.cgroupfs.CgroupFs;
-import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.ResourceHandle;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.testing.FakeCgroupFs;
 
 /**
  * Opens the host's cgroups with the library's default driver (on a systemd machine, as root or as
@@ -25,10 +25,14 @@ public final class ShowHierarchies {
   private ShowHierarchies() {}
 
   public static void main(String[] args) {
-    ExampleMain.run("ShowHierarchies", 0, args, () -> {
-      run(System.out);
-      return 0;
-    });
+    ExampleMain.run(
+        "ShowHierarchies",
+        0,
+        args,
+        () -> {
+          run(System.out);
+          return 0;
+        });
   }
 
   public static void run(PrintStream out) throws Exception {
@@ -40,7 +44,9 @@ public final class ShowHierarchies {
       return;
     }
     try (ContainerApi api = ContainerApi.open(fs)) {
-      out.println("backend: host kernel (cgroups found from /proc/self/mountinfo); container / is " + api.root());
+      out.println(
+          "backend: host kernel (cgroups found from /proc/self/mountinfo); container / is "
+              + api.root());
       print(api.cgroupFs(), out);
       demo(api, out);
     } catch (LmctfyException e) {
@@ -48,8 +54,12 @@ public final class ShowHierarchies {
         throw e;
       }
       out.println();
-      onTheFake(out, "the host's cgroups cannot hold a container of uid " + fs.effectiveUid() + " here: "
-          + e.getMessage());
+      onTheFake(
+          out,
+          "the host's cgroups cannot hold a container of uid "
+              + fs.effectiveUid()
+              + " here: "
+              + e.getMessage());
     }
   }
 
@@ -66,20 +76,33 @@ public final class ShowHierarchies {
 
   /**
    * On v2 inside a unit (the API's root is this process's own cgroup), the root holds processes and
-   * cannot enable controllers for containers; as systemd advises a delegated manager, move them into
-   * a leaf first (initMachine with processes_leaf), once: a second run finds the root empty.
+   * cannot enable controllers for containers; as systemd advises a delegated manager, move them
+   * into a leaf first (initMachine with processes_leaf), once: a second run finds the root empty.
    */
   static void makeRoomOnV2(ContainerApi api, PrintStream out) throws Exception {
     CgroupFs fs = api.cgroupFs();
-    Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
-        .findFirst().orElse(null);
-    if (api.root().isRoot() || unified == null || !fs.exists(unified, api.root())
+    Hierarchy unified =
+        fs.hierarchies().stream()
+            .filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
+            .findFirst()
+            .orElse(null);
+    if (api.root().isRoot()
+        || unified == null
+        || !fs.exists(unified, api.root())
         || fs.read(unified, api.root(), "cgroup.procs").isBlank()) {
-      return; // no processes in the way (a systemd driver's unit is made, and its keeper moved, by create)
+      return; // no processes in the way (a systemd driver's unit is made, and its keeper moved, by
+      // create)
     }
-    out.println("this process runs in " + unified.display(api.root(), null) + ", which holds processes: moving them"
-        + " into " + LEAF + "/ (initMachine processes_leaf), so that its containers can have controllers");
-    api.initMachine(org.lmctfy.spec.InitSpec.parse("processes_leaf: \"" + LEAF + "\" enable_controllers: [cpu, memory]"));
+    out.println(
+        "this process runs in "
+            + unified.display(api.root(), null)
+            + ", which holds processes: moving them"
+            + " into "
+            + LEAF
+            + "/ (initMachine processes_leaf), so that its containers can have controllers");
+    api.initMachine(
+        org.lmctfy.spec.InitSpec.parse(
+            "processes_leaf: \"" + LEAF + "\" enable_controllers: [cpu, memory]"));
   }
 
   /**
@@ -109,15 +132,21 @@ public final class ShowHierarchies {
         }
       }
     } // not committed: the handle destroys the container
-    // the systemd driver's unit, when it holds no other container, is stopped: it goes with its cgroup
+    // the systemd driver's unit, when it holds no other container, is stopped: it goes with its
+    // cgroup
     java.util.List<String> failures = java.util.List.of();
     if (api.root().value().endsWith("/" + org.lmctfy.ApiOptions.DEFAULT_SYSTEMD_UNIT)) {
       org.lmctfy.CleanupReport cleaned = api.cleanup();
       cleaned.removed().forEach(r -> out.println("removed " + r));
       failures = cleaned.failures();
     }
-    out.println("destroyed " + name + "; left behind: " + (api.exists(name) ? "the container (a bug)"
-        : failures.isEmpty() ? "nothing" : "what cleanup could not remove: " + failures));
+    out.println(
+        "destroyed "
+            + name
+            + "; left behind: "
+            + (api.exists(name)
+                ? "the container (a bug)"
+                : failures.isEmpty() ? "nothing" : "what cleanup could not remove: " + failures));
   }
 
   /** The files that show the demo's limits in {@code h}: v1 and v2 name them differently. */
@@ -125,7 +154,10 @@ public final class ShowHierarchies {
     java.util.List<String> files = new java.util.ArrayList<>();
     boolean v1 = h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1;
     if (h.has("cpu")) {
-      files.addAll(v1 ? java.util.List.of("cpu.cfs_quota_us", "cpu.cfs_period_us") : java.util.List.of("cpu.max"));
+      files.addAll(
+          v1
+              ? java.util.List.of("cpu.cfs_quota_us", "cpu.cfs_period_us")
+              : java.util.List.of("cpu.max"));
     }
     if (h.has("memory")) {
       files.add(v1 ? "memory.limit_in_bytes" : "memory.max");
@@ -136,7 +168,11 @@ public final class ShowHierarchies {
   static void print(CgroupFs fs, PrintStream out) throws Exception {
     out.printf("%-14s %-3s %-34s %s%n", "hierarchy", "ver", "mounted at", "controllers");
     for (Hierarchy h : fs.hierarchies()) {
-      out.printf("%-14s %-3s %-34s %s%n", h.label(), h.version(), h.mountPoint(),
+      out.printf(
+          "%-14s %-3s %-34s %s%n",
+          h.label(),
+          h.version(),
+          h.mountPoint(),
           h.controllers().isEmpty() ? "-" : String.join(",", new TreeSet<>(h.controllers())));
     }
     out.println("unmounted v1 controllers: " + new TreeSet<>(fs.unmountedControllers()));

@@ -17,20 +17,25 @@ public final class TenLines {
   private TenLines() {}
 
   public static void main(String[] args) {
-    ExampleMain.run("TenLines   (as root)", 0, args, () -> {
-      try (ContainerApi api = ContainerApi.open()) {                    // the host's cgroups
-        return tenLines(api);
-      }
-    });
+    ExampleMain.run(
+        "TenLines   (as root)",
+        0,
+        args,
+        () -> {
+          try (ContainerApi api = ContainerApi.open()) { // the host's cgroups
+            return tenLines(api);
+          }
+        });
   }
 
   /** The ten lines, over any API; the program's exit code. */
   static int tenLines(ContainerApi api) throws Exception {
-    ContainerSpec spec = ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M }"); // half a CPU, 64 MiB
+    ContainerSpec spec =
+        ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M }"); // half a CPU, 64 MiB
     try (ResourceHandle<Container> handle = api.createHandle("/job", spec)) {
-      Container job = handle.get();                                  // in every hierarchy, limits set
+      Container job = handle.get(); // in every hierarchy, limits set
       ContainerProcess p = job.run(List.of("cat", "/proc/self/cgroup"), RunSpec.inherit());
-      p.stdout().transferTo(System.out);                             // it runs inside from its first instruction
+      p.stdout().transferTo(System.out); // it runs inside from its first instruction
       return p.waitFor();
       // handle.commit() would keep the container; without it, close() destroys it
     }

@@ -16,9 +16,9 @@ import org.lmctfy.testing.FakeSnapshot;
 import org.lmctfy.testing.junit.FakeCgroups;
 
 /**
- * How a downstream project tests its own code with the fake: {@link JobSlots} (the code under
- * test, a stand-in for yours) gives each job a container under {@code /jobs}; the fake injects
- * the kernel's refusals, and the tests check that your code reports them and leaves nothing.
+ * How a downstream project tests its own code with the fake: {@link JobSlots} (the code under test,
+ * a stand-in for yours) gives each job a container under {@code /jobs}; the fake injects the
+ * kernel's refusals, and the tests check that your code reports them and leaves nothing.
  */
 @FakeCgroups
 class DownstreamTestExample {
@@ -36,10 +36,14 @@ class DownstreamTestExample {
       }
     }
 
-    /** A container for {@code job} capped at {@code memoryBytes}; the caller's error if the kernel refuses. */
+    /**
+     * A container for {@code job} capped at {@code memoryBytes}; the caller's error if the kernel
+     * refuses.
+     */
     Container acquire(String job, long memoryBytes) {
       try {
-        return api.create("/jobs/" + job, ContainerSpec.parse("memory { limit: " + memoryBytes + " }"));
+        return api.create(
+            "/jobs/" + job, ContainerSpec.parse("memory { limit: " + memoryBytes + " }"));
       } catch (LmctfyException e) {
         throw new IllegalStateException("no slot for job " + job + ": " + e, e);
       }
@@ -54,7 +58,8 @@ class DownstreamTestExample {
   void aSlotHasTheJobsMemoryCap() throws Exception {
     JobSlots slots = new JobSlots(api);
     slots.acquire("build-1", 104857600);
-    CgroupAssertions.assertThat(cgroups).hasContainer("/jobs/build-1")
+    CgroupAssertions.assertThat(cgroups)
+        .hasContainer("/jobs/build-1")
         .hasValue("/jobs/build-1", "memory.max", "104857600");
     slots.release("build-1");
     CgroupAssertions.assertThat(cgroups).hasNoContainer("/jobs/build-1");
@@ -67,16 +72,20 @@ class DownstreamTestExample {
     cgroups.failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
     assertThatThrownBy(() -> slots.acquire("build-2", 104857600))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("build-2").hasMessageContaining("EINVAL")
-        .cause().isInstanceOf(LmctfyException.class)
-        .satisfies(e -> assertThat(((LmctfyException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+        .hasMessageContaining("build-2")
+        .hasMessageContaining("EINVAL")
+        .cause()
+        .isInstanceOf(LmctfyException.class)
+        .satisfies(
+            e -> assertThat(((LmctfyException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
     CgroupAssertions.assertThat(cgroups).matches(before);
   }
 
   @Test
   void aFailureAtAnyStepOfAcquireLeavesTheTreeAsItWas() {
     JobSlots slots = new JobSlots(api);
-    slots.acquire("warm-up", 104857600); // the first acquire also makes what slots share (on v2: /jobs)
+    slots.acquire(
+        "warm-up", 104857600); // the first acquire also makes what slots share (on v2: /jobs)
     slots.release("warm-up");
     cgroups.clearRecord();
     slots.acquire("probe", 104857600);
@@ -86,7 +95,8 @@ class DownstreamTestExample {
     FakeSnapshot before = cgroups.snapshot();
     for (int step = 1; step <= steps; step++) {
       cgroups.failMutation(step, Errno.ENOSPC);
-      assertThatThrownBy(() -> slots.acquire("build-3", 104857600)).as("failing step %d", step)
+      assertThatThrownBy(() -> slots.acquire("build-3", 104857600))
+          .as("failing step %d", step)
           .isInstanceOf(IllegalStateException.class);
       CgroupAssertions.assertThat(cgroups).as("failing step " + step).matches(before);
     }

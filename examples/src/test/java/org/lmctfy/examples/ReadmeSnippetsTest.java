@@ -21,11 +21,13 @@ import org.junit.jupiter.api.Test;
  * indentation aside), and their relative links lead to files and headings that exist.
  */
 class ReadmeSnippetsTest {
-  private static final Path ROOT = Path.of("").toAbsolutePath().getParent(); // examples/ -> the repository
-  private static final Pattern SNIPPET = Pattern.compile("<!-- snippet: (\\S+) -->\\n```java\\n(.*?)\\n```",
-      Pattern.DOTALL);
+  private static final Path ROOT =
+      Path.of("").toAbsolutePath().getParent(); // examples/ -> the repository
+  private static final Pattern SNIPPET =
+      Pattern.compile("<!-- snippet: (\\S+) -->\\n```java\\n(.*?)\\n```", Pattern.DOTALL);
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
-  private static final Pattern CODE_BLOCK = Pattern.compile("^```.*?^```", Pattern.DOTALL | Pattern.MULTILINE);
+  private static final Pattern CODE_BLOCK =
+      Pattern.compile("^```.*?^```", Pattern.DOTALL | Pattern.MULTILINE);
 
   @Test
   void everyMarkedSnippetIsInItsFileInOrder() throws IOException {
@@ -39,8 +41,11 @@ class ReadmeSnippetsTest {
         int at = 0;
         for (String line : block) {
           int next = file.subList(at, file.size()).indexOf(line);
-          assertThat(next).as("%s: snippet line \"%s\" in %s (after line %d of its code)", ROOT.relativize(doc), line,
-              m.group(1), at).isNotNegative();
+          assertThat(next)
+              .as(
+                  "%s: snippet line \"%s\" in %s (after line %d of its code)",
+                  ROOT.relativize(doc), line, m.group(1), at)
+              .isNotNegative();
           at += next + 1;
         }
       }
@@ -59,7 +64,10 @@ class ReadmeSnippetsTest {
           continue; // https:, mailto:
         }
         int hash = link.indexOf('#');
-        Path target = hash == 0 ? doc : doc.resolveSibling(hash < 0 ? link : link.substring(0, hash)).normalize();
+        Path target =
+            hash == 0
+                ? doc
+                : doc.resolveSibling(hash < 0 ? link : link.substring(0, hash)).normalize();
         if (!Files.exists(target)) {
           broken.add(ROOT.relativize(doc) + ": " + link + " (no such file)");
         } else if (hash >= 0 && !anchors(target).contains(link.substring(hash + 1))) {
@@ -73,8 +81,12 @@ class ReadmeSnippetsTest {
   @Test
   void theReadmeLinksEveryPageOfDocs() throws IOException {
     String readme = Files.readString(ROOT.resolve("README.md"));
-    assertThat(docs().subList(1, docs().size())).allSatisfy(doc ->
-        assertThat(readme).as("README.md links %s", ROOT.relativize(doc)).contains("](" + ROOT.relativize(doc) + ")"));
+    assertThat(docs().subList(1, docs().size()))
+        .allSatisfy(
+            doc ->
+                assertThat(readme)
+                    .as("README.md links %s", ROOT.relativize(doc))
+                    .contains("](" + ROOT.relativize(doc) + ")"));
   }
 
   /** README.md, then every page of docs/. */
@@ -86,7 +98,10 @@ class ReadmeSnippetsTest {
     return out;
   }
 
-  /** GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+  /**
+   * GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces as
+   * hyphens.
+   */
   private static Set<String> anchors(Path file) throws IOException {
     Set<String> out = new HashSet<>();
     if (!file.toString().endsWith(".md")) {
@@ -94,8 +109,12 @@ class ReadmeSnippetsTest {
     }
     for (String line : CODE_BLOCK.matcher(Files.readString(file)).replaceAll("").split("\n")) {
       if (line.matches("#{1,6} .*")) {
-        out.add(line.replaceFirst("#+ ", "").strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "")
-            .replace(' ', '-'));
+        out.add(
+            line.replaceFirst("#+ ", "")
+                .strip()
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N} _-]", "")
+                .replace(' ', '-'));
       }
     }
     return out;

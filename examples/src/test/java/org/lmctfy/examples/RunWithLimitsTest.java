@@ -26,31 +26,44 @@ class RunWithLimitsTest {
   void runsTheCommandInsideTheLimitsReturnsItsCodeAndDestroysTheContainer() throws Exception {
     Set<Long> before = fs.processes();
     AtomicReference<String> seen = new AtomicReference<>();
-    Thread kernel = new Thread(() -> { // plays the program: looks at its container, then exits with 3
-      try {
-        long pid;
-        while (true) {
-          Set<Long> now = new HashSet<>(fs.processes());
-          now.removeAll(before);
-          if (!now.isEmpty()) {
-            pid = now.iterator().next();
-            break;
-          }
-          Thread.sleep(5);
-        }
-        CgroupPath job = fs.cgroupsOf(pid).get(hierarchy("memory"));
-        seen.set(job + " memory=" + fs.read(hierarchy("memory"), job, "memory.limit_in_bytes").strip()
-            + " quota=" + fs.read(hierarchy("cpu"), job, "cpu.cfs_quota_us").strip()
-            + " pids=" + fs.read(hierarchy("pids"), job, "pids.max").strip()
-            + " argv=" + fs.commandOf(pid).orElseThrow().subList(fs.commandOf(pid).orElseThrow().size() - 2,
-                fs.commandOf(pid).orElseThrow().size()));
-        fs.exitProcess(pid, 3);
-      } catch (Exception e) {
-        seen.set(e.toString());
-      }
-    });
+    Thread kernel =
+        new Thread(
+            () -> { // plays the program: looks at its container, then exits with 3
+              try {
+                long pid;
+                while (true) {
+                  Set<Long> now = new HashSet<>(fs.processes());
+                  now.removeAll(before);
+                  if (!now.isEmpty()) {
+                    pid = now.iterator().next();
+                    break;
+                  }
+                  Thread.sleep(5);
+                }
+                CgroupPath job = fs.cgroupsOf(pid).get(hierarchy("memory"));
+                seen.set(
+                    job
+                        + " memory="
+                        + fs.read(hierarchy("memory"), job, "memory.limit_in_bytes").strip()
+                        + " quota="
+                        + fs.read(hierarchy("cpu"), job, "cpu.cfs_quota_us").strip()
+                        + " pids="
+                        + fs.read(hierarchy("pids"), job, "pids.max").strip()
+                        + " argv="
+                        + fs.commandOf(pid)
+                            .orElseThrow()
+                            .subList(
+                                fs.commandOf(pid).orElseThrow().size() - 2,
+                                fs.commandOf(pid).orElseThrow().size()));
+                fs.exitProcess(pid, 3);
+              } catch (Exception e) {
+                seen.set(e.toString());
+              }
+            });
     kernel.start();
-    int code = RunWithLimits.run(ContainerApi.open(fs), "/job", List.of("echo", "hi"), new ByteArrayOutputStream());
+    int code =
+        RunWithLimits.run(
+            ContainerApi.open(fs), "/job", List.of("echo", "hi"), new ByteArrayOutputStream());
     kernel.join();
     assertThat(code).isEqualTo(3);
     assertThat(seen.get()).isEqualTo("/job memory=268435456 quota=100000 pids=64 argv=[echo, hi]");

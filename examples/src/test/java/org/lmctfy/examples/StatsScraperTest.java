@@ -20,15 +20,18 @@ class StatsScraperTest {
     ContainerApi api = ContainerApi.open(fs);
     api.create("/web", ContainerSpec.parse("memory { limit: 104857600 }"));
     api.create("/web/cache", ContainerSpec.empty());
-    Hierarchy memory = fs.hierarchies().stream().filter(h -> h.has("memory")).findFirst().orElseThrow();
-    Hierarchy cpuacct = fs.hierarchies().stream().filter(h -> h.has("cpuacct")).findFirst().orElseThrow();
+    Hierarchy memory =
+        fs.hierarchies().stream().filter(h -> h.has("memory")).findFirst().orElseThrow();
+    Hierarchy cpuacct =
+        fs.hierarchies().stream().filter(h -> h.has("cpuacct")).findFirst().orElseThrow();
     fs.setKernelValue(memory, CgroupPath.of("/web"), "memory.usage_in_bytes", "5242880");
     fs.setKernelValue(cpuacct, CgroupPath.of("/web"), "cpuacct.usage", "2500000000");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     StatsScraper.printTable(api, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
-        "container                           cpu_s         memory          limit  tasks",
-        "/web                                2.500        5242880      104857600      0",
-        "/web/cache                          0.000              0             -1      0");
+    assertThat(bytes.toString(StandardCharsets.UTF_8).lines())
+        .containsExactly(
+            "container                           cpu_s         memory          limit  tasks",
+            "/web                                2.500        5242880      104857600      0",
+            "/web/cache                          0.000              0             -1      0");
   }
 }

@@ -16,24 +16,27 @@ class TenLinesTest {
   void theTenLinesCapTheJobRunTheProgramInsideAndLeaveNothing() throws Exception {
     FakeCgroupFs fs = FakeCgroupFs.create();
     List<String> commands = new ArrayList<>();
-    fs.onRun(command -> {
-      commands.add(command.toString());
-      return FakeRun.exits(0);
-    });
+    fs.onRun(
+        command -> {
+          commands.add(command.toString());
+          return FakeRun.exits(0);
+        });
     ContainerApi api = ContainerApi.open(fs);
     long before = fs.mutations().size();
 
     assertThat(TenLines.tenLines(api)).isZero();
 
     assertThat(fs.mutations().subList((int) before, fs.mutations().size()))
-        .anySatisfy(op -> {
-          assertThat(op.file()).isEqualTo("cpu.max");
-          assertThat(op.value()).isEqualTo("50000 100000");
-        })
-        .anySatisfy(op -> {
-          assertThat(op.file()).isEqualTo("memory.max");
-          assertThat(op.value()).isEqualTo("67108864");
-        });
+        .anySatisfy(
+            op -> {
+              assertThat(op.file()).isEqualTo("cpu.max");
+              assertThat(op.value()).isEqualTo("50000 100000");
+            })
+        .anySatisfy(
+            op -> {
+              assertThat(op.file()).isEqualTo("memory.max");
+              assertThat(op.value()).isEqualTo("67108864");
+            });
     assertThat(commands).containsExactly("[cat, /proc/self/cgroup]");
     CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
   }

@@ -27,15 +27,17 @@ public class VirtualHostTest {
     FakeCgroupFs fs = FakeCgroupFs.create();
     java.util.Set<Long> before = fs.processes();
     List<String> commands = new ArrayList<>();
-    fs.onRun(command -> {
-      commands.add(command.toString());
-      return command.get(0).equals("/bin/sh") ? FakeRun.exits(0).writes("vh\n") : null;
-    });
+    fs.onRun(
+        command -> {
+          commands.add(command.toString());
+          return command.get(0).equals("/bin/sh") ? FakeRun.exits(0).writes("vh\n") : null;
+        });
 
     int code = VirtualHost.machine(ContainerApi.open(fs), "/srv/vh", new ByteArrayOutputStream());
 
     assertThat(code).isZero();
-    assertThat(commands).containsExactly("[catatonit, -P]", "[/bin/sh, -c, hostname; echo $$; cat /proc/net/dev]");
+    assertThat(commands)
+        .containsExactly("[catatonit, -P]", "[/bin/sh, -c, hostname; echo $$; cat /proc/net/dev]");
     CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
     assertThat(fs.processes()).as("the init is gone").isEqualTo(before);
   }
@@ -52,7 +54,10 @@ public class VirtualHostTest {
 
       List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
       assertThat(lines.subList(0, 2)).containsExactly("vh", "2");
-      assertThat(lines.stream().filter(l -> l.contains(":") && !l.contains("|")).map(l -> l.split(":")[0].strip()))
+      assertThat(
+              lines.stream()
+                  .filter(l -> l.contains(":") && !l.contains("|"))
+                  .map(l -> l.split(":")[0].strip()))
           .containsExactly("lo");
       assertThat(api.exists("/vh")).isFalse();
     } finally {
@@ -60,11 +65,15 @@ public class VirtualHostTest {
     }
   }
 
-  /** A root from Debian's busybox-static: /bin/busybox, /bin/sh and cat linked to it, /proc and /dev. */
+  /**
+   * A root from Debian's busybox-static: /bin/busybox, /bin/sh and cat linked to it, /proc and
+   * /dev.
+   */
   public static Path busyboxRoot() throws Exception {
     Path busybox = Path.of("/bin/busybox");
-    MachineLacks.assumeHas(Files.isExecutable(busybox), "the virtual host's root is made from " + busybox
-        + " (Debian's busybox-static)");
+    MachineLacks.assumeHas(
+        Files.isExecutable(busybox),
+        "the virtual host's root is made from " + busybox + " (Debian's busybox-static)");
     Path root = Files.createTempDirectory(Path.of("/tmp"), "lmctfy-vhroot");
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
     for (String dir : List.of("bin", "proc", "dev", "tmp")) {

@@ -62,7 +62,8 @@ public interface CgroupFs {
    * The v1 controllers the kernel knows but that are not mounted anywhere (from {@code
    * /proc/cgroups}), which {@link #mount} can mount.
    *
-   * @return the v1 controllers the kernel knows but that are not mounted anywhere (from {@code /proc/cgroups}), which {@link #mount} can mount
+   * @return the v1 controllers the kernel knows but that are not mounted anywhere (from {@code
+   *     /proc/cgroups}), which {@link #mount} can mount
    */
   Set<String> unmountedControllers() throws IOException;
 
@@ -136,7 +137,8 @@ public interface CgroupFs {
    *     file, or is gone; {@link #exists} tells which)
    * @throws IOException as {@link #read} does, for any other failure
    */
-  default int readInto(Hierarchy h, CgroupPath path, String file, byte[] buffer) throws IOException {
+  default int readInto(Hierarchy h, CgroupPath path, String file, byte[] buffer)
+      throws IOException {
     String content;
     try {
       content = read(h, path, file);
@@ -170,7 +172,8 @@ public interface CgroupFs {
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
    * @param key the marker's key
-   * @return the marker {@code key} on a cgroup (a {@code user.*} extended attribute on the kernel), or empty if it has none
+   * @return the marker {@code key} on a cgroup (a {@code user.*} extended attribute on the kernel),
+   *     or empty if it has none
    */
   Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws IOException;
 
@@ -204,7 +207,8 @@ public interface CgroupFs {
    * @param value the value
    * @return whether it did
    */
-  default boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
+  default boolean addMarker(Hierarchy h, CgroupPath path, String key, String value)
+      throws IOException {
     if (marker(h, path, key).isPresent()) {
       return false;
     }
@@ -231,7 +235,8 @@ public interface CgroupFs {
    * @param uid the user id ({@code -1}: unchanged)
    * @param gid the group id ({@code -1}: unchanged)
    */
-  void chown(Hierarchy h, CgroupPath path, @Nullable String file, int uid, int gid) throws IOException;
+  void chown(Hierarchy h, CgroupPath path, @Nullable String file, int uid, int gid)
+      throws IOException;
 
   /**
    * The owner of a cgroup's directory or interface file.
@@ -248,13 +253,14 @@ public interface CgroupFs {
    * (from {@code /proc/<pid>/cgroup}). ESRCH if there is no such process.
    *
    * @param pid the process id
-   * @return the cgroup of process {@code pid} in each hierarchy where it is visible below the mount root (from {@code /proc/<pid>/cgroup})
+   * @return the cgroup of process {@code pid} in each hierarchy where it is visible below the mount
+   *     root (from {@code /proc/<pid>/cgroup})
    */
   Map<Hierarchy, CgroupPath> cgroupsOf(long pid) throws IOException;
 
   /**
-   * Mounts a new v1 hierarchy with {@code controllers} at {@code mountPoint} and returns it.
-   * EBUSY if a controller is mounted elsewhere.
+   * Mounts a new v1 hierarchy with {@code controllers} at {@code mountPoint} and returns it. EBUSY
+   * if a controller is mounted elsewhere.
    *
    * @param controllers the controllers
    * @param mountPoint where to mount it
@@ -286,36 +292,37 @@ public interface CgroupFs {
   void kill(long pid) throws IOException;
 
   /**
-   * A new {@link CgroupWatcher}: one place where one thread waits for any number of watches on
-   * this backend's cgroups. The caller closes it. The kernel backend's is one epoll set with one
-   * inotify instance; this default polls ({@link CgroupWatcher#polling}) every {@link
+   * A new {@link CgroupWatcher}: one place where one thread waits for any number of watches on this
+   * backend's cgroups. The caller closes it. The kernel backend's is one epoll set with one inotify
+   * instance; this default polls ({@link CgroupWatcher#polling}) every {@link
    * CgroupWatcher#POLL_INTERVAL} and has no eventfds or PSI triggers.
    *
    * @return a new watcher, owned by the caller
-   * @throws IOException if the backend cannot make one (the kernel's errno in a {@link CgroupFsException})
+   * @throws IOException if the backend cannot make one (the kernel's errno in a {@link
+   *     CgroupFsException})
    */
   default CgroupWatcher watcher() throws IOException {
     return CgroupWatcher.polling(this, CgroupWatcher.POLL_INTERVAL);
   }
 
   /**
-   * Starts {@code command} (its argv, environment, directory and redirections) as a process that
-   * is a member of {@code cgroups}, one cgroup per hierarchy, before it executes its first
+   * Starts {@code command} (its argv, environment, directory and redirections) as a process that is
+   * a member of {@code cgroups}, one cgroup per hierarchy, before it executes its first
    * instruction, and returns it once it is placed.
    *
    * <p>The kernel backend starts a launcher {@code /bin/sh} that writes its own pid into each
    * cgroup's {@code cgroup.procs} (the paths and the argv are passed as positional parameters,
-   * never spliced into the script), exits with status 125 if a write fails, and otherwise execs
-   * the command. An in-memory fake places a fake process with the same writes; a backend that
-   * wraps another delegates to it.
+   * never spliced into the script), exits with status 125 if a write fails, and otherwise execs the
+   * command. An in-memory fake places a fake process with the same writes; a backend that wraps
+   * another delegates to it.
    *
    * @param command the program to start, with its environment, directory and redirections
    * @param cgroups one cgroup per hierarchy
    * @return the Process
    * @throws IOException if the launcher could not start or place itself (naming the file); no
    *     process is left behind then
-   * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT, before anything starts, if the program
-   *     is not an executable file or the working directory or a redirected file is unusable
+   * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT, before anything starts, if the program is
+   *     not an executable file or the working directory or a redirected file is unusable
    */
   Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException;
 
@@ -360,11 +367,13 @@ public interface CgroupFs {
   }
 
   /**
-   * The directory where processes that share this cgroup filesystem keep per-container lock
-   * files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as
-   * for an in-memory fake.
+   * The directory where processes that share this cgroup filesystem keep per-container lock files
+   * ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user);
+   * empty when no other process can reach it, as for an in-memory fake.
    *
-   * @return the directory where processes that share this cgroup filesystem keep per-container lock files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another user); empty when no other process can reach it, as for an in-memory fake
+   * @return the directory where processes that share this cgroup filesystem keep per-container lock
+   *     files ({@code /run/lmctfy/locks} for root on the host, a directory of its own for another
+   *     user); empty when no other process can reach it, as for an in-memory fake
    */
   default Optional<java.nio.file.Path> lockDirectory() {
     return Optional.empty();
@@ -382,19 +391,20 @@ public interface CgroupFs {
   }
 
   /**
-   * Whether the cgroup {@code path} of the v2 hierarchy {@code h} was delegated to the processes
-   * in it, so that they may arrange their own subtree (move themselves into a leaf, enable
-   * controllers for their children): systemd marks the cgroup of a unit with {@code Delegate=yes}
-   * with the xattr {@code user.delegate=1} (systemd 251 and later), and the root of a cgroup
-   * namespace is delegated by the namespace (the kernel's root cgroup has no {@code cgroup.type};
-   * every other cgroup, a namespace's root too, has one). The library moves the processes of such
-   * a default root into a processes leaf at its first create (see {@code ContainerApi.open()}).
-   * This default, for backends that cannot tell, answers false.
+   * Whether the cgroup {@code path} of the v2 hierarchy {@code h} was delegated to the processes in
+   * it, so that they may arrange their own subtree (move themselves into a leaf, enable controllers
+   * for their children): systemd marks the cgroup of a unit with {@code Delegate=yes} with the
+   * xattr {@code user.delegate=1} (systemd 251 and later), and the root of a cgroup namespace is
+   * delegated by the namespace (the kernel's root cgroup has no {@code cgroup.type}; every other
+   * cgroup, a namespace's root too, has one). The library moves the processes of such a default
+   * root into a processes leaf at its first create (see {@code ContainerApi.open()}). This default,
+   * for backends that cannot tell, answers false.
    *
    * @param h the unified hierarchy
    * @param path the cgroup's path in it
    * @return whether the cgroup is delegated to the processes in it
-   * @throws IOException if the cgroup cannot be read (a {@link CgroupFsException} names it and the errno)
+   * @throws IOException if the cgroup cannot be read (a {@link CgroupFsException} names it and the
+   *     errno)
    */
   default boolean delegated(Hierarchy h, CgroupPath path) throws IOException {
     return false;
@@ -408,9 +418,9 @@ public interface CgroupFs {
    * covers the device (its type, and its major and minor unless -1) and every access requested
    * ({@code r}, {@code w}, {@code m}); everything else is denied.
    *
-   * <p>The kernel backend records the rules in a marker named after the program's tag, and
-   * reports them back only while that program is the one attached. Loading and attaching need
-   * {@code CAP_BPF} or {@code CAP_SYS_ADMIN}: EPERM without. This default has no device filters.
+   * <p>The kernel backend records the rules in a marker named after the program's tag, and reports
+   * them back only while that program is the one attached. Loading and attaching need {@code
+   * CAP_BPF} or {@code CAP_SYS_ADMIN}: EPERM without. This default has no device filters.
    *
    * @param h the unified hierarchy
    * @param path the cgroup
@@ -419,15 +429,20 @@ public interface CgroupFs {
    * @throws IOException if the kernel refuses (a {@link CgroupFsException} with operation BPF names
    *     the cgroup, the rules and the errno); the filter is then as it was
    */
-  default void setDeviceFilter(Hierarchy h, CgroupPath path, @Nullable List<DeviceRule> allowed) throws IOException {
-    throw new CgroupFsException(CgroupFsException.Operation.BPF, h.display(path, null),
-        allowed == null ? null : allowed.toString(), Errno.EOPNOTSUPP, "this CgroupFs has no device filters");
+  default void setDeviceFilter(Hierarchy h, CgroupPath path, @Nullable List<DeviceRule> allowed)
+      throws IOException {
+    throw new CgroupFsException(
+        CgroupFsException.Operation.BPF,
+        h.display(path, null),
+        allowed == null ? null : allowed.toString(),
+        Errno.EOPNOTSUPP,
+        "this CgroupFs has no device filters");
   }
 
   /**
    * The rules of the device filter {@link #setDeviceFilter} attached to a cgroup v2 cgroup, or
-   * empty when it has none (a cgroup without a filter of lmctfy's allows every device its
-   * ancestors allow).
+   * empty when it has none (a cgroup without a filter of lmctfy's allows every device its ancestors
+   * allow).
    *
    * @param h the unified hierarchy
    * @param path the cgroup

@@ -5,11 +5,11 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A refused cgroup filesystem operation, with everything a user needs to act on it: the
- * operation, the file or directory, the value written (if any) and the errno.
+ * A refused cgroup filesystem operation, with everything a user needs to act on it: the operation,
+ * the file or directory, the value written (if any) and the errno.
  *
- * <p>Message form: {@code write "-1" to /sys/fs/cgroup/memory/a/memory.memsw.limit_in_bytes:
- * EINVAL (Invalid argument)}.
+ * <p>Message form: {@code write "-1" to /sys/fs/cgroup/memory/a/memory.memsw.limit_in_bytes: EINVAL
+ * (Invalid argument)}.
  *
  * @since 0.1
  */
@@ -44,7 +44,9 @@ public class CgroupFsException extends IOException {
     UNMOUNT("umount"),
     /** Sending a signal. */
     KILL("kill"),
-    /** Opening a {@link CgroupWatch}: an inotify watch, an eventfd registration or a PSI trigger. */
+    /**
+     * Opening a {@link CgroupWatch}: an inotify watch, an eventfd registration or a PSI trigger.
+     */
     WATCH("watch"),
     /** Loading, attaching, querying or detaching a cgroup v2 device filter (an eBPF program). */
     BPF("bpf");
@@ -55,9 +57,11 @@ public class CgroupFsException extends IOException {
       this.verb = verb;
     }
 
-    /** The system call's name, for messages: {@code "mkdir"}.
-   *
-   * @return the verb */
+    /**
+     * The system call's name, for messages: {@code "mkdir"}.
+     *
+     * @return the verb
+     */
     public String verb() {
       return verb;
     }
@@ -65,10 +69,13 @@ public class CgroupFsException extends IOException {
 
   /** What was being done. */
   private final Operation operation;
+
   /** The file or cgroup, as a display path. */
   private final String file;
+
   /** The value written, or null. */
   private final @Nullable String value;
+
   /** The errno the kernel (or the fake) gave. */
   private final Errno errno;
 
@@ -79,7 +86,11 @@ public class CgroupFsException extends IOException {
    * @param errno the errno
    * @param detail what the errno alone does not say
    */
-  public CgroupFsException(Operation operation, String file, @Nullable String value, Errno errno,
+  public CgroupFsException(
+      Operation operation,
+      String file,
+      @Nullable String value,
+      Errno errno,
       @Nullable String detail) {
     super(format(operation, file, value, errno, detail));
     this.operation = Objects.requireNonNull(operation, "operation");
@@ -88,33 +99,42 @@ public class CgroupFsException extends IOException {
     this.errno = Objects.requireNonNull(errno, "errno");
   }
 
-  /** A failure with no detail beyond the errno.
+  /**
+   * A failure with no detail beyond the errno.
    *
    * @param operation what was attempted
    * @param file the file or cgroup, as a display path
    * @param value the value written, or null
-   * @param errno the errno */
+   * @param errno the errno
+   */
   public CgroupFsException(Operation operation, String file, @Nullable String value, Errno errno) {
     this(operation, file, value, errno, null);
   }
 
-  private static String format(Operation op, String file, @Nullable String value, Errno errno,
-      @Nullable String detail) {
+  private static String format(
+      Operation op, String file, @Nullable String value, Errno errno, @Nullable String detail) {
     StringBuilder sb = new StringBuilder(op.verb());
     if (value != null) {
       sb.append(" \"").append(value.strip()).append("\" to");
     }
-    sb.append(' ').append(file).append(": ").append(errno.name()).append(" (")
-        .append(errno.description()).append(')');
+    sb.append(' ')
+        .append(file)
+        .append(": ")
+        .append(errno.name())
+        .append(" (")
+        .append(errno.description())
+        .append(')');
     if (detail != null && !detail.isEmpty()) {
       sb.append(": ").append(detail);
     }
     return sb.toString();
   }
 
-  /** What was being done.
+  /**
+   * What was being done.
    *
-   * @return the operation */
+   * @return the operation
+   */
   public Operation operation() {
     return operation;
   }
@@ -137,9 +157,11 @@ public class CgroupFsException extends IOException {
     return value;
   }
 
-  /** The errno the kernel (or the fake) gave.
+  /**
+   * The errno the kernel (or the fake) gave.
    *
-   * @return the errno */
+   * @return the errno
+   */
   public Errno errno() {
     return errno;
   }

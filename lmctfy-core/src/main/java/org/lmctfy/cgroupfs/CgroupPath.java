@@ -59,8 +59,10 @@ public final class CgroupPath implements Comparable<CgroupPath> {
 
   private static void checkComponent(String value, int start, int end) {
     int n = end - start;
-    if (n == 0 || value.charAt(start) == '.' && (n == 1 || n == 2 && value.charAt(start + 1) == '.')) {
-      throw new IllegalArgumentException("not a cgroup name: \"" + value.substring(start, end) + "\"");
+    if (n == 0
+        || value.charAt(start) == '.' && (n == 1 || n == 2 && value.charAt(start + 1) == '.')) {
+      throw new IllegalArgumentException(
+          "not a cgroup name: \"" + value.substring(start, end) + "\"");
     }
   }
 
@@ -108,7 +110,9 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     if (ancestor.isRoot()) {
       return this;
     }
-    return value.length() == ancestor.value.length() ? ROOT : new CgroupPath(value.substring(ancestor.value.length()));
+    return value.length() == ancestor.value.length()
+        ? ROOT
+        : new CgroupPath(value.substring(ancestor.value.length()));
   }
 
   /**
@@ -140,9 +144,11 @@ public final class CgroupPath implements Comparable<CgroupPath> {
     return value.substring(value.lastIndexOf('/') + 1);
   }
 
-  /** Whether this is the hierarchy's root, {@code "/"}.
+  /**
+   * Whether this is the hierarchy's root, {@code "/"}.
    *
-   * @return whether it is the root */
+   * @return whether it is the root
+   */
   public boolean isRoot() {
     return value.equals("/");
   }

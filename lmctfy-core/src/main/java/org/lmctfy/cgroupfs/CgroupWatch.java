@@ -5,11 +5,10 @@ import java.io.IOException;
 /**
  * One thing a {@link CgroupWatcher} waits for about one cgroup, opened by {@link
  * CgroupWatcher#watch}, {@link CgroupWatcher#eventControl} or {@link
- * CgroupWatcher#pressureTrigger}. A signal, the watch coming back from {@link
- * CgroupWatcher#await}, means "something may have changed: read the files again"; kernels
- * coalesce signals, so one signal may stand for several events, and a watch may signal when
- * nothing the caller cares about changed. A watch also signals when its cgroup is removed; the
- * caller finds that out by reading.
+ * CgroupWatcher#pressureTrigger}. A signal, the watch coming back from {@link CgroupWatcher#await},
+ * means "something may have changed: read the files again"; kernels coalesce signals, so one signal
+ * may stand for several events, and a watch may signal when nothing the caller cares about changed.
+ * A watch also signals when its cgroup is removed; the caller finds that out by reading.
  *
  * <p>{@link #close()} may be called from any thread, any number of times. Compare watches by
  * identity: the watcher returns the very objects it handed out.

@@ -39,9 +39,9 @@ public interface CgroupWatcher extends AutoCloseable {
    * cgroup is removed; an empty {@code files} signals only on removal. ENOENT if the cgroup does
    * not exist.
    *
-   * <p>The kernel backend uses inotify where the kernel notifies: on the cgroup's directory for
-   * v2 {@code *.events} files ({@code cgroup.events}, {@code memory.events}), on its parent for
-   * the removal (kernfs tells a removed directory's own watch nothing); it signals every {@link
+   * <p>The kernel backend uses inotify where the kernel notifies: on the cgroup's directory for v2
+   * {@code *.events} files ({@code cgroup.events}, {@code memory.events}), on its parent for the
+   * removal (kernfs tells a removed directory's own watch nothing); it signals every {@link
    * #POLL_INTERVAL} for other files. The polling watcher signals every interval for any file.
    *
    * @param h the hierarchy
@@ -55,28 +55,34 @@ public interface CgroupWatcher extends AutoCloseable {
    * Registers for a v1 memory event: an eventfd written to the cgroup's {@code
    * cgroup.event_control} as {@code "<eventfd> <fd of file> <args>"}. The watch signals when the
    * kernel signals the eventfd: {@code memory.oom_control} (no args) on an out-of-memory in the
-   * cgroup; {@code memory.usage_in_bytes} (args: a byte threshold) when usage crosses the
-   * threshold either way; and on the cgroup's removal. The kernel's errno if it refuses (EINVAL
-   * for a bad file or threshold). This default fails with EOPNOTSUPP.
+   * cgroup; {@code memory.usage_in_bytes} (args: a byte threshold) when usage crosses the threshold
+   * either way; and on the cgroup's removal. The kernel's errno if it refuses (EINVAL for a bad
+   * file or threshold). This default fails with EOPNOTSUPP.
    *
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
-   * @param file the file the event is of ({@code memory.oom_control}, {@code memory.usage_in_bytes})
+   * @param file the file the event is of ({@code memory.oom_control}, {@code
+   *     memory.usage_in_bytes})
    * @param args what follows the file descriptors (a threshold, or nothing)
    * @return the watch
    */
-  default CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
-    throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), args, Errno.EOPNOTSUPP,
+  default CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args)
+      throws IOException {
+    throw new CgroupFsException(
+        CgroupFsException.Operation.WATCH,
+        h.display(path, file),
+        args,
+        Errno.EOPNOTSUPP,
         "this backend has no cgroup v1 event registration");
   }
 
   /**
    * Writes the PSI trigger {@code trigger} ({@code "some 150000 2000000"}) to the pressure file
    * {@code file} ({@code cpu.pressure}, {@code memory.pressure}, {@code io.pressure}) of a v2
-   * cgroup; the watch signals each time the stall crosses the threshold within the window (at
-   * most once per window), and when the cgroup is removed. The kernel's errno if it refuses:
-   * EINVAL for a bad trigger, and for a window that is not a multiple of 2 s without {@code
-   * CAP_SYS_RESOURCE}. This default fails with EOPNOTSUPP.
+   * cgroup; the watch signals each time the stall crosses the threshold within the window (at most
+   * once per window), and when the cgroup is removed. The kernel's errno if it refuses: EINVAL for
+   * a bad trigger, and for a window that is not a multiple of 2 s without {@code CAP_SYS_RESOURCE}.
+   * This default fails with EOPNOTSUPP.
    *
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
@@ -86,8 +92,12 @@ public interface CgroupWatcher extends AutoCloseable {
    */
   default CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
       throws IOException {
-    throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, file), trigger,
-        Errno.EOPNOTSUPP, "this backend has no PSI triggers");
+    throw new CgroupFsException(
+        CgroupFsException.Operation.WATCH,
+        h.display(path, file),
+        trigger,
+        Errno.EOPNOTSUPP,
+        "this backend has no PSI triggers");
   }
 
   /**
@@ -110,8 +120,8 @@ public interface CgroupWatcher extends AutoCloseable {
   void close() throws IOException;
 
   /**
-   * A watcher that signals each of its watches every {@code interval}, for backends without
-   * kernel notifications; {@link #eventControl} and {@link #pressureTrigger} are EOPNOTSUPP.
+   * A watcher that signals each of its watches every {@code interval}, for backends without kernel
+   * notifications; {@link #eventControl} and {@link #pressureTrigger} are EOPNOTSUPP.
    *
    * @param fs the backend whose cgroups are watched
    * @param interval how often each watch signals

@@ -31,11 +31,14 @@ public record DeviceRule(Type type, long major, long minor, String access) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(access, "access");
     if (major < -1 || minor < -1) {
-      throw new IllegalArgumentException("device numbers are >= 0, or -1 for any: " + major + ":" + minor);
+      throw new IllegalArgumentException(
+          "device numbers are >= 0, or -1 for any: " + major + ":" + minor);
     }
-    if (access.isEmpty() || !access.chars().allMatch(c -> "rwm".indexOf(c) >= 0)
+    if (access.isEmpty()
+        || !access.chars().allMatch(c -> "rwm".indexOf(c) >= 0)
         || access.chars().distinct().count() != access.length()) {
-      throw new IllegalArgumentException("access must be a non-empty subset of \"rwm\" without repeats: " + access);
+      throw new IllegalArgumentException(
+          "access must be a non-empty subset of \"rwm\" without repeats: " + access);
     }
   }
 
@@ -51,7 +54,10 @@ public record DeviceRule(Type type, long major, long minor, String access) {
     if (numbers.length != 2 || !parts[0].equals("b") && !parts[0].equals("c")) {
       throw new IllegalArgumentException("not a device rule (\"c 1:3 rwm\"): " + line);
     }
-    return new DeviceRule(parts[0].equals("b") ? Type.BLOCK : Type.CHAR, number(numbers[0]), number(numbers[1]),
+    return new DeviceRule(
+        parts[0].equals("b") ? Type.BLOCK : Type.CHAR,
+        number(numbers[0]),
+        number(numbers[1]),
         parts[2]);
   }
 
@@ -62,7 +68,11 @@ public record DeviceRule(Type type, long major, long minor, String access) {
   /** The rule as {@code devices.list} shows it: {@code c 1:3 rwm}, {@code *} for any number. */
   @Override
   public String toString() {
-    return (type == Type.BLOCK ? "b " : "c ") + (major == -1 ? "*" : major) + ":" + (minor == -1 ? "*" : minor)
-        + " " + access;
+    return (type == Type.BLOCK ? "b " : "c ")
+        + (major == -1 ? "*" : major)
+        + ":"
+        + (minor == -1 ? "*" : minor)
+        + " "
+        + access;
   }
 }

@@ -30,17 +30,23 @@ final class PollingWatcher implements CgroupWatcher {
   @Override
   public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException {
     if (!fs.exists(h, path)) {
-      throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, null), null, Errno.ENOENT);
+      throw new CgroupFsException(
+          CgroupFsException.Operation.WATCH, h.display(path, null), null, Errno.ENOENT);
     }
-    CgroupWatch w = new CgroupWatch() {
-      @Override
-      public void close() {
-        remove(this);
-      }
-    };
+    CgroupWatch w =
+        new CgroupWatch() {
+          @Override
+          public void close() {
+            remove(this);
+          }
+        };
     synchronized (this) {
       if (closed) {
-        throw new CgroupFsException(CgroupFsException.Operation.WATCH, h.display(path, null), null, Errno.EBADF,
+        throw new CgroupFsException(
+            CgroupFsException.Operation.WATCH,
+            h.display(path, null),
+            null,
+            Errno.EBADF,
             "the watcher is closed");
       }
       watches.add(w);

@@ -26,7 +26,8 @@ public record ProcessId(long pid, long startTime) {
    */
   public ProcessId {
     if (pid < 1 || startTime < 0) {
-      throw new IllegalArgumentException("not a process id: pid " + pid + " start time " + startTime);
+      throw new IllegalArgumentException(
+          "not a process id: pid " + pid + " start time " + startTime);
     }
   }
 

@@ -8,16 +8,16 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A connection to one systemd manager (PID 1, or a user's {@code systemd --user}): the few calls
- * of {@code org.freedesktop.systemd1.Manager} that lmctfy's systemd driver makes. {@code
- * lmctfy-systemd} implements it over D-Bus; {@code lmctfy-testing}'s {@code FakeSystemd} keeps
- * its units in memory and their cgroups in a {@code FakeCgroupFs}. The driver asks for one unit,
- * a transient service that holds an API's containers, and otherwise works on cgroupfs: no call is
+ * A connection to one systemd manager (PID 1, or a user's {@code systemd --user}): the few calls of
+ * {@code org.freedesktop.systemd1.Manager} that lmctfy's systemd driver makes. {@code
+ * lmctfy-systemd} implements it over D-Bus; {@code lmctfy-testing}'s {@code FakeSystemd} keeps its
+ * units in memory and their cgroups in a {@code FakeCgroupFs}. The driver asks for one unit, a
+ * transient service that holds an API's containers, and otherwise works on cgroupfs: no call is
  * made per container.
  *
  * <p>Every call answers within the deadline its {@link SystemdConnector} was given, or throws
- * {@link SystemdException} naming the D-Bus error ({@code org.freedesktop.DBus.Error.NoReply}
- * when the deadline passed). Calls may come from several threads.
+ * {@link SystemdException} naming the D-Bus error ({@code org.freedesktop.DBus.Error.NoReply} when
+ * the deadline passed). Calls may come from several threads.
  *
  * <pre>{@code
  * try (SystemdManager m = connector.connect(SystemdManager.Scope.USER, Duration.ofSeconds(30));
@@ -94,16 +94,17 @@ public interface SystemdManager extends AutoCloseable {
    * @throws IOException a {@link SystemdException}: {@code org.freedesktop.systemd1.UnitExists}
    *     when a unit of that name is loaded, and what else the manager answered
    */
-  String startTransientService(String name, String mode, TransientService service) throws IOException;
+  String startTransientService(String name, String mode, TransientService service)
+      throws IOException;
 
   /**
    * {@code StartTransientUnit(name, mode, properties, [])} for a scope around the running process
    * {@code scope.pid()}: {@code Description}, {@code Slice}, {@code PIDs=[pid]} and {@code
-   * CollectMode=inactive-or-failed}; the manager moves the process into the scope's cgroup (a user's
-   * manager asks PID 1 to where the user may not), and the scope ends when its last process does.
-   * The driver moves a user's own process into one so that it may place the processes it runs in
-   * containers: cgroup v2 lets a user move a process only between cgroups whose common ancestor it
-   * owns.
+   * CollectMode=inactive-or-failed}; the manager moves the process into the scope's cgroup (a
+   * user's manager asks PID 1 to where the user may not), and the scope ends when its last process
+   * does. The driver moves a user's own process into one so that it may place the processes it runs
+   * in containers: cgroup v2 lets a user move a process only between cgroups whose common ancestor
+   * it owns.
    *
    * @param name the unit's name, such as {@code lmctfy-4242.scope}
    * @param mode the job mode, {@code fail}
@@ -126,7 +127,8 @@ public interface SystemdManager extends AutoCloseable {
   String stopUnit(String name, String mode) throws IOException;
 
   /**
-   * {@code ResetFailedUnit(name)}: forgets that the unit failed, so that its name can be used again.
+   * {@code ResetFailedUnit(name)}: forgets that the unit failed, so that its name can be used
+   * again.
    *
    * @param name the unit's name
    * @throws IOException a {@link SystemdException}: {@code org.freedesktop.systemd1.NoSuchUnit}
@@ -136,8 +138,8 @@ public interface SystemdManager extends AutoCloseable {
 
   /**
    * Delivers every {@code JobRemoved} signal of this manager to {@code listener}, on any thread,
-   * until the returned handle is closed. Subscribe before the call whose job is awaited: the
-   * signal may come before the call's answer.
+   * until the returned handle is closed. Subscribe before the call whose job is awaited: the signal
+   * may come before the call's answer.
    *
    * @param listener called with each job that ended
    * @return closes the subscription
@@ -159,7 +161,12 @@ public interface SystemdManager extends AutoCloseable {
    * @param subState the type's own state, such as {@code running}
    * @param controlGroup the unit's cgroup, or null while it has none
    */
-  record UnitState(String name, String loadState, String activeState, String subState, @Nullable CgroupPath controlGroup) {
+  record UnitState(
+      String name,
+      String loadState,
+      String activeState,
+      String subState,
+      @Nullable CgroupPath controlGroup) {
     /**
      * Checks that the states are given.
      *
@@ -198,7 +205,8 @@ public interface SystemdManager extends AutoCloseable {
       Objects.requireNonNull(slice, "slice");
       command = List.copyOf(command);
       if (command.isEmpty() || !command.get(0).startsWith("/")) {
-        throw new IllegalArgumentException("ExecStart needs an absolute path first, got " + command);
+        throw new IllegalArgumentException(
+            "ExecStart needs an absolute path first, got " + command);
       }
     }
   }

@@ -7,8 +7,8 @@ import org.lmctfy.spec.FilesystemSpec;
 import org.lmctfy.spec.VirtualHostSpec;
 
 /**
- * How a {@link CgroupFs} backend makes virtual hosts (lmctfy's namespaces) and starts processes
- * in them: the part of the SPI the library's {@code virtual_host} uses, from {@link
+ * How a {@link CgroupFs} backend makes virtual hosts (lmctfy's namespaces) and starts processes in
+ * them: the part of the SPI the library's {@code virtual_host} uses, from {@link
  * CgroupFs#virtualHosts()}. A virtual host is its init, a process in its own pid, ipc and mount
  * namespaces (and uts, network and user ones as the spec and the caller say); it lives until it is
  * killed, and with it go its namespaces, its mounts and every process in them.
@@ -38,16 +38,16 @@ public interface VirtualHosts {
    * @param host the virtual host's section
    * @param filesystem its root and mounts, or null
    * @throws IOException if the machine cannot be read
-   * @throws org.lmctfy.LmctfyException FAILED_PRECONDITION naming a missing tool and its package
-   *     or a setting of the machine, INVALID_ARGUMENT naming the field and the path
+   * @throws org.lmctfy.LmctfyException FAILED_PRECONDITION naming a missing tool and its package or
+   *     a setting of the machine, INVALID_ARGUMENT naming the field and the path
    */
   void check(VirtualHostSpec host, @Nullable FilesystemSpec filesystem) throws IOException;
 
   /**
    * Starts a virtual host's init as a member of {@code cgroups} (one cgroup per hierarchy) before
-   * it runs anything, and returns once the init runs: every process of the virtual host is in
-   * those cgroups from its first instruction. The init outlives the caller; killing it (a SIGKILL,
-   * {@code cgroup.kill}) ends the virtual host.
+   * it runs anything, and returns once the init runs: every process of the virtual host is in those
+   * cgroups from its first instruction. The init outlives the caller; killing it (a SIGKILL, {@code
+   * cgroup.kill}) ends the virtual host.
    *
    * @param host the virtual host's section
    * @param filesystem its root and mounts, or null for the host's root
@@ -58,16 +58,17 @@ public interface VirtualHosts {
    * @throws org.lmctfy.LmctfyException FAILED_PRECONDITION with the tool's own message when the
    *     virtual host could not be made, or DEADLINE_EXCEEDED; nothing is left running then
    */
-  ProcessId start(VirtualHostSpec host, @Nullable FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
+  ProcessId start(
+      VirtualHostSpec host, @Nullable FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
       throws IOException;
 
   /**
    * Starts {@code command} inside the virtual host of {@code init}: in every namespace of the init
    * that differs from the caller's, with the init's root, as a member of {@code cgroups} before it
    * runs anything. The command's program and its directory ({@link ProcessBuilder#directory()},
-   * default {@code /}) are paths inside the virtual host; its redirected files are the host's.
-   * The process returned is the caller's child to wait for; its {@link Process#pid()} is the
-   * program's (once it runs; in a frozen cgroup, the joining process's until then).
+   * default {@code /}) are paths inside the virtual host; its redirected files are the host's. The
+   * process returned is the caller's child to wait for; its {@link Process#pid()} is the program's
+   * (once it runs; in a frozen cgroup, the joining process's until then).
    *
    * @param init the virtual host's init
    * @param command the program, its arguments, environment, directory inside and redirections
@@ -79,7 +80,11 @@ public interface VirtualHosts {
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT, before anything starts, if the program is
    *     not an executable file inside the virtual host or its directory is not a directory there
    */
-  Process join(ProcessId init, ProcessBuilder command, boolean newSession, Map<Hierarchy, CgroupPath> cgroups)
+  Process join(
+      ProcessId init,
+      ProcessBuilder command,
+      boolean newSession,
+      Map<Hierarchy, CgroupPath> cgroups)
       throws IOException;
 
   /**

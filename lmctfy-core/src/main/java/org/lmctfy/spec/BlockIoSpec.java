@@ -32,8 +32,8 @@ import org.lmctfy.internal.codec.Checks;
  * @param deviceLimits {@code device_limits}: throttles, at most one per device; never null
  * @param deviceWeights {@code device_weights}: per-device weights in the same units as {@code
  *     weight}, at most one per device ({@code io.weight} "MAJ:MIN N" lines, v2 only); never null
- * @param latencyTargets {@code latency_targets}: per-device I/O latency targets ({@code io.latency},
- *     v2 only), at most one per device; never null
+ * @param latencyTargets {@code latency_targets}: per-device I/O latency targets ({@code
+ *     io.latency}, v2 only), at most one per device; never null
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -98,8 +98,8 @@ public record BlockIoSpec(
   }
 
   /**
-   * The I/O latency target of one block device: when the container's I/O on it is slower than
-   * this, the kernel throttles its siblings with looser targets.
+   * The I/O latency target of one block device: when the container's I/O on it is slower than this,
+   * the kernel throttles its siblings with looser targets.
    *
    * @param major {@code major}: the device's major number, {@code >= 0}
    * @param minor {@code minor}: the device's minor number, {@code >= 0}
@@ -159,8 +159,12 @@ public record BlockIoSpec(
       rate(readIops, "read_iops");
       rate(writeIops, "write_iops");
       if (readBps == null && writeBps == null && readIops == null && writeIops == null) {
-        throw Checks.problem(FIELD.substring(0, FIELD.length() - 1),
-            "device " + major + ":" + minor
+        throw Checks.problem(
+            FIELD.substring(0, FIELD.length() - 1),
+            "device "
+                + major
+                + ":"
+                + minor
                 + " needs at least one of read_bps, write_bps, read_iops, write_iops");
       }
     }
@@ -185,13 +189,15 @@ public record BlockIoSpec(
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder()
-        .weight(weight).deviceLimits(deviceLimits).deviceWeights(deviceWeights)
+        .weight(weight)
+        .deviceLimits(deviceLimits)
+        .deviceWeights(deviceWeights)
         .latencyTargets(latencyTargets);
   }
 
   /**
-   * Builds a {@link BlockIoSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link BlockIoSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable Integer weight;

@@ -14,8 +14,8 @@ import org.lmctfy.internal.codec.UnifiedFiles;
 
 /**
  * What a container isolates and how: lmctfy's {@code ContainerSpec}. Each section is optional; an
- * absent ({@code null}) section means "not isolated": the container shares its parent's cgroup
- * for that resource, as in lmctfy.
+ * absent ({@code null}) section means "not isolated": the container shares its parent's cgroup for
+ * that resource, as in lmctfy.
  *
  * <p>Specs are read from lmctfy's protobuf text format or from JSON with the same field names
  * ({@link #parse}), and written back with {@link #toText()} and {@link #toJson()}; both round-trip.
@@ -49,10 +49,10 @@ import org.lmctfy.internal.codec.UnifiedFiles;
  * @param rdma {@code rdma}: limits of RDMA resources per device
  * @param unified {@code unified}: raw cgroup v2 interface files and the values to write to them,
  *     for a setting the typed sections do not model (as the OCI runtime spec's {@code unified}):
- *     names such as {@code "memory.swap.high"}; a file the typed sections model, a file of
- *     lmctfy's own ({@code cgroup.procs}, {@code cgroup.subtree_control}, ...) or a name with a
- *     {@code /} is refused. Written after every typed field, rolled back like them, read back by
- *     {@code spec()} as the kernel shows them; on v1 FAILED_PRECONDITION. Never null
+ *     names such as {@code "memory.swap.high"}; a file the typed sections model, a file of lmctfy's
+ *     own ({@code cgroup.procs}, {@code cgroup.subtree_control}, ...) or a name with a {@code /} is
+ *     refused. Written after every typed field, rolled back like them, read back by {@code spec()}
+ *     as the kernel shows them; on v1 FAILED_PRECONDITION. Never null
  * @param virtualHost {@code virtual_host}: presence makes the container its own machine (pid, ipc
  *     and mount namespaces, an init, and uts and network ones as the section says); top-level
  *     containers only, fixed at create
@@ -75,7 +75,8 @@ public record ContainerSpec(
     @JsonProperty("monitoring") @Nullable MonitoringSpec monitoring,
     @JsonProperty("misc") @Nullable MiscSpec misc,
     @JsonProperty("rdma") @Nullable RdmaSpec rdma,
-    @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> unified,
+    @JsonProperty("unified") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        Map<String, String> unified,
     @JsonProperty("virtual_host") @Nullable VirtualHostSpec virtualHost,
     @JsonProperty("filesystem") @Nullable FilesystemSpec filesystem) {
 
@@ -90,8 +91,10 @@ public record ContainerSpec(
       UnifiedFiles.check(file.getKey(), file.getValue());
     }
     if (filesystem != null && virtualHost == null) {
-      throw org.lmctfy.internal.codec.Checks.problem("filesystem", "needs virtual_host: a root and mounts belong to a "
-          + "virtual host's own mount namespace (as in lmctfy)");
+      throw org.lmctfy.internal.codec.Checks.problem(
+          "filesystem",
+          "needs virtual_host: a root and mounts belong to a "
+              + "virtual host's own mount namespace (as in lmctfy)");
     }
   }
 
@@ -133,15 +136,27 @@ public record ContainerSpec(
   /** A builder holding this spec's fields, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder()
-        .owner(owner).ownerGroup(ownerGroup).childrenLimit(childrenLimit).cpu(cpu).memory(memory)
-        .pids(pids).blockio(blockio).device(device).hugetlb(hugetlb).network(network)
-        .monitoring(monitoring).misc(misc).rdma(rdma).unified(unified).virtualHost(virtualHost)
+        .owner(owner)
+        .ownerGroup(ownerGroup)
+        .childrenLimit(childrenLimit)
+        .cpu(cpu)
+        .memory(memory)
+        .pids(pids)
+        .blockio(blockio)
+        .device(device)
+        .hugetlb(hugetlb)
+        .network(network)
+        .monitoring(monitoring)
+        .misc(misc)
+        .rdma(rdma)
+        .unified(unified)
+        .virtualHost(virtualHost)
         .filesystem(filesystem);
   }
 
   /**
-   * Builds a {@link ContainerSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link ContainerSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable Long owner;
@@ -261,8 +276,23 @@ public record ContainerSpec(
 
     /** The spec; validates it as the record's constructor does. */
     public ContainerSpec build() {
-      return new ContainerSpec(owner, ownerGroup, childrenLimit, cpu, memory, pids, blockio, device, hugetlb,
-          network, monitoring, misc, rdma, unified, virtualHost, filesystem);
+      return new ContainerSpec(
+          owner,
+          ownerGroup,
+          childrenLimit,
+          cpu,
+          memory,
+          pids,
+          blockio,
+          device,
+          hugetlb,
+          network,
+          monitoring,
+          misc,
+          rdma,
+          unified,
+          virtualHost,
+          filesystem);
     }
   }
 }

@@ -38,7 +38,8 @@ public record ContainerStats(
     @JsonProperty("pids") @Nullable PidsStats pids,
     @JsonProperty("blockio") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<DeviceIo> blockio,
     @JsonProperty("pressure") @Nullable PressureStats pressure,
-    @JsonProperty("hugetlb") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HugetlbStats> hugetlb) {
+    @JsonProperty("hugetlb") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<HugetlbStats> hugetlb) {
 
   /** Validates and copies. */
   public ContainerStats {
@@ -84,8 +85,8 @@ public record ContainerStats(
    * @param periods {@code periods}: enforcement periods that have elapsed
    * @param throttledPeriods {@code throttled_periods}: periods in which the quota ran out
    * @param throttledNs {@code throttled_ns}: total time throttled, nanoseconds
-   * @param bursts {@code bursts}: periods in which the container ran past its quota on banked
-   *     burst time ({@code nr_bursts}; null on kernels before 5.14)
+   * @param bursts {@code bursts}: periods in which the container ran past its quota on banked burst
+   *     time ({@code nr_bursts}; null on kernels before 5.14)
    * @param burstNs {@code burst_ns}: time run on banked burst, nanoseconds ({@code burst_usec} on
    *     v2, {@code burst_time} on v1; null on kernels before 5.14)
    */
@@ -103,7 +104,8 @@ public record ContainerStats(
    * @param usage {@code usage}: bytes charged now
    * @param maxUsage {@code max_usage}: peak bytes charged
    * @param limit {@code limit}: this container's hard limit, -1 unlimited
-   * @param effectiveLimit {@code effective_limit}: the lowest hard limit of it and its ancestors, -1 none
+   * @param effectiveLimit {@code effective_limit}: the lowest hard limit of it and its ancestors,
+   *     -1 none
    * @param failCount {@code fail_count}: times usage hit the limit (a count)
    * @param workingSet {@code working_set}: usage less inactive file cache, at least 0
    * @param oomEvents {@code oom_events}: times the container was out of memory (a count; v2)
@@ -117,7 +119,8 @@ public record ContainerStats(
    * @param swapUsage {@code swap_usage} (FULL): bytes of the container's memory in swap (v2 {@code
    *     memory.swap.current}; v1 {@code memory.memsw.usage_in_bytes} less the usage, where swap is
    *     accounted)
-   * @param containerData {@code container_data} (FULL): {@code memory.stat} of the container alone (v1)
+   * @param containerData {@code container_data} (FULL): {@code memory.stat} of the container alone
+   *     (v1)
    * @param hierarchicalData {@code hierarchical_data} (FULL): {@code memory.stat} with descendants
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -150,7 +153,8 @@ public record ContainerStats(
    * @param limit {@code limit}: the task limit, -1 unlimited
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record PidsStats(@JsonProperty("current") long current, @JsonProperty("limit") @Nullable Long limit) {}
+  public record PidsStats(
+      @JsonProperty("current") long current, @JsonProperty("limit") @Nullable Long limit) {}
 
   /**
    * I/O done on one block device.
@@ -163,10 +167,14 @@ public record ContainerStats(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record DeviceIo(
-      @JsonProperty("major") long major, @JsonProperty("minor") long minor,
-      @JsonProperty("read_bytes") long readBytes, @JsonProperty("write_bytes") long writeBytes,
-      @JsonProperty("read_ops") long readOps, @JsonProperty("write_ops") long writeOps,
-      @JsonProperty("discard_bytes") @Nullable Long discardBytes, @JsonProperty("discard_ops") @Nullable Long discardOps) {}
+      @JsonProperty("major") long major,
+      @JsonProperty("minor") long minor,
+      @JsonProperty("read_bytes") long readBytes,
+      @JsonProperty("write_bytes") long writeBytes,
+      @JsonProperty("read_ops") long readOps,
+      @JsonProperty("write_ops") long writeOps,
+      @JsonProperty("discard_bytes") @Nullable Long discardBytes,
+      @JsonProperty("discard_ops") @Nullable Long discardOps) {}
 
   /**
    * Huge pages of one size used by the container (the {@code hugetlb} controller).
@@ -200,18 +208,23 @@ public record ContainerStats(
   /**
    * One resource's pressure.
    *
-   * @param some {@code some}: some tasks stalled; {@code full} all tasks stalled (null where absent)
+   * @param some {@code some}: some tasks stalled; {@code full} all tasks stalled (null where
+   *     absent)
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Pressure(@JsonProperty("some") @Nullable Stall some, @JsonProperty("full") @Nullable Stall full) {}
+  public record Pressure(
+      @JsonProperty("some") @Nullable Stall some, @JsonProperty("full") @Nullable Stall full) {}
 
   /**
    * Stall shares and total.
    *
-   * @param avg10 {@code avg10}: percent of the last 10 s stalled; likewise {@code avg60}, {@code avg300}
+   * @param avg10 {@code avg10}: percent of the last 10 s stalled; likewise {@code avg60}, {@code
+   *     avg300}
    * @param totalNs {@code total_ns}: total stall time, nanoseconds
    */
   public record Stall(
-      @JsonProperty("avg10") double avg10, @JsonProperty("avg60") double avg60,
-      @JsonProperty("avg300") double avg300, @JsonProperty("total_ns") long totalNs) {}
+      @JsonProperty("avg10") double avg10,
+      @JsonProperty("avg60") double avg60,
+      @JsonProperty("avg300") double avg300,
+      @JsonProperty("total_ns") long totalNs) {}
 }

@@ -28,16 +28,16 @@ import org.lmctfy.internal.codec.CpuMask;
  *
  * @param limit {@code limit}: guaranteed share in milli-CPUs (1000 = one CPU), {@code >= 0};
  *     becomes {@code cpu.shares} (v1) or {@code cpu.weight} (v2)
- * @param maxLimit {@code max_limit}: hard cap in milli-CPUs, {@code >= 1}, or {@code -1} for no
- *     cap (so a cap can be removed again); becomes the CFS quota
- * @param mask {@code mask}: the CPUs the container may run on, in the kernel's list format
- *     {@code "0-3,6"} (kept sorted with ranges merged). Text and JSON input also accept lmctfy's
- *     bitmask form {@code mask { data: 5 data: 0 }} (64-bit words; bit j of word i is CPU 64*i+j)
+ * @param maxLimit {@code max_limit}: hard cap in milli-CPUs, {@code >= 1}, or {@code -1} for no cap
+ *     (so a cap can be removed again); becomes the CFS quota
+ * @param mask {@code mask}: the CPUs the container may run on, in the kernel's list format {@code
+ *     "0-3,6"} (kept sorted with ranges merged). Text and JSON input also accept lmctfy's bitmask
+ *     form {@code mask { data: 5 data: 0 }} (64-bit words; bit j of word i is CPU 64*i+j)
  * @param memoryNodes {@code memory_nodes}: NUMA memory nodes in the same list format, as {@code
  *     "0"}; becomes {@code cpuset.mems}
  * @param schedulingLatency {@code scheduling_latency}: lmctfy's latency class; fixed at create
- * @param periodUs {@code period_us}: the CFS period that {@code max_limit} is enforced over, in
- *     µs, 1000..1000000 (default 100000); {@code cpu.max}'s second number (v2), {@code
+ * @param periodUs {@code period_us}: the CFS period that {@code max_limit} is enforced over, in µs,
+ *     1000..1000000 (default 100000); {@code cpu.max}'s second number (v2), {@code
  *     cpu.cfs_period_us} (v1); given only together with {@code max_limit}
  * @param burstUs {@code burst_us}: quota a container may bank from idle periods and spend in a
  *     burst, in µs, {@code >= 0} and not above the quota ({@code cpu.max.burst}, v2 only)
@@ -45,16 +45,16 @@ import org.lmctfy.internal.codec.CpuMask;
  *     cpu.idle}, v2 only); cannot be given with {@code limit}, as an idle cgroup has the
  *     scheduler's smallest weight
  * @param uclampMin {@code uclamp_min}: utilization clamp floor, a percentage of a CPU's capacity,
- *     0..100 with at most two decimals ({@code cpu.uclamp.min}; the scheduler treats the tasks as at
- *     least this busy when it picks a frequency and a CPU); needs a kernel built with {@code
+ *     0..100 with at most two decimals ({@code cpu.uclamp.min}; the scheduler treats the tasks as
+ *     at least this busy when it picks a frequency and a CPU); needs a kernel built with {@code
  *     CONFIG_UCLAMP_TASK_GROUP}
  * @param uclampMax {@code uclamp_max}: utilization clamp ceiling in the same units ({@code
  *     cpu.uclamp.max}; 100 is no ceiling, read back as 100); not below {@code uclamp_min}
- * @param partition {@code partition}: the cpuset partition type ({@code
- *     cpuset.cpus.partition}, v2 only): {@code ROOT} or {@code ISOLATED} give the container its
- *     {@code mask} exclusively (taken from the parent partition's CPUs, {@code ISOLATED} also out
- *     of the scheduler's load balancing); needs a {@code mask}, and a parent that is a partition
- *     root (the machine's root cgroup is one), else FAILED_PRECONDITION with the kernel's reason
+ * @param partition {@code partition}: the cpuset partition type ({@code cpuset.cpus.partition}, v2
+ *     only): {@code ROOT} or {@code ISOLATED} give the container its {@code mask} exclusively
+ *     (taken from the parent partition's CPUs, {@code ISOLATED} also out of the scheduler's load
+ *     balancing); needs a {@code mask}, and a parent that is a partition root (the machine's root
+ *     cgroup is one), else FAILED_PRECONDITION with the kernel's reason
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -99,24 +99,31 @@ public record CpuSpec(
     percent(uclampMin, "cpu.uclamp_min");
     percent(uclampMax, "cpu.uclamp_max");
     if (uclampMin != null && uclampMax != null && uclampMin > uclampMax) {
-      throw Checks.invalid("cpu.uclamp_min", uclampMin, "is above cpu.uclamp_max (" + uclampMax + ")");
+      throw Checks.invalid(
+          "cpu.uclamp_min", uclampMin, "is above cpu.uclamp_max (" + uclampMax + ")");
     }
     if (partition != null && partition != Partition.MEMBER && mask == null) {
-      throw Checks.problem("cpu.partition", "needs cpu.mask in the same spec: a partition's CPUs are its mask, "
-          + "which it takes exclusively");
+      throw Checks.problem(
+          "cpu.partition",
+          "needs cpu.mask in the same spec: a partition's CPUs are its mask, "
+              + "which it takes exclusively");
     }
     atLeast(limit, 0, "cpu.limit");
     if (periodUs != null && (periodUs < 1000 || periodUs > 1_000_000)) {
       throw Checks.invalid("cpu.period_us", periodUs, "must be in 1000..1000000");
     }
     if (periodUs != null && maxLimit == null) {
-      throw Checks.problem("cpu.period_us", "needs cpu.max_limit in the same spec (the cap is max_limit "
-          + "milli-CPUs over the period)");
+      throw Checks.problem(
+          "cpu.period_us",
+          "needs cpu.max_limit in the same spec (the cap is max_limit "
+              + "milli-CPUs over the period)");
     }
     atLeast(burstUs, 0, "cpu.burst_us");
     if (Boolean.TRUE.equals(idle) && limit != null) {
-      throw Checks.problem("cpu.idle", "cannot be given with cpu.limit: an idle cgroup has the scheduler's "
-          + "smallest weight, and the kernel refuses a weight for it");
+      throw Checks.problem(
+          "cpu.idle",
+          "cannot be given with cpu.limit: an idle cgroup has the scheduler's "
+              + "smallest weight, and the kernel refuses a weight for it");
     }
     unlimitedOrAtLeast(maxLimit, 1, "cpu.max_limit");
     mask = CpuLists.normalize(mask, "cpu.mask");
@@ -124,7 +131,9 @@ public record CpuSpec(
   }
 
   private static void percent(Double value, String field) {
-    if (value != null && (!(value >= 0 && value <= 100) || Math.abs(value * 100 - Math.rint(value * 100)) > 1e-6)) {
+    if (value != null
+        && (!(value >= 0 && value <= 100)
+            || Math.abs(value * 100 - Math.rint(value * 100)) > 1e-6)) {
       throw Checks.invalid(field, value, "must be a percentage, 0..100, with at most two decimals");
     }
   }
@@ -137,14 +146,22 @@ public record CpuSpec(
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder()
-        .limit(limit).maxLimit(maxLimit).mask(mask).memoryNodes(memoryNodes)
-        .schedulingLatency(schedulingLatency).periodUs(periodUs).burstUs(burstUs).idle(idle)
-        .uclampMin(uclampMin).uclampMax(uclampMax).partition(partition);
+        .limit(limit)
+        .maxLimit(maxLimit)
+        .mask(mask)
+        .memoryNodes(memoryNodes)
+        .schedulingLatency(schedulingLatency)
+        .periodUs(periodUs)
+        .burstUs(burstUs)
+        .idle(idle)
+        .uclampMin(uclampMin)
+        .uclampMax(uclampMax)
+        .partition(partition);
   }
 
   /**
-   * Builds a {@link CpuSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link CpuSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable Long limit;
@@ -229,8 +246,18 @@ public record CpuSpec(
 
     /** The section; validates it as the record's constructor does. */
     public CpuSpec build() {
-      return new CpuSpec(limit, maxLimit, mask, memoryNodes, schedulingLatency, periodUs, burstUs, idle,
-          uclampMin, uclampMax, partition);
+      return new CpuSpec(
+          limit,
+          maxLimit,
+          mask,
+          memoryNodes,
+          schedulingLatency,
+          periodUs,
+          burstUs,
+          idle,
+          uclampMin,
+          uclampMax,
+          partition);
     }
   }
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -14,8 +13,8 @@ import org.lmctfy.internal.codec.Checks;
  * kernel can report back). On v1 they are written to {@code devices.deny} and {@code
  * devices.allow}; on cgroup v2, which has no device files, they become an eBPF cgroup-device
  * program attached to the container's cgroup with {@code BPF_F_ALLOW_MULTI} (so an ancestor's
- * program still applies), replaced atomically on update and gone with the cgroup; {@code ALLOW
- * ALL} needs no program. Loading one needs {@code CAP_BPF} or {@code CAP_SYS_ADMIN}: without,
+ * program still applies), replaced atomically on update and gone with the cgroup; {@code ALLOW ALL}
+ * needs no program. Loading one needs {@code CAP_BPF} or {@code CAP_SYS_ADMIN}: without,
  * PERMISSION_DENIED. A device access is allowed when one ALLOW rule covers the device and every
  * access requested ({@code r}, {@code w}, {@code m}; the rules of one device are merged).
  *
@@ -97,10 +96,11 @@ public record DeviceSpec(
       Checks.required(access, FIELD + "access");
       anyOrAtLeastZero(major, "major", type);
       anyOrAtLeastZero(minor, "minor", type);
-      if (access.isEmpty() || !access.chars().allMatch(c -> "rwm".indexOf(c) >= 0)
+      if (access.isEmpty()
+          || !access.chars().allMatch(c -> "rwm".indexOf(c) >= 0)
           || access.chars().distinct().count() != access.length()) {
-        throw Checks.invalid(FIELD + "access", access,
-            "must be a non-empty subset of \"rwm\" without repeats");
+        throw Checks.invalid(
+            FIELD + "access", access, "must be a non-empty subset of \"rwm\" without repeats");
       }
     }
 
@@ -112,8 +112,8 @@ public record DeviceSpec(
         @JsonProperty("major") @Nullable Long major,
         @JsonProperty("minor") @Nullable Long minor,
         @JsonProperty("access") String access) {
-      return new DeviceRule(permission, type, major == null ? -1 : major,
-          minor == null ? -1 : minor, access);
+      return new DeviceRule(
+          permission, type, major == null ? -1 : major, minor == null ? -1 : minor, access);
     }
 
     private static void anyOrAtLeastZero(long number, String name, Type type) {
@@ -142,8 +142,7 @@ public record DeviceSpec(
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .rules(rules);
+    return new Builder().rules(rules);
   }
 
   /** Builds a {@link DeviceSpec}; {@link #build()} validates. Not thread-safe. */

@@ -11,8 +11,8 @@ import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.SpecCodec;
 
 /**
- * An event to be notified of ({@link org.lmctfy.Container#registerNotification}): lmctfy's
- * {@code EventSpec}. Exactly one field is set; use the static factories.
+ * An event to be notified of ({@link org.lmctfy.Container#registerNotification}): lmctfy's {@code
+ * EventSpec}. Exactly one field is set; use the static factories.
  *
  * <pre>{@code
  * job.registerNotification(EventSpec.memoryThreshold(100L << 20), listener);
@@ -59,8 +59,11 @@ public record EventSpec(
       set.add("pressure");
     }
     if (set.size() != 1) {
-      throw Checks.problem("event", "exactly one of oom, memory_threshold, container_empty, "
-          + "container_destroyed, pressure must be set, got " + (set.isEmpty() ? "none" : set));
+      throw Checks.problem(
+          "event",
+          "exactly one of oom, memory_threshold, container_empty, "
+              + "container_destroyed, pressure must be set, got "
+              + (set.isEmpty() ? "none" : set));
     }
   }
 
@@ -70,8 +73,8 @@ public record EventSpec(
   }
 
   /**
-   * Memory usage (bytes, {@code > 0}) crossed, either way. See {@link MemoryThreshold} for how
-   * each kernel tells.
+   * Memory usage (bytes, {@code > 0}) crossed, either way. See {@link MemoryThreshold} for how each
+   * kernel tells.
    *
    * @param usageBytes the usage in bytes
    */
@@ -90,10 +93,13 @@ public record EventSpec(
   }
 
   /** A pressure stall trigger; see {@link PressureTrigger} for units and ranges. */
-  public static EventSpec pressure(PressureTrigger.Resource resource, PressureTrigger.Kind kind,
-      long thresholdUs, long windowUs) {
-    return new EventSpec(null, null, null, null,
-        new PressureTrigger(resource, kind, thresholdUs, windowUs));
+  public static EventSpec pressure(
+      PressureTrigger.Resource resource,
+      PressureTrigger.Kind kind,
+      long thresholdUs,
+      long windowUs) {
+    return new EventSpec(
+        null, null, null, null, new PressureTrigger(resource, kind, thresholdUs, windowUs));
   }
 
   /**
@@ -125,8 +131,8 @@ public record EventSpec(
   public record ContainerDestroyed() {}
 
   /**
-   * lmctfy's {@code memory_threshold}: an event each time memory usage crosses {@code usage}, up
-   * or down (not for the side usage is on when registering).
+   * lmctfy's {@code memory_threshold}: an event each time memory usage crosses {@code usage}, up or
+   * down (not for the side usage is on when registering).
    *
    * <p>cgroup v1: an eventfd registered in {@code cgroup.event_control} on {@code
    * memory.usage_in_bytes}; the kernel signals each crossing. cgroup v2 has no usage notification,
@@ -134,14 +140,13 @@ public record EventSpec(
    * org.lmctfy.cgroupfs.CgroupWatcher#POLL_INTERVAL}) and reports a crossing within about that
    * time; a crossing and its return within one interval go unseen. The two kernel mechanisms v2
    * offers instead were rejected: {@code memory.events} {@code high} fires only past {@code
-   * memory.high}, which the library would have to set to the threshold, throttling the container
-   * at it; and PSI ({@link #pressure}) measures time stalled, not bytes used (register it where
-   * stalls are what matters). Cost on v2: one read of one file per registration every 100 ms.
+   * memory.high}, which the library would have to set to the threshold, throttling the container at
+   * it; and PSI ({@link #pressure}) measures time stalled, not bytes used (register it where stalls
+   * are what matters). Cost on v2: one read of one file per registration every 100 ms.
    *
    * @param usage {@code usage}: the threshold in bytes, {@code > 0}; required
    */
-  public record MemoryThreshold(
-      @JsonProperty("usage") @JsonSetter(nulls = Nulls.FAIL) long usage) {
+  public record MemoryThreshold(@JsonProperty("usage") @JsonSetter(nulls = Nulls.FAIL) long usage) {
     /** Validates the threshold. */
     public MemoryThreshold {
       if (usage <= 0) {
@@ -151,13 +156,13 @@ public record EventSpec(
   }
 
   /**
-   * A PSI trigger, written to {@code cpu.pressure}, {@code memory.pressure} or {@code
-   * io.pressure} as {@code "<some|full> <threshold_us> <window_us>"}.
+   * A PSI trigger, written to {@code cpu.pressure}, {@code memory.pressure} or {@code io.pressure}
+   * as {@code "<some|full> <threshold_us> <window_us>"}.
    *
    * @param resource {@code resource}: CPU, MEMORY or IO; required
    * @param kind {@code kind}: SOME (some tasks stalled) or FULL (all stalled); required
-   * @param thresholdUs {@code threshold_us}: stall time in microseconds within a window that
-   *     fires the event, {@code > 0} and {@code <= window_us}; required
+   * @param thresholdUs {@code threshold_us}: stall time in microseconds within a window that fires
+   *     the event, {@code > 0} and {@code <= window_us}; required
    * @param windowUs {@code window_us}: window length in microseconds, 500000..10000000; required
    */
   public record PressureTrigger(
@@ -189,11 +194,13 @@ public record EventSpec(
       Checks.required(resource, "pressure.resource");
       Checks.required(kind, "pressure.kind");
       if (windowUs < 500_000 || windowUs > 10_000_000) {
-        throw Checks.invalid("pressure.window_us", windowUs,
-            "must be in 500000..10000000 microseconds");
+        throw Checks.invalid(
+            "pressure.window_us", windowUs, "must be in 500000..10000000 microseconds");
       }
       if (thresholdUs <= 0 || thresholdUs > windowUs) {
-        throw Checks.invalid("pressure.threshold_us", thresholdUs,
+        throw Checks.invalid(
+            "pressure.threshold_us",
+            thresholdUs,
             "must be > 0 and <= pressure.window_us (" + windowUs + ")");
       }
     }

@@ -9,8 +9,8 @@ import org.lmctfy.internal.codec.Checks;
 /**
  * A virtual host's filesystem: lmctfy's {@code filesystem} section, its root and its mounts. It
  * applies only together with a {@link VirtualHostSpec} (a spec with {@code filesystem} and no
- * {@code virtual_host} is INVALID_ARGUMENT), in the virtual host's own mount namespace: nothing
- * of it is ever mounted in the host's, and it all goes when the container does.
+ * {@code virtual_host} is INVALID_ARGUMENT), in the virtual host's own mount namespace: nothing of
+ * it is ever mounted in the host's, and it all goes when the container does.
  *
  * <pre>{@code
  * ContainerSpec spec = ContainerSpec.parse("virtual_host {} filesystem { rootfs: '/srv/vh'"
@@ -23,11 +23,11 @@ import org.lmctfy.internal.codec.Checks;
  *
  * <p>Without {@code rootfs} the virtual host sees the host's files (with its own {@code /proc});
  * with it, the directory is its {@code /} (bound read-write), with a {@code /proc} and a minimal
- * {@code /dev} of its own (null, zero, full, random, urandom, tty, a pts instance and shm), so
- * the directory needs {@code /proc} and {@code /dev} directories. Every mount is a bind mount,
- * {@code nosuid} (as lmctfy's) and {@code nodev}, and a slave of the host's: mounts the host
- * makes below a source later appear inside, none made inside reaches the host. Mount points are
- * never created: a target that does not exist in the virtual host's root is INVALID_ARGUMENT.
+ * {@code /dev} of its own (null, zero, full, random, urandom, tty, a pts instance and shm), so the
+ * directory needs {@code /proc} and {@code /dev} directories. Every mount is a bind mount, {@code
+ * nosuid} (as lmctfy's) and {@code nodev}, and a slave of the host's: mounts the host makes below a
+ * source later appear inside, none made inside reaches the host. Mount points are never created: a
+ * target that does not exist in the virtual host's root is INVALID_ARGUMENT.
  *
  * <p>Immutable and thread-safe.
  *
@@ -59,7 +59,8 @@ public record FilesystemSpec(
    * @param mount {@code mount}: each mount, repeated; never null
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Mounts(@JsonProperty("mount") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Mount> mount) {
+  public record Mounts(
+      @JsonProperty("mount") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Mount> mount) {
     /** Copies the list. */
     public Mounts {
       mount = mount == null ? List.of() : List.copyOf(mount);
@@ -118,13 +119,12 @@ public record FilesystemSpec(
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .rootfs(rootfs).mounts(mounts);
+    return new Builder().rootfs(rootfs).mounts(mounts);
   }
 
   /**
-   * Builds a {@link FilesystemSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link FilesystemSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable String rootfs;

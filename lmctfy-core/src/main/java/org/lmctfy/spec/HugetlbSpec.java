@@ -28,8 +28,7 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record HugetlbSpec(
-    @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        List<HugetlbLimit> limits) {
+    @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HugetlbLimit> limits) {
 
   /** Copies the list and checks that no page size appears twice. */
   public HugetlbSpec {
@@ -46,12 +45,12 @@ public record HugetlbSpec(
    * The limit for one page size.
    *
    * @param pageSize {@code page_size}: the size as the kernel names it in {@code
-   *     hugetlb.<size>.limit_in_bytes}: digits then {@code KB}, {@code MB} or {@code GB}, as
-   *     {@code "2MB"} or {@code "1GB"}; required
+   *     hugetlb.<size>.limit_in_bytes}: digits then {@code KB}, {@code MB} or {@code GB}, as {@code
+   *     "2MB"} or {@code "1GB"}; required
    * @param limit {@code limit}: bytes of huge pages of this size, or {@code -1} for unlimited;
    *     required
-   * @param reservedLimit {@code reserved_limit}: bytes of huge pages of this size the container
-   *     may reserve (at mmap, before any fault), or {@code -1} for unlimited ({@code
+   * @param reservedLimit {@code reserved_limit}: bytes of huge pages of this size the container may
+   *     reserve (at mmap, before any fault), or {@code -1} for unlimited ({@code
    *     hugetlb.<size>.rsvd.max} on v2, {@code hugetlb.<size>.rsvd.limit_in_bytes} on v1); optional
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -68,8 +67,8 @@ public record HugetlbSpec(
       Checks.unlimitedOrAtLeast(reservedLimit, 0, "hugetlb.limits[].reserved_limit");
       Checks.required(pageSize, "hugetlb.limits[].page_size");
       if (!PAGE_SIZE.matcher(pageSize).matches()) {
-        throw Checks.invalid("hugetlb.limits[].page_size", pageSize,
-            "must be a size such as \"2MB\" or \"1GB\"");
+        throw Checks.invalid(
+            "hugetlb.limits[].page_size", pageSize, "must be a size such as \"2MB\" or \"1GB\"");
       }
       Checks.unlimitedOrAtLeast(limit, 0, "hugetlb.limits[].limit");
     }
@@ -82,8 +81,7 @@ public record HugetlbSpec(
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .limits(limits);
+    return new Builder().limits(limits);
   }
 
   /** Builds a {@link HugetlbSpec}; {@link #build()} validates. Not thread-safe. */

@@ -44,10 +44,11 @@ public record InitSpec(
     @JsonProperty("processes_leaf") @Nullable String processesLeaf) {
 
   /** lmctfy's {@code CgroupHierarchy} names whose kernel name is not the lower-cased suffix. */
-  private static final Map<String, String> LMCTFY_NAMES = Map.of(
-      "CGROUP_DEVICE", "devices",
-      "CGROUP_BLOCKIO", "blkio",
-      "CGROUP_NET", "net_cls");
+  private static final Map<String, String> LMCTFY_NAMES =
+      Map.of(
+          "CGROUP_DEVICE", "devices",
+          "CGROUP_BLOCKIO", "blkio",
+          "CGROUP_NET", "net_cls");
 
   /**
    * One v1 mount: lmctfy's {@code cgroup_mount { mount_path: ... hierarchy: ... }}.
@@ -76,7 +77,9 @@ public record InitSpec(
     cgroupMounts = cgroupMounts == null ? List.of() : List.copyOf(cgroupMounts);
     enableControllers = controllers(enableControllers, "enable_controllers");
     if (processesLeaf != null && !processesLeaf.matches("[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}")) {
-      throw Checks.invalid("processes_leaf", processesLeaf,
+      throw Checks.invalid(
+          "processes_leaf",
+          processesLeaf,
           "must be one cgroup name: letters, digits, '_', '-', '.', starting with a letter, digit or '_'");
     }
   }
@@ -99,7 +102,9 @@ public record InitSpec(
     if (names == null) {
       return Set.of();
     }
-    return names.stream().map(name -> controller(name, field)).collect(Collectors.toUnmodifiableSet());
+    return names.stream()
+        .map(name -> controller(name, field))
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   private static String controller(String name, String field) {
@@ -120,13 +125,14 @@ public record InitSpec(
   /** A builder holding this spec's fields, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder()
-        .cgroupMounts(cgroupMounts).enableControllers(enableControllers)
+        .cgroupMounts(cgroupMounts)
+        .enableControllers(enableControllers)
         .processesLeaf(processesLeaf);
   }
 
   /**
-   * Builds a {@link InitSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link InitSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private List<CgroupMount> cgroupMounts = List.of();

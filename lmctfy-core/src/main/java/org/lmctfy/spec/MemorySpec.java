@@ -11,9 +11,9 @@ import org.lmctfy.internal.codec.ByteSize;
 import org.lmctfy.internal.codec.Checks;
 
 /**
- * Memory isolation of a container: lmctfy's {@code memory} section. Byte values are {@code -1}
- * for "unlimited" or else {@code >= 0} (a spec's text may give them as sizes such as {@code
- * 256M}: see {@link ContainerSpec#parse}); an absent field leaves the kernel's value alone.
+ * Memory isolation of a container: lmctfy's {@code memory} section. Byte values are {@code -1} for
+ * "unlimited" or else {@code >= 0} (a spec's text may give them as sizes such as {@code 256M}: see
+ * {@link ContainerSpec#parse}); an absent field leaves the kernel's value alone.
  *
  * <pre>{@code
  * MemorySpec memory = MemorySpec.builder().limit(256L << 20).swapLimit(512L << 20).build();
@@ -25,8 +25,8 @@ import org.lmctfy.internal.codec.Checks;
  *     memory.max})
  * @param swapLimit {@code swap_limit}: limit of memory <em>plus</em> swap in bytes, as lmctfy and
  *     {@code memory.memsw.limit_in_bytes}; when both are finite it must be {@code >= limit}
- * @param reservation {@code reservation}: soft limit in bytes ({@code
- *     memory.soft_limit_in_bytes}, {@code memory.low})
+ * @param reservation {@code reservation}: soft limit in bytes ({@code memory.soft_limit_in_bytes},
+ *     {@code memory.low})
  * @param high {@code high}: throttling threshold in bytes ({@code memory.high}, v2 only)
  * @param oomKillDisable {@code oom_kill_disable}: pause instead of OOM-killing (v1 only)
  * @param oomGroup {@code oom_group}: OOM-kill the whole cgroup together (v2 only)
@@ -59,9 +59,13 @@ public record MemorySpec(
     unlimitedOrAtLeast(reservation, 0, "memory.reservation");
     unlimitedOrAtLeast(high, 0, "memory.high");
     inRange(swappiness, 0, 100, "memory.swappiness");
-    if (swapLimit != null && swapLimit != -1 && limit != null
+    if (swapLimit != null
+        && swapLimit != -1
+        && limit != null
         && (limit == -1 || swapLimit < limit)) {
-      throw Checks.invalid("memory.swap_limit", swapLimit,
+      throw Checks.invalid(
+          "memory.swap_limit",
+          swapLimit,
           "must be >= memory.limit (" + limit + ") or -1: swap_limit is memory plus swap");
     }
   }
@@ -79,14 +83,20 @@ public record MemorySpec(
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
     return new Builder()
-        .limit(limit).swapLimit(swapLimit).reservation(reservation).high(high)
-        .oomKillDisable(oomKillDisable).oomGroup(oomGroup).swappiness(swappiness).min(min)
+        .limit(limit)
+        .swapLimit(swapLimit)
+        .reservation(reservation)
+        .high(high)
+        .oomKillDisable(oomKillDisable)
+        .oomGroup(oomGroup)
+        .swappiness(swappiness)
+        .min(min)
         .zswapLimit(zswapLimit);
   }
 
   /**
-   * Builds a {@link MemorySpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link MemorySpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable Long limit;
@@ -157,7 +167,15 @@ public record MemorySpec(
 
     /** The section; validates it as the record's constructor does. */
     public MemorySpec build() {
-      return new MemorySpec(limit, swapLimit, reservation, high, oomKillDisable, oomGroup, swappiness, min,
+      return new MemorySpec(
+          limit,
+          swapLimit,
+          reservation,
+          high,
+          oomKillDisable,
+          oomGroup,
+          swappiness,
+          min,
           zswapLimit);
     }
   }

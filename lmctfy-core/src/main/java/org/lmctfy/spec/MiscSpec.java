@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
@@ -57,7 +56,8 @@ public record MiscSpec(
     public MiscLimit {
       Checks.required(resource, "misc.limits[].resource");
       if (!NAME.matcher(resource).matches()) {
-        throw Checks.invalid("misc.limits[].resource", resource, "must be a resource name such as \"sev\"");
+        throw Checks.invalid(
+            "misc.limits[].resource", resource, "must be a resource name such as \"sev\"");
       }
       Checks.unlimitedOrAtLeast(limit, 0, "misc.limits[].limit");
     }
@@ -70,8 +70,7 @@ public record MiscSpec(
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .limits(limits);
+    return new Builder().limits(limits);
   }
 
   /** Builds a {@link MiscSpec}; {@link #build()} validates. Not thread-safe. */

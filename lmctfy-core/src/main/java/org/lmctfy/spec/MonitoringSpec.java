@@ -14,12 +14,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe.
  *
- * @param enablePerfCounters {@code enable_perf_counters}: lmctfy's flag, kept for compatibility;
- *     it changes nothing beyond the section's presence
+ * @param enablePerfCounters {@code enable_perf_counters}: lmctfy's flag, kept for compatibility; it
+ *     changes nothing beyond the section's presence
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record MonitoringSpec(@JsonProperty("enable_perf_counters") @Nullable Boolean enablePerfCounters) {
+public record MonitoringSpec(
+    @JsonProperty("enable_perf_counters") @Nullable Boolean enablePerfCounters) {
 
   /** A builder with every field absent. */
   public static Builder builder() {
@@ -28,13 +29,12 @@ public record MonitoringSpec(@JsonProperty("enable_perf_counters") @Nullable Boo
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .enablePerfCounters(enablePerfCounters);
+    return new Builder().enablePerfCounters(enablePerfCounters);
   }
 
   /**
-   * Builds a {@link MonitoringSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link MonitoringSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable Boolean enablePerfCounters;

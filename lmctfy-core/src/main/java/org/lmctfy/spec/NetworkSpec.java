@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
- * Network tagging: lmctfy's {@code network} section (empty in lmctfy), here the v1 {@code
- * net_cls} class id and {@code net_prio} per-interface priorities.
+ * Network tagging: lmctfy's {@code network} section (empty in lmctfy), here the v1 {@code net_cls}
+ * class id and {@code net_prio} per-interface priorities.
  *
  * <pre>{@code
  * NetworkSpec net = new NetworkSpec(0x100001L,
@@ -21,8 +21,8 @@ import org.lmctfy.internal.codec.Checks;
  *
  * <p>Immutable and thread-safe.
  *
- * @param classid {@code classid}: the {@code net_cls.classid} tag, an unsigned 32-bit value
- *     ({@code 0xAAAABBBB} = class AAAA:BBBB)
+ * @param classid {@code classid}: the {@code net_cls.classid} tag, an unsigned 32-bit value ({@code
+ *     0xAAAABBBB} = class AAAA:BBBB)
  * @param priorities {@code priorities}: {@code net_prio.ifpriomap} entries, interfaces unique;
  *     never null
  * @since 0.1
@@ -62,9 +62,12 @@ public record NetworkSpec(
     /** Validates the name and priority. */
     public InterfacePriority {
       Checks.required(iface, "network.priorities[].interface");
-      if (iface.isEmpty() || iface.length() > 15
+      if (iface.isEmpty()
+          || iface.length() > 15
           || iface.chars().anyMatch(c -> c == '/' || c <= ' ' || c == 0x7f)) {
-        throw Checks.invalid("network.priorities[].interface", iface,
+        throw Checks.invalid(
+            "network.priorities[].interface",
+            iface,
             "must be an interface name: 1 to 15 characters, no '/' or white space");
       }
       if (priority < 0) {
@@ -80,13 +83,12 @@ public record NetworkSpec(
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .classid(classid).priorities(priorities);
+    return new Builder().classid(classid).priorities(priorities);
   }
 
   /**
-   * Builds a {@link NetworkSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link NetworkSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable Long classid;

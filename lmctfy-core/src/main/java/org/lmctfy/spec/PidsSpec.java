@@ -33,13 +33,12 @@ public record PidsSpec(@JsonProperty("limit") @Nullable Long limit) {
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .limit(limit);
+    return new Builder().limit(limit);
   }
 
   /**
-   * Builds a {@link PidsSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link PidsSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable Long limit;

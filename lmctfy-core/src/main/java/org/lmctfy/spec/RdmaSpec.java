@@ -10,10 +10,10 @@ import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.Checks;
 
 /**
- * RDMA isolation ({@code rdma} controller), new in this port: per RDMA device, the most HCA
- * handles and HCA objects the container's processes may hold at once ({@code rdma.max}, the same
- * file on v1 and v2). Only devices the machine has (the kernel lists them in {@code rdma.max})
- * can be limited: another is INVALID_ARGUMENT (the kernel's ENODEV).
+ * RDMA isolation ({@code rdma} controller), new in this port: per RDMA device, the most HCA handles
+ * and HCA objects the container's processes may hold at once ({@code rdma.max}, the same file on v1
+ * and v2). Only devices the machine has (the kernel lists them in {@code rdma.max}) can be limited:
+ * another is INVALID_ARGUMENT (the kernel's ENODEV).
  *
  * <pre>{@code
  * RdmaSpec rdma = new RdmaSpec(List.of(new RdmaSpec.RdmaLimit("mlx4_0", 2L, 2000L)));
@@ -43,8 +43,10 @@ public record RdmaSpec(
    * The limits of one device; an absent one is unlimited.
    *
    * @param device {@code device}: the device's name as {@code rdma.max} lists it ({@code "mlx4_0"})
-   * @param hcaHandle {@code hca_handle}: most HCA handles, {@code >= 0}, or {@code -1} for unlimited
-   * @param hcaObject {@code hca_object}: most HCA objects, {@code >= 0}, or {@code -1} for unlimited
+   * @param hcaHandle {@code hca_handle}: most HCA handles, {@code >= 0}, or {@code -1} for
+   *     unlimited
+   * @param hcaObject {@code hca_object}: most HCA objects, {@code >= 0}, or {@code -1} for
+   *     unlimited
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record RdmaLimit(
@@ -58,12 +60,17 @@ public record RdmaSpec(
     public RdmaLimit {
       Checks.required(device, "rdma.limits[].device");
       if (!NAME.matcher(device).matches()) {
-        throw Checks.invalid("rdma.limits[].device", device, "must be an RDMA device name such as \"mlx4_0\"");
+        throw Checks.invalid(
+            "rdma.limits[].device", device, "must be an RDMA device name such as \"mlx4_0\"");
       }
       Checks.unlimitedOrAtLeast(hcaHandle, 0, "rdma.limits[].hca_handle");
       Checks.unlimitedOrAtLeast(hcaObject, 0, "rdma.limits[].hca_object");
-      if (hcaHandle != null && hcaHandle > Integer.MAX_VALUE || hcaObject != null && hcaObject > Integer.MAX_VALUE) {
-        throw Checks.invalid("rdma.limits[]", device, "limits must be at most " + Integer.MAX_VALUE + " (the kernel's int)");
+      if (hcaHandle != null && hcaHandle > Integer.MAX_VALUE
+          || hcaObject != null && hcaObject > Integer.MAX_VALUE) {
+        throw Checks.invalid(
+            "rdma.limits[]",
+            device,
+            "limits must be at most " + Integer.MAX_VALUE + " (the kernel's int)");
       }
     }
   }
@@ -75,8 +82,7 @@ public record RdmaSpec(
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .limits(limits);
+    return new Builder().limits(limits);
   }
 
   /** Builds a {@link RdmaSpec}; {@link #build()} validates. Not thread-safe. */

@@ -61,7 +61,8 @@ public record RunSpec(
           throw Checks.invalid("environment." + name, e.getValue(), "must be a string without NUL");
         }
       }
-      environment = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(environment));
+      environment =
+          java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(environment));
     }
     Checks.nonEmpty(workingDirectory, "working_directory");
     Checks.nonEmpty(stdin, "stdin");
@@ -80,8 +81,8 @@ public record RunSpec(
   }
 
   /**
-   * Reads a run spec from text format ({@code fd_policy: DETACHED environment { PATH: "/bin" }})
-   * or JSON. Blank text is {@link #inherit()}.
+   * Reads a run spec from text format ({@code fd_policy: DETACHED environment { PATH: "/bin" }}) or
+   * JSON. Blank text is {@link #inherit()}.
    *
    * @throws org.lmctfy.LmctfyException INVALID_ARGUMENT naming the field and the bad value
    */

@@ -12,8 +12,8 @@ import org.lmctfy.internal.codec.Checks;
  * {@code /proc} of its own (the host's processes are invisible inside) and an init as its pid 1,
  * which lives as long as the container: every process {@link org.lmctfy.Container#run run} in it
  * later joins those namespaces. {@code virtual_hostname} adds a uts namespace, {@code network} a
- * network namespace; a {@link FilesystemSpec} gives it its own root and mounts. When the caller
- * is not root, the virtual host also gets a user namespace in which the caller is root.
+ * network namespace; a {@link FilesystemSpec} gives it its own root and mounts. When the caller is
+ * not root, the virtual host also gets a user namespace in which the caller is root.
  *
  * <pre>{@code
  * ContainerSpec machine = ContainerSpec.parse(
@@ -33,11 +33,11 @@ import org.lmctfy.internal.codec.Checks;
  *
  * <p>Immutable and thread-safe.
  *
- * @param virtualHostname {@code virtual_hostname}: the host name inside, in a uts namespace of
- *     its own; absent = the host's uts namespace. 1 to 64 letters, digits, {@code -} and
- *     {@code .}, as a host name
- * @param init {@code init}: the virtual host's pid 1; absent = lmctfy's default init (catatonit
- *     in pause mode, which reaps orphans and keeps the namespaces alive)
+ * @param virtualHostname {@code virtual_hostname}: the host name inside, in a uts namespace of its
+ *     own; absent = the host's uts namespace. 1 to 64 letters, digits, {@code -} and {@code .}, as
+ *     a host name
+ * @param init {@code init}: the virtual host's pid 1; absent = lmctfy's default init (catatonit in
+ *     pause mode, which reaps orphans and keeps the namespaces alive)
  * @param network {@code network}: presence gives the virtual host its own network namespace, in
  *     which only the loopback interface is up ({@code network {}}); absent = the host's network
  * @since 0.1
@@ -53,10 +53,21 @@ public record VirtualHostSpec(
 
   /** Validates the host name. */
   public VirtualHostSpec {
-    if (virtualHostname != null && (virtualHostname.isEmpty() || virtualHostname.length() > HOST_NAME_MAX
-        || !virtualHostname.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-            || c >= '0' && c <= '9' || c == '-' || c == '.'))) {
-      throw Checks.invalid("virtual_host.virtual_hostname", virtualHostname,
+    if (virtualHostname != null
+        && (virtualHostname.isEmpty()
+            || virtualHostname.length() > HOST_NAME_MAX
+            || !virtualHostname
+                .chars()
+                .allMatch(
+                    c ->
+                        c >= 'a' && c <= 'z'
+                            || c >= 'A' && c <= 'Z'
+                            || c >= '0' && c <= '9'
+                            || c == '-'
+                            || c == '.'))) {
+      throw Checks.invalid(
+          "virtual_host.virtual_hostname",
+          virtualHostname,
           "must be a host name: 1 to 64 letters, digits, '-' and '.'");
     }
   }
@@ -71,19 +82,18 @@ public record VirtualHostSpec(
   }
 
   /**
-   * The virtual host's pid 1: lmctfy's {@code init}. It runs inside the virtual host as long as
-   * the container, and as pid 1 it must reap the orphans that are reparented to it and must not
-   * exit: when it ends, the kernel ends every process of the virtual host.
+   * The virtual host's pid 1: lmctfy's {@code init}. It runs inside the virtual host as long as the
+   * container, and as pid 1 it must reap the orphans that are reparented to it and must not exit:
+   * when it ends, the kernel ends every process of the virtual host.
    *
-   * @param initArgv {@code init_argv}: the init's command line inside the virtual host (the
-   *     program found on the PATH of its environment, in its root); empty = lmctfy's default
-   *     init. Never null
+   * @param initArgv {@code init_argv}: the init's command line inside the virtual host (the program
+   *     found on the PATH of its environment, in its root); empty = lmctfy's default init. Never
+   *     null
    * @param runSpec {@code run_spec}: how the init runs: its environment, working directory inside
    *     (default {@code /}) and the host files its standard streams go to (default: none; the
-   *     init's standard error is a pipe to the creating process until {@code create} returns,
-   *     then closed, so an init that writes there later should be given a file or ignore
-   *     SIGPIPE). The init always gets a new session; {@code fd_policy} is accepted as in any
-   *     run spec
+   *     init's standard error is a pipe to the creating process until {@code create} returns, then
+   *     closed, so an init that writes there later should be given a file or ignore SIGPIPE). The
+   *     init always gets a new session; {@code fd_policy} is accepted as in any run spec
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Init(
@@ -106,9 +116,9 @@ public record VirtualHostSpec(
 
   /**
    * The virtual host's network: lmctfy's {@code containers.Network}. Present and empty ({@code
-   * network {}}): a network namespace of its own with only {@code lo}, up. lmctfy's ways to
-   * connect it (a host interface moved in, a veth pair to a bridge, an address) are read and
-   * written back, but {@code create} refuses them (UNIMPLEMENTED), naming the field.
+   * network {}}): a network namespace of its own with only {@code lo}, up. lmctfy's ways to connect
+   * it (a host interface moved in, a veth pair to a bridge, an address) are read and written back,
+   * but {@code create} refuses them (UNIMPLEMENTED), naming the field.
    *
    * @param iface {@code interface}: a host interface to move into the virtual host
    * @param connection {@code connection}: a veth pair and the bridge its outside end joins
@@ -205,13 +215,12 @@ public record VirtualHostSpec(
 
   /** A builder holding this section's fields, to derive a changed copy. */
   public Builder toBuilder() {
-    return new Builder()
-        .virtualHostname(virtualHostname).init(init).network(network);
+    return new Builder().virtualHostname(virtualHostname).init(init).network(network);
   }
 
   /**
-   * Builds a {@link VirtualHostSpec}: a setter given {@code null} clears its field, {@link #build()} validates.
-   * Not thread-safe.
+   * Builds a {@link VirtualHostSpec}: a setter given {@code null} clears its field, {@link
+   * #build()} validates. Not thread-safe.
    */
   public static final class Builder {
     private @Nullable String virtualHostname;

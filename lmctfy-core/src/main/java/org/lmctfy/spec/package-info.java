@@ -5,8 +5,8 @@
  *
  * <p>An absent ({@code null}) section of a spec means "not isolated": the container shares its
  * parent's cgroup for that resource; an absent field of a section leaves the kernel's value alone
- * (its default on create). Which components may be absent is in their types: {@code @Nullable}
- * ones may, every other is never null (a list or map given as {@code null} is read as empty).
+ * (its default on create). Which components may be absent is in their types: {@code @Nullable} ones
+ * may, every other is never null (a list or map given as {@code null} is read as empty).
  *
  * <p>ContainerSpec and each section are built with {@code builder()} and changed with {@code
  * toBuilder()}; or read from lmctfy's text format or JSON with {@code parse}. Every record checks

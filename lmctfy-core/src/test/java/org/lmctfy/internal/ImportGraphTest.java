@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
  * every floor needs (the errno table, the libc binding) sit on the ground floor.
  */
 class ImportGraphTest {
-  private static final JavaClasses CORE = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-      .importPackages("org.lmctfy");
+  private static final JavaClasses CORE =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+          .importPackages("org.lmctfy");
 
   private static final String[] PUBLIC = {"org.lmctfy", "org.lmctfy.spec", "org.lmctfy.cgroupfs"};
 
@@ -29,39 +30,59 @@ class ImportGraphTest {
 
   @Test
   void noPublicPackageDependsOnTheLifecycle() {
-    noClasses().that().resideInAnyPackage(PUBLIC)
-        .should().dependOnClassesThat().resideInAPackage("org.lmctfy.internal.lifecycle..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(PUBLIC)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.lmctfy.internal.lifecycle..")
         .check(CORE);
   }
 
   @Test
   void onlyTheEntryPointReachesTheFacadeAndTheValuesAndTheSpiNeverDo() {
-    noClasses().that().resideInAnyPackage(PUBLIC)
-        .and().doNotHaveFullyQualifiedName("org.lmctfy.ContainerApi")
-        .should().dependOnClassesThat().resideInAPackage("org.lmctfy.internal.facade..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(PUBLIC)
+        .and()
+        .doNotHaveFullyQualifiedName("org.lmctfy.ContainerApi")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.lmctfy.internal.facade..")
         .check(CORE);
   }
 
   @Test
   void theErrnoTableUsesNothingInternal() {
-    classes().that().resideInAPackage("org.lmctfy.internal.errors..")
-        .should().onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "org.lmctfy", "org.lmctfy.cgroupfs", "org.lmctfy.internal.errors..")
+    classes()
+        .that()
+        .resideInAPackage("org.lmctfy.internal.errors..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..", "org.lmctfy", "org.lmctfy.cgroupfs", "org.lmctfy.internal.errors..")
         .check(CORE);
   }
 
   @Test
   void theLibcBindingUsesNothingInternal() {
-    classes().that().resideInAPackage("org.lmctfy.internal.libc..")
-        .should().onlyDependOnClassesThat()
+    classes()
+        .that()
+        .resideInAPackage("org.lmctfy.internal.libc..")
+        .should()
+        .onlyDependOnClassesThat()
         .resideInAnyPackage("java..", "com.sun.jna..", "org.lmctfy.internal.libc..")
         .check(CORE);
   }
 
   @Test
   void onlyTheLibcBindingBindsNativeCode() {
-    noClasses().that().resideOutsideOfPackage("org.lmctfy.internal.libc..")
-        .should().dependOnClassesThat().haveFullyQualifiedName("com.sun.jna.Native")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("org.lmctfy.internal.libc..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("com.sun.jna.Native")
         .check(CORE);
   }
 }

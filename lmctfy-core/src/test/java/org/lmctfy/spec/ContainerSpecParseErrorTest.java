@@ -9,13 +9,15 @@ class ContainerSpecParseErrorTest {
   @Test
   void unknownTopLevelFieldIsNamed() {
     messageOf(() -> ContainerSpec.parse("cpus { limit: 1 }"))
-        .startsWith("cpus: unknown field").contains("cpu", "memory");
+        .startsWith("cpus: unknown field")
+        .contains("cpu", "memory");
   }
 
   @Test
   void unknownNestedFieldIsNamedByItsPath() {
     messageOf(() -> ContainerSpec.parse("cpu { limt: 1000 }"))
-        .startsWith("cpu.limt: unknown field").contains("limit", "max_limit");
+        .startsWith("cpu.limt: unknown field")
+        .contains("limit", "max_limit");
   }
 
   @Test
@@ -26,8 +28,11 @@ class ContainerSpecParseErrorTest {
 
   @Test
   void unknownFieldInsideAListElementNamesTheIndex() {
-    messageOf(() -> ContainerSpec.parse("device { rules { permission: DENY type: ALL access: 'r' }"
-        + " rules { permision: ALLOW } }"))
+    messageOf(
+            () ->
+                ContainerSpec.parse(
+                    "device { rules { permission: DENY type: ALL access: 'r' }"
+                        + " rules { permision: ALLOW } }"))
         .startsWith("device.rules[1].permision: unknown field");
   }
 
@@ -40,8 +45,9 @@ class ContainerSpecParseErrorTest {
   @Test
   void syntaxErrorGivesLineAndColumnAndPath() {
     messageOf(() -> ContainerSpec.parse("cpu {\n  limit 1000\n}"))
-        .isEqualTo("cpu.limit: syntax error at 2:9: "
-            + "expected ':' or '{' after the field name, got '1000'");
+        .isEqualTo(
+            "cpu.limit: syntax error at 2:9: "
+                + "expected ':' or '{' after the field name, got '1000'");
   }
 
   @Test
@@ -77,8 +83,9 @@ class ContainerSpecParseErrorTest {
   @Test
   void numberRunningIntoLettersIsASyntaxError() {
     messageOf(() -> ContainerSpec.parse("memory { limit: 100MB }"))
-        .isEqualTo("syntax error at 1:17: malformed number '100MB' (a size is a whole number with one binary"
-            + " suffix: K, M, G, T, P or Ki, Mi, Gi, Ti, Pi, such as 256M)");
+        .isEqualTo(
+            "syntax error at 1:17: malformed number '100MB' (a size is a whole number with one binary"
+                + " suffix: K, M, G, T, P or Ki, Mi, Gi, Ti, Pi, such as 256M)");
   }
 
   @Test
@@ -119,13 +126,15 @@ class ContainerSpecParseErrorTest {
   @Test
   void numberTooLargeForALongNamesFieldAndValue() {
     messageOf(() -> ContainerSpec.parse("memory { limit: 99999999999999999999 }"))
-        .startsWith("memory.limit: invalid value").contains("99999999999999999999");
+        .startsWith("memory.limit: invalid value")
+        .contains("99999999999999999999");
   }
 
   @Test
   void numberTooLargeForALongInJsonNamesFieldAndValue() {
     messageOf(() -> ContainerSpec.parse("{\"owner\": 99999999999999999999}"))
-        .startsWith("owner: invalid value").contains("99999999999999999999");
+        .startsWith("owner: invalid value")
+        .contains("99999999999999999999");
   }
 
   @Test
@@ -137,8 +146,9 @@ class ContainerSpecParseErrorTest {
   @Test
   void unknownEnumConstantListsTheValidOnes() {
     messageOf(() -> ContainerSpec.parse("cpu { scheduling_latency: FAST }"))
-        .isEqualTo("cpu.scheduling_latency: invalid value \"FAST\": "
-            + "expected one of PREMIER, PRIORITY, NORMAL, BEST_EFFORT");
+        .isEqualTo(
+            "cpu.scheduling_latency: invalid value \"FAST\": "
+                + "expected one of PREMIER, PRIORITY, NORMAL, BEST_EFFORT");
   }
 
   @Test
@@ -180,7 +190,8 @@ class ContainerSpecParseErrorTest {
   @Test
   void emptyBitmaskIsRejected() {
     messageOf(() -> ContainerSpec.parse("cpu { mask { data: 0 } }"))
-        .startsWith("cpu.mask.data: invalid value").contains("at least one CPU");
+        .startsWith("cpu.mask.data: invalid value")
+        .contains("at least one CPU");
   }
 
   @Test

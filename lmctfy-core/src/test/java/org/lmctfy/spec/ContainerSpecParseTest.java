@@ -18,8 +18,12 @@ class ContainerSpecParseTest {
   void parsesLmctfysIssue37Example() {
     ContainerSpec spec = ContainerSpec.parse("cpu { limit: 1000 } memory { limit: -1 }");
 
-    assertThat(spec).isEqualTo(ContainerSpec.builder()
-        .cpu(CpuSpec.ofLimit(1000)).memory(MemorySpec.ofLimit(-1)).build());
+    assertThat(spec)
+        .isEqualTo(
+            ContainerSpec.builder()
+                .cpu(CpuSpec.ofLimit(1000))
+                .memory(MemorySpec.ofLimit(-1))
+                .build());
   }
 
   @Test
@@ -44,8 +48,8 @@ class ContainerSpecParseTest {
 
   @Test
   void acceptsCommasSemicolonsCommentsAndAngleBrackets() {
-    ContainerSpec spec = ContainerSpec.parse(
-        "# a comment\ncpu < limit: 5, max_limit: 10; > # trailing\nowner: 7;");
+    ContainerSpec spec =
+        ContainerSpec.parse("# a comment\ncpu < limit: 5, max_limit: 10; > # trailing\nowner: 7;");
 
     assertThat(spec.cpu()).isEqualTo(CpuSpec.builder().limit(5L).maxLimit(10L).build());
     assertThat(spec.owner()).isEqualTo(7L);
@@ -62,17 +66,20 @@ class ContainerSpecParseTest {
 
   @Test
   void parsesCpuSectionInText() {
-    ContainerSpec spec = ContainerSpec.parse("cpu { limit: 500 max_limit: 2000 mask: \"0-3,6\""
-        + " memory_nodes: '0' scheduling_latency: BEST_EFFORT }");
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            "cpu { limit: 500 max_limit: 2000 mask: \"0-3,6\""
+                + " memory_nodes: '0' scheduling_latency: BEST_EFFORT }");
 
-    assertThat(spec.cpu()).isEqualTo(
-        CpuSpec.builder()
-            .limit(500L)
-            .maxLimit(2000L)
-            .mask("0-3,6")
-            .memoryNodes("0")
-            .schedulingLatency(SchedulingLatency.BEST_EFFORT)
-            .build());
+    assertThat(spec.cpu())
+        .isEqualTo(
+            CpuSpec.builder()
+                .limit(500L)
+                .maxLimit(2000L)
+                .mask("0-3,6")
+                .memoryNodes("0")
+                .schedulingLatency(SchedulingLatency.BEST_EFFORT)
+                .build());
   }
 
   @Test
@@ -101,18 +108,22 @@ class ContainerSpecParseTest {
 
   @Test
   void parsesMemorySectionInText() {
-    ContainerSpec spec = ContainerSpec.parse("memory { limit: 200 swap_limit: 300"
-        + " reservation: 100 high: 150 oom_kill_disable: true oom_group: false swappiness: 60 }");
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            "memory { limit: 200 swap_limit: 300"
+                + " reservation: 100 high: 150 oom_kill_disable: true oom_group: false swappiness: 60 }");
 
-    assertThat(spec.memory()).isEqualTo(MemorySpec.builder()
-        .limit(200L)
-        .swapLimit(300L)
-        .reservation(100L)
-        .high(150L)
-        .oomKillDisable(true)
-        .oomGroup(false)
-        .swappiness(60)
-        .build());
+    assertThat(spec.memory())
+        .isEqualTo(
+            MemorySpec.builder()
+                .limit(200L)
+                .swapLimit(300L)
+                .reservation(100L)
+                .high(150L)
+                .oomKillDisable(true)
+                .oomGroup(false)
+                .swappiness(60)
+                .build());
   }
 
   @Test
@@ -122,45 +133,57 @@ class ContainerSpecParseTest {
 
   @Test
   void parsesBlockIoSectionWithRepeatedDeviceLimits() {
-    ContainerSpec spec = ContainerSpec.parse("blockio { weight: 500"
-        + " device_limits { major: 8 minor: 0 read_bps: 1048576 }"
-        + " device_limits { major: 8 minor: 16 write_iops: 100 read_iops: -1 } }");
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            "blockio { weight: 500"
+                + " device_limits { major: 8 minor: 0 read_bps: 1048576 }"
+                + " device_limits { major: 8 minor: 16 write_iops: 100 read_iops: -1 } }");
 
-    assertThat(spec.blockio()).isEqualTo(BlockIoSpec.builder()
-        .weight(500)
-        .deviceLimits(List.of(new DeviceLimit(8, 0, 1_048_576L, null, null, null),
-            new DeviceLimit(8, 16, null, null, -1L, 100L)))
-        .build());
+    assertThat(spec.blockio())
+        .isEqualTo(
+            BlockIoSpec.builder()
+                .weight(500)
+                .deviceLimits(
+                    List.of(
+                        new DeviceLimit(8, 0, 1_048_576L, null, null, null),
+                        new DeviceLimit(8, 16, null, null, -1L, 100L)))
+                .build());
   }
 
   @Test
   void parsesDeviceRulesDefaultingMajorAndMinorToAny() {
-    ContainerSpec spec = ContainerSpec.parse("device {"
-        + " rules { permission: DENY type: ALL access: 'rwm' }"
-        + " rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: 'rw' } }");
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            "device {"
+                + " rules { permission: DENY type: ALL access: 'rwm' }"
+                + " rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: 'rw' } }");
 
-    assertThat(spec.device().rules()).containsExactly(
-        new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm"),
-        new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rw"));
+    assertThat(spec.device().rules())
+        .containsExactly(
+            new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm"),
+            new DeviceRule(Permission.ALLOW, Type.CHAR, 1, 3, "rw"));
   }
 
   @Test
   void parsesHugetlbSection() {
-    ContainerSpec spec = ContainerSpec.parse(
-        "hugetlb { limits { page_size: '2MB' limit: 1073741824 } limits { page_size: '1GB'"
-            + " limit: -1 } }");
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            "hugetlb { limits { page_size: '2MB' limit: 1073741824 } limits { page_size: '1GB'"
+                + " limit: -1 } }");
 
-    assertThat(spec.hugetlb().limits()).containsExactly(
-        new HugetlbLimit("2MB", 1L << 30, null), new HugetlbLimit("1GB", -1, null));
+    assertThat(spec.hugetlb().limits())
+        .containsExactly(
+            new HugetlbLimit("2MB", 1L << 30, null), new HugetlbLimit("1GB", -1, null));
   }
 
   @Test
   void parsesNetworkSection() {
-    ContainerSpec spec = ContainerSpec.parse(
-        "network { classid: 0x100001 priorities { interface: 'eth0' priority: 5 } }");
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            "network { classid: 0x100001 priorities { interface: 'eth0' priority: 5 } }");
 
-    assertThat(spec.network()).isEqualTo(
-        new NetworkSpec(0x100001L, List.of(new InterfacePriority("eth0", 5))));
+    assertThat(spec.network())
+        .isEqualTo(new NetworkSpec(0x100001L, List.of(new InterfacePriority("eth0", 5))));
   }
 
   @Test
@@ -173,8 +196,7 @@ class ContainerSpecParseTest {
 
   @Test
   void acceptsBracketListsForRepeatedFields() {
-    assertThat(ContainerSpec.parse("cpu { mask { data: [1, 2] } }").cpu().mask())
-        .isEqualTo("0,65");
+    assertThat(ContainerSpec.parse("cpu { mask { data: [1, 2] } }").cpu().mask()).isEqualTo("0,65");
   }
 
   @Test
@@ -184,7 +206,9 @@ class ContainerSpecParseTest {
 
   @Test
   void parsesEverySectionFromJson() {
-    ContainerSpec spec = ContainerSpec.parse("""
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            """
         { "owner": 1, "owner_group": 2, "children_limit": 3,
           "cpu": {"limit": 1000, "max_limit": -1, "mask": "0-1", "memory_nodes": "0",
                   "scheduling_latency": "PREMIER"},
@@ -199,36 +223,43 @@ class ContainerSpecParseTest {
           "monitoring": {} }
         """);
 
-    assertThat(spec).isEqualTo(ContainerSpec.builder()
-        .owner(1L)
-        .ownerGroup(2L)
-        .childrenLimit(3L)
-        .cpu(CpuSpec.builder()
-            .limit(1000L)
-            .maxLimit(-1L)
-            .mask("0-1")
-            .memoryNodes("0")
-            .schedulingLatency(SchedulingLatency.PREMIER)
-            .build())
-        .memory(MemorySpec.builder()
-            .limit(100L)
-            .swapLimit(-1L)
-            .reservation(50L)
-            .high(-1L)
-            .oomKillDisable(false)
-            .oomGroup(true)
-            .swappiness(0)
-            .build())
-        .pids(new PidsSpec(-1L))
-        .blockio(BlockIoSpec.builder()
-            .weight(10)
-            .deviceLimits(List.of(new DeviceLimit(8, 0, null, 7L, null, null)))
-            .build())
-        .device(new DeviceSpec(List.of(new DeviceRule(Permission.ALLOW, Type.BLOCK, 8, -1, "m"))))
-        .hugetlb(new HugetlbSpec(List.of(new HugetlbLimit("64KB", 0, null))))
-        .network(new NetworkSpec(0L, List.of(new InterfacePriority("lo", 0))))
-        .monitoring(new MonitoringSpec(null))
-        .build());
+    assertThat(spec)
+        .isEqualTo(
+            ContainerSpec.builder()
+                .owner(1L)
+                .ownerGroup(2L)
+                .childrenLimit(3L)
+                .cpu(
+                    CpuSpec.builder()
+                        .limit(1000L)
+                        .maxLimit(-1L)
+                        .mask("0-1")
+                        .memoryNodes("0")
+                        .schedulingLatency(SchedulingLatency.PREMIER)
+                        .build())
+                .memory(
+                    MemorySpec.builder()
+                        .limit(100L)
+                        .swapLimit(-1L)
+                        .reservation(50L)
+                        .high(-1L)
+                        .oomKillDisable(false)
+                        .oomGroup(true)
+                        .swappiness(0)
+                        .build())
+                .pids(new PidsSpec(-1L))
+                .blockio(
+                    BlockIoSpec.builder()
+                        .weight(10)
+                        .deviceLimits(List.of(new DeviceLimit(8, 0, null, 7L, null, null)))
+                        .build())
+                .device(
+                    new DeviceSpec(
+                        List.of(new DeviceRule(Permission.ALLOW, Type.BLOCK, 8, -1, "m"))))
+                .hugetlb(new HugetlbSpec(List.of(new HugetlbLimit("64KB", 0, null))))
+                .network(new NetworkSpec(0L, List.of(new InterfacePriority("lo", 0))))
+                .monitoring(new MonitoringSpec(null))
+                .build());
   }
 
   @Test

@@ -59,7 +59,8 @@ class ContainerSpecValidationTest {
   @Test
   void backwardsCpuRangeIsRejected() {
     messageOf(() -> CpuSpec.builder().mask("3-1").build())
-        .startsWith("cpu.mask: invalid value \"3-1\"").contains("backwards");
+        .startsWith("cpu.mask: invalid value \"3-1\"")
+        .contains("backwards");
   }
 
   @Test
@@ -121,10 +122,14 @@ class ContainerSpecValidationTest {
 
   @Test
   void zeroDeviceRateIsRejectedWithTheElementIndex() {
-    messageOf(() -> ContainerSpec.parse("blockio { device_limits { major: 8 minor: 0"
-        + " read_bps: 1 } device_limits { major: 8 minor: 1 write_bps: 0 } }"))
-        .isEqualTo("blockio.device_limits[1].write_bps: invalid value 0: "
-            + "must be > 0, or -1 for unlimited");
+    messageOf(
+            () ->
+                ContainerSpec.parse(
+                    "blockio { device_limits { major: 8 minor: 0"
+                        + " read_bps: 1 } device_limits { major: 8 minor: 1 write_bps: 0 } }"))
+        .isEqualTo(
+            "blockio.device_limits[1].write_bps: invalid value 0: "
+                + "must be > 0, or -1 for unlimited");
   }
 
   @Test
@@ -135,19 +140,26 @@ class ContainerSpecValidationTest {
 
   @Test
   void deviceThrottledTwiceIsRejected() {
-    messageOf(() -> BlockIoSpec.builder()
-        .deviceLimits(List.of(new DeviceLimit(8, 0, 1L, null, null, null),
-            new DeviceLimit(8, 0, null, 1L, null, null)))
-        .build())
+    messageOf(
+            () ->
+                BlockIoSpec.builder()
+                    .deviceLimits(
+                        List.of(
+                            new DeviceLimit(8, 0, 1L, null, null, null),
+                            new DeviceLimit(8, 0, null, 1L, null, null)))
+                    .build())
         .isEqualTo("blockio.device_limits: invalid value \"8:0\": device given twice");
   }
 
   @Test
   void deviceRuleAccessMustBeASubsetOfRwm() {
-    messageOf(() -> ContainerSpec.parse(
-        "device { rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: 'rx' } }"))
-        .isEqualTo("device.rules[0].access: invalid value \"rx\": "
-            + "must be a non-empty subset of \"rwm\" without repeats");
+    messageOf(
+            () ->
+                ContainerSpec.parse(
+                    "device { rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: 'rx' } }"))
+        .isEqualTo(
+            "device.rules[0].access: invalid value \"rx\": "
+                + "must be a non-empty subset of \"rwm\" without repeats");
   }
 
   @Test
@@ -182,7 +194,10 @@ class ContainerSpecValidationTest {
 
   @Test
   void hugetlbPageSizeGivenTwiceIsRejected() {
-    messageOf(() -> new HugetlbSpec(List.of(new HugetlbLimit("2MB", 1, null), new HugetlbLimit("2MB", 2, null))))
+    messageOf(
+            () ->
+                new HugetlbSpec(
+                    List.of(new HugetlbLimit("2MB", 1, null), new HugetlbLimit("2MB", 2, null))))
         .isEqualTo("hugetlb.limits.page_size: invalid value \"2MB\": page size given twice");
   }
 
@@ -206,15 +221,16 @@ class ContainerSpecValidationTest {
 
   @Test
   void interfaceNameWithSlashIsRejected() {
-    messageOf(() -> ContainerSpec.parse(
-        "network { priorities { interface: 'a/b' priority: 1 } }"))
+    messageOf(() -> ContainerSpec.parse("network { priorities { interface: 'a/b' priority: 1 } }"))
         .startsWith("network.priorities[0].interface: invalid value \"a/b\"");
   }
 
   @Test
   void interfaceGivenTwiceIsRejected() {
-    messageOf(() -> new NetworkSpec(null, List.of(new InterfacePriority("lo", 1),
-        new InterfacePriority("lo", 2))))
+    messageOf(
+            () ->
+                new NetworkSpec(
+                    null, List.of(new InterfacePriority("lo", 1), new InterfacePriority("lo", 2))))
         .startsWith("network.priorities.interface: invalid value \"lo\"");
   }
 

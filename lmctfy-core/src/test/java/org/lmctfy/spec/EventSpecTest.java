@@ -30,8 +30,9 @@ class EventSpecTest {
 
   @Test
   void parsesPressureTrigger() {
-    EventSpec event = EventSpec.parse(
-        "pressure { resource: MEMORY kind: SOME threshold_us: 150000 window_us: 1000000 }");
+    EventSpec event =
+        EventSpec.parse(
+            "pressure { resource: MEMORY kind: SOME threshold_us: 150000 window_us: 1000000 }");
 
     assertThat(event).isEqualTo(EventSpec.pressure(Resource.MEMORY, Kind.SOME, 150_000, 1_000_000));
     assertThat(event.pressure().kernelTrigger()).isEqualTo("some 150000 1000000");
@@ -39,9 +40,14 @@ class EventSpecTest {
 
   @Test
   void roundTripsThroughTextAndJson() {
-    for (EventSpec e : new EventSpec[] {EventSpec.oom(), EventSpec.memoryThreshold(5),
-        EventSpec.containerEmpty(), EventSpec.containerDestroyed(),
-        EventSpec.pressure(Resource.IO, Kind.FULL, 1, 500_000)}) {
+    for (EventSpec e :
+        new EventSpec[] {
+          EventSpec.oom(),
+          EventSpec.memoryThreshold(5),
+          EventSpec.containerEmpty(),
+          EventSpec.containerDestroyed(),
+          EventSpec.pressure(Resource.IO, Kind.FULL, 1, 500_000)
+        }) {
       assertThat(EventSpec.parse(e.toText())).isEqualTo(e);
       assertThat(EventSpec.parse(e.toJson())).isEqualTo(e);
     }
@@ -79,7 +85,8 @@ class EventSpecTest {
   @Test
   void pressureThresholdAboveWindowIsRejected() {
     messageOf(() -> new PressureTrigger(Resource.CPU, Kind.SOME, 600_000, 500_000))
-        .startsWith("pressure.threshold_us: invalid value 600000: must be > 0 and <= "
-            + "pressure.window_us (500000)");
+        .startsWith(
+            "pressure.threshold_us: invalid value 600000: must be > 0 and <= "
+                + "pressure.window_us (500000)");
   }
 }

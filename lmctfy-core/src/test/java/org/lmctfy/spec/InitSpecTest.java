@@ -12,19 +12,26 @@ class InitSpecTest {
 
   @Test
   void parsesLmctfysTextWithHierarchyEnumNames() {
-    InitSpec spec = InitSpec.parse("cgroup_mount { mount_path: \"/sys/fs/cgroup/cpu\""
-        + " hierarchy: CGROUP_CPU hierarchy: CGROUP_CPUACCT } enable_controllers: \"memory\"");
+    InitSpec spec =
+        InitSpec.parse(
+            "cgroup_mount { mount_path: \"/sys/fs/cgroup/cpu\""
+                + " hierarchy: CGROUP_CPU hierarchy: CGROUP_CPUACCT } enable_controllers: \"memory\"");
 
-    assertThat(spec).isEqualTo(InitSpec.builder()
-        .cgroupMounts(List.of(new CgroupMount("/sys/fs/cgroup/cpu", Set.of("cpu", "cpuacct"))))
-        .enableControllers(Set.of("memory"))
-        .build());
+    assertThat(spec)
+        .isEqualTo(
+            InitSpec.builder()
+                .cgroupMounts(
+                    List.of(new CgroupMount("/sys/fs/cgroup/cpu", Set.of("cpu", "cpuacct"))))
+                .enableControllers(Set.of("memory"))
+                .build());
   }
 
   @Test
   void mapsLmctfyNamesThatDifferFromTheKernels() {
-    InitSpec spec = InitSpec.parse("cgroup_mount { mount_path: '/d'"
-        + " hierarchy: [CGROUP_DEVICE, CGROUP_BLOCKIO, CGROUP_PERF_EVENT, freezer] }");
+    InitSpec spec =
+        InitSpec.parse(
+            "cgroup_mount { mount_path: '/d'"
+                + " hierarchy: [CGROUP_DEVICE, CGROUP_BLOCKIO, CGROUP_PERF_EVENT, freezer] }");
 
     assertThat(spec.cgroupMounts().get(0).hierarchy())
         .containsExactlyInAnyOrder("devices", "blkio", "perf_event", "freezer");

@@ -23,11 +23,21 @@ class RunSpecTest {
 
   @Test
   void parsesTextWithEnvironmentAndRedirections() {
-    RunSpec spec = RunSpec.parse("fd_policy: DETACHED environment { PATH: '/bin' HOME: '/root' }"
-        + " working_directory: '/tmp' stdout: '/var/log/out' use_shell: true");
+    RunSpec spec =
+        RunSpec.parse(
+            "fd_policy: DETACHED environment { PATH: '/bin' HOME: '/root' }"
+                + " working_directory: '/tmp' stdout: '/var/log/out' use_shell: true");
 
-    assertThat(spec).isEqualTo(new RunSpec(FdPolicy.DETACHED,
-        Map.of("PATH", "/bin", "HOME", "/root"), "/tmp", null, "/var/log/out", null, true));
+    assertThat(spec)
+        .isEqualTo(
+            new RunSpec(
+                FdPolicy.DETACHED,
+                Map.of("PATH", "/bin", "HOME", "/root"),
+                "/tmp",
+                null,
+                "/var/log/out",
+                null,
+                true));
   }
 
   @Test
@@ -38,8 +48,15 @@ class RunSpecTest {
 
   @Test
   void roundTripsThroughTextAndJson() {
-    RunSpec spec = new RunSpec(FdPolicy.DETACHED, Map.of("A", "1", "weird.name", "x\ny"),
-        "/", "/dev/null", "/o", "/e", false);
+    RunSpec spec =
+        new RunSpec(
+            FdPolicy.DETACHED,
+            Map.of("A", "1", "weird.name", "x\ny"),
+            "/",
+            "/dev/null",
+            "/o",
+            "/e",
+            false);
 
     assertThat(RunSpec.parse(spec.toText())).isEqualTo(spec);
     assertThat(RunSpec.parse(spec.toJson())).isEqualTo(spec);
@@ -48,13 +65,13 @@ class RunSpecTest {
   @Test
   void environmentNameWithEqualsSignIsRejected() {
     messageOf(() -> new RunSpec(null, Map.of("A=B", "1"), null, null, null, null, null))
-        .isEqualTo("environment: invalid value \"A=B\": names must be non-empty, without '=' or NUL");
+        .isEqualTo(
+            "environment: invalid value \"A=B\": names must be non-empty, without '=' or NUL");
   }
 
   @Test
   void emptyPathIsRejected() {
-    messageOf(() -> RunSpec.parse("stdout: ''"))
-        .startsWith("stdout: invalid value \"\"");
+    messageOf(() -> RunSpec.parse("stdout: ''")).startsWith("stdout: invalid value \"\"");
   }
 
   @Test

@@ -9,7 +9,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SpecBuildersTest {
-  private static final ContainerSpec EVERY_SECTION = ContainerSpec.parse("""
+  private static final ContainerSpec EVERY_SECTION =
+      ContainerSpec.parse(
+          """
       owner: 1000 owner_group: 100 children_limit: 5
       cpu { limit: 500 max_limit: 1000 mask: '0-1' period_us: 50000 uclamp_min: 10 }
       memory { limit: 256M swap_limit: 512M high: 200M min: 10M swappiness: 10 }
@@ -58,10 +60,11 @@ class SpecBuildersTest {
 
   @Test
   void aBuilderChangesOneFieldOfACopyAndLeavesTheOriginal() {
-    ContainerSpec wider = EVERY_SECTION.toBuilder()
-        .memory(EVERY_SECTION.memory().toBuilder().limit(300L << 20).build())
-        .pids(null)
-        .build();
+    ContainerSpec wider =
+        EVERY_SECTION.toBuilder()
+            .memory(EVERY_SECTION.memory().toBuilder().limit(300L << 20).build())
+            .pids(null)
+            .build();
     assertThat(wider.memory().limit()).isEqualTo(300L << 20);
     assertThat(wider.memory().swapLimit()).isEqualTo(512L << 20);
     assertThat(wider.pids()).isNull();
@@ -86,7 +89,8 @@ class SpecBuildersTest {
     ContainerSpec spec = ContainerSpec.builder().unified(files).build();
     files.put("memory.swap.max", "0");
     assertThat(spec.unified()).containsOnlyKeys("memory.swap.high");
-    InitSpec init = InitSpec.builder().enableControllers(Set.of("CGROUP_CPU")).cgroupMounts(List.of()).build();
+    InitSpec init =
+        InitSpec.builder().enableControllers(Set.of("CGROUP_CPU")).cgroupMounts(List.of()).build();
     assertThat(init.enableControllers()).containsExactly("cpu");
   }
 }

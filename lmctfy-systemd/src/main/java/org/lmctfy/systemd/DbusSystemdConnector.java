@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Connects to systemd over D-Bus with dbus-java, trying in turn, as systemd's own tools do: for
- * the system manager, {@code /run/systemd/private} (PID 1's own socket, root only, no bus daemon
+ * Connects to systemd over D-Bus with dbus-java, trying in turn, as systemd's own tools do: for the
+ * system manager, {@code /run/systemd/private} (PID 1's own socket, root only, no bus daemon
  * needed) and then the system bus ({@code $DBUS_SYSTEM_BUS_ADDRESS}, else {@code
  * /run/dbus/system_bus_socket}); for the user's manager, {@code $XDG_RUNTIME_DIR/systemd/private},
  * then {@code $DBUS_SESSION_BUS_ADDRESS}, then {@code $XDG_RUNTIME_DIR/bus}, where {@code
@@ -48,7 +48,10 @@ public final class DbusSystemdConnector implements SystemdConnector {
     this.uid = uid;
   }
 
-  /** One place to try: a D-Bus address, and whether it is a bus (else PID 1's or a manager's own socket). */
+  /**
+   * One place to try: a D-Bus address, and whether it is a bus (else PID 1's or a manager's own
+   * socket).
+   */
   record Address(String address, boolean bus) {}
 
   /** The addresses to try for {@code scope}, in order. */
@@ -59,7 +62,12 @@ public final class DbusSystemdConnector implements SystemdConnector {
         out.add(new Address("unix:path=/run/systemd/private", false));
       }
       String system = environment.get("DBUS_SYSTEM_BUS_ADDRESS");
-      out.add(new Address(system != null && !system.isBlank() ? system : "unix:path=/run/dbus/system_bus_socket", true));
+      out.add(
+          new Address(
+              system != null && !system.isBlank()
+                  ? system
+                  : "unix:path=/run/dbus/system_bus_socket",
+              true));
       return out;
     }
     String runtime = environment.get("XDG_RUNTIME_DIR");
@@ -76,7 +84,8 @@ public final class DbusSystemdConnector implements SystemdConnector {
   }
 
   @Override
-  public SystemdManager connect(SystemdManager.Scope scope, Duration timeout) throws SystemdException {
+  public SystemdManager connect(SystemdManager.Scope scope, Duration timeout)
+      throws SystemdException {
     List<String> tried = new ArrayList<>();
     SystemdException last = null;
     for (Address a : addresses(scope)) {
@@ -97,9 +106,15 @@ public final class DbusSystemdConnector implements SystemdConnector {
         }
       }
     }
-    throw new SystemdException(last != null && SystemdException.NO_REPLY.equals(last.errorName())
-        ? SystemdException.NO_REPLY : SystemdException.NO_SERVER,
-        "no " + (scope == SystemdManager.Scope.SYSTEM ? "system" : "user") + " manager answers; tried " + String.join(", ", tried), last);
+    throw new SystemdException(
+        last != null && SystemdException.NO_REPLY.equals(last.errorName())
+            ? SystemdException.NO_REPLY
+            : SystemdException.NO_SERVER,
+        "no "
+            + (scope == SystemdManager.Scope.SYSTEM ? "system" : "user")
+            + " manager answers; tried "
+            + String.join(", ", tried),
+        last);
   }
 
   /** The path of a {@code unix:path=...} address, or null for any other. */

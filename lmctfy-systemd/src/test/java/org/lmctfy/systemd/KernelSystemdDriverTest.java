@@ -18,8 +18,8 @@ import org.lmctfy.systemd.SystemdGuest.Result;
  * The systemd driver under a real systemd (252, PID 1 of the {@code systemd} guest): a program in
  * an ordinary service, with plain {@code ContainerApi.open()} and no initMachine, gets containers
  * with limits in {@code lmctfy.service}; systemd shows the unit and its daemon-reload leaves the
- * limits; SIGKILLs at random instants followed by cleanup leave no unit and no cgroup; two JVMs
- * at once both work; an OOM kill in one container stops nothing else; and a program in a unit with
+ * limits; SIGKILLs at random instants followed by cleanup leave no unit and no cgroup; two JVMs at
+ * once both work; an OOM kill in one container stops nothing else; and a program in a unit with
  * {@code Delegate=yes} keeps its containers in its own unit, as before.
  */
 @Tag("kernel")
@@ -39,7 +39,8 @@ class KernelSystemdDriverTest {
   }
 
   private static Result plain(String unit, String... args) throws Exception {
-    return SystemdGuest.inUnit(unit, List.of(), SystemdGuest.scenario(SystemdGuest.classPath(), args));
+    return SystemdGuest.inUnit(
+        unit, List.of(), SystemdGuest.scenario(SystemdGuest.classPath(), args));
   }
 
   private static void cleanupLeavesNoUnitAndNoCgroup() throws Exception {
@@ -48,18 +49,24 @@ class KernelSystemdDriverTest {
     Result cleanup = plain("lmctfy-test-cleanup.service", "cleanup");
     assertThat(cleanup.status()).as(cleanup.output()).isZero();
     assertThat(cleanup.output()).doesNotContain("failure=");
-    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState")).isEqualTo("not-found");
+    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState"))
+        .isEqualTo("not-found");
     assertThat(SystemdGuest.exists(UNIT)).isFalse();
-    assertThat(SystemdGuest.run("systemctl", "list-units", "--all", "--failed", "--no-legend", "lmctfy*").output())
+    assertThat(
+            SystemdGuest.run(
+                    "systemctl", "list-units", "--all", "--failed", "--no-legend", "lmctfy*")
+                .output())
         .isBlank();
   }
 
   @Test
-  void rootInAPlainServiceGetsContainersWithLimitsInLmctfyServiceWithoutInitMachine() throws Exception {
+  void rootInAPlainServiceGetsContainersWithLimitsInLmctfyServiceWithoutInitMachine()
+      throws Exception {
     Result r = plain("lmctfy-test-plain.service", "lifecycle");
     assertThat(r.status()).as(r.output()).isZero();
     Map<String, String> v = r.values();
-    assertThat(v).containsEntry("root", UNIT)
+    assertThat(v)
+        .containsEntry("root", UNIT)
         .containsEntry("cgroup", UNIT + "/job")
         .containsEntry("memory.max", "67108864")
         .containsEntry("cpu.max", "50000 100000")
@@ -74,9 +81,13 @@ class KernelSystemdDriverTest {
     assertThat(v.get("paused.events")).contains("frozen 1");
     assertThat(v.get("root.subtree_control")).contains("cpu", "memory", "pids");
     assertThat(Long.parseLong(v.get("stats.memory"))).isPositive();
-    Map<String, String> unit = SystemdGuest.show("lmctfy.service", "ActiveState", "Delegate", "ControlGroup", "Type");
-    assertThat(unit).containsEntry("ActiveState", "active").containsEntry("Delegate", "yes")
-        .containsEntry("ControlGroup", UNIT).containsEntry("Type", "exec");
+    Map<String, String> unit =
+        SystemdGuest.show("lmctfy.service", "ActiveState", "Delegate", "ControlGroup", "Type");
+    assertThat(unit)
+        .containsEntry("ActiveState", "active")
+        .containsEntry("Delegate", "yes")
+        .containsEntry("ControlGroup", UNIT)
+        .containsEntry("Type", "exec");
     assertThat(SystemdGuest.read(UNIT + "/lmctfy-keeper", "cgroup.procs")).isNotBlank();
     cleanupLeavesNoUnitAndNoCgroup();
   }
@@ -86,35 +97,53 @@ class KernelSystemdDriverTest {
     Result r = plain("lmctfy-test-refused.service", "refused");
     assertThat(r.status()).as(r.output()).isZero();
     assertThat(r.value("refused")).isEqualTo("INVALID_ARGUMENT");
-    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState")).isEqualTo("not-found");
+    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState"))
+        .isEqualTo("not-found");
     assertThat(SystemdGuest.exists(UNIT)).isFalse();
   }
 
   @Test
-  void theUnitShowsInSystemctlStatusAndADaemonReloadLeavesTheLimitsOfItsContainers() throws Exception {
+  void theUnitShowsInSystemctlStatusAndADaemonReloadLeavesTheLimitsOfItsContainers()
+      throws Exception {
     Result created = plain("lmctfy-test-create.service", "create", "/kept");
     assertThat(created.status()).as(created.output()).isZero();
     Result status = SystemdGuest.run("systemctl", "status", "--no-pager", "lmctfy.service");
-    assertThat(status.output()).contains("lmctfy.service", "active (running)", "CGroup: " + UNIT, "lmctfy-keeper",
-        "sleep infinity");
+    assertThat(status.output())
+        .contains(
+            "lmctfy.service",
+            "active (running)",
+            "CGroup: " + UNIT,
+            "lmctfy-keeper",
+            "sleep infinity");
     String subtree = SystemdGuest.read(UNIT, "cgroup.subtree_control");
-    List<String> before = List.of(SystemdGuest.read(UNIT + "/kept", "memory.max"),
-        SystemdGuest.read(UNIT + "/kept", "cpu.max"), SystemdGuest.read(UNIT + "/kept", "pids.max"));
+    List<String> before =
+        List.of(
+            SystemdGuest.read(UNIT + "/kept", "memory.max"),
+            SystemdGuest.read(UNIT + "/kept", "cpu.max"),
+            SystemdGuest.read(UNIT + "/kept", "pids.max"));
     assertThat(before).containsExactly("67108864", "50000 100000", "64");
     assertThat(SystemdGuest.run("systemctl", "daemon-reload").status()).isZero();
     assertThat(SystemdGuest.read(UNIT, "cgroup.subtree_control")).isEqualTo(subtree);
-    assertThat(List.of(SystemdGuest.read(UNIT + "/kept", "memory.max"), SystemdGuest.read(UNIT + "/kept", "cpu.max"),
-        SystemdGuest.read(UNIT + "/kept", "pids.max"))).isEqualTo(before);
+    assertThat(
+            List.of(
+                SystemdGuest.read(UNIT + "/kept", "memory.max"),
+                SystemdGuest.read(UNIT + "/kept", "cpu.max"),
+                SystemdGuest.read(UNIT + "/kept", "pids.max")))
+        .isEqualTo(before);
     cleanupLeavesNoUnitAndNoCgroup();
   }
 
   @Test
-  void theCgroupfsDriverInAUnitWithoutDelegateLosesItsControllersAtADaemonReload_whichIsWhyTheDriverExists()
-      throws Exception {
+  void
+      theCgroupfsDriverInAUnitWithoutDelegateLosesItsControllersAtADaemonReload_whichIsWhyTheDriverExists()
+          throws Exception {
     Result r = plain("lmctfy-test-cgroupfs.service", "cgroupfs-reload");
     assertThat(r.status()).as(r.output()).isZero();
-    assertThat(r.values()).containsEntry("before.memory.max", "true").containsEntry("reload.status", "0")
-        .containsEntry("after.subtree_control", "").containsEntry("after.memory.max", "false");
+    assertThat(r.values())
+        .containsEntry("before.memory.max", "true")
+        .containsEntry("reload.status", "0")
+        .containsEntry("after.subtree_control", "")
+        .containsEntry("after.memory.max", "false");
   }
 
   @Test
@@ -124,9 +153,12 @@ class KernelSystemdDriverTest {
     for (int i = 0; i < kills; i++) {
       String unit = "lmctfy-test-kill-" + i + ".service";
       Path file = ready.resolve("ready-" + i);
-      List<String> start = new ArrayList<>(List.of("systemd-run", "--unit=" + unit, "--collect", "--quiet", "-p",
-          "Type=exec"));
-      start.addAll(SystemdGuest.scenario(SystemdGuest.classPath(), "loop", file.toString(), "/a", "/a/b", "/c"));
+      List<String> start =
+          new ArrayList<>(
+              List.of("systemd-run", "--unit=" + unit, "--collect", "--quiet", "-p", "Type=exec"));
+      start.addAll(
+          SystemdGuest.scenario(
+              SystemdGuest.classPath(), "loop", file.toString(), "/a", "/a/b", "/c"));
       SystemdGuest.killAtRandomInstant(unit, start, file);
     }
     Result cleanup = plain("lmctfy-test-cleanup.service", "cleanup");
@@ -140,10 +172,30 @@ class KernelSystemdDriverTest {
   @Test
   void twoJvmsCreatingDestroyingAndCleaningUpAtOnceBothWork() throws Exception {
     int rounds = Math.max(3, 30 / scale());
-    CompletableFuture<Result> one = CompletableFuture.supplyAsync(() -> unchecked(() ->
-        plain("lmctfy-test-jvm1.service", "rounds", Integer.toString(rounds), "/x1", "/x1/y", "/x2")));
-    CompletableFuture<Result> two = CompletableFuture.supplyAsync(() -> unchecked(() ->
-        plain("lmctfy-test-jvm2.service", "rounds", Integer.toString(rounds), "/z1", "/z2", "/z2/y")));
+    CompletableFuture<Result> one =
+        CompletableFuture.supplyAsync(
+            () ->
+                unchecked(
+                    () ->
+                        plain(
+                            "lmctfy-test-jvm1.service",
+                            "rounds",
+                            Integer.toString(rounds),
+                            "/x1",
+                            "/x1/y",
+                            "/x2")));
+    CompletableFuture<Result> two =
+        CompletableFuture.supplyAsync(
+            () ->
+                unchecked(
+                    () ->
+                        plain(
+                            "lmctfy-test-jvm2.service",
+                            "rounds",
+                            Integer.toString(rounds),
+                            "/z1",
+                            "/z2",
+                            "/z2/y")));
     for (Result r : List.of(one.get(), two.get())) {
       assertThat(r.status()).as(r.output()).isZero();
       assertThat(r.output()).doesNotContain("failure=").contains("rounds=" + rounds);
@@ -157,26 +209,42 @@ class KernelSystemdDriverTest {
     assertThat(r.status()).as(r.output()).isZero();
     assertThat(r.value("hog.status")).isEqualTo("137");
     assertThat(Long.parseLong(r.value("small.oom_kill"))).isPositive();
-    assertThat(SystemdGuest.show("lmctfy.service", "ActiveState").get("ActiveState")).isEqualTo("active");
+    assertThat(SystemdGuest.show("lmctfy.service", "ActiveState").get("ActiveState"))
+        .isEqualTo("active");
     assertThat(SystemdGuest.exists(UNIT + "/other")).isTrue();
     cleanupLeavesNoUnitAndNoCgroup();
   }
 
   @Test
-  void aProgramInAUnitWithDelegateYesKeepsItsContainersInItsOwnUnit_withOrWithoutInitMachine() throws Exception {
+  void aProgramInAUnitWithDelegateYesKeepsItsContainersInItsOwnUnit_withOrWithoutInitMachine()
+      throws Exception {
     String own = "/system.slice/lmctfy-test-delegated.service";
-    Result r = SystemdGuest.inUnit("lmctfy-test-delegated.service", List.of("Delegate=yes"),
-        SystemdGuest.scenario(SystemdGuest.classPath(), "lifecycle"));
+    Result r =
+        SystemdGuest.inUnit(
+            "lmctfy-test-delegated.service",
+            List.of("Delegate=yes"),
+            SystemdGuest.scenario(SystemdGuest.classPath(), "lifecycle"));
     assertThat(r.status()).as(r.output()).isZero();
-    assertThat(r.values()).containsEntry("root", own).containsEntry("cgroup", own + "/job")
-        .containsEntry("memory.max", "67108864").containsEntry("root.procs", "").containsEntry("run.status", "3")
+    assertThat(r.values())
+        .containsEntry("root", own)
+        .containsEntry("cgroup", own + "/job")
+        .containsEntry("memory.max", "67108864")
+        .containsEntry("root.procs", "")
+        .containsEntry("run.status", "3")
         .containsEntry("destroyed.exists", "false");
-    Result init = SystemdGuest.inUnit("lmctfy-test-delegated.service", List.of("Delegate=yes"),
-        SystemdGuest.scenario(SystemdGuest.classPath(), "init-lifecycle"));
+    Result init =
+        SystemdGuest.inUnit(
+            "lmctfy-test-delegated.service",
+            List.of("Delegate=yes"),
+            SystemdGuest.scenario(SystemdGuest.classPath(), "init-lifecycle"));
     assertThat(init.status()).as(init.output()).isZero();
-    assertThat(init.values()).containsEntry("root", own).containsEntry("memory.max", "67108864")
-        .containsEntry("run.status", "3").containsEntry("destroyed.exists", "false");
-    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState")).isEqualTo("not-found");
+    assertThat(init.values())
+        .containsEntry("root", own)
+        .containsEntry("memory.max", "67108864")
+        .containsEntry("run.status", "3")
+        .containsEntry("destroyed.exists", "false");
+    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState"))
+        .isEqualTo("not-found");
   }
 
   static int scale() {

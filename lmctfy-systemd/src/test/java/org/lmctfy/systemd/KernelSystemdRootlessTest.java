@@ -16,9 +16,9 @@ import org.lmctfy.systemd.SystemdGuest.Result;
 /**
  * A user who is not root, in a service running as that user (not in a delegated unit), with plain
  * {@code ContainerApi.open()}: containers in {@code lmctfy.service} of the user's own manager
- * ({@code user@64990.service}, started as a login or lingering would), with the controllers a
- * stock manager delegates; cpuset refused naming the drop-in; reads that make nothing; and, with
- * no manager, a clear error naming the remedy.
+ * ({@code user@64990.service}, started as a login or lingering would), with the controllers a stock
+ * manager delegates; cpuset refused naming the drop-in; reads that make nothing; and, with no
+ * manager, a clear error naming the remedy.
  */
 @Tag("kernel")
 @Tag("needs-systemd")
@@ -30,7 +30,8 @@ class KernelSystemdRootlessTest {
   @BeforeAll
   static void aUserWithAManager() throws Exception {
     classPath = SystemdGuest.classPathForUser(Path.of("/tmp/lmctfy-user-classpath"));
-    Result started = SystemdGuest.run("systemctl", "start", "user@" + SystemdGuest.UID + ".service");
+    Result started =
+        SystemdGuest.run("systemctl", "start", "user@" + SystemdGuest.UID + ".service");
     assertThat(started.status()).as(started.output()).isZero();
   }
 
@@ -41,7 +42,10 @@ class KernelSystemdRootlessTest {
 
   @BeforeEach
   void withAManagerAndNoUnit() throws Exception {
-    assertThat(SystemdGuest.run("systemctl", "start", "user@" + SystemdGuest.UID + ".service").status()).isZero();
+    assertThat(
+            SystemdGuest.run("systemctl", "start", "user@" + SystemdGuest.UID + ".service")
+                .status())
+        .isZero();
     asUser("cleanup");
   }
 
@@ -54,14 +58,22 @@ class KernelSystemdRootlessTest {
     Result r = asUser("lifecycle");
     assertThat(r.status()).as(r.output()).isZero();
     Map<String, String> v = r.values();
-    assertThat(v).containsEntry("root", UNIT).containsEntry("cgroup", UNIT + "/job")
-        .containsEntry("memory.max", "67108864").containsEntry("cpu.max", "50000 100000")
-        .containsEntry("pids.max", "64").containsEntry("root.procs", "").containsEntry("run.status", "3")
-        .containsEntry("paused.freeze", "1").containsEntry("resumed.freeze", "0")
-        .containsEntry("destroyed.exists", "false").containsEntry("sleeper.alive", "false");
+    assertThat(v)
+        .containsEntry("root", UNIT)
+        .containsEntry("cgroup", UNIT + "/job")
+        .containsEntry("memory.max", "67108864")
+        .containsEntry("cpu.max", "50000 100000")
+        .containsEntry("pids.max", "64")
+        .containsEntry("root.procs", "")
+        .containsEntry("run.status", "3")
+        .containsEntry("paused.freeze", "1")
+        .containsEntry("resumed.freeze", "0")
+        .containsEntry("destroyed.exists", "false")
+        .containsEntry("sleeper.alive", "false");
     assertThat(v.get("run.output")).isEqualTo("0::" + UNIT + "/job");
     assertThat(SystemdGuest.read(UNIT, "cgroup.controllers")).isEqualTo("cpu memory pids");
-    assertThat(Files.getOwner(SystemdGuest.CGROUP.resolve(UNIT.substring(1))).getName()).isEqualTo(SystemdGuest.USER);
+    assertThat(Files.getOwner(SystemdGuest.CGROUP.resolve(UNIT.substring(1))).getName())
+        .isEqualTo(SystemdGuest.USER);
     Result cleanup = asUser("cleanup");
     assertThat(cleanup.output()).contains("removed=").doesNotContain("failure=");
     assertThat(SystemdGuest.exists(UNIT)).isFalse();
@@ -71,10 +83,17 @@ class KernelSystemdRootlessTest {
   void aCpusetSpecIsRefusedNamingTheControllerAndTheDropInThatDelegatesIt() throws Exception {
     Result r = asUser("cpuset");
     assertThat(r.status()).as(r.output()).isZero();
-    assertThat(r.value("cpuset")).startsWith("FAILED_PRECONDITION").contains("cpuset",
-        "/etc/systemd/system/user@.service.d/delegate.conf", "Delegate=cpu cpuset io memory pids",
-        "systemctl daemon-reload", "log in again");
-    assertThat(SystemdGuest.exists(UNIT)).as("the refused create stopped the unit it started").isFalse();
+    assertThat(r.value("cpuset"))
+        .startsWith("FAILED_PRECONDITION")
+        .contains(
+            "cpuset",
+            "/etc/systemd/system/user@.service.d/delegate.conf",
+            "Delegate=cpu cpuset io memory pids",
+            "systemctl daemon-reload",
+            "log in again");
+    assertThat(SystemdGuest.exists(UNIT))
+        .as("the refused create stopped the unit it started")
+        .isFalse();
   }
 
   @Test
@@ -83,7 +102,9 @@ class KernelSystemdRootlessTest {
     SystemdGuest.run("rm", "-rf", locks.toString()); // as if no create had ever run
     Result first = asUser("reads");
     assertThat(first.status()).as(first.output()).isZero();
-    assertThat(first.values()).containsEntry("list", "[]").containsEntry("exists", "false")
+    assertThat(first.values())
+        .containsEntry("list", "[]")
+        .containsEntry("exists", "false")
         .containsEntry("detect", "NOT_FOUND");
     assertThat(SystemdGuest.exists(UNIT)).isFalse();
     assertThat(locks).doesNotExist();
@@ -98,28 +119,49 @@ class KernelSystemdRootlessTest {
   }
 
   @Test
-  void withoutAUserManagerACreateIsAFailedPreconditionNamingTheRemedyAndReadsFindNothing() throws Exception {
-    assertThat(SystemdGuest.run("systemctl", "stop", "user@" + SystemdGuest.UID + ".service").status()).isZero();
+  void withoutAUserManagerACreateIsAFailedPreconditionNamingTheRemedyAndReadsFindNothing()
+      throws Exception {
+    assertThat(
+            SystemdGuest.run("systemctl", "stop", "user@" + SystemdGuest.UID + ".service").status())
+        .isZero();
     Result reads = asUser("reads");
     assertThat(reads.status()).as(reads.output()).isZero();
     assertThat(reads.value("list")).isEqualTo("[]");
     Result create = asUser("create", "/job");
     assertThat(create.status()).isEqualTo(1);
-    assertThat(create.output()).contains("FAILED FAILED_PRECONDITION", "no systemd user manager answers for uid 64990",
-        "loginctl enable-linger", "systemctl start user@64990.service");
+    assertThat(create.output())
+        .contains(
+            "FAILED FAILED_PRECONDITION",
+            "no systemd user manager answers for uid 64990",
+            "loginctl enable-linger",
+            "systemctl start user@64990.service");
   }
 
   @Test
-  void sigkillsOfAUsersJvmAtRandomInstantsThenTheUsersCleanupLeaveNoUnitAndNoCgroup() throws Exception {
+  void sigkillsOfAUsersJvmAtRandomInstantsThenTheUsersCleanupLeaveNoUnitAndNoCgroup()
+      throws Exception {
     int kills = Math.max(2, 20 / KernelSystemdDriverTest.scale());
     Path ready = Files.createTempDirectory("lmctfy-user-kill");
-    Files.setPosixFilePermissions(ready, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(
+        ready, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
     for (int i = 0; i < kills; i++) {
       String unit = "lmctfy-test-user-kill-" + i + ".service";
       Path file = ready.resolve("ready-" + i);
-      List<String> start = new java.util.ArrayList<>(List.of("systemd-run", "--unit=" + unit, "--collect", "--quiet",
-          "-p", "Type=exec", "--uid=" + SystemdGuest.UID, "--gid=" + SystemdGuest.UID,
-          "-E", "XDG_RUNTIME_DIR=/run/user/" + SystemdGuest.UID, "-E", "HOME=/run/lmctfy-user"));
+      List<String> start =
+          new java.util.ArrayList<>(
+              List.of(
+                  "systemd-run",
+                  "--unit=" + unit,
+                  "--collect",
+                  "--quiet",
+                  "-p",
+                  "Type=exec",
+                  "--uid=" + SystemdGuest.UID,
+                  "--gid=" + SystemdGuest.UID,
+                  "-E",
+                  "XDG_RUNTIME_DIR=/run/user/" + SystemdGuest.UID,
+                  "-E",
+                  "HOME=/run/lmctfy-user"));
       start.addAll(SystemdGuest.scenario(classPath, "loop", file.toString(), "/a", "/a/b", "/c"));
       SystemdGuest.killAtRandomInstant(unit, start, file);
     }

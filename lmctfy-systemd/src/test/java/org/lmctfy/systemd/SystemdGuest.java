@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The machine of the tests tagged {@code needs-systemd}: systemd as PID 1 on cgroup v2 (the {@code
- * systemd} guest of {@code .ci/kernel-vm}; the kernel test rule runs them there only), root, {@code systemctl} and {@code systemd-run} to
- * arrange units and look at them, and the guest's user {@code lmctfy-user} (uid {@value #UID}). A
- * child JVM runs {@link SystemdScenario} in a unit of the test's choosing.
+ * systemd} guest of {@code .ci/kernel-vm}; the kernel test rule runs them there only), root, {@code
+ * systemctl} and {@code systemd-run} to arrange units and look at them, and the guest's user {@code
+ * lmctfy-user} (uid {@value #UID}). A child JVM runs {@link SystemdScenario} in a unit of the
+ * test's choosing.
  */
 final class SystemdGuest {
   static final int UID = 64990;
@@ -70,8 +71,15 @@ final class SystemdGuest {
 
   /** {@code java -cp <this test's class path> SystemdScenario args} as a command. */
   static List<String> scenario(String classPath, String... args) {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath, SystemdScenario.class.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                classPath,
+                SystemdScenario.class.getName()));
     command.addAll(List.of(args));
     return command;
   }
@@ -114,8 +122,17 @@ final class SystemdGuest {
    */
   static Result inUnit(String unit, List<String> properties, List<String> command)
       throws IOException, InterruptedException {
-    List<String> run = new ArrayList<>(List.of("systemd-run", "--unit=" + unit, "--wait", "--pipe", "--collect",
-        "--quiet", "-p", "Type=exec"));
+    List<String> run =
+        new ArrayList<>(
+            List.of(
+                "systemd-run",
+                "--unit=" + unit,
+                "--wait",
+                "--pipe",
+                "--collect",
+                "--quiet",
+                "-p",
+                "Type=exec"));
     for (String p : properties) {
       run.add("-p");
       run.add(p);
@@ -124,11 +141,28 @@ final class SystemdGuest {
     return run(run);
   }
 
-  /** {@link #inUnit} as {@link #USER}, with its XDG_RUNTIME_DIR, as a service running as that user does. */
+  /**
+   * {@link #inUnit} as {@link #USER}, with its XDG_RUNTIME_DIR, as a service running as that user
+   * does.
+   */
   static Result asUser(String unit, List<String> command) throws IOException, InterruptedException {
-    List<String> run = new ArrayList<>(List.of("systemd-run", "--unit=" + unit, "--wait", "--pipe", "--collect",
-        "--quiet", "-p", "Type=exec", "--uid=" + UID, "--gid=" + UID, "-E", "XDG_RUNTIME_DIR=/run/user/" + UID,
-        "-E", "HOME=/run/lmctfy-user"));
+    List<String> run =
+        new ArrayList<>(
+            List.of(
+                "systemd-run",
+                "--unit=" + unit,
+                "--wait",
+                "--pipe",
+                "--collect",
+                "--quiet",
+                "-p",
+                "Type=exec",
+                "--uid=" + UID,
+                "--gid=" + UID,
+                "-E",
+                "XDG_RUNTIME_DIR=/run/user/" + UID,
+                "-E",
+                "HOME=/run/lmctfy-user"));
     run.addAll(command);
     return run(run);
   }
@@ -158,7 +192,8 @@ final class SystemdGuest {
   }
 
   /** {@code systemctl show -p P1 -p P2... unit} as a map. */
-  static Map<String, String> show(String unit, String... properties) throws IOException, InterruptedException {
+  static Map<String, String> show(String unit, String... properties)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("systemctl", "show", unit));
     for (String p : properties) {
       command.add("-p");

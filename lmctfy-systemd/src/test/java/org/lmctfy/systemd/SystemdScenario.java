@@ -22,36 +22,42 @@ import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.RunSpec;
 
 /**
- * What a program does under systemd, run by the kernel tests in a unit of their choosing
- * ({@code systemd-run}, as root or as a user) with plain {@code ContainerApi.open()}: no
- * initMachine, no options. Prints {@code key=value} lines the test checks; a failure prints {@code
- * FAILED <code>: <message>} and exits 1.
+ * What a program does under systemd, run by the kernel tests in a unit of their choosing ({@code
+ * systemd-run}, as root or as a user) with plain {@code ContainerApi.open()}: no initMachine, no
+ * options. Prints {@code key=value} lines the test checks; a failure prints {@code FAILED <code>:
+ * <message>} and exits 1.
  *
  * <ul>
  *   <li>{@code lifecycle}: create with cpu, memory and pids limits, run, stats, pause, resume,
  *       destroy, and what each left in the kernel's files.
- *   <li>{@code create <name>} / {@code destroy <name>} / {@code cleanup} / {@code reads}: one step each.
+ *   <li>{@code create <name>} / {@code destroy <name>} / {@code cleanup} / {@code reads}: one step
+ *       each.
  *   <li>{@code cpuset}: a spec with a cpu mask.
  *   <li>{@code loop <file> <names...>}: create then destroy each name and clean up, until killed,
  *       writing {@code ready} to the file first; {@code rounds <n> <names...>} n times.
- *   <li>{@code init-lifecycle}, {@code cgroupfs-reload}, {@code destroy-all}, {@code oom}: see each.
+ *   <li>{@code init-lifecycle}, {@code cgroupfs-reload}, {@code destroy-all}, {@code oom}: see
+ *       each.
  * </ul>
  */
 public final class SystemdScenario {
-  static final ContainerSpec LIMITS = ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M } pids { limit: 64 }");
+  static final ContainerSpec LIMITS =
+      ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M } pids { limit: 64 }");
 
   private SystemdScenario() {}
 
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    ApiOptions options = args[0].equals("cgroupfs-reload")
-        ? ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build() : ApiOptions.DEFAULTS;
+    ApiOptions options =
+        args[0].equals("cgroupfs-reload")
+            ? ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build()
+            : ApiOptions.DEFAULTS;
     try (ContainerApi api = ContainerApi.open(options)) {
       out.println("root=" + api.root());
       switch (args[0]) {
         case "init-lifecycle" -> { // the README's recipe of before: initMachine first, then as ever
-          api.initMachine(org.lmctfy.spec.InitSpec.parse(
-              "processes_leaf: \"supervisor\" enable_controllers: [cpu, memory, pids]"));
+          api.initMachine(
+              org.lmctfy.spec.InitSpec.parse(
+                  "processes_leaf: \"supervisor\" enable_controllers: [cpu, memory, pids]"));
           lifecycle(api, out);
         }
         case "cgroupfs-reload" -> cgroupfsReload(api, out);
@@ -72,10 +78,13 @@ public final class SystemdScenario {
           out.println("rounds=" + n);
         }
         case "oom" -> {
-          Container small = api.create("/small", ContainerSpec.parse("memory { limit: 32M swap_limit: 32M }"));
+          Container small =
+              api.create("/small", ContainerSpec.parse("memory { limit: 32M swap_limit: 32M }"));
           api.create("/other", LIMITS);
-          ContainerProcess hog = small.run(List.of("/bin/sh", "-c", "x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done"),
-              RunSpec.inherit());
+          ContainerProcess hog =
+              small.run(
+                  List.of("/bin/sh", "-c", "x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done"),
+                  RunSpec.inherit());
           out.println("hog.status=" + hog.waitFor());
           out.println("small.oom_kill=" + small.stats(StatsType.FULL).memory().oomKills());
           api.destroy("/small");
@@ -115,7 +124,8 @@ public final class SystemdScenario {
             out.println("cpuset=" + e.code() + ": " + e.getMessage());
           }
         }
-        case "refused" -> { // a spec the kernel refuses, on a machine where the unit does not run yet
+        case "refused" -> { // a spec the kernel refuses, on a machine where the unit does not run
+          // yet
           try {
             api.create("/refused", ContainerSpec.parse("cpu { mask: \"63\" }"));
             out.println("refused=created");
@@ -141,15 +151,20 @@ public final class SystemdScenario {
     for (String file : List.of("memory.max", "cpu.max", "pids.max")) {
       out.println(file + "=" + fs.read(unified, path, file).strip());
     }
-    out.println("root.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
-    out.println("root.procs=" + fs.read(unified, api.root(), "cgroup.procs").strip().replace('\n', ' '));
-    ContainerProcess p = job.run(List.of("/bin/sh", "-c", "cat /proc/self/cgroup; exit 3"), RunSpec.inherit());
-    out.println("run.output=" + new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8).strip());
+    out.println(
+        "root.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
+    out.println(
+        "root.procs=" + fs.read(unified, api.root(), "cgroup.procs").strip().replace('\n', ' '));
+    ContainerProcess p =
+        job.run(List.of("/bin/sh", "-c", "cat /proc/self/cgroup; exit 3"), RunSpec.inherit());
+    out.println(
+        "run.output=" + new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8).strip());
     out.println("run.status=" + p.waitFor());
     ContainerProcess sleeper = job.run(List.of("/bin/sleep", "1000"), RunSpec.detached());
     job.pause();
     out.println("paused.freeze=" + fs.read(unified, path, "cgroup.freeze").strip());
-    out.println("paused.events=" + fs.read(unified, path, "cgroup.events").strip().replace('\n', ' '));
+    out.println(
+        "paused.events=" + fs.read(unified, path, "cgroup.events").strip().replace('\n', ' '));
     job.resume();
     out.println("resumed.freeze=" + fs.read(unified, path, "cgroup.freeze").strip());
     ContainerStats stats = job.stats(StatsType.SUMMARY);
@@ -158,7 +173,9 @@ public final class SystemdScenario {
     out.println("pid=" + sleeper.pid());
     job.destroy();
     out.println("destroyed.exists=" + fs.exists(unified, path));
-    out.println("sleeper.alive=" + ProcessHandle.of(sleeper.pid()).map(ProcessHandle::isAlive).orElse(false));
+    out.println(
+        "sleeper.alive="
+            + ProcessHandle.of(sleeper.pid()).map(ProcessHandle::isAlive).orElse(false));
   }
 
   /**
@@ -189,7 +206,9 @@ public final class SystemdScenario {
    * (run here as root) takes the controllers back and the limit file is gone.
    */
   private static void cgroupfsReload(ContainerApi api, PrintStream out) throws Exception {
-    api.initMachine(org.lmctfy.spec.InitSpec.parse("processes_leaf: \"supervisor\" enable_controllers: [memory]"));
+    api.initMachine(
+        org.lmctfy.spec.InitSpec.parse(
+            "processes_leaf: \"supervisor\" enable_controllers: [memory]"));
     api.create("/job", ContainerSpec.parse("memory { limit: 64M }"));
     CgroupFs fs = api.cgroupFs();
     Hierarchy unified = fs.hierarchies().get(0);
@@ -197,7 +216,8 @@ public final class SystemdScenario {
     out.println("before.memory.max=" + fs.hasFile(unified, path, "memory.max"));
     Process reload = new ProcessBuilder("systemctl", "daemon-reload").inheritIO().start();
     out.println("reload.status=" + reload.waitFor());
-    out.println("after.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
+    out.println(
+        "after.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
     out.println("after.memory.max=" + fs.hasFile(unified, path, "memory.max"));
     api.destroy("/job");
   }

@@ -42,8 +42,12 @@ public final class CgroupAssertions {
       org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
     Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(call);
     if (!(thrown instanceof LmctfyException e)) {
-      throw new AssertionError("expected an LmctfyException, but " + (thrown == null ? "nothing was thrown"
-          : thrown.getClass().getName() + " was thrown: " + thrown.getMessage()), thrown);
+      throw new AssertionError(
+          "expected an LmctfyException, but "
+              + (thrown == null
+                  ? "nothing was thrown"
+                  : thrown.getClass().getName() + " was thrown: " + thrown.getMessage()),
+          thrown);
     }
     return new LmctfyExceptionAssert(e);
   }

@@ -26,18 +26,18 @@ import org.lmctfy.testing.internal.fake.Machine;
 import org.lmctfy.testing.internal.fake.WatchQueue;
 
 /**
- * An in-memory {@link CgroupFs} that behaves like the Linux kernel, so code that manages cgroups can
- * be tested without root, including how it handles failures. It is a real implementation, not a
+ * An in-memory {@link CgroupFs} that behaves like the Linux kernel, so code that manages cgroups
+ * can be tested without root, including how it handles failures. It is a real implementation, not a
  * mock: making a cgroup creates its controllers' interface files with the kernel's defaults, writes
- * are validated and refused with the kernel's errno, {@code cgroup.procs} moves fake processes,
- * and a cgroup with children or processes cannot be removed.
+ * are validated and refused with the kernel's errno, {@code cgroup.procs} moves fake processes, and
+ * a cgroup with children or processes cannot be removed.
  *
  * <p>On top of the kernel it offers what a test needs: a process table ({@link #spawnProcess()},
  * {@link #exitProcess}), started processes that run nothing ({@link #start}), kernel-side changes
- * ({@link #setKernelValue}), notifications a test raises ({@link #raiseOom}, {@link #raisePressure},
- * {@link #exitAll}), fault injection ({@link
- * #failMutation}, {@link #failWhen}), a crash point ({@link #crashAt}, {@link #recover()}), the record
- * of mutations and {@link #snapshot() snapshots} to compare.
+ * ({@link #setKernelValue}), notifications a test raises ({@link #raiseOom}, {@link
+ * #raisePressure}, {@link #exitAll}), fault injection ({@link #failMutation}, {@link #failWhen}), a
+ * crash point ({@link #crashAt}, {@link #recover()}), the record of mutations and {@link
+ * #snapshot() snapshots} to compare.
  *
  * <p>Fidelity: v1 rules were checked against a 6.18 kernel; v2 controller rules follow the kernel's
  * cgroup-v2 documentation. Usage counters never move by themselves. Not for production use.
@@ -64,9 +64,14 @@ public final class FakeCgroupFs implements CgroupFs {
   private final Map<Long, List<String>> commands = new java.util.HashMap<>();
   private final Map<Long, FakeRun> runs = new java.util.HashMap<>();
   private FakeRun.Script script = command -> null;
+
   /** Ends scripted processes at their time; made on first use, its one thread ends when idle. */
   private java.util.concurrent.ScheduledThreadPoolExecutor exits;
-  /** Threads in {@link #awaitExit}'s wait; a mutation wakes them only if there are any (notifyAll is not free). */
+
+  /**
+   * Threads in {@link #awaitExit}'s wait; a mutation wakes them only if there are any (notifyAll is
+   * not free).
+   */
   private int waiters;
 
   private final FakeLayout layout;
@@ -86,22 +91,29 @@ public final class FakeCgroupFs implements CgroupFs {
     return builder().build();
   }
 
-  /** A fake with the hierarchies of {@code layout}.
+  /**
+   * A fake with the hierarchies of {@code layout}.
    *
    * @param layout the hierarchies to mount
-   * @return the fake, with only root cgroups */
+   * @return the fake, with only root cgroups
+   */
   public static FakeCgroupFs create(FakeLayout layout) {
     return builder().layout(layout).build();
   }
 
-  /** A builder, to choose the layout, the cpus, the memory nodes and the v2 root's controllers.
+  /**
+   * A builder, to choose the layout, the cpus, the memory nodes and the v2 root's controllers.
    *
-   * @return a new builder */
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Sets up a fake: its layout, the machine's cpus and memory nodes, the v2 root's enabled controllers. */
+  /**
+   * Sets up a fake: its layout, the machine's cpus and memory nodes, the v2 root's enabled
+   * controllers.
+   */
   public static final class Builder {
     private FakeLayout layout = FakeLayout.SYSTEMD_V2;
     private String cpus;
@@ -112,9 +124,9 @@ public final class FakeCgroupFs implements CgroupFs {
     private Set<String> withoutFiles;
 
     /**
-     * Interface files this fake kernel was built without, as a kernel without a feature lacks
-     * them: {@code "memory.zswap.max"} (no zswap), {@code "io.latency"}, {@code "cpu.uclamp.min"}.
-     * None by default.
+     * Interface files this fake kernel was built without, as a kernel without a feature lacks them:
+     * {@code "memory.zswap.max"} (no zswap), {@code "io.latency"}, {@code "cpu.uclamp.min"}. None
+     * by default.
      *
      * @param files the file names
      * @return this builder
@@ -151,10 +163,13 @@ public final class FakeCgroupFs implements CgroupFs {
       return this;
     }
 
-    /** The hierarchies to mount, and where the processes start; {@link FakeLayout#SYSTEMD_V2} by default.
+    /**
+     * The hierarchies to mount, and where the processes start; {@link FakeLayout#SYSTEMD_V2} by
+     * default.
      *
      * @param layout the layout
-     * @return this builder */
+     * @return this builder
+     */
     public Builder layout(FakeLayout layout) {
       this.layout = Objects.requireNonNull(layout, "layout");
       return this;
@@ -195,16 +210,26 @@ public final class FakeCgroupFs implements CgroupFs {
       return this;
     }
 
-    /** The fake.
+    /**
+     * The fake.
      *
-     * @return a new fake with only root cgroups */
+     * @return a new fake with only root cgroups
+     */
     public FakeCgroupFs build() {
       Machine m = Layouts.defaultMachine(layout);
-      Machine machine = new Machine(cpus == null ? m.cpus() : cpus,
-          memoryNodes == null ? m.mems() : memoryNodes, m.blockDevices(), m.hugepageSizes(),
-          rdmaDevices == null ? m.rdmaDevices() : rdmaDevices, miscCapacity == null ? m.miscCapacity() : miscCapacity,
-          withoutFiles == null ? m.absentFiles() : withoutFiles);
-      Set<String> enabled = rootSubtreeControl == null ? Layouts.defaultRootSubtreeControl(layout) : rootSubtreeControl;
+      Machine machine =
+          new Machine(
+              cpus == null ? m.cpus() : cpus,
+              memoryNodes == null ? m.mems() : memoryNodes,
+              m.blockDevices(),
+              m.hugepageSizes(),
+              rdmaDevices == null ? m.rdmaDevices() : rdmaDevices,
+              miscCapacity == null ? m.miscCapacity() : miscCapacity,
+              withoutFiles == null ? m.absentFiles() : withoutFiles);
+      Set<String> enabled =
+          rootSubtreeControl == null
+              ? Layouts.defaultRootSubtreeControl(layout)
+              : rootSubtreeControl;
       FakeCgroupFs fs = new FakeCgroupFs(new Kernel(layout, machine, enabled, SELF_PID), layout);
       if (layout == FakeLayout.SYSTEMD_V2) {
         fs.systemdTree();
@@ -214,7 +239,9 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** The cgroups (as {@code "label:/path"}) the fake started with, which no code under test made. */
+  /**
+   * The cgroups (as {@code "label:/path"}) the fake started with, which no code under test made.
+   */
   private Set<String> startingCgroups = Set.of();
 
   /** What {@code hasNoCgroupsButTheRoots} allows: the cgroups of now, which the fixture made. */
@@ -226,7 +253,10 @@ public final class FakeCgroupFs implements CgroupFs {
     return startingCgroups;
   }
 
-  /** Where {@code ContainerApi.open(this)} puts its root: the test's unit on SYSTEMD_V2, else the mount root. */
+  /**
+   * Where {@code ContainerApi.open(this)} puts its root: the test's unit on SYSTEMD_V2, else the
+   * mount root.
+   */
   CgroupPath containerRoot() {
     return layout == FakeLayout.SYSTEMD_V2 ? SYSTEMD_UNIT : CgroupPath.root();
   }
@@ -248,8 +278,11 @@ public final class FakeCgroupFs implements CgroupFs {
       makeCgroup(unified, CgroupPath.of("/init.scope"));
       write(unified, CgroupPath.of("/init.scope"), "cgroup.procs", "1");
       makeCgroup(unified, slice);
-      String enable = Layouts.SYSTEMD_ENABLES.stream().sorted().map(c -> "+" + c)
-          .collect(java.util.stream.Collectors.joining(" "));
+      String enable =
+          Layouts.SYSTEMD_ENABLES.stream()
+              .sorted()
+              .map(c -> "+" + c)
+              .collect(java.util.stream.Collectors.joining(" "));
       write(unified, slice, "cgroup.subtree_control", enable);
       makeCgroup(unified, SYSTEMD_UNIT);
       write(unified, SYSTEMD_UNIT, "cgroup.procs", Long.toString(SELF_PID));
@@ -319,7 +352,8 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
+  public Optional<String> marker(Hierarchy h, CgroupPath path, String key)
+      throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();
       return kernel.marker(h, path, key);
@@ -356,11 +390,11 @@ public final class FakeCgroupFs implements CgroupFs {
    * A watcher whose watches are signalled at once, on the thread that changed the fake: a file
    * watch after every change (any successful mutation, process change, {@link #setKernelValue},
    * {@link #raiseOom}) and when its cgroup is removed; a v1 eventfd registration by {@link
-   * #raiseOom} ({@code memory.oom_control}), by {@link #setKernelValue} of a usage file that crosses
-   * the threshold either way ({@code memory.usage_in_bytes}, {@code memory.memsw.usage_in_bytes};
-   * other files are EINVAL), and by removal; a PSI trigger, validated as the kernel does for a
-   * privileged writer (window 500 ms to 10 s, threshold within it), by {@link #raisePressure} and
-   * by removal. No polling, no delay.
+   * #raiseOom} ({@code memory.oom_control}), by {@link #setKernelValue} of a usage file that
+   * crosses the threshold either way ({@code memory.usage_in_bytes}, {@code
+   * memory.memsw.usage_in_bytes}; other files are EINVAL), and by removal; a PSI trigger, validated
+   * as the kernel does for a privileged writer (window 500 ms to 10 s, threshold within it), by
+   * {@link #raisePressure} and by removal. No polling, no delay.
    */
   @Override
   public CgroupWatcher watcher() {
@@ -375,7 +409,8 @@ public final class FakeCgroupFs implements CgroupFs {
     private final WatchQueue queue = new WatchQueue();
 
     @Override
-    public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws CgroupFsException {
+    public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files)
+        throws CgroupFsException {
       synchronized (lock) {
         recorder.checkAlive();
         return kernel.watch(queue, h, path);
@@ -446,8 +481,13 @@ public final class FakeCgroupFs implements CgroupFs {
 
   /** The v2 hierarchy; IllegalStateException on a layout without one. */
   Hierarchy unifiedHierarchy() {
-    return hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2).findFirst()
-        .orElseThrow(() -> new IllegalStateException("this fake's layout " + layout + " has no cgroup2 hierarchy"));
+    return hierarchies().stream()
+        .filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "this fake's layout " + layout + " has no cgroup2 hierarchy"));
   }
 
   /**
@@ -497,7 +537,8 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
+  public void write(Hierarchy h, CgroupPath path, String file, String value)
+      throws CgroupFsException {
     synchronized (lock) {
       begin(Kind.WRITE, h, path, file, value, Operation.WRITE);
       try {
@@ -511,12 +552,12 @@ public final class FakeCgroupFs implements CgroupFs {
 
   /**
    * A view of this fake as an unprivileged user: the same cgroups, files and processes, with the
-   * kernel's permission checks of a caller without capabilities. Making or removing a cgroup
-   * needs write access to the parent directory and a marker (a user xattr) to the cgroup's; a
-   * file write needs the file; every refusal is EACCES. A cgroup the user makes, and its files,
-   * are the user's. On v2 moving a process also needs write access to {@code cgroup.procs} of the
-   * common ancestor of its cgroup and the destination. {@code chown}, {@code mount}, {@code
-   * umount} and device filters are EPERM. Root's view (uid 0) is this fake itself.
+   * kernel's permission checks of a caller without capabilities. Making or removing a cgroup needs
+   * write access to the parent directory and a marker (a user xattr) to the cgroup's; a file write
+   * needs the file; every refusal is EACCES. A cgroup the user makes, and its files, are the
+   * user's. On v2 moving a process also needs write access to {@code cgroup.procs} of the common
+   * ancestor of its cgroup and the destination. {@code chown}, {@code mount}, {@code umount} and
+   * device filters are EPERM. Root's view (uid 0) is this fake itself.
    *
    * <pre>{@code
    * FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
@@ -562,7 +603,8 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws CgroupFsException {
+  public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path)
+      throws CgroupFsException {
     synchronized (lock) {
       recorder.checkAlive();
       return kernel.deviceFilter(h, path);
@@ -570,7 +612,8 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
+  public void setMarker(Hierarchy h, CgroupPath path, String key, String value)
+      throws CgroupFsException {
     synchronized (lock) {
       begin(Kind.SET_MARKER, h, path, null, value, Operation.SET_MARKER);
       try {
@@ -596,7 +639,8 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
+  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid)
+      throws CgroupFsException {
     synchronized (lock) {
       begin(Kind.CHOWN, h, path, file, uid + ":" + gid, Operation.CHOWN);
       try {
@@ -660,11 +704,12 @@ public final class FakeCgroupFs implements CgroupFs {
    * (an empty v1 cpuset is ENOSPC). If one fails, the fake process ends and the failure is thrown.
    * Once placed it does what the {@link #onRun script} says for its command (forks, writes, exits
    * with a status after a delay); without one, the returned {@link Process} has the fake pid and
-   * empty streams, and it runs until {@link #exitProcess(long, int)}, a kill or {@code
-   * cgroup.kill} ends it (exit status 137). What it would have run is {@link #commandOf}.
+   * empty streams, and it runs until {@link #exitProcess(long, int)}, a kill or {@code cgroup.kill}
+   * ends it (exit status 137). What it would have run is {@link #commandOf}.
    */
   @Override
-  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
+  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
+      throws CgroupFsException {
     return start(command, cgroups, null);
   }
 
@@ -682,7 +727,8 @@ public final class FakeCgroupFs implements CgroupFs {
           write(e.getKey(), e.getValue(), "cgroup.procs", Long.toString(pid));
         }
       } catch (CgroupFsException | RuntimeException | FakeCrash e) {
-        kernel.exitProcess(pid); // as the host's launcher, which runs nothing unless it is told to go
+        kernel.exitProcess(
+            pid); // as the host's launcher, which runs nothing unless it is told to go
         throw e;
       }
       if (init != null) {
@@ -702,8 +748,12 @@ public final class FakeCgroupFs implements CgroupFs {
       for (int i = 0; i < run.children(); i++) {
         kernel.forkProcess(pid);
       }
-      FakeProcess process = new FakeProcess(this, pid, output(command.redirectOutput(), run.stdout(), System.out),
-          output(command.redirectError(), run.stderr(), System.err));
+      FakeProcess process =
+          new FakeProcess(
+              this,
+              pid,
+              output(command.redirectOutput(), run.stdout(), System.out),
+              output(command.redirectError(), run.stderr(), System.err));
       if (run.exitCode() != null) {
         if (run.after().isZero()) {
           endIfRunning(pid, run.exitCode());
@@ -720,14 +770,14 @@ public final class FakeCgroupFs implements CgroupFs {
    * Virtual hosts in memory: a virtual host is its init, a fake process placed in the container's
    * cgroups like any started one ({@link #commandOf} is its {@code init_argv}, or {@code
    * [catatonit, -P]} for the default init), and the processes joined to it ({@link #commandOf} is
-   * the program's argv, as the caller gave it). Scripts ({@link #onRun}) decide what each does
-   * from that command; an init whose script exits at once fails the start as bwrap would, with
+   * the program's argv, as the caller gave it). Scripts ({@link #onRun}) decide what each does from
+   * that command; an init whose script exits at once fails the start as bwrap would, with
    * FAILED_PRECONDITION. A child that a joined process forks is in the virtual host too; when the
    * init ends (killed, {@code cgroup.kill}, its script, {@link #exitProcess}), every process of the
    * virtual host is killed, as the kernel ends a pid namespace. Start times are the fake's ticks,
    * so a pid is never mistaken for another process's. {@link #virtualHostOf} tells a test where a
-   * process runs. Nothing of the machine is checked: a root filesystem, mounts and tools are
-   * taken as given.
+   * process runs. Nothing of the machine is checked: a root filesystem, mounts and tools are taken
+   * as given.
    *
    * @return this fake's virtual hosts
    */
@@ -736,73 +786,106 @@ public final class FakeCgroupFs implements CgroupFs {
     return Optional.of(virtualHosts);
   }
 
-  private final org.lmctfy.cgroupfs.VirtualHosts virtualHosts = new org.lmctfy.cgroupfs.VirtualHosts() {
-    @Override
-    public void check(org.lmctfy.spec.VirtualHostSpec host, org.lmctfy.spec.FilesystemSpec filesystem) {
-      synchronized (lock) {
-        recorder.checkAlive();
-      }
-    }
-
-    @Override
-    public org.lmctfy.cgroupfs.ProcessId start(org.lmctfy.spec.VirtualHostSpec host,
-        org.lmctfy.spec.FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
-      synchronized (lock) {
-        List<String> argv = host.init() == null || host.init().initArgv().isEmpty() ? List.of("catatonit", "-P")
-            : host.init().initArgv();
-        long pid = FakeCgroupFs.this.start(new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD),
-            cgroups, NEW_INIT).pid();
-        Integer status = kernel.exitStatus(pid);
-        if (status != null) {
-          throw new org.lmctfy.LmctfyException(org.lmctfy.ErrorCode.FAILED_PRECONDITION, "the virtual host could not "
-              + "be made: its init " + argv + " exited with status " + status + " at once (a script of the fake)");
+  private final org.lmctfy.cgroupfs.VirtualHosts virtualHosts =
+      new org.lmctfy.cgroupfs.VirtualHosts() {
+        @Override
+        public void check(
+            org.lmctfy.spec.VirtualHostSpec host, org.lmctfy.spec.FilesystemSpec filesystem) {
+          synchronized (lock) {
+            recorder.checkAlive();
+          }
         }
-        virtualHostSpecs.put(pid, new FakeVirtualHost(pid, host, filesystem));
-        return new org.lmctfy.cgroupfs.ProcessId(pid, kernel.startTime(pid));
-      }
-    }
 
-    @Override
-    public Process join(org.lmctfy.cgroupfs.ProcessId init, ProcessBuilder command, boolean newSession,
-        Map<Hierarchy, CgroupPath> cgroups) throws CgroupFsException {
-      synchronized (lock) {
-        recorder.checkAlive();
-        requireRunning(init);
-        return FakeCgroupFs.this.start(command, cgroups, init.pid());
-      }
-    }
-
-    @Override
-    public boolean isRunning(org.lmctfy.cgroupfs.ProcessId init) {
-      synchronized (lock) {
-        Long started = kernel.startTime(init.pid());
-        return started != null && started == init.startTime() && kernel.processes().contains(init.pid());
-      }
-    }
-
-    @Override
-    public boolean holds(org.lmctfy.cgroupfs.ProcessId init, long tid) throws CgroupFsException {
-      synchronized (lock) {
-        requireRunning(init);
-        long pid;
-        try {
-          pid = kernel.pidOf(tid);
-        } catch (IllegalArgumentException e) {
-          throw new CgroupFsException(Operation.READ, "/proc/" + tid + "/ns/pid", null, Errno.ESRCH,
-              "no process or thread " + tid);
+        @Override
+        public org.lmctfy.cgroupfs.ProcessId start(
+            org.lmctfy.spec.VirtualHostSpec host,
+            org.lmctfy.spec.FilesystemSpec filesystem,
+            Map<Hierarchy, CgroupPath> cgroups)
+            throws CgroupFsException {
+          synchronized (lock) {
+            List<String> argv =
+                host.init() == null || host.init().initArgv().isEmpty()
+                    ? List.of("catatonit", "-P")
+                    : host.init().initArgv();
+            long pid =
+                FakeCgroupFs.this
+                    .start(
+                        new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD),
+                        cgroups,
+                        NEW_INIT)
+                    .pid();
+            Integer status = kernel.exitStatus(pid);
+            if (status != null) {
+              throw new org.lmctfy.LmctfyException(
+                  org.lmctfy.ErrorCode.FAILED_PRECONDITION,
+                  "the virtual host could not "
+                      + "be made: its init "
+                      + argv
+                      + " exited with status "
+                      + status
+                      + " at once (a script of the fake)");
+            }
+            virtualHostSpecs.put(pid, new FakeVirtualHost(pid, host, filesystem));
+            return new org.lmctfy.cgroupfs.ProcessId(pid, kernel.startTime(pid));
+          }
         }
-        Long itsInit = kernel.initOf(pid);
-        return itsInit != null && itsInit == init.pid();
-      }
-    }
 
-    private void requireRunning(org.lmctfy.cgroupfs.ProcessId init) throws CgroupFsException {
-      if (!isRunning(init)) {
-        throw new CgroupFsException(Operation.READ, "/proc/" + init.pid() + "/stat", null, Errno.ESRCH,
-            "the virtual host's init (pid " + init.pid() + ") is not running");
-      }
-    }
-  };
+        @Override
+        public Process join(
+            org.lmctfy.cgroupfs.ProcessId init,
+            ProcessBuilder command,
+            boolean newSession,
+            Map<Hierarchy, CgroupPath> cgroups)
+            throws CgroupFsException {
+          synchronized (lock) {
+            recorder.checkAlive();
+            requireRunning(init);
+            return FakeCgroupFs.this.start(command, cgroups, init.pid());
+          }
+        }
+
+        @Override
+        public boolean isRunning(org.lmctfy.cgroupfs.ProcessId init) {
+          synchronized (lock) {
+            Long started = kernel.startTime(init.pid());
+            return started != null
+                && started == init.startTime()
+                && kernel.processes().contains(init.pid());
+          }
+        }
+
+        @Override
+        public boolean holds(org.lmctfy.cgroupfs.ProcessId init, long tid)
+            throws CgroupFsException {
+          synchronized (lock) {
+            requireRunning(init);
+            long pid;
+            try {
+              pid = kernel.pidOf(tid);
+            } catch (IllegalArgumentException e) {
+              throw new CgroupFsException(
+                  Operation.READ,
+                  "/proc/" + tid + "/ns/pid",
+                  null,
+                  Errno.ESRCH,
+                  "no process or thread " + tid);
+            }
+            Long itsInit = kernel.initOf(pid);
+            return itsInit != null && itsInit == init.pid();
+          }
+        }
+
+        private void requireRunning(org.lmctfy.cgroupfs.ProcessId init) throws CgroupFsException {
+          if (!isRunning(init)) {
+            throw new CgroupFsException(
+                Operation.READ,
+                "/proc/" + init.pid() + "/stat",
+                null,
+                Errno.ESRCH,
+                "the virtual host's init (pid " + init.pid() + ") is not running");
+          }
+        }
+      };
 
   /** The spec of each virtual host, by its init's pid. */
   private final Map<Long, FakeVirtualHost> virtualHostSpecs = new java.util.HashMap<>();
@@ -854,8 +937,12 @@ public final class FakeCgroupFs implements CgroupFs {
     onRun(command -> run);
   }
 
-  /** What a scripted process wrote to a stream: the bytes for a pipe; written out for a file or INHERIT. */
-  private static byte[] output(ProcessBuilder.Redirect to, String text, java.io.PrintStream own) throws CgroupFsException {
+  /**
+   * What a scripted process wrote to a stream: the bytes for a pipe; written out for a file or
+   * INHERIT.
+   */
+  private static byte[] output(ProcessBuilder.Redirect to, String text, java.io.PrintStream own)
+      throws CgroupFsException {
     byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     if (bytes.length == 0) {
       return bytes;
@@ -873,11 +960,19 @@ public final class FakeCgroupFs implements CgroupFs {
           return new byte[0]; // DISCARD is a WRITE to no file
         }
         try {
-          java.nio.file.Files.write(to.file().toPath(), bytes, java.nio.file.StandardOpenOption.CREATE,
-              to.type() == ProcessBuilder.Redirect.Type.APPEND ? java.nio.file.StandardOpenOption.APPEND
+          java.nio.file.Files.write(
+              to.file().toPath(),
+              bytes,
+              java.nio.file.StandardOpenOption.CREATE,
+              to.type() == ProcessBuilder.Redirect.Type.APPEND
+                  ? java.nio.file.StandardOpenOption.APPEND
                   : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
         } catch (java.io.IOException e) {
-          throw new CgroupFsException(Operation.WRITE, to.file().toString(), null, Errno.EIO,
+          throw new CgroupFsException(
+              Operation.WRITE,
+              to.file().toString(),
+              null,
+              Errno.EIO,
               "a scripted process could not write its output: " + e.getMessage());
         }
         return new byte[0];
@@ -889,24 +984,33 @@ public final class FakeCgroupFs implements CgroupFs {
   /** Ends {@code pid} with {@code status} in {@code nanos}, or once no freezer holds it. */
   private void scheduleExit(long pid, int status, long nanos) {
     if (exits == null) {
-      exits = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
-        Thread t = new Thread(r, "fake-cgroupfs-exits");
-        t.setDaemon(true);
-        return t;
-      });
+      exits =
+          new java.util.concurrent.ScheduledThreadPoolExecutor(
+              1,
+              r -> {
+                Thread t = new Thread(r, "fake-cgroupfs-exits");
+                t.setDaemon(true);
+                return t;
+              });
       exits.setKeepAliveTime(1, java.util.concurrent.TimeUnit.SECONDS);
       exits.allowCoreThreadTimeOut(true);
     }
-    exits.schedule(() -> {
-      synchronized (lock) {
-        if (kernel.processes().contains(pid) && kernel.frozen(pid)) {
-          scheduleExit(pid, status, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)); // held: as on the kernel
-          return;
-        }
-        endIfRunning(pid, status);
-        kernel.changed();
-      }
-    }, nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    exits.schedule(
+        () -> {
+          synchronized (lock) {
+            if (kernel.processes().contains(pid) && kernel.frozen(pid)) {
+              scheduleExit(
+                  pid,
+                  status,
+                  java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)); // held: as on the kernel
+              return;
+            }
+            endIfRunning(pid, status);
+            kernel.changed();
+          }
+        },
+        nanos,
+        java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
   /** Whether a SIGTERM leaves {@code pid} running (its script says it ignores one). */
@@ -968,23 +1072,27 @@ public final class FakeCgroupFs implements CgroupFs {
   // the kernel's change, then done, or failed if the kernel refused.
 
   /** Begins a mutation of a cgroup or one of its files. */
-  private void begin(Kind kind, Hierarchy h, CgroupPath path, String file, String value, Operation verb)
+  private void begin(
+      Kind kind, Hierarchy h, CgroupPath path, String file, String value, Operation verb)
       throws CgroupFsException {
-    Errno injected = recorder.begin(kind, h.label(), Objects.requireNonNull(path, "path"), file, value);
+    Errno injected =
+        recorder.begin(kind, h.label(), Objects.requireNonNull(path, "path"), file, value);
     if (injected != null) {
       throw injected(kind, value, verb, h.display(path, file), injected);
     }
   }
 
   /** Begins a mutation of something else (recorded at "/"), {@code display} naming it. */
-  private void begin(Kind kind, String label, String value, Operation verb, String display) throws CgroupFsException {
+  private void begin(Kind kind, String label, String value, Operation verb, String display)
+      throws CgroupFsException {
     Errno injected = recorder.begin(kind, label, CgroupPath.root(), null, value);
     if (injected != null) {
       throw injected(kind, value, verb, display, injected);
     }
   }
 
-  private CgroupFsException injected(Kind kind, String value, Operation verb, String display, Errno errno) {
+  private CgroupFsException injected(
+      Kind kind, String value, Operation verb, String display, Errno errno) {
     recorder.end(errno);
     String shown = kind == Kind.WRITE || kind == Kind.SET_MARKER ? value : null;
     return new CgroupFsException(verb, display, shown, errno, "injected by FakeCgroupFs");
@@ -1006,7 +1114,9 @@ public final class FakeCgroupFs implements CgroupFs {
 
   // ---- Processes and kernel-side changes.
 
-  /** The pid standing for the test's own process; like pid 1 it starts in every hierarchy's root. */
+  /**
+   * The pid standing for the test's own process; like pid 1 it starts in every hierarchy's root.
+   */
   @Override
   public long selfPid() {
     synchronized (lock) {
@@ -1146,9 +1256,9 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   /**
-   * Every process with a thread in the cgroup (not its descendants) exits, as when the last job
-   * of a container ends: v2 {@code cgroup.events} then reads {@code populated 0} if no descendant
-   * has processes.
+   * Every process with a thread in the cgroup (not its descendants) exits, as when the last job of
+   * a container ends: v2 {@code cgroup.events} then reads {@code populated 0} if no descendant has
+   * processes.
    *
    * @param h the hierarchy
    * @param path the cgroup's path in the hierarchy
@@ -1158,9 +1268,14 @@ public final class FakeCgroupFs implements CgroupFs {
     synchronized (lock) {
       String procs;
       try {
-        procs = kernel.read(h, path, h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2 ? "cgroup.threads" : "tasks");
+        procs =
+            kernel.read(
+                h,
+                path,
+                h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2 ? "cgroup.threads" : "tasks");
       } catch (CgroupFsException e) {
-        throw new IllegalArgumentException("no cgroup " + h.display(path, null) + " in the fake", e);
+        throw new IllegalArgumentException(
+            "no cgroup " + h.display(path, null) + " in the fake", e);
       }
       java.util.Set<Long> pids = new java.util.TreeSet<>();
       for (String tid : procs.split("\n")) {
@@ -1176,7 +1291,8 @@ public final class FakeCgroupFs implements CgroupFs {
   // ---- Faults and crashes.
 
   /**
-   * Makes the {@code n}-th mutating operation from now (1 = the next) fail with {@code errno}, once, changing nothing.
+   * Makes the {@code n}-th mutating operation from now (1 = the next) fail with {@code errno},
+   * once, changing nothing.
    *
    * @param n which operation from now (1 = the next)
    * @param errno the errno
@@ -1188,21 +1304,23 @@ public final class FakeCgroupFs implements CgroupFs {
   }
 
   /**
-   * Makes the next mutating operation that {@code matcher} accepts fail with {@code errno}, once, changing nothing.
+   * Makes the next mutating operation that {@code matcher} accepts fail with {@code errno}, once,
+   * changing nothing.
    *
    * @param matcher which operation fails
    * @param errno the errno
    */
   public void failWhen(Predicate<FakeOperation> matcher, Errno errno) {
     synchronized (lock) {
-      recorder.failWhen(Objects.requireNonNull(matcher, "matcher"), Objects.requireNonNull(errno, "errno"));
+      recorder.failWhen(
+          Objects.requireNonNull(matcher, "matcher"), Objects.requireNonNull(errno, "errno"));
     }
   }
 
   /**
    * From the {@code n}-th mutating operation from now on (1 = the next), every CgroupFs operation,
-   * reads too, throws {@link FakeCrash} until {@link #recover()}. The {@code n}-th operation does not
-   * happen and is not recorded.
+   * reads too, throws {@link FakeCrash} until {@link #recover()}. The {@code n}-th operation does
+   * not happen and is not recorded.
    *
    * @param n which operation from now (1 = the next)
    */
@@ -1219,9 +1337,11 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** Whether {@link #crashAt} has struck and {@link #recover()} has not been called since.
+  /**
+   * Whether {@link #crashAt} has struck and {@link #recover()} has not been called since.
    *
-   * @return whether the fake is crashed */
+   * @return whether the fake is crashed
+   */
   public boolean crashed() {
     synchronized (lock) {
       return recorder.crashed();
@@ -1231,9 +1351,11 @@ public final class FakeCgroupFs implements CgroupFs {
   // ---- Record and snapshots.
 
   /**
-   * Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed ones too.
+   * Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed
+   * ones too.
    *
-   * @return Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed ones too
+   * @return Every mutating operation attempted since creation or {@link #clearRecord()}, in order,
+   *     failed ones too
    */
   public List<FakeOperation> mutations() {
     synchronized (lock) {
@@ -1241,9 +1363,11 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** How many mutating operations were attempted since creation or {@link #clearRecord()}.
+  /**
+   * How many mutating operations were attempted since creation or {@link #clearRecord()}.
    *
-   * @return the count, failed ones too */
+   * @return the count, failed ones too
+   */
   public int mutationCount() {
     synchronized (lock) {
       return recorder.mutationCount();
@@ -1252,8 +1376,8 @@ public final class FakeCgroupFs implements CgroupFs {
 
   /**
    * Forgets the record of mutations (it grows by a few bytes per mutation: a fake that lives for
-   * millions of operations, as in a benchmark, should be cleared now and then). Pending
-   * {@link #failMutation} and {@link #crashAt} points count from their own call and stay.
+   * millions of operations, as in a benchmark, should be cleared now and then). Pending {@link
+   * #failMutation} and {@link #crashAt} points count from their own call and stay.
    */
   public void clearRecord() {
     synchronized (lock) {

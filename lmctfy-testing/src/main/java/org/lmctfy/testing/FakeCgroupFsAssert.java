@@ -9,7 +9,6 @@ import org.assertj.core.api.AbstractAssert;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.testing.junit.FakeCgroups;
 
 /**
  * Assertions on the state of a {@link FakeCgroupFs}; start from {@link CgroupAssertions}.
@@ -35,10 +34,13 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   public FakeCgroupFsAssert hasNoCgroupsButTheRoots() {
     isNotNull();
     Set<String> start = actual.startingCgroups();
-    Set<String> extra = actual.snapshot().cgroups().stream().filter(c -> !c.endsWith(":/") && !start.contains(c))
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> extra =
+        actual.snapshot().cgroups().stream()
+            .filter(c -> !c.endsWith(":/") && !start.contains(c))
+            .collect(Collectors.toCollection(TreeSet::new));
     if (!extra.isEmpty()) {
-      failWithMessage("Expected no cgroups but the roots, but found:%n  %s", String.join("\n  ", extra));
+      failWithMessage(
+          "Expected no cgroups but the roots, but found:%n  %s", String.join("\n  ", extra));
     }
     return this;
   }
@@ -53,7 +55,9 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
     isNotNull();
     List<String> differences = actual.snapshot().differencesFrom(expected);
     if (!differences.isEmpty()) {
-      failWithMessage("Expected the cgroup tree to match the snapshot, but:%n  %s", String.join("\n  ", differences));
+      failWithMessage(
+          "Expected the cgroup tree to match the snapshot, but:%n  %s",
+          String.join("\n  ", differences));
     }
     return this;
   }
@@ -63,7 +67,8 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
    * every hierarchy a container occupies (each with controllers, and the unified one).
    *
    * @param name the container's name
-   * @return the container {@code name} ({@code "/jobs/build-1"}) exists whole: a cgroup at its path in every hierarchy a container occupies (each with controllers, and the unified one)
+   * @return the container {@code name} ({@code "/jobs/build-1"}) exists whole: a cgroup at its path
+   *     in every hierarchy a container occupies (each with controllers, and the unified one)
    */
   public FakeCgroupFsAssert hasContainer(String name) {
     isNotNull();
@@ -75,8 +80,9 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
       }
     }
     if (!missing.isEmpty()) {
-      failWithMessage("Expected container %s to exist, but it has no cgroup in %s; the tree holds:%n  %s", name,
-          missing, String.join("\n  ", cgroups));
+      failWithMessage(
+          "Expected container %s to exist, but it has no cgroup in %s; the tree holds:%n  %s",
+          name, missing, String.join("\n  ", cgroups));
     }
     return this;
   }
@@ -90,8 +96,11 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   public FakeCgroupFsAssert hasNoContainer(String name) {
     isNotNull();
     Set<String> cgroups = actual.snapshot().cgroups();
-    List<String> left = actual.hierarchies().stream().map(h -> h.label() + ":" + path(name)).filter(cgroups::contains)
-        .toList();
+    List<String> left =
+        actual.hierarchies().stream()
+            .map(h -> h.label() + ":" + path(name))
+            .filter(cgroups::contains)
+            .toList();
     if (!left.isEmpty()) {
       failWithMessage("Expected nothing of container %s, but found %s", name, left);
     }
@@ -106,7 +115,8 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
    * @param name the container's name
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @param expected the expected value
-   * @return the interface file {@code file} of the container {@code name} reads {@code expected}, without the kernel's final newline: {@code hasValue("/job", "memory.max", "104857600")}
+   * @return the interface file {@code file} of the container {@code name} reads {@code expected},
+   *     without the kernel's final newline: {@code hasValue("/job", "memory.max", "104857600")}
    */
   public FakeCgroupFsAssert hasValue(String name, String file, String expected) {
     isNotNull();
@@ -117,13 +127,16 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
       if (value != null) {
         found.add(h.label());
         if (!value.equals(expected)) {
-          failWithMessage("Expected %s of container %s to read \"%s\", but %s:%s reads \"%s\"", file, name, expected,
-              h.label(), name, value);
+          failWithMessage(
+              "Expected %s of container %s to read \"%s\", but %s:%s reads \"%s\"",
+              file, name, expected, h.label(), name, value);
         }
       }
     }
     if (found.isEmpty()) {
-      failWithMessage("Expected container %s to have %s, but no hierarchy of this layout has it there", name, file);
+      failWithMessage(
+          "Expected container %s to have %s, but no hierarchy of this layout has it there",
+          name, file);
     }
     return this;
   }
@@ -139,8 +152,9 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
     isNotNull();
     checkLabel(cgroup);
     if (!actual.snapshot().cgroups().contains(cgroup)) {
-      failWithMessage("Expected cgroup %s to exist, but the tree holds:%n  %s", cgroup,
-          String.join("\n  ", actual.snapshot().cgroups()));
+      failWithMessage(
+          "Expected cgroup %s to exist, but the tree holds:%n  %s",
+          cgroup, String.join("\n  ", actual.snapshot().cgroups()));
     }
     return this;
   }
@@ -150,9 +164,9 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
    *
    * @param cgroup the cgroup
    * @return the cgroup {@code "<hierarchy label>:<path>"} does not exist
-   * @throws IllegalArgumentException if the fake's layout has no hierarchy of that label (on
-   *     {@link FakeLayout#V2} there is no {@code "memory:"}, only {@code "unified:"}): such a
-   *     cgroup could never exist, so the assertion would prove nothing
+   * @throws IllegalArgumentException if the fake's layout has no hierarchy of that label (on {@link
+   *     FakeLayout#V2} there is no {@code "memory:"}, only {@code "unified:"}): such a cgroup could
+   *     never exist, so the assertion would prove nothing
    */
   public FakeCgroupFsAssert hasNoCgroup(String cgroup) {
     isNotNull();
@@ -166,11 +180,18 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
   private void checkLabel(String cgroup) {
     int colon = cgroup.indexOf(':');
     String label = colon < 0 ? "" : cgroup.substring(0, colon);
-    Set<String> labels = actual.hierarchies().stream().map(Hierarchy::label)
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> labels =
+        actual.hierarchies().stream()
+            .map(Hierarchy::label)
+            .collect(Collectors.toCollection(TreeSet::new));
     if (!labels.contains(label)) {
-      throw new IllegalArgumentException("\"" + cgroup + "\" names no hierarchy of this fake (\"<label>:<path>\""
-          + " with a label of " + labels + "); hasContainer and hasNoContainer hold on every layout");
+      throw new IllegalArgumentException(
+          "\""
+              + cgroup
+              + "\" names no hierarchy of this fake (\"<label>:<path>\""
+              + " with a label of "
+              + labels
+              + "); hasContainer and hasNoContainer hold on every layout");
     }
   }
 
@@ -181,6 +202,7 @@ public final class FakeCgroupFsAssert extends AbstractAssert<FakeCgroupFsAssert,
 
   private List<Hierarchy> managed() {
     return actual.hierarchies().stream()
-        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty()).toList();
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+        .toList();
   }
 }

@@ -7,17 +7,17 @@ package org.lmctfy.testing;
  */
 public enum FakeLayout {
   /**
-   * What most users run, and the default: a systemd machine on pure cgroup v2, seen from a
-   * service with {@code Delegate=yes} that has made room for containers. cgroup2 alone at {@code
-   * /sys/fs/cgroup} with cpuset, cpu, io, memory, hugetlb, pids, rdma and misc; the root and
-   * {@code /system.slice} enable {@code cpuset cpu io memory pids} in their {@code
+   * What most users run, and the default: a systemd machine on pure cgroup v2, seen from a service
+   * with {@code Delegate=yes} that has made room for containers. cgroup2 alone at {@code
+   * /sys/fs/cgroup} with cpuset, cpu, io, memory, hugetlb, pids, rdma and misc; the root and {@code
+   * /system.slice} enable {@code cpuset cpu io memory pids} in their {@code
    * cgroup.subtree_control}, as systemd does; pid 1 is in {@code /init.scope}. The unit {@code
    * /system.slice/app.service} is as {@code initMachine} with {@code processes_leaf:
    * "lmctfy-supervisor"} and systemd's controllers leaves it: the test's own process ({@link
    * FakeCgroupFs#selfPid()}) in that leaf, the unit enabling the controllers for its children.
    * {@code ContainerApi.open(fs)} roots its containers at the unit, so {@code "/job"} is {@code
-   * /sys/fs/cgroup/system.slice/app.service/job}. To test a manager's own start-up, build a
-   * {@link #V2} or {@link #V2_BARE} fake and lay out the unit as the test needs.
+   * /sys/fs/cgroup/system.slice/app.service/job}. To test a manager's own start-up, build a {@link
+   * #V2} or {@link #V2_BARE} fake and lay out the unit as the test needs.
    */
   SYSTEMD_V2,
   /**
@@ -26,7 +26,10 @@ public enum FakeLayout {
    * otherwise; every process in the root.
    */
   V2,
-  /** Pure cgroup v2 as a kernel boots without systemd: the same controllers, none enabled; every process in the root. */
+  /**
+   * Pure cgroup v2 as a kernel boots without systemd: the same controllers, none enabled; every
+   * process in the root.
+   */
   V2_BARE,
   /**
    * systemd's hybrid mode: v1 cpu, cpuacct, cpuset, memory, devices, freezer, blkio and pids each

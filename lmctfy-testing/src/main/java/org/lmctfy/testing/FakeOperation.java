@@ -5,8 +5,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 
 /**
- * One mutating operation a {@link FakeCgroupFs} was asked to do, as {@link FakeCgroupFs#mutations()}
- * records it and as {@link FakeCgroupFs#failWhen} matchers see it.
+ * One mutating operation a {@link FakeCgroupFs} was asked to do, as {@link
+ * FakeCgroupFs#mutations()} records it and as {@link FakeCgroupFs#failWhen} matchers see it.
  *
  * @param hierarchy the hierarchy's {@link org.lmctfy.cgroupfs.Hierarchy#label()}
  * @param path the cgroup ({@code "/"} for mount and unmount)
@@ -16,7 +16,8 @@ import org.lmctfy.cgroupfs.Errno;
  * @param failedWith the errno the operation failed with, or null if it succeeded
  * @since 0.1
  */
-public record FakeOperation(Kind kind, String hierarchy, CgroupPath path, String file, String value, Errno failedWith) {
+public record FakeOperation(
+    Kind kind, String hierarchy, CgroupPath path, String file, String value, Errno failedWith) {
 
   /** What the operation was. */
   public enum Kind {

@@ -20,9 +20,9 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Timing: the exit happens {@link #after} the process was placed, on a thread of the fake's; a
- * freezer that holds the process (a paused container) holds its exit until it is thawed, as on
- * the kernel. Output is written at the start, to where the {@link ProcessBuilder}'s redirection
- * says (a pipe the caller reads, a file, the JVM's own stream for INHERIT).
+ * freezer that holds the process (a paused container) holds its exit until it is thawed, as on the
+ * kernel. Output is written at the start, to where the {@link ProcessBuilder}'s redirection says (a
+ * pipe the caller reads, a file, the JVM's own stream for INHERIT).
  *
  * <p>Immutable and thread-safe.
  *
@@ -32,11 +32,16 @@ import java.util.Objects;
  * @param stderr what the process writes to its standard error (UTF-8)
  * @param ignoresSigterm whether {@link Process#destroy()} (SIGTERM) leaves it running; a SIGKILL,
  *     {@code cgroup.kill} or {@link Process#destroyForcibly()} always ends it
- * @param children how many children it forks at its start, in its cgroups; they run until ended
- *     or killed, also after the process exits, as daemons a job leaves behind
+ * @param children how many children it forks at its start, in its cgroups; they run until ended or
+ *     killed, also after the process exits, as daemons a job leaves behind
  * @since 0.1
  */
-public record FakeRun(Integer exitCode, Duration after, String stdout, String stderr, boolean ignoresSigterm,
+public record FakeRun(
+    Integer exitCode,
+    Duration after,
+    String stdout,
+    String stderr,
+    boolean ignoresSigterm,
     int children) {
 
   /** Decides what a started process does from its command line ({@code argv}). */
@@ -71,7 +76,8 @@ public record FakeRun(Integer exitCode, Duration after, String stdout, String st
       throw new IllegalArgumentException("after must not be negative: " + after);
     }
     if (exitCode != null && (exitCode < 0 || exitCode > 255)) {
-      throw new IllegalArgumentException("exitCode must be 0..255 (a signal's death is 128 + n): " + exitCode);
+      throw new IllegalArgumentException(
+          "exitCode must be 0..255 (a signal's death is 128 + n): " + exitCode);
     }
     if (children < 0) {
       throw new IllegalArgumentException("children must not be negative: " + children);

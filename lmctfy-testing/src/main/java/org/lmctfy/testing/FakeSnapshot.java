@@ -55,11 +55,15 @@ public final class FakeSnapshot {
    *
    * @param cgroup the cgroup
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
-   * @return the content of one file in this snapshot without the kernel's final newline ({@code "104857600"}; lines of a multi-line file stay separated by newlines), or null if there is no such cgroup or file: {@code file("memory:/a", "memory.limit_in_bytes")}
+   * @return the content of one file in this snapshot without the kernel's final newline ({@code
+   *     "104857600"}; lines of a multi-line file stay separated by newlines), or null if there is
+   *     no such cgroup or file: {@code file("memory:/a", "memory.limit_in_bytes")}
    */
   public String file(String cgroup, String file) {
     String content = sections.getOrDefault(cgroup, Collections.emptySortedMap()).get(file);
-    return content != null && content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
+    return content != null && content.endsWith("\n")
+        ? content.substring(0, content.length() - 1)
+        : content;
   }
 
   private static boolean isCgroup(String key) {
@@ -67,13 +71,16 @@ public final class FakeSnapshot {
   }
 
   /**
-   * How this snapshot differs from {@code other} (an earlier one, usually), one line each, in order:
-   * {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"} for one
-   * only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed. Empty
-   * when the snapshots are equal.
+   * How this snapshot differs from {@code other} (an earlier one, usually), one line each, in
+   * order: {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"}
+   * for one only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed.
+   * Empty when the snapshots are equal.
    *
    * @param other the other
-   * @return How this snapshot differs from {@code other} (an earlier one, usually), one line each, in order: {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "- memory:/a"} for one only there, and {@code "~ memory:/ memory.stat: old -> new"} for an entry that changed
+   * @return How this snapshot differs from {@code other} (an earlier one, usually), one line each,
+   *     in order: {@code "+ memory:/a"} for a cgroup (hierarchy, process) only here, {@code "-
+   *     memory:/a"} for one only there, and {@code "~ memory:/ memory.stat: old -> new"} for an
+   *     entry that changed
    */
   public List<String> differencesFrom(FakeSnapshot other) {
     List<String> out = new ArrayList<>();

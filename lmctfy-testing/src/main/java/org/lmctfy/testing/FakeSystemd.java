@@ -26,16 +26,16 @@ import org.lmctfy.testing.internal.fake.Kernel;
 
 /**
  * An in-memory systemd for a {@link FakeCgroupFs} on pure cgroup v2: PID 1's manager and, once
- * started, users' managers, with their transient services in memory and their cgroups in the
- * fake, so that code that runs under the systemd driver is tested without systemd. It behaves as
- * systemd 252 was seen to in a guest: a transient service's cgroup is made in its slice (the
- * slice's parents enable the controllers systemd delegates: {@code cpuset cpu io memory pids} for
- * PID 1, {@code cpu memory pids} for a stock user manager), marked delegated ({@code
- * user.delegate}), owned by the user for a user manager's, with its keeper process in it; {@code
- * StopUnit} kills every process of the unit's cgroups and removes them; a unit that stops or fails
- * is unloaded ({@code CollectMode=inactive-or-failed}); a user calling PID 1 to change anything is
- * refused as polkit refuses it; and each job's {@code JobRemoved} reaches every subscriber,
- * before the call's answer unless told otherwise.
+ * started, users' managers, with their transient services in memory and their cgroups in the fake,
+ * so that code that runs under the systemd driver is tested without systemd. It behaves as systemd
+ * 252 was seen to in a guest: a transient service's cgroup is made in its slice (the slice's
+ * parents enable the controllers systemd delegates: {@code cpuset cpu io memory pids} for PID 1,
+ * {@code cpu memory pids} for a stock user manager), marked delegated ({@code user.delegate}),
+ * owned by the user for a user manager's, with its keeper process in it; {@code StopUnit} kills
+ * every process of the unit's cgroups and removes them; a unit that stops or fails is unloaded
+ * ({@code CollectMode=inactive-or-failed}); a user calling PID 1 to change anything is refused as
+ * polkit refuses it; and each job's {@code JobRemoved} reaches every subscriber, before the call's
+ * answer unless told otherwise.
  *
  * <pre>{@code
  * FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
@@ -49,18 +49,21 @@ import org.lmctfy.testing.internal.fake.Kernel;
  * <p>Test controls are grouped: users' managers ({@link #startUserManager}, {@link
  * #stopUserManager}), what an administrator does ({@link #stop}, {@link #daemonReload}, {@link
  * #leaveFailedUnit}), faults ({@link #failNext}, {@link #endNextJob}, {@link #loseNextJobRemoved},
- * {@link #crashAt}, {@link #unreachable}, {@link #answerAfterReply}, {@link #onNext}), and the record ({@link
- * #calls()}, {@link #unit}, {@link #openConnections()}). Thread-safe.
+ * {@link #crashAt}, {@link #unreachable}, {@link #answerAfterReply}, {@link #onNext}), and the
+ * record ({@link #calls()}, {@link #unit}, {@link #openConnections()}). Thread-safe.
  *
  * @since 0.1
  */
 public final class FakeSystemd implements SystemdConnector {
   /** What systemd 252 delegates to a unit with {@code Delegate=yes}, where the kernel has it. */
   static final Set<String> SYSTEM_DELEGATES = Set.of("cpuset", "cpu", "io", "memory", "pids");
+
   /** What a stock {@code user@.service} delegates ({@code Delegate=pids memory cpu}). */
   static final Set<String> USER_DELEGATES = Set.of("cpu", "memory", "pids");
+
   /** The uid standing for PID 1's manager in the tables. */
   private static final int SYSTEM = -1;
+
   /** The exit status of a process systemd killed. */
   private static final int KILLED = 137;
 
@@ -115,7 +118,8 @@ public final class FakeSystemd implements SystemdConnector {
   public static FakeSystemd on(FakeCgroupFs fs) {
     for (Hierarchy h : fs.hierarchies()) {
       if (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V1 && !h.controllers().isEmpty()) {
-        throw new IllegalStateException("systemd runs lmctfy's driver on cgroup v2 only; this fake has v1 " + h);
+        throw new IllegalStateException(
+            "systemd runs lmctfy's driver on cgroup v2 only; this fake has v1 " + h);
       }
     }
     FakeSystemd systemd = new FakeSystemd(fs);
@@ -124,24 +128,25 @@ public final class FakeSystemd implements SystemdConnector {
   }
 
   private void boot() {
-    systemdDoes(k -> {
-      CgroupPath init = CgroupPath.of("/init.scope");
-      if (!k.exists(unified, init)) {
-        k.makeCgroup(unified, init);
-        k.write(unified, init, "cgroup.procs", "1");
-      }
-      CgroupPath slice = CgroupPath.of("/system.slice");
-      ensureCgroup(k, slice);
-      enable(k, CgroupPath.root(), SYSTEM_DELEGATES);
-      enable(k, slice, SYSTEM_DELEGATES);
-      long self = fs.selfPid();
-      if (k.cgroupsOf(self).get(unified).isRoot()) {
-        CgroupPath app = slice.resolve("app.service");
-        ensureCgroup(k, app);
-        k.write(unified, app, "cgroup.procs", Long.toString(self));
-      }
-      return null;
-    });
+    systemdDoes(
+        k -> {
+          CgroupPath init = CgroupPath.of("/init.scope");
+          if (!k.exists(unified, init)) {
+            k.makeCgroup(unified, init);
+            k.write(unified, init, "cgroup.procs", "1");
+          }
+          CgroupPath slice = CgroupPath.of("/system.slice");
+          ensureCgroup(k, slice);
+          enable(k, CgroupPath.root(), SYSTEM_DELEGATES);
+          enable(k, slice, SYSTEM_DELEGATES);
+          long self = fs.selfPid();
+          if (k.cgroupsOf(self).get(unified).isRoot()) {
+            CgroupPath app = slice.resolve("app.service");
+            ensureCgroup(k, app);
+            k.write(unified, app, "cgroup.procs", Long.toString(self));
+          }
+          return null;
+        });
     fs.startingTreeIsNow();
   }
 
@@ -168,8 +173,10 @@ public final class FakeSystemd implements SystemdConnector {
 
   private SystemdManager connect(Scope scope, int uid) throws SystemdException {
     synchronized (lock) {
-      String address = scope == Scope.SYSTEM ? "unix:path=/run/systemd/private"
-          : "unix:path=/run/user/" + uid + "/systemd/private";
+      String address =
+          scope == Scope.SYSTEM
+              ? "unix:path=/run/systemd/private"
+              : "unix:path=/run/user/" + uid + "/systemd/private";
       calls.add("connect " + scope + " uid " + uid);
       maybeCrash("connect", false);
       String fault = failures.remove("connect");
@@ -177,7 +184,8 @@ public final class FakeSystemd implements SystemdConnector {
         throw new SystemdException(fault, "injected at connect (" + address + ")", null);
       }
       if (unreachable || scope == Scope.USER && !userManagers.containsKey(uid)) {
-        throw new SystemdException(SystemdException.NO_SERVER, "no manager answers at " + address, null);
+        throw new SystemdException(
+            SystemdException.NO_SERVER, "no manager answers at " + address, null);
       }
       openConnections++;
       return new Connection(scope, uid, address);
@@ -207,34 +215,40 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd startUserManager(int uid, Set<String> delegates) {
-    systemdDoes(k -> {
-      CgroupPath userSlice = CgroupPath.of("/user.slice");
-      CgroupPath slice = userSlice.resolve("user-" + uid + ".slice");
-      CgroupPath manager = managerCgroup(uid);
-      ensureCgroup(k, userSlice);
-      enable(k, CgroupPath.root(), delegates);
-      enable(k, userSlice, delegates);
-      ensureCgroup(k, slice);
-      enable(k, slice, delegates);
-      ensureCgroup(k, manager);
-      k.setDelegated(unified, manager);
-      for (String file : new String[] {null, "cgroup.procs", "cgroup.subtree_control", "cgroup.threads"}) {
-        k.chown(unified, manager, file, uid, uid);
-      }
-      CgroupPath init = manager.resolve("init.scope");
-      ensureCgroup(k, init);
-      k.setCreator(unified, init, uid, uid);
-      long pid = k.spawnProcess();
-      k.write(unified, init, "cgroup.procs", Long.toString(pid));
-      enable(k, manager, delegates);
-      CgroupPath app = manager.resolve("app.slice");
-      ensureCgroup(k, app);
-      k.setCreator(unified, app, uid, uid);
-      enable(k, app, Set.of("memory", "pids")); // a stock user manager's app.slice, until a unit asks for cpu
-      userManagers.put(uid, Set.copyOf(delegates));
-      units.computeIfAbsent(uid, u -> new LinkedHashMap<>());
-      return null;
-    });
+    systemdDoes(
+        k -> {
+          CgroupPath userSlice = CgroupPath.of("/user.slice");
+          CgroupPath slice = userSlice.resolve("user-" + uid + ".slice");
+          CgroupPath manager = managerCgroup(uid);
+          ensureCgroup(k, userSlice);
+          enable(k, CgroupPath.root(), delegates);
+          enable(k, userSlice, delegates);
+          ensureCgroup(k, slice);
+          enable(k, slice, delegates);
+          ensureCgroup(k, manager);
+          k.setDelegated(unified, manager);
+          for (String file :
+              new String[] {null, "cgroup.procs", "cgroup.subtree_control", "cgroup.threads"}) {
+            k.chown(unified, manager, file, uid, uid);
+          }
+          CgroupPath init = manager.resolve("init.scope");
+          ensureCgroup(k, init);
+          k.setCreator(unified, init, uid, uid);
+          long pid = k.spawnProcess();
+          k.write(unified, init, "cgroup.procs", Long.toString(pid));
+          enable(k, manager, delegates);
+          CgroupPath app = manager.resolve("app.slice");
+          ensureCgroup(k, app);
+          k.setCreator(unified, app, uid, uid);
+          enable(
+              k,
+              app,
+              Set.of(
+                  "memory", "pids")); // a stock user manager's app.slice, until a unit asks for cpu
+          userManagers.put(uid, Set.copyOf(delegates));
+          units.computeIfAbsent(uid, u -> new LinkedHashMap<>());
+          return null;
+        });
     return this;
   }
 
@@ -246,18 +260,19 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd stopUserManager(int uid) {
-    systemdDoes(k -> {
-      Map<String, Unit> of = units.remove(uid);
-      if (of != null) {
-        of.clear();
-      }
-      userManagers.remove(uid);
-      CgroupPath manager = managerCgroup(uid);
-      if (k.exists(unified, manager)) {
-        removeTree(k, manager);
-      }
-      return null;
-    });
+    systemdDoes(
+        k -> {
+          Map<String, Unit> of = units.remove(uid);
+          if (of != null) {
+            of.clear();
+          }
+          userManagers.remove(uid);
+          CgroupPath manager = managerCgroup(uid);
+          if (k.exists(unified, manager)) {
+            removeTree(k, manager);
+          }
+          return null;
+        });
     return this;
   }
 
@@ -275,13 +290,14 @@ public final class FakeSystemd implements SystemdConnector {
    * @return whether it was loaded
    */
   public boolean stop(String name) {
-    return systemdDoes(k -> {
-      Unit u = units(SYSTEM).remove(name);
-      if (u != null) {
-        removeTree(k, u.cgroup);
-      }
-      return u != null;
-    });
+    return systemdDoes(
+        k -> {
+          Unit u = units(SYSTEM).remove(name);
+          if (u != null) {
+            removeTree(k, u.cgroup);
+          }
+          return u != null;
+        });
   }
 
   /**
@@ -291,20 +307,23 @@ public final class FakeSystemd implements SystemdConnector {
    * unit of this fake, and the user managers) is left alone.
    */
   public void daemonReload() {
-    systemdDoes(k -> {
-      for (CgroupPath slice : List.of(CgroupPath.of("/system.slice"), CgroupPath.of("/user.slice"))) {
-        if (!k.exists(unified, slice)) {
-          continue;
-        }
-        for (String child : k.children(unified, slice)) {
-          CgroupPath unitCgroup = slice.resolve(child);
-          if ((child.endsWith(".service") || child.endsWith(".scope")) && !k.delegated(unified, unitCgroup)) {
-            disableAll(k, unitCgroup);
+    systemdDoes(
+        k -> {
+          for (CgroupPath slice :
+              List.of(CgroupPath.of("/system.slice"), CgroupPath.of("/user.slice"))) {
+            if (!k.exists(unified, slice)) {
+              continue;
+            }
+            for (String child : k.children(unified, slice)) {
+              CgroupPath unitCgroup = slice.resolve(child);
+              if ((child.endsWith(".service") || child.endsWith(".scope"))
+                  && !k.delegated(unified, unitCgroup)) {
+                disableAll(k, unitCgroup);
+              }
+            }
           }
-        }
-      }
-      return null;
-    });
+          return null;
+        });
   }
 
   /**
@@ -343,9 +362,9 @@ public final class FakeSystemd implements SystemdConnector {
 
   /**
    * Makes the next job of {@code method} ({@code StartTransientUnit}, {@code StopUnit}) end with
-   * {@code result} ({@code failed}, {@code timeout}, {@code canceled}...) instead of {@code done}: a
-   * start that fails leaves no unit (its process exited, it was unloaded); a stop that fails leaves
-   * the unit as it was.
+   * {@code result} ({@code failed}, {@code timeout}, {@code canceled}...) instead of {@code done}:
+   * a start that fails leaves no unit (its process exited, it was unloaded); a stop that fails
+   * leaves the unit as it was.
    *
    * @param method the call
    * @param result the job's result
@@ -405,8 +424,8 @@ public final class FakeSystemd implements SystemdConnector {
   }
 
   /**
-   * Whether any manager answers at all: {@code false} makes every {@code connect} fail with
-   * {@code NoServer}, as where no manager runs.
+   * Whether any manager answers at all: {@code false} makes every {@code connect} fail with {@code
+   * NoServer}, as where no manager runs.
    *
    * @param unreachable whether connections fail
    * @return this
@@ -419,9 +438,9 @@ public final class FakeSystemd implements SystemdConnector {
   }
 
   /**
-   * Whether each {@code JobRemoved} is sent after the call's answer, from another thread (as a
-   * real bus may deliver it), rather than before it (the default: the case a client that
-   * subscribes late loses).
+   * Whether each {@code JobRemoved} is sent after the call's answer, from another thread (as a real
+   * bus may deliver it), rather than before it (the default: the case a client that subscribes late
+   * loses).
    *
    * @param afterReply whether signals follow the answer
    * @return this
@@ -493,7 +512,11 @@ public final class FakeSystemd implements SystemdConnector {
   }
 
   private static UnitState state(Unit u) {
-    return new UnitState(u.name, "loaded", u.activeState, u.activeState.equals("active") ? "running" : "failed",
+    return new UnitState(
+        u.name,
+        "loaded",
+        u.activeState,
+        u.activeState.equals("active") ? "running" : "failed",
         u.activeState.equals("active") ? u.cgroup : null);
   }
 
@@ -502,7 +525,8 @@ public final class FakeSystemd implements SystemdConnector {
       try {
         return fs.asSystemd(step);
       } catch (CgroupFsException e) {
-        throw new IllegalStateException("the fake systemd could not lay out its cgroups: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "the fake systemd could not lay out its cgroups: " + e.getMessage(), e);
       }
     }
   }
@@ -514,10 +538,14 @@ public final class FakeSystemd implements SystemdConnector {
     }
   }
 
-  /** Enables in {@code path} what it is offered of {@code controllers}, as systemd realizes a slice. */
+  /**
+   * Enables in {@code path} what it is offered of {@code controllers}, as systemd realizes a slice.
+   */
   private void enable(Kernel k, CgroupPath path, Set<String> controllers) throws CgroupFsException {
-    String offered = path.isRoot() ? String.join(" ", unified.controllers())
-        : k.read(unified, path, "cgroup.controllers");
+    String offered =
+        path.isRoot()
+            ? String.join(" ", unified.controllers())
+            : k.read(unified, path, "cgroup.controllers");
     List<String> words = List.of(offered.strip().split("\\s+"));
     StringBuilder enable = new StringBuilder();
     for (String c : new TreeSet<>(controllers)) {
@@ -541,7 +569,10 @@ public final class FakeSystemd implements SystemdConnector {
     }
   }
 
-  /** Kills every process of the subtree and removes its cgroups, deepest first, as a unit's stop does. */
+  /**
+   * Kills every process of the subtree and removes its cgroups, deepest first, as a unit's stop
+   * does.
+   */
   private void removeTree(Kernel k, CgroupPath path) throws CgroupFsException {
     for (String child : k.children(unified, path)) {
       removeTree(k, path.resolve(child));
@@ -559,7 +590,8 @@ public final class FakeSystemd implements SystemdConnector {
     Boolean when = crashes.get(method);
     if (when != null && when == afterActing) {
       crashes.remove(method);
-      throw new FakeCrash("the process died at " + method + (afterActing ? ", after systemd acted" : ""));
+      throw new FakeCrash(
+          "the process died at " + method + (afterActing ? ", after systemd acted" : ""));
     }
   }
 
@@ -569,7 +601,11 @@ public final class FakeSystemd implements SystemdConnector {
     }
     JobRemoved removed = new JobRemoved(id, job, unit, result);
     List<Listener> to = List.copyOf(listeners);
-    Runnable send = () -> to.stream().filter(l -> l.manager() == manager).forEach(l -> l.consumer().accept(removed));
+    Runnable send =
+        () ->
+            to.stream()
+                .filter(l -> l.manager() == manager)
+                .forEach(l -> l.consumer().accept(removed));
     if (afterReply) {
       Thread t = new Thread(send, "fake-systemd-signals");
       t.setDaemon(true);
@@ -604,7 +640,8 @@ public final class FakeSystemd implements SystemdConnector {
       }
       calls.add(method + (detail.isEmpty() ? "" : " " + detail));
       if (closed) {
-        throw new SystemdException(SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
+        throw new SystemdException(
+            SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
       }
       maybeCrash(method, false);
       String fault = failures.remove(method);
@@ -612,14 +649,17 @@ public final class FakeSystemd implements SystemdConnector {
         throw new SystemdException(fault, "injected at " + method + " " + detail, null);
       }
       if (scope == Scope.USER && !userManagers.containsKey(uid)) {
-        throw new SystemdException(SystemdException.DISCONNECTED, "the user manager of uid " + uid + " went away", null);
+        throw new SystemdException(
+            SystemdException.DISCONNECTED, "the user manager of uid " + uid + " went away", null);
       }
     }
 
     private void changes(String method) throws SystemdException {
       if (scope == Scope.SYSTEM && uid != 0) {
-        throw new SystemdException(SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED,
-            "Interactive authentication required.", null);
+        throw new SystemdException(
+            SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED,
+            "Interactive authentication required.",
+            null);
       }
     }
 
@@ -660,7 +700,8 @@ public final class FakeSystemd implements SystemdConnector {
     }
 
     @Override
-    public String startTransientService(String name, String mode, TransientService service) throws SystemdException {
+    public String startTransientService(String name, String mode, TransientService service)
+        throws SystemdException {
       long id;
       String job;
       String result;
@@ -668,34 +709,39 @@ public final class FakeSystemd implements SystemdConnector {
         enter("StartTransientUnit", name + " " + mode);
         changes("StartTransientUnit");
         if (units(manager()).containsKey(name)) {
-          throw new SystemdException(SystemdException.UNIT_EXISTS, "Unit " + name
-              + " was already loaded or has a fragment file.", null);
+          throw new SystemdException(
+              SystemdException.UNIT_EXISTS,
+              "Unit " + name + " was already loaded or has a fragment file.",
+              null);
         }
-        CgroupPath slice = scope == Scope.SYSTEM ? CgroupPath.root().resolve(service.slice())
-            : managerCgroup(uid).resolve(service.slice());
+        CgroupPath slice =
+            scope == Scope.SYSTEM
+                ? CgroupPath.root().resolve(service.slice())
+                : managerCgroup(uid).resolve(service.slice());
         CgroupPath cgroup = slice.resolve(name);
         Set<String> delegates = scope == Scope.SYSTEM ? SYSTEM_DELEGATES : userManagers.get(uid);
         result = jobEnds.getOrDefault("StartTransientUnit", "done");
         jobEnds.remove("StartTransientUnit");
         Unit u = new Unit(name, cgroup);
-        systemdDoes(k -> {
-          ensureCgroup(k, slice);
-          if (scope == Scope.USER) {
-            k.setCreator(unified, slice, uid, uid);
-          }
-          enable(k, slice, delegates);
-          k.makeCgroup(unified, cgroup);
-          if (scope == Scope.USER) {
-            k.setCreator(unified, cgroup, uid, uid);
-          }
-          k.setDelegated(unified, cgroup);
-          u.keeper = k.spawnProcess();
-          k.write(unified, cgroup, "cgroup.procs", Long.toString(u.keeper));
-          if (!result.equals("done")) { // its process failed: stopped and unloaded
-            removeTree(k, cgroup);
-          }
-          return null;
-        });
+        systemdDoes(
+            k -> {
+              ensureCgroup(k, slice);
+              if (scope == Scope.USER) {
+                k.setCreator(unified, slice, uid, uid);
+              }
+              enable(k, slice, delegates);
+              k.makeCgroup(unified, cgroup);
+              if (scope == Scope.USER) {
+                k.setCreator(unified, cgroup, uid, uid);
+              }
+              k.setDelegated(unified, cgroup);
+              u.keeper = k.spawnProcess();
+              k.write(unified, cgroup, "cgroup.procs", Long.toString(u.keeper));
+              if (!result.equals("done")) { // its process failed: stopped and unloaded
+                removeTree(k, cgroup);
+              }
+              return null;
+            });
         if (result.equals("done")) {
           units(manager()).put(name, u);
         }
@@ -708,26 +754,33 @@ public final class FakeSystemd implements SystemdConnector {
     }
 
     @Override
-    public String startTransientScope(String name, String mode, TransientScope scopeUnit) throws SystemdException {
+    public String startTransientScope(String name, String mode, TransientScope scopeUnit)
+        throws SystemdException {
       synchronized (lock) {
         enter("StartTransientUnit", name + " " + mode);
         if (units(manager()).containsKey(name)) {
-          throw new SystemdException(SystemdException.UNIT_EXISTS, "Unit " + name
-              + " was already loaded or has a fragment file.", null);
+          throw new SystemdException(
+              SystemdException.UNIT_EXISTS,
+              "Unit " + name + " was already loaded or has a fragment file.",
+              null);
         }
-        CgroupPath slice = scope == Scope.SYSTEM ? CgroupPath.root().resolve(scopeUnit.slice())
-            : managerCgroup(uid).resolve(scopeUnit.slice());
+        CgroupPath slice =
+            scope == Scope.SYSTEM
+                ? CgroupPath.root().resolve(scopeUnit.slice())
+                : managerCgroup(uid).resolve(scopeUnit.slice());
         CgroupPath cgroup = slice.resolve(name);
         Unit u = new Unit(name, cgroup);
-        systemdDoes(k -> {
-          ensureCgroup(k, slice);
-          k.makeCgroup(unified, cgroup);
-          if (scope == Scope.USER) { // a user manager's scope; PID 1 moves the process in for it
-            k.setCreator(unified, cgroup, uid, uid);
-          }
-          k.write(unified, cgroup, "cgroup.procs", Long.toString(scopeUnit.pid()));
-          return null;
-        });
+        systemdDoes(
+            k -> {
+              ensureCgroup(k, slice);
+              k.makeCgroup(unified, cgroup);
+              if (scope
+                  == Scope.USER) { // a user manager's scope; PID 1 moves the process in for it
+                k.setCreator(unified, cgroup, uid, uid);
+              }
+              k.write(unified, cgroup, "cgroup.procs", Long.toString(scopeUnit.pid()));
+              return null;
+            });
         units(manager()).put(name, u);
         long id = ++jobs;
         String job = "/org/freedesktop/systemd1/job/" + id;
@@ -744,17 +797,19 @@ public final class FakeSystemd implements SystemdConnector {
         changes("StopUnit");
         Unit u = units(manager()).get(name);
         if (u == null) {
-          throw new SystemdException(SystemdException.NO_SUCH_UNIT, "Unit " + name + " not loaded.", null);
+          throw new SystemdException(
+              SystemdException.NO_SUCH_UNIT, "Unit " + name + " not loaded.", null);
         }
         String result = jobEnds.getOrDefault("StopUnit", "done");
         jobEnds.remove("StopUnit");
         if (result.equals("done")) {
           units(manager()).remove(name);
           if (u.activeState.equals("active")) {
-            systemdDoes(k -> {
-              removeTree(k, u.cgroup);
-              return null;
-            });
+            systemdDoes(
+                k -> {
+                  removeTree(k, u.cgroup);
+                  return null;
+                });
           }
         }
         long id = ++jobs;
@@ -772,7 +827,8 @@ public final class FakeSystemd implements SystemdConnector {
         changes("ResetFailedUnit");
         Unit u = units(manager()).get(name);
         if (u == null) {
-          throw new SystemdException(SystemdException.NO_SUCH_UNIT, "Unit " + name + " not loaded.", null);
+          throw new SystemdException(
+              SystemdException.NO_SUCH_UNIT, "Unit " + name + " not loaded.", null);
         }
         if (u.activeState.equals("failed")) {
           units(manager()).remove(name);
@@ -786,7 +842,8 @@ public final class FakeSystemd implements SystemdConnector {
       Listener l = new Listener(manager(), listener);
       synchronized (lock) {
         if (closed) {
-          throw new SystemdException(SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
+          throw new SystemdException(
+              SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
         }
         listeners.add(l);
       }

@@ -10,8 +10,8 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
-import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.CgroupWatcher;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.Owner;
@@ -40,20 +40,32 @@ final class FakeUserView implements CgroupFs {
     return fake.owner(h, path, file).uid() == uid;
   }
 
-  private CgroupFsException denied(Operation op, Hierarchy h, CgroupPath path, String file, String value, Errno errno,
+  private CgroupFsException denied(
+      Operation op,
+      Hierarchy h,
+      CgroupPath path,
+      String file,
+      String value,
+      Errno errno,
       String why) {
-    return new CgroupFsException(op, h.display(path, file), value, errno, why + " (uid " + uid + ")");
+    return new CgroupFsException(
+        op, h.display(path, file), value, errno, why + " (uid " + uid + ")");
   }
 
-  private void requireDirectory(Operation op, Hierarchy h, CgroupPath dir, CgroupPath shown, String value)
+  private void requireDirectory(
+      Operation op, Hierarchy h, CgroupPath dir, CgroupPath shown, String value)
       throws IOException {
     if (fake.exists(h, dir) && !owns(h, dir, null)) {
-      throw denied(op, h, shown, null, value, Errno.EACCES, "no write access to " + h.display(dir, null));
+      throw denied(
+          op, h, shown, null, value, Errno.EACCES, "no write access to " + h.display(dir, null));
     }
   }
 
-  /** v2: moving {@code pid} into {@code dest} needs {@code cgroup.procs} of the common ancestor too. */
-  private void requireCommonAncestor(Hierarchy h, CgroupPath dest, String file, long pid) throws IOException {
+  /**
+   * v2: moving {@code pid} into {@code dest} needs {@code cgroup.procs} of the common ancestor too.
+   */
+  private void requireCommonAncestor(Hierarchy h, CgroupPath dest, String file, long pid)
+      throws IOException {
     if (h.version() != CgroupVersion.V2) {
       return;
     }
@@ -62,12 +74,22 @@ final class FakeUserView implements CgroupFs {
       return; // no such process: the fake's own check gives ESRCH
     }
     CgroupPath common = from;
-    while (!dest.equals(common) && !dest.value().startsWith(common.isRoot() ? "/" : common.value() + "/")) {
+    while (!dest.equals(common)
+        && !dest.value().startsWith(common.isRoot() ? "/" : common.value() + "/")) {
       common = common.parent();
     }
     if (!owns(h, common, "cgroup.procs")) {
-      throw denied(Operation.WRITE, h, dest, file, Long.toString(pid), Errno.EACCES, "moving a process from "
-          + from.value() + " needs write access to cgroup.procs of their common ancestor " + common.value());
+      throw denied(
+          Operation.WRITE,
+          h,
+          dest,
+          file,
+          Long.toString(pid),
+          Errno.EACCES,
+          "moving a process from "
+              + from.value()
+              + " needs write access to cgroup.procs of their common ancestor "
+              + common.value());
     }
   }
 
@@ -96,9 +118,11 @@ final class FakeUserView implements CgroupFs {
   public void write(Hierarchy h, CgroupPath path, String file, String value) throws IOException {
     synchronized (fake.monitor()) {
       if (fake.hasFile(h, path, file) && !owns(h, path, file)) {
-        throw denied(Operation.WRITE, h, path, file, value, Errno.EACCES, "the file is not the caller's");
+        throw denied(
+            Operation.WRITE, h, path, file, value, Errno.EACCES, "the file is not the caller's");
       }
-      boolean move = file.equals("cgroup.procs") || file.equals("cgroup.threads") || file.equals("tasks");
+      boolean move =
+          file.equals("cgroup.procs") || file.equals("cgroup.threads") || file.equals("tasks");
       if (move && value.strip().matches("\\d+")) {
         long pid = Long.parseLong(value.strip());
         requireCommonAncestor(h, path, file, pid == 0 ? fake.selfPid() : pid);
@@ -116,7 +140,8 @@ final class FakeUserView implements CgroupFs {
   }
 
   @Override
-  public boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
+  public boolean addMarker(Hierarchy h, CgroupPath path, String key, String value)
+      throws IOException {
     synchronized (fake.monitor()) {
       requireDirectory(Operation.SET_MARKER, h, path, path, key + "=" + value);
       return fake.addMarker(h, path, key, value);
@@ -132,47 +157,88 @@ final class FakeUserView implements CgroupFs {
   }
 
   @Override
-  public void chown(Hierarchy h, CgroupPath path, String file, int toUid, int toGid) throws IOException {
-    throw denied(Operation.CHOWN, h, path, file, toUid + ":" + toGid, Errno.EPERM, "only root changes owners");
+  public void chown(Hierarchy h, CgroupPath path, String file, int toUid, int toGid)
+      throws IOException {
+    throw denied(
+        Operation.CHOWN,
+        h,
+        path,
+        file,
+        toUid + ":" + toGid,
+        Errno.EPERM,
+        "only root changes owners");
   }
 
   @Override
   public Hierarchy mount(Set<String> controllers, String mountPoint) throws IOException {
-    throw new CgroupFsException(Operation.MOUNT, mountPoint, String.join(",", controllers), Errno.EPERM,
+    throw new CgroupFsException(
+        Operation.MOUNT,
+        mountPoint,
+        String.join(",", controllers),
+        Errno.EPERM,
         "only root mounts (uid " + uid + ")");
   }
 
   @Override
   public void unmount(Hierarchy h) throws IOException {
-    throw new CgroupFsException(Operation.UNMOUNT, h.mountPoint(), null, Errno.EPERM, "only root unmounts (uid "
-        + uid + ")");
+    throw new CgroupFsException(
+        Operation.UNMOUNT,
+        h.mountPoint(),
+        null,
+        Errno.EPERM,
+        "only root unmounts (uid " + uid + ")");
   }
 
   @Override
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules) throws IOException {
-    throw denied(Operation.BPF, h, path, null, null, Errno.EPERM, "device filters need CAP_BPF or CAP_SYS_ADMIN");
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules)
+      throws IOException {
+    throw denied(
+        Operation.BPF,
+        h,
+        path,
+        null,
+        null,
+        Errno.EPERM,
+        "device filters need CAP_BPF or CAP_SYS_ADMIN");
   }
 
   @Override
   public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
-    throw denied(Operation.BPF, h, path, null, null, Errno.EPERM, "querying device filters needs CAP_NET_ADMIN");
+    throw denied(
+        Operation.BPF,
+        h,
+        path,
+        null,
+        null,
+        Errno.EPERM,
+        "querying device filters needs CAP_NET_ADMIN");
   }
 
   @Override
-  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
+      throws IOException {
     synchronized (fake.monitor()) {
       checkPlacement(cgroups);
       return fake.start(command, cgroups);
     }
   }
 
-  /** A process the user starts goes into {@code cgroups} by the user's writes: the kernel's checks of them. */
+  /**
+   * A process the user starts goes into {@code cgroups} by the user's writes: the kernel's checks
+   * of them.
+   */
   private void checkPlacement(Map<Hierarchy, CgroupPath> cgroups) throws IOException {
     for (Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
       String file = e.getKey().version() == CgroupVersion.V2 ? "cgroup.procs" : "tasks";
       if (fake.hasFile(e.getKey(), e.getValue(), file) && !owns(e.getKey(), e.getValue(), file)) {
-        throw denied(Operation.WRITE, e.getKey(), e.getValue(), file, null, Errno.EACCES, "the file is not the "
-            + "caller's");
+        throw denied(
+            Operation.WRITE,
+            e.getKey(),
+            e.getValue(),
+            file,
+            null,
+            Errno.EACCES,
+            "the file is not the " + "caller's");
       }
       requireCommonAncestor(e.getKey(), e.getValue(), file, fake.selfPid());
     }
@@ -182,40 +248,46 @@ final class FakeUserView implements CgroupFs {
   @Override
   public Optional<VirtualHosts> virtualHosts() {
     VirtualHosts inner = fake.virtualHosts().orElseThrow();
-    return Optional.of(new VirtualHosts() {
-      @Override
-      public void check(VirtualHostSpec host, FilesystemSpec filesystem) throws IOException {
-        inner.check(host, filesystem);
-      }
+    return Optional.of(
+        new VirtualHosts() {
+          @Override
+          public void check(VirtualHostSpec host, FilesystemSpec filesystem) throws IOException {
+            inner.check(host, filesystem);
+          }
 
-      @Override
-      public ProcessId start(VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
-          throws IOException {
-        synchronized (fake.monitor()) {
-          checkPlacement(cgroups);
-          return inner.start(host, filesystem, cgroups);
-        }
-      }
+          @Override
+          public ProcessId start(
+              VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
+              throws IOException {
+            synchronized (fake.monitor()) {
+              checkPlacement(cgroups);
+              return inner.start(host, filesystem, cgroups);
+            }
+          }
 
-      @Override
-      public Process join(ProcessId init, ProcessBuilder command, boolean newSession,
-          Map<Hierarchy, CgroupPath> cgroups) throws IOException {
-        synchronized (fake.monitor()) {
-          checkPlacement(cgroups);
-          return inner.join(init, command, newSession, cgroups);
-        }
-      }
+          @Override
+          public Process join(
+              ProcessId init,
+              ProcessBuilder command,
+              boolean newSession,
+              Map<Hierarchy, CgroupPath> cgroups)
+              throws IOException {
+            synchronized (fake.monitor()) {
+              checkPlacement(cgroups);
+              return inner.join(init, command, newSession, cgroups);
+            }
+          }
 
-      @Override
-      public boolean isRunning(ProcessId init) throws IOException {
-        return inner.isRunning(init);
-      }
+          @Override
+          public boolean isRunning(ProcessId init) throws IOException {
+            return inner.isRunning(init);
+          }
 
-      @Override
-      public boolean holds(ProcessId init, long tid) throws IOException {
-        return inner.holds(init, tid);
-      }
-    });
+          @Override
+          public boolean holds(ProcessId init, long tid) throws IOException {
+            return inner.holds(init, tid);
+          }
+        });
   }
 
   @Override

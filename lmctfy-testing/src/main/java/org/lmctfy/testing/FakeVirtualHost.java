@@ -4,8 +4,8 @@ import org.lmctfy.spec.FilesystemSpec;
 import org.lmctfy.spec.VirtualHostSpec;
 
 /**
- * A virtual host of a {@link FakeCgroupFs}: its init's pid and the spec it was made from, as
- * {@link FakeCgroupFs#virtualHostOf} finds it for a process.
+ * A virtual host of a {@link FakeCgroupFs}: its init's pid and the spec it was made from, as {@link
+ * FakeCgroupFs#virtualHostOf} finds it for a process.
  *
  * <pre>{@code
  * ContainerProcess p = vh.run(List.of("/bin/hostname"), RunSpec.inherit());

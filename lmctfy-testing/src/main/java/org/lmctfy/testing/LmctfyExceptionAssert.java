@@ -6,8 +6,8 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Errno;
 
 /**
- * Assertions on an {@link LmctfyException}: its code, the errno and the file the kernel named.
- * Made by {@link CgroupAssertions#assertThatLmctfyException}.
+ * Assertions on an {@link LmctfyException}: its code, the errno and the file the kernel named. Made
+ * by {@link CgroupAssertions#assertThatLmctfyException}.
  *
  * <pre>{@code
  * assertThatLmctfyException(() -> api.create("/job", spec))
@@ -16,7 +16,8 @@ import org.lmctfy.cgroupfs.Errno;
  *
  * @since 0.1
  */
-public final class LmctfyExceptionAssert extends AbstractThrowableAssert<LmctfyExceptionAssert, LmctfyException> {
+public final class LmctfyExceptionAssert
+    extends AbstractThrowableAssert<LmctfyExceptionAssert, LmctfyException> {
 
   LmctfyExceptionAssert(LmctfyException actual) {
     super(actual, LmctfyExceptionAssert.class);
@@ -31,7 +32,8 @@ public final class LmctfyExceptionAssert extends AbstractThrowableAssert<LmctfyE
   public LmctfyExceptionAssert hasCode(ErrorCode expected) {
     isNotNull();
     if (actual.code() != expected) {
-      failWithMessage("expected code %s but was %s: %s", expected, actual.code(), actual.getMessage());
+      failWithMessage(
+          "expected code %s but was %s: %s", expected, actual.code(), actual.getMessage());
     }
     return this;
   }
@@ -45,8 +47,9 @@ public final class LmctfyExceptionAssert extends AbstractThrowableAssert<LmctfyE
   public LmctfyExceptionAssert hasErrno(Errno expected) {
     isNotNull();
     if (actual.errno().orElse(null) != expected) {
-      failWithMessage("expected errno %s but was %s: %s", expected, actual.errno().map(Errno::name).orElse("none"),
-          actual.getMessage());
+      failWithMessage(
+          "expected errno %s but was %s: %s",
+          expected, actual.errno().map(Errno::name).orElse("none"), actual.getMessage());
     }
     return this;
   }
@@ -61,8 +64,9 @@ public final class LmctfyExceptionAssert extends AbstractThrowableAssert<LmctfyE
   public LmctfyExceptionAssert hasFileEndingWith(String suffix) {
     isNotNull();
     if (!actual.file().map(f -> f.endsWith(suffix)).orElse(false)) {
-      failWithMessage("expected a file ending with %s but was %s: %s", suffix, actual.file().orElse("none"),
-          actual.getMessage());
+      failWithMessage(
+          "expected a file ending with %s but was %s: %s",
+          suffix, actual.file().orElse("none"), actual.getMessage());
     }
     return this;
   }

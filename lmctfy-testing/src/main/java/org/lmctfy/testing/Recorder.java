@@ -8,9 +8,15 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.testing.FakeOperation.Kind;
 
-/** The record of mutations, the pending faults and the crash point of one FakeCgroupFs. Not thread-safe. */
+/**
+ * The record of mutations, the pending faults and the crash point of one FakeCgroupFs. Not
+ * thread-safe.
+ */
 final class Recorder {
-  /** A fault for the mutation numbered {@code at}, or (at == 0) for the next one {@code matcher} accepts. */
+  /**
+   * A fault for the mutation numbered {@code at}, or (at == 0) for the next one {@code matcher}
+   * accepts.
+   */
   private record Fault(long at, Predicate<FakeOperation> matcher, Errno errno) {}
 
   private final OperationLog record = new OperationLog();
@@ -21,8 +27,10 @@ final class Recorder {
   private String file;
   private String value;
   private final List<Fault> faults = new ArrayList<>();
+
   /** Mutations attempted since creation; faults and crashes count from it. */
   private long attempts;
+
   private long crashAt;
   private boolean crashed;
 
@@ -47,8 +55,14 @@ final class Recorder {
     this.value = value;
     if (attempts == crashAt) {
       crashed = true;
-      throw new FakeCrash("the fake process crashed at " + kind + " " + hierarchy + ":" + path
-          + (file == null ? "" : "/" + file));
+      throw new FakeCrash(
+          "the fake process crashed at "
+              + kind
+              + " "
+              + hierarchy
+              + ":"
+              + path
+              + (file == null ? "" : "/" + file));
     }
     if (faults.isEmpty()) {
       return null;

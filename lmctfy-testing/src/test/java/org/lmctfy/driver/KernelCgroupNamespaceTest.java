@@ -28,37 +28,62 @@ class KernelCgroupNamespaceTest {
   @Test
   void openWorksAtTheRootOfACgroupNamespaceAsADelegatedSubtree() throws Exception {
     CgroupFs fs = ScratchCgroups.requireHost();
-    // it unshares and mounts (in namespaces of its own): only where cgroup2 alone is at /sys/fs/cgroup
-    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(Path.of("/sys/fs/cgroup/cgroup.subtree_control")),
+    // it unshares and mounts (in namespaces of its own): only where cgroup2 alone is at
+    // /sys/fs/cgroup
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.exists(Path.of("/sys/fs/cgroup/cgroup.subtree_control")),
         "needs cgroup2 alone at /sys/fs/cgroup (a v2 guest of .ci/kernel-vm)");
     try (ScratchCgroups scratch = ScratchCgroups.on(fs)) {
       Hierarchy unified = scratch.hierarchies().get(0);
       String dir = unified.display(scratch.path(), null);
-      String classPath = String.join(File.pathSeparator, java.util.Arrays.stream(
-          System.getProperty("java.class.path").split(File.pathSeparator))
-          .map(e -> Path.of(e).toAbsolutePath().toString()).toList());
+      String classPath =
+          String.join(
+              File.pathSeparator,
+              java.util.Arrays.stream(
+                      System.getProperty("java.class.path").split(File.pathSeparator))
+                  .map(e -> Path.of(e).toAbsolutePath().toString())
+                  .toList());
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       // join the scratch cgroup, then a new cgroup and mount namespace whose cgroup2 shows it as /
-      String script = "echo $$ > " + dir + "/cgroup.procs && exec unshare --cgroup --mount /bin/sh -c "
-          + "'umount /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && exec \"$0\" \"$@\"' "
-          + java + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp " + classPath + " " + NamespaceChild.class.getName();
+      String script =
+          "echo $$ > "
+              + dir
+              + "/cgroup.procs && exec unshare --cgroup --mount /bin/sh -c "
+              + "'umount /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && exec \"$0\" \"$@\"' "
+              + java
+              + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "
+              + classPath
+              + " "
+              + NamespaceChild.class.getName();
       Process p = new ProcessBuilder("/bin/sh", "-c", script).redirectErrorStream(true).start();
       String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(p.waitFor(10, TimeUnit.MINUTES)).isTrue();
       assertThat(p.exitValue()).as(output).isZero();
       Map<String, String> v = new LinkedHashMap<>();
-      output.lines().filter(l -> l.indexOf('=') > 0).forEach(l -> v.putIfAbsent(l.substring(0, l.indexOf('=')),
-          l.substring(l.indexOf('=') + 1)));
-      assertThat(v).as(output).containsEntry("root", "/").containsEntry("self.before", "/")
-          .containsEntry("self.after", "/lmctfy-supervisor").containsEntry("memory.max", "67108864")
-          .containsEntry("cpu.max", "50000 100000").containsEntry("pids.max", "64")
-          .containsEntry("run.output", "0::/job").containsEntry("run.status", "0")
-          .containsEntry("paused.freeze", "1").containsEntry("children", "[lmctfy-supervisor]");
+      output
+          .lines()
+          .filter(l -> l.indexOf('=') > 0)
+          .forEach(
+              l -> v.putIfAbsent(l.substring(0, l.indexOf('=')), l.substring(l.indexOf('=') + 1)));
+      assertThat(v)
+          .as(output)
+          .containsEntry("root", "/")
+          .containsEntry("self.before", "/")
+          .containsEntry("self.after", "/lmctfy-supervisor")
+          .containsEntry("memory.max", "67108864")
+          .containsEntry("cpu.max", "50000 100000")
+          .containsEntry("pids.max", "64")
+          .containsEntry("run.output", "0::/job")
+          .containsEntry("run.status", "0")
+          .containsEntry("paused.freeze", "1")
+          .containsEntry("children", "[lmctfy-supervisor]");
       assertThat(Long.parseLong(v.get("stats.memory"))).isPositive();
-      // seen from outside: the namespace's root is the scratch cgroup, its leaf is marked, no container is left
+      // seen from outside: the namespace's root is the scratch cgroup, its leaf is marked, no
+      // container is left
       assertThat(fs.children(unified, scratch.path())).containsExactly("lmctfy-supervisor");
       assertThat(fs.marker(unified, scratch.path(), "leaf.lmctfy-supervisor")).isPresent();
-      assertThat(fs.read(unified, scratch.path(), "cgroup.subtree_control")).contains("cpu", "memory", "pids");
+      assertThat(fs.read(unified, scratch.path(), "cgroup.subtree_control"))
+          .contains("cpu", "memory", "pids");
       assertThat(List.of(output)).noneMatch(o -> o.contains("FAILED"));
     }
   }

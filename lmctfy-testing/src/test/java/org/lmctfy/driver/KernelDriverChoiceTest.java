@@ -24,7 +24,8 @@ import org.lmctfy.testing.junit.ScratchCgroups;
 class KernelDriverChoiceTest {
   private static CgroupFs withoutSystemd() throws Exception {
     CgroupFs fs = ScratchCgroups.requireHost();
-    Assumptions.assumeFalse(Files.isDirectory(Path.of("/run/systemd/system")), "systemd runs this machine");
+    Assumptions.assumeFalse(
+        Files.isDirectory(Path.of("/run/systemd/system")), "systemd runs this machine");
     return fs;
   }
 
@@ -32,7 +33,9 @@ class KernelDriverChoiceTest {
   void theDefaultDriverIsCgroupfsWithTheRootItAlwaysHad() throws Exception {
     CgroupFs fs = withoutSystemd();
     try (ContainerApi auto = ContainerApi.open();
-        ContainerApi cgroupfs = ContainerApi.open(fs, ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build())) {
+        ContainerApi cgroupfs =
+            ContainerApi.open(
+                fs, ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build())) {
       assertThat(auto.root()).isEqualTo(cgroupfs.root());
     }
   }
@@ -40,11 +43,15 @@ class KernelDriverChoiceTest {
   @Test
   void theSystemdDriverByNameIsAFailedPreconditionSayingWhy() throws Exception {
     withoutSystemd();
-    assertThatThrownBy(() -> ContainerApi.open(ApiOptions.builder().driver(ApiOptions.Driver.SYSTEMD).build()))
-        .isInstanceOfSatisfying(LmctfyException.class, e -> {
-          assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-          assertThat(e.getMessage()).containsAnyOf("not (/run/systemd/system does not exist)", "on v1 hierarchies")
-              .contains("CGROUPFS");
-        });
+    assertThatThrownBy(
+            () -> ContainerApi.open(ApiOptions.builder().driver(ApiOptions.Driver.SYSTEMD).build()))
+        .isInstanceOfSatisfying(
+            LmctfyException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+              assertThat(e.getMessage())
+                  .containsAnyOf("not (/run/systemd/system does not exist)", "on v1 hierarchies")
+                  .contains("CGROUPFS");
+            });
   }
 }

@@ -29,18 +29,24 @@ public final class NamespaceChild {
       Hierarchy unified = fs.hierarchies().get(0);
       out.println("root=" + api.root());
       out.println("self.before=" + fs.cgroupsOf(fs.selfPid()).get(unified));
-      Container job = api.create("/job",
-          ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M } pids { limit: 64 }"));
+      Container job =
+          api.create(
+              "/job",
+              ContainerSpec.parse(
+                  "cpu { max_limit: 500 } memory { limit: 64M } pids { limit: 64 }"));
       out.println("self.after=" + fs.cgroupsOf(fs.selfPid()).get(unified));
       CgroupPath path = CgroupPath.of("/job");
       for (String file : List.of("memory.max", "cpu.max", "pids.max")) {
         out.println(file + "=" + fs.read(unified, path, file).strip());
       }
-      ContainerProcess p = job.run(List.of("/bin/sh", "-c", "cat /proc/self/cgroup"), RunSpec.inherit());
-      out.println("run.output=" + new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8).strip());
+      ContainerProcess p =
+          job.run(List.of("/bin/sh", "-c", "cat /proc/self/cgroup"), RunSpec.inherit());
+      out.println(
+          "run.output=" + new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8).strip());
       out.println("run.status=" + p.waitFor());
       ContainerProcess sleeper = job.run(List.of("/bin/sleep", "1000"), RunSpec.detached());
-      out.println("stats.memory=" + job.stats(StatsType.SUMMARY).memory().usage()); // a process is in it
+      out.println(
+          "stats.memory=" + job.stats(StatsType.SUMMARY).memory().usage()); // a process is in it
       out.println("sleeper=" + sleeper.pid());
       job.pause();
       out.println("paused.freeze=" + fs.read(unified, path, "cgroup.freeze").strip());

@@ -16,14 +16,16 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
- * A second JVM that creates and destroys containers on the host under a scratch root, for the
- * crash and concurrency tests. {@code loop <root> <names...>}: create then destroy each name until
- * killed. {@code hammer <root> <millis> <threads> <names...>}: random creates, destroys and cleanups for a
- * while, one line per successful call ({@code ok <op> <name> <startNanos> <endNanos>}). Any failure
- * other than ALREADY_EXISTS or NOT_FOUND prints {@code UNEXPECTED} and exits 3.
+ * A second JVM that creates and destroys containers on the host under a scratch root, for the crash
+ * and concurrency tests. {@code loop <root> <names...>}: create then destroy each name until
+ * killed. {@code hammer <root> <millis> <threads> <names...>}: random creates, destroys and
+ * cleanups for a while, one line per successful call ({@code ok <op> <name> <startNanos>
+ * <endNanos>}). Any failure other than ALREADY_EXISTS or NOT_FOUND prints {@code UNEXPECTED} and
+ * exits 3.
  */
 public final class ChildJvm {
-  static final ContainerSpec SPEC = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 50 }");
+  static final ContainerSpec SPEC =
+      ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 50 }");
 
   private ChildJvm() {}
 
@@ -43,38 +45,47 @@ public final class ChildJvm {
           }
         }
       }
-      hammer(api, Long.parseLong(args[2]), Integer.parseInt(args[3]), List.of(args).subList(4, args.length), out);
+      hammer(
+          api,
+          Long.parseLong(args[2]),
+          Integer.parseInt(args[3]),
+          List.of(args).subList(4, args.length),
+          out);
     } catch (LmctfyException e) {
       out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());
       System.exit(3);
     }
   }
 
-  private static void hammer(ContainerApi api, long millis, int threads, List<String> names, PrintStream out)
+  private static void hammer(
+      ContainerApi api, long millis, int threads, List<String> names, PrintStream out)
       throws InterruptedException {
     long end = System.nanoTime() + millis * 1_000_000;
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
-      Thread w = new Thread(() -> {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        while (System.nanoTime() < end) {
-          String name = names.get(random.nextInt(names.size()));
-          try {
-            if (random.nextInt(10) == 0) { // removes the lock files nobody holds while others lock them
-              CleanupReport report = api.cleanup();
-              if (!report.failures().isEmpty()) {
-                out.println("UNEXPECTED cleanup failures: " + report.failures());
-                System.exit(3);
-              }
-              continue;
-            }
-            call(api, random.nextBoolean() ? "create" : "destroy", name, out);
-          } catch (LmctfyException e) {
-            out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());
-            System.exit(3);
-          }
-        }
-      });
+      Thread w =
+          new Thread(
+              () -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                while (System.nanoTime() < end) {
+                  String name = names.get(random.nextInt(names.size()));
+                  try {
+                    if (random.nextInt(10)
+                        == 0) { // removes the lock files nobody holds while others lock them
+                      CleanupReport report = api.cleanup();
+                      if (!report.failures().isEmpty()) {
+                        out.println("UNEXPECTED cleanup failures: " + report.failures());
+                        System.exit(3);
+                      }
+                      continue;
+                    }
+                    call(api, random.nextBoolean() ? "create" : "destroy", name, out);
+                  } catch (LmctfyException e) {
+                    out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());
+                    System.exit(3);
+                  }
+                }
+              });
       w.start();
       workers.add(w);
     }
@@ -101,18 +112,31 @@ public final class ChildJvm {
     }
   }
 
-  /** Starts this class in a new JVM with the test's class path; its output goes to {@code output}. */
+  /**
+   * Starts this class in a new JVM with the test's class path; its output goes to {@code output}.
+   */
   static Process start(Path output, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-Xss512k", "-cp", System.getProperty("java.class.path"),
-        ChildJvm.class.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ChildJvm.class.getName()));
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(output.toFile())
+        .start();
   }
 
-  /** Waits until {@code output} has the line {@code wanted}, or the child ends; returns the lines. */
-  public static List<String> awaitLine(Process child, Path output, String wanted) throws IOException, InterruptedException {
+  /**
+   * Waits until {@code output} has the line {@code wanted}, or the child ends; returns the lines.
+   */
+  public static List<String> awaitLine(Process child, Path output, String wanted)
+      throws IOException, InterruptedException {
     while (true) {
       List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
       if (lines.contains(wanted) || !child.isAlive() && lines.equals(Files.readAllLines(output))) {

@@ -11,9 +11,9 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 
 /** Children created while their parent is destroyed, from several threads: the tree stays whole. */
 class ConcurrentTreeTest {
@@ -24,9 +24,15 @@ class ConcurrentTreeTest {
     ContainerApi api = ContainerApi.open(fs);
     ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
     List<Thread> threads = new ArrayList<>();
-    threads.add(loop(unexpected, () -> api.create("/p", ContainerSpec.empty()), () -> api.destroy("/p")));
-    threads.add(loop(unexpected, () -> api.create("/p/c", ContainerSpec.parse("pids { limit: 5 }"))));
-    threads.add(loop(unexpected, () -> api.create("/p/c/d", ContainerSpec.empty()), () -> api.destroy("/p/c")));
+    threads.add(
+        loop(unexpected, () -> api.create("/p", ContainerSpec.empty()), () -> api.destroy("/p")));
+    threads.add(
+        loop(unexpected, () -> api.create("/p/c", ContainerSpec.parse("pids { limit: 5 }"))));
+    threads.add(
+        loop(
+            unexpected,
+            () -> api.create("/p/c/d", ContainerSpec.empty()),
+            () -> api.destroy("/p/c")));
     for (Thread t : threads) {
       t.join();
     }
@@ -43,19 +49,21 @@ class ConcurrentTreeTest {
 
   /** Runs each step in turn 300 times; answers other than ALREADY_EXISTS and NOT_FOUND are kept. */
   private static Thread loop(ConcurrentLinkedQueue<String> unexpected, Runnable... steps) {
-    Thread t = new Thread(() -> {
-      for (int i = 0; i < 300; i++) {
-        for (Runnable step : steps) {
-          try {
-            step.run();
-          } catch (LmctfyException e) {
-            if (e.code() != ErrorCode.ALREADY_EXISTS && e.code() != ErrorCode.NOT_FOUND) {
-              unexpected.add(e.toString());
-            }
-          }
-        }
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 300; i++) {
+                for (Runnable step : steps) {
+                  try {
+                    step.run();
+                  } catch (LmctfyException e) {
+                    if (e.code() != ErrorCode.ALREADY_EXISTS && e.code() != ErrorCode.NOT_FOUND) {
+                      unexpected.add(e.toString());
+                    }
+                  }
+                }
+              }
+            });
     t.start();
     return t;
   }

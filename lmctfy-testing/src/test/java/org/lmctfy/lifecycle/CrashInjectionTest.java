@@ -13,21 +13,23 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeCrash;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeSnapshot;
 
 /**
  * The process dies at every mutating operation of a create and of a destroy, with no chance to
- * clean up; a new process over the same cgroups then tells the truth, and each of create,
- * destroy and cleanup reaches a clean state by itself.
+ * clean up; a new process over the same cgroups then tells the truth, and each of create, destroy
+ * and cleanup reaches a clean state by itself.
  */
 class CrashInjectionTest {
   static final ContainerSpec SPEC = FaultInjectionTest.EVERY_HIERARCHY;
 
-  /** The state left by a crash at mutation {@code k} of {@code op}, and the snapshot to return to. */
+  /**
+   * The state left by a crash at mutation {@code k} of {@code op}, and the snapshot to return to.
+   */
   private record Crashed(FakeCgroupFs fs, FakeSnapshot clean) {}
 
   private static Crashed crash(int k, Consumer<ContainerApi> setUp, Consumer<ContainerApi> op) {
@@ -43,16 +45,19 @@ class CrashInjectionTest {
   }
 
   static IntStream createSteps() {
-    return IntStream.rangeClosed(1, FaultInjectionTest.mutationsOf(w -> { }, w -> w.api().create("/parent/job", SPEC)));
+    return IntStream.rangeClosed(
+        1, FaultInjectionTest.mutationsOf(w -> {}, w -> w.api().create("/parent/job", SPEC)));
   }
 
   static IntStream destroySteps() {
-    return IntStream.rangeClosed(1, FaultInjectionTest.mutationsOf(
-        w -> w.api().create("/parent/job", SPEC), w -> w.api().destroy("/parent/job")));
+    return IntStream.rangeClosed(
+        1,
+        FaultInjectionTest.mutationsOf(
+            w -> w.api().create("/parent/job", SPEC), w -> w.api().destroy("/parent/job")));
   }
 
   private static Crashed crashInCreate(int k) {
-    return crash(k, api -> { }, api -> api.create("/parent/job", SPEC));
+    return crash(k, api -> {}, api -> api.create("/parent/job", SPEC));
   }
 
   private static Crashed crashInDestroy(int k) {
@@ -87,7 +92,9 @@ class CrashInjectionTest {
       next.destroy("/parent/job");
     } catch (LmctfyException e) {
       assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
-      assertThat(k).as("NOT_FOUND only when the crash came before anything was written").isEqualTo(1);
+      assertThat(k)
+          .as("NOT_FOUND only when the crash came before anything was written")
+          .isEqualTo(1);
     }
     CgroupAssertions.assertThat(c.fs()).matches(c.clean());
   }
@@ -119,7 +126,8 @@ class CrashInjectionTest {
     Crashed c = crashInDestroy(k);
     ContainerApi next = ContainerApi.open(c.fs());
     if (next.exists("/parent/job")) {
-      assertThatLmctfyException(() -> next.create("/parent/job", SPEC)).hasCode(ErrorCode.ALREADY_EXISTS);
+      assertThatLmctfyException(() -> next.create("/parent/job", SPEC))
+          .hasCode(ErrorCode.ALREADY_EXISTS);
     } else {
       next.create("/parent/job", SPEC);
     }

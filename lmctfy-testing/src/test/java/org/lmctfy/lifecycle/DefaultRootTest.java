@@ -13,7 +13,8 @@ import org.lmctfy.testing.FakeLayout;
 /** Where {@link ContainerApi#open(org.lmctfy.cgroupfs.CgroupFs)} puts the root container. */
 class DefaultRootTest {
   @Test
-  void onV2TheRootIsTheCgroupThisProcessRunsInNotTheMountRootBesideSystemSlice() throws IOException {
+  void onV2TheRootIsTheCgroupThisProcessRunsInNotTheMountRootBesideSystemSlice()
+      throws IOException {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
     Hierarchy unified = fs.hierarchies().get(0);
     CgroupPath unit = CgroupPath.of("/system.slice/app.service");
@@ -33,13 +34,16 @@ class DefaultRootTest {
     fs.makeCgroup(unified, unit);
     fs.write(unified, unit, "cgroup.procs", "0");
     try (ContainerApi api = ContainerApi.open(fs)) {
-      api.initMachine(org.lmctfy.spec.InitSpec.parse("processes_leaf: \"supervisor\" enable_controllers: [memory]"));
+      api.initMachine(
+          org.lmctfy.spec.InitSpec.parse(
+              "processes_leaf: \"supervisor\" enable_controllers: [memory]"));
     }
     assertThat(fs.cgroupsOf(fs.selfPid())).containsEntry(unified, unit.resolve("supervisor"));
     try (ContainerApi api = ContainerApi.open(fs)) {
       assertThat(api.root()).isEqualTo(unit);
       api.create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }"));
-      assertThat(fs.read(unified, unit.resolve("job"), "memory.max").strip()).isEqualTo("104857600");
+      assertThat(fs.read(unified, unit.resolve("job"), "memory.max").strip())
+          .isEqualTo("104857600");
     }
   }
 
@@ -52,7 +56,8 @@ class DefaultRootTest {
 
   @Test
   void onHybridAndV1TheRootIsEveryHierarchysMountRootAsInLmctfy() throws IOException {
-    for (FakeLayout layout : new FakeLayout[] {FakeLayout.HYBRID, FakeLayout.V1, FakeLayout.HYBRID_HUGETLB_V2}) {
+    for (FakeLayout layout :
+        new FakeLayout[] {FakeLayout.HYBRID, FakeLayout.V1, FakeLayout.HYBRID_HUGETLB_V2}) {
       FakeCgroupFs fs = FakeCgroupFs.create(layout);
       Hierarchy first = fs.hierarchies().get(0);
       fs.makeCgroup(first, CgroupPath.of("/elsewhere"));

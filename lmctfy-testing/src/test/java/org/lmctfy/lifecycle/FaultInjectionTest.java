@@ -15,21 +15,22 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
+import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeOperation;
 import org.lmctfy.testing.FakeSnapshot;
 
 /**
- * Every mutating operation of a create and of a destroy fails in turn, with each of EINVAL,
- * EBUSY, ENOSPC and EACCES: the caller learns the file and errno, the tree is as it was, and the
- * name works again at once.
+ * Every mutating operation of a create and of a destroy fails in turn, with each of EINVAL, EBUSY,
+ * ENOSPC and EACCES: the caller learns the file and errno, the tree is as it was, and the name
+ * works again at once.
  */
 class FaultInjectionTest {
-  static final ContainerSpec EVERY_HIERARCHY = ContainerSpec.parse(
-      "cpu { limit: 500 max_limit: 1000 } memory { limit: 104857600 swap_limit: 209715200 reservation: 52428800 }"
-          + " pids { limit: 100 }");
+  static final ContainerSpec EVERY_HIERARCHY =
+      ContainerSpec.parse(
+          "cpu { limit: 500 max_limit: 1000 } memory { limit: 104857600 swap_limit: 209715200 reservation: 52428800 }"
+              + " pids { limit: 100 }");
   static final Errno[] ERRNOS = {Errno.EINVAL, Errno.EBUSY, Errno.ENOSPC, Errno.EACCES};
 
   /** A fake with {@code /parent}; the API over it. */
@@ -42,7 +43,8 @@ class FaultInjectionTest {
     }
   }
 
-  static int mutationsOf(java.util.function.Consumer<World> setUp, java.util.function.Consumer<World> op) {
+  static int mutationsOf(
+      java.util.function.Consumer<World> setUp, java.util.function.Consumer<World> op) {
     World w = World.create();
     setUp.accept(w);
     int before = w.fs().mutationCount();
@@ -51,7 +53,7 @@ class FaultInjectionTest {
   }
 
   static Stream<Arguments> createFaults() {
-    int n = mutationsOf(w -> { }, w -> w.api().create("/parent/job", EVERY_HIERARCHY));
+    int n = mutationsOf(w -> {}, w -> w.api().create("/parent/job", EVERY_HIERARCHY));
     List<Arguments> out = new ArrayList<>();
     for (int k = 1; k <= n; k++) {
       for (Errno e : ERRNOS) {
@@ -63,7 +65,8 @@ class FaultInjectionTest {
 
   @Test
   void aCreateTouchingEveryHierarchyHasManyMutationsToBreak() {
-    assertThat(mutationsOf(w -> { }, w -> w.api().create("/parent/job", EVERY_HIERARCHY))).isGreaterThan(15);
+    assertThat(mutationsOf(w -> {}, w -> w.api().create("/parent/job", EVERY_HIERARCHY)))
+        .isGreaterThan(15);
   }
 
   @ParameterizedTest(name = "create: mutation {0} fails with {1}")
@@ -73,8 +76,10 @@ class FaultInjectionTest {
     FakeSnapshot before = w.fs().snapshot();
     w.fs().failMutation(k, errno);
 
-    LmctfyException e = assertThatLmctfyException(() -> w.api().create("/parent/job", EVERY_HIERARCHY))
-        .as("create must fail").actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> w.api().create("/parent/job", EVERY_HIERARCHY))
+            .as("create must fail")
+            .actual();
     FakeOperation failed = firstFailure(w.fs());
     assertThat(e.errno()).contains(errno);
     assertThat(e.getMessage()).contains(errno.name(), failed.path().value());
@@ -107,15 +112,25 @@ class FaultInjectionTest {
     w.api().create("/parent/job", EVERY_HIERARCHY);
     w.api().create("/parent/job/child", ContainerSpec.parse("pids { limit: 10 }"));
     long pid = w.fs().spawnProcess();
-    w.fs().hierarchies().forEach(h -> {
-      if (!h.has("cpuset") && (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2 || !h.controllers().isEmpty())) {
-        try {
-          w.fs().write(h, org.lmctfy.cgroupfs.CgroupPath.of("/parent/job/child"), "cgroup.procs", Long.toString(pid));
-        } catch (java.io.IOException ex) {
-          throw new AssertionError(ex);
-        }
-      }
-    });
+    w.fs()
+        .hierarchies()
+        .forEach(
+            h -> {
+              if (!h.has("cpuset")
+                  && (h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2
+                      || !h.controllers().isEmpty())) {
+                try {
+                  w.fs()
+                      .write(
+                          h,
+                          org.lmctfy.cgroupfs.CgroupPath.of("/parent/job/child"),
+                          "cgroup.procs",
+                          Long.toString(pid));
+                } catch (java.io.IOException ex) {
+                  throw new AssertionError(ex);
+                }
+              }
+            });
     return pid;
   }
 
@@ -127,7 +142,8 @@ class FaultInjectionTest {
     long pid = populate(w);
     w.fs().failMutation(k, errno);
 
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> w.api().destroy("/parent/job"));
+    LmctfyException e =
+        catchThrowableOfType(LmctfyException.class, () -> w.api().destroy("/parent/job"));
 
     if (e != null) {
       assertThat(e.getMessage()).contains(errno.name());
@@ -144,7 +160,10 @@ class FaultInjectionTest {
     World w = World.create();
     long pid = populate(w);
     FakeSnapshot before = w.fs().snapshot();
-    w.fs().failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.kill".equals(op.file()), Errno.EPERM);
+    w.fs()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.kill".equals(op.file()),
+            Errno.EPERM);
 
     assertThatLmctfyException(() -> w.api().destroy("/parent/job")).hasErrno(Errno.EPERM);
     assertThat(w.api().exists("/parent/job")).isTrue();

@@ -27,12 +27,12 @@ import org.lmctfy.testing.FakeSnapshot;
  * the v2 guest in KernelInitMachineV2Test).
  */
 class InitMachineTest {
-  private static final InitSpec ENABLE = InitSpec.builder()
-      .enableControllers(Set.of("memory", "pids"))
-      .build();
+  private static final InitSpec ENABLE =
+      InitSpec.builder().enableControllers(Set.of("memory", "pids")).build();
 
   private static FakeCgroupFs v2WithRootContainer() throws IOException {
-    FakeCgroupFs fs = FakeCgroupFs.builder().layout(FakeLayout.V2).rootSubtreeControl(Set.of()).build();
+    FakeCgroupFs fs =
+        FakeCgroupFs.builder().layout(FakeLayout.V2).rootSubtreeControl(Set.of()).build();
     Hierarchy unified = fs.hierarchies().get(0);
     fs.makeCgroup(unified, CgroupPath.of("/lmctfy"));
     fs.makeCgroup(unified, CgroupPath.of("/lmctfy/jobs"));
@@ -43,7 +43,10 @@ class InitMachineTest {
     return fs.read(fs.hierarchies().get(0), CgroupPath.of(path), "cgroup.subtree_control").strip();
   }
 
-  /** What an administrator or systemd (Delegate=) gives the API's root: memory and pids down to /lmctfy. */
+  /**
+   * What an administrator or systemd (Delegate=) gives the API's root: memory and pids down to
+   * /lmctfy.
+   */
   private static FakeCgroupFs v2WithDelegatedRoot() throws IOException {
     FakeCgroupFs fs = v2WithRootContainer();
     Hierarchy unified = fs.hierarchies().get(0);
@@ -58,16 +61,23 @@ class InitMachineTest {
     int before = fs.mutationCount();
     ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE);
     assertThat(subtree(fs, "/lmctfy/jobs")).isEqualTo("memory pids");
-    assertThat(fs.mutationCount()).as("one write, to the root's own subtree_control").isEqualTo(before + 1);
+    assertThat(fs.mutationCount())
+        .as("one write, to the root's own subtree_control")
+        .isEqualTo(before + 1);
   }
 
   @Test
-  void aControllerTheRootsParentDoesNotGiveIsRefusedNamingTheParentAndNothingChanges() throws IOException {
+  void aControllerTheRootsParentDoesNotGiveIsRefusedNamingTheParentAndNothingChanges()
+      throws IOException {
     FakeCgroupFs fs = v2WithRootContainer();
     int before = fs.mutationCount();
-    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
-    assertThat(e.getMessage()).contains("[memory, pids]", "/sys/fs/cgroup/lmctfy/cgroup.subtree_control", "Delegate=");
+    LmctfyException e =
+        assertThatLmctfyException(
+                () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
+    assertThat(e.getMessage())
+        .contains("[memory, pids]", "/sys/fs/cgroup/lmctfy/cgroup.subtree_control", "Delegate=");
     assertThat(fs.mutationCount()).isEqualTo(before);
   }
 
@@ -85,9 +95,14 @@ class InitMachineTest {
   void aFailureHalfWayRestoresEverySubtreeControl() throws IOException {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"), Errno.EBUSY);
-    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
+    fs.failWhen(
+        op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"),
+        Errno.EBUSY);
+    LmctfyException e =
+        assertThatLmctfyException(
+                () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
     assertThat(e.getMessage()).contains("/lmctfy/jobs/cgroup.subtree_control", "EBUSY");
     CgroupAssertions.assertThat(fs).matches(before);
   }
@@ -102,30 +117,45 @@ class InitMachineTest {
   }
 
   @Test
-  void aCreateInARootThatHoldsProcessesNamesTheNoInternalProcessesRuleAndChangesNothing() throws IOException {
+  void aCreateInARootThatHoldsProcessesNamesTheNoInternalProcessesRuleAndChangesNothing()
+      throws IOException {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     long[] pids = processesIn(fs, "/lmctfy/jobs");
     FakeSnapshot before = fs.snapshot();
-    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
-        .create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }"))).hasCode(ErrorCode.FAILED_PRECONDITION).actual();
-    assertThat(e.getMessage()).contains("no-internal-processes", "/sys/fs/cgroup/lmctfy/jobs", pids[0] + " " + pids[1],
-        "processes_leaf");
+    LmctfyException e =
+        assertThatLmctfyException(
+                () ->
+                    ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
+                        .create(
+                            "/job",
+                            org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }")))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
+    assertThat(e.getMessage())
+        .contains(
+            "no-internal-processes",
+            "/sys/fs/cgroup/lmctfy/jobs",
+            pids[0] + " " + pids[1],
+            "processes_leaf");
     CgroupAssertions.assertThat(fs).matches(before);
   }
 
   @Test
-  void processesLeafMovesTheRootsProcessesIntoTheLeafThenEnablesAndContainersCanBeMade() throws IOException {
+  void processesLeafMovesTheRootsProcessesIntoTheLeafThenEnablesAndContainersCanBeMade()
+      throws IOException {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     long[] pids = processesIn(fs, "/lmctfy/jobs");
     ContainerApi api = ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"));
-    api.initMachine(InitSpec.parse("enable_controllers: [memory, pids] processes_leaf: \"supervisor\""));
+    api.initMachine(
+        InitSpec.parse("enable_controllers: [memory, pids] processes_leaf: \"supervisor\""));
     Hierarchy unified = fs.hierarchies().get(0);
     assertThat(fs.read(unified, CgroupPath.of("/lmctfy/jobs"), "cgroup.procs")).isBlank();
     assertThat(fs.read(unified, CgroupPath.of("/lmctfy/jobs/supervisor"), "cgroup.procs").strip())
         .isEqualTo(pids[0] + "\n" + pids[1]);
     assertThat(subtree(fs, "/lmctfy/jobs")).isEqualTo("memory pids");
     api.create("/job", org.lmctfy.spec.ContainerSpec.parse("memory { limit: 104857600 }"));
-    assertThat(fs.read(unified, CgroupPath.of("/lmctfy/jobs/job"), "memory.max").strip()).isEqualTo("104857600");
+    assertThat(fs.read(unified, CgroupPath.of("/lmctfy/jobs/job"), "memory.max").strip())
+        .isEqualTo("104857600");
     assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.SELF)).containsExactly("/job");
   }
 
@@ -134,9 +164,17 @@ class InitMachineTest {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     processesIn(fs, "/lmctfy/jobs");
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"), Errno.EINVAL);
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
-        .initMachine(InitSpec.parse("enable_controllers: [memory] processes_leaf: \"supervisor\"")));
+    fs.failWhen(
+        op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"),
+        Errno.EINVAL);
+    LmctfyException e =
+        catchThrowableOfType(
+            LmctfyException.class,
+            () ->
+                ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"))
+                    .initMachine(
+                        InitSpec.parse(
+                            "enable_controllers: [memory] processes_leaf: \"supervisor\"")));
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).contains("/lmctfy/jobs/cgroup.subtree_control", "EINVAL");
     CgroupAssertions.assertThat(fs).matches(before);
@@ -144,18 +182,24 @@ class InitMachineTest {
 
   @Test
   void aProcessesLeafNameMustBeOneCgroupName() {
-    LmctfyException e = assertThatLmctfyException(() -> InitSpec.parse("processes_leaf: \"a/b\""))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> InitSpec.parse("processes_leaf: \"a/b\""))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .actual();
     assertThat(e.getMessage()).contains("processes_leaf", "a/b");
   }
 
   @Test
   void aControllerTheUnifiedHierarchyLacksIsRefusedBeforeAnyWrite() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
-    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(InitSpec.builder()
-            .enableControllers(Set.of("memory"))
-            .build()))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
+    LmctfyException e =
+        assertThatLmctfyException(
+                () ->
+                    ContainerApi.open(fs)
+                        .initMachine(
+                            InitSpec.builder().enableControllers(Set.of("memory")).build()))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
     assertThat(e.getMessage()).contains("memory", "/sys/fs/cgroup/unified");
     assertThat(fs.mutationCount()).isZero();
   }
@@ -164,12 +208,17 @@ class InitMachineTest {
   void mountsAMissingV1HierarchyAndUndoesItWhenALaterMountFails() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(op -> op.kind() == FakeOperation.Kind.MOUNT && op.value().equals("/mnt/perf"), Errno.EBUSY);
-    InitSpec spec = InitSpec.builder()
-        .cgroupMounts(List.of(new CgroupMount("/mnt/net", Set.of("net_cls", "net_prio")),
-            new CgroupMount("/mnt/perf", Set.of("perf_event"))))
-        .build();
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
+    fs.failWhen(
+        op -> op.kind() == FakeOperation.Kind.MOUNT && op.value().equals("/mnt/perf"), Errno.EBUSY);
+    InitSpec spec =
+        InitSpec.builder()
+            .cgroupMounts(
+                List.of(
+                    new CgroupMount("/mnt/net", Set.of("net_cls", "net_prio")),
+                    new CgroupMount("/mnt/perf", Set.of("perf_event"))))
+            .build();
+    LmctfyException e =
+        catchThrowableOfType(LmctfyException.class, () -> ContainerApi.open(fs).initMachine(spec));
     assertThat(e.getMessage()).contains("/mnt/perf", "EBUSY");
     assertThat(fs.hierarchy("net_cls")).isEmpty();
     CgroupAssertions.assertThat(fs).matches(before);
@@ -182,10 +231,16 @@ class InitMachineTest {
   @Test
   void anUnknownOrAlreadyMountedControllerIsInvalidAndNothingChanges() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
-    for (InitSpec bad : List.of(
-        InitSpec.builder().cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("bogus")))).build(),
-        InitSpec.builder().cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("memory")))).build())) {
-      assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(bad)).hasCode(ErrorCode.INVALID_ARGUMENT);
+    for (InitSpec bad :
+        List.of(
+            InitSpec.builder()
+                .cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("bogus"))))
+                .build(),
+            InitSpec.builder()
+                .cgroupMounts(List.of(new CgroupMount("/mnt/x", Set.of("memory"))))
+                .build())) {
+      assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(bad))
+          .hasCode(ErrorCode.INVALID_ARGUMENT);
     }
     assertThat(fs.mutationCount()).isZero();
   }

@@ -18,9 +18,9 @@ import org.lmctfy.support.TestScale;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
- * Two JVMs, four threads each, create and destroy the same few names for a few seconds: every
- * call either succeeds or answers ALREADY_EXISTS / NOT_FOUND, each name ends as its last successful
- * call left it, and a final destroy leaves nothing.
+ * Two JVMs, four threads each, create and destroy the same few names for a few seconds: every call
+ * either succeeds or answers ALREADY_EXISTS / NOT_FOUND, each name ends as its last successful call
+ * left it, and a final destroy leaves nothing.
  */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
@@ -36,8 +36,13 @@ class KernelConcurrencyTest {
       List<Process> children = new ArrayList<>();
       List<Path> outputs = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        List<String> args = new ArrayList<>(List.of("hammer", scratch.path().value(),
-            Long.toString(TestScale.stretched(3000)), "4"));
+        List<String> args =
+            new ArrayList<>(
+                List.of(
+                    "hammer",
+                    scratch.path().value(),
+                    Long.toString(TestScale.stretched(3000)),
+                    "4"));
         args.addAll(NAMES);
         outputs.add(Files.createTempFile("lmctfy-hammer", ".out"));
         children.add(ChildJvm.start(outputs.get(i), args.toArray(String[]::new)));
@@ -61,8 +66,11 @@ class KernelConcurrencyTest {
 
       ContainerApi api = ContainerApi.open(fs, scratch.path());
       for (String name : NAMES) {
-        List<Call> mine = calls.stream().filter(c -> c.name().equals(name))
-            .sorted(Comparator.comparingLong(Call::end)).toList();
+        List<Call> mine =
+            calls.stream()
+                .filter(c -> c.name().equals(name))
+                .sorted(Comparator.comparingLong(Call::end))
+                .toList();
         if (mine.isEmpty()) {
           assertThat(api.exists(name)).isFalse();
           continue;
@@ -70,12 +78,17 @@ class KernelConcurrencyTest {
         Call last = mine.get(mine.size() - 1);
         boolean clearlyLast = mine.size() == 1 || mine.get(mine.size() - 2).end() < last.start();
         if (clearlyLast) {
-          assertThat(api.exists(name)).as("%s after %s", name, last).isEqualTo(last.op().equals("create"));
+          assertThat(api.exists(name))
+              .as("%s after %s", name, last)
+              .isEqualTo(last.op().equals("create"));
         }
         Map<String, Integer> alternation = new HashMap<>();
         mine.forEach(c -> alternation.merge(c.op(), 1, Integer::sum));
-        assertThat(Math.abs(alternation.getOrDefault("create", 0) - alternation.getOrDefault("destroy", 0)))
-            .as("successful creates and destroys of %s alternate", name).isLessThanOrEqualTo(1);
+        assertThat(
+                Math.abs(
+                    alternation.getOrDefault("create", 0) - alternation.getOrDefault("destroy", 0)))
+            .as("successful creates and destroys of %s alternate", name)
+            .isLessThanOrEqualTo(1);
         if (api.exists(name)) {
           api.destroy(name);
         }

@@ -11,7 +11,10 @@ import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.contract.ContractBackend;
 
-/** The lifecycle contract on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
+/**
+ * The lifecycle contract on this machine's kernel (skipped, with the reason, where this machine
+ * does not serve it).
+ */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have cpu and memory limits
 class KernelLifecycleTest extends LifecycleContract {
@@ -20,8 +23,8 @@ class KernelLifecycleTest extends LifecycleContract {
   }
 
   /**
-   * Starts {@code sh -c script} and moves it into {@code name} in every hierarchy but a v1 cpuset; a
-   * script that forks starts with {@code read go} (a builtin), released once it has been moved.
+   * Starts {@code sh -c script} and moves it into {@code name} in every hierarchy but a v1 cpuset;
+   * a script that forks starts with {@code read go} (a builtin), released once it has been moved.
    */
   private Process startInside(String name, String script) throws IOException {
     Process p = new ProcessBuilder("sh", "-c", script).start();
@@ -41,7 +44,8 @@ class KernelLifecycleTest extends LifecycleContract {
     api.create("/job", CPU_AND_MEMORY);
     Process loop = startInside("/job", "read go; while :; do sleep 100 & sleep 0.01; done");
     Thread.sleep(100);
-    assertThat(fs.read(managed().get(0), path("/job"), "cgroup.procs").lines().count()).isGreaterThan(1);
+    assertThat(fs.read(managed().get(0), path("/job"), "cgroup.procs").lines().count())
+        .isGreaterThan(1);
     api.destroy("/job");
     assertThat(loop.waitFor(5, TimeUnit.SECONDS)).isTrue();
     assertThat(tree()).isEmpty();

@@ -28,17 +28,29 @@ class KernelThreadedCgroupsTest extends ThreadedCgroupsContract {
 
   @Override
   long[] startThreadedProcess() throws IOException {
-    Process p = new ProcessBuilder("python3", "-c", "import threading, time\n"
-        + "threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n"
-        + "print('ready', flush=True)\ntime.sleep(3600)\n").redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                "python3",
+                "-c",
+                "import threading, time\n"
+                    + "threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n"
+                    + "print('ready', flush=True)\ntime.sleep(3600)\n")
+            .redirectErrorStream(true)
+            .start();
     started.put(p.pid(), p);
-    String line = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+    String line =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+            .readLine();
     if (!"ready".equals(line)) {
       throw new IOException("python3 did not start its thread: " + line);
     }
     try (Stream<Path> tasks = Files.list(Path.of("/proc/" + p.pid() + "/task"))) {
-      long tid = tasks.map(t -> Long.parseLong(t.getFileName().toString())).filter(t -> t != p.pid()).findFirst()
-          .orElseThrow(() -> new IOException("python3 " + p.pid() + " has one thread"));
+      long tid =
+          tasks
+              .map(t -> Long.parseLong(t.getFileName().toString()))
+              .filter(t -> t != p.pid())
+              .findFirst()
+              .orElseThrow(() -> new IOException("python3 " + p.pid() + " has one thread"));
       return new long[] {p.pid(), tid};
     }
   }

@@ -9,11 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
-import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -27,14 +25,16 @@ import org.lmctfy.testing.contract.ContractBackend;
  * parent, which is the API's root.
  */
 abstract class LifecycleContract extends ApiOnScratch {
-  static final ContainerSpec CPU_AND_MEMORY = ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 104857600 }");
+  static final ContainerSpec CPU_AND_MEMORY =
+      ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 104857600 }");
 
   LifecycleContract(ContractBackend backend) {
     super(backend);
   }
 
   List<Hierarchy> managed() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
         .toList();
   }
 
@@ -63,7 +63,8 @@ abstract class LifecycleContract extends ApiOnScratch {
     return fs.hierarchy(controller).orElseThrow();
   }
 
-  static LmctfyException failure(ErrorCode code, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+  static LmctfyException failure(
+      ErrorCode code, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
     return assertThatLmctfyException(call).hasCode(code).actual();
   }
 
@@ -79,9 +80,12 @@ abstract class LifecycleContract extends ApiOnScratch {
     if (cpu.version() == CgroupVersion.V1) {
       assertThat(fs.read(cpu, path("/test"), "cpu.shares").strip()).isEqualTo("1024");
     } else {
-      assertThat(fs.read(cpu, path("/test"), "cpu.weight").strip()).as("one CPU's share is the default weight").isEqualTo("100");
+      assertThat(fs.read(cpu, path("/test"), "cpu.weight").strip())
+          .as("one CPU's share is the default weight")
+          .isEqualTo("100");
     }
-    String limitFile = memory.version() == CgroupVersion.V1 ? "memory.limit_in_bytes" : "memory.max";
+    String limitFile =
+        memory.version() == CgroupVersion.V1 ? "memory.limit_in_bytes" : "memory.max";
     assertThat(fs.read(memory, path("/test"), limitFile).strip()).isEqualTo("104857600");
     assertThat(api.exists("/test")).isTrue();
     assertThat(api.get("test").name()).isEqualTo("/test");
@@ -89,7 +93,8 @@ abstract class LifecycleContract extends ApiOnScratch {
 
   @Test
   @Tag("needs-v1") // a v1 cpuset, or a cgroup in one hierarchy of several
-  void createGivesAV1CpusetContainerItsParentsCpusAndMemoryNodesSoThatTasksCanJoin() throws IOException {
+  void createGivesAV1CpusetContainerItsParentsCpusAndMemoryNodesSoThatTasksCanJoin()
+      throws IOException {
     Hierarchy cpuset = hierarchy("cpuset");
     api.create("/test", CPU_AND_MEMORY);
     for (String file : new String[] {"cpuset.cpus", "cpuset.mems"}) {
@@ -122,10 +127,13 @@ abstract class LifecycleContract extends ApiOnScratch {
   @Test
   void aCreateThatFindsNoRoomForItsIntentOnTheParentChangesNothing() throws IOException {
     Hierarchy anchor = managed().get(0);
-    for (int i = 0; i < 128; i++) { // the kernel's most user xattrs on a cgroup: 128 creates in flight
+    for (int i = 0;
+        i < 128;
+        i++) { // the kernel's most user xattrs on a cgroup: 128 creates in flight
       fs.setMarker(anchor, scratch.path(), "filler" + i, "x");
     }
-    LmctfyException e = failure(ErrorCode.RESOURCE_EXHAUSTED, () -> api.create("/test", CPU_AND_MEMORY));
+    LmctfyException e =
+        failure(ErrorCode.RESOURCE_EXHAUSTED, () -> api.create("/test", CPU_AND_MEMORY));
     assertThat(e.getMessage()).contains("ENOSPC", anchor.display(scratch.path(), null));
     assertThat(tree()).isEmpty();
     fs.removeMarker(anchor, scratch.path(), "filler0");
@@ -134,7 +142,8 @@ abstract class LifecycleContract extends ApiOnScratch {
   }
 
   @Test
-  void aForeignCgroupInsideThatIsNoContainerStopsDestroyUntilItIsGoneThenDestroyFinishes() throws IOException {
+  void aForeignCgroupInsideThatIsNoContainerStopsDestroyUntilItIsGoneThenDestroyFinishes()
+      throws IOException {
     api.create("/test", CPU_AND_MEMORY);
     // on v1 a hierarchy removed late (the ones after it go first); the only one on v2
     Hierarchy second = managed().get(Math.min(1, managed().size() - 1));
@@ -150,7 +159,8 @@ abstract class LifecycleContract extends ApiOnScratch {
 
   @Test
   void aChildNeedsItsParent() throws IOException {
-    LmctfyException e = failure(ErrorCode.NOT_FOUND, () -> api.create("/test/abhishek", CPU_AND_MEMORY));
+    LmctfyException e =
+        failure(ErrorCode.NOT_FOUND, () -> api.create("/test/abhishek", CPU_AND_MEMORY));
     assertThat(e.getMessage()).contains("/test");
     assertThat(tree()).isEmpty();
   }
@@ -163,7 +173,8 @@ abstract class LifecycleContract extends ApiOnScratch {
     api.create("/test/c", ContainerSpec.empty());
     assertThat(api.get("/test").listSubcontainers(ListPolicy.RECURSIVE))
         .containsExactly("/test/a", "/test/a/b", "/test/c");
-    assertThat(api.get("/test").listSubcontainers(ListPolicy.SELF)).containsExactly("/test/a", "/test/c");
+    assertThat(api.get("/test").listSubcontainers(ListPolicy.SELF))
+        .containsExactly("/test/a", "/test/c");
     api.destroy("/test");
     assertThat(tree()).isEmpty();
   }
@@ -173,13 +184,25 @@ abstract class LifecycleContract extends ApiOnScratch {
     api.create("test", ContainerSpec.empty());
     api.create("test/./x/../y", ContainerSpec.empty());
     assertThat(api.exists("/test/y")).isTrue();
-    assertThat(api.get("/").listSubcontainers(ListPolicy.RECURSIVE)).containsExactly("/test", "/test/y");
+    assertThat(api.get("/").listSubcontainers(ListPolicy.RECURSIVE))
+        .containsExactly("/test", "/test/y");
   }
 
   @Test
   void badNamesAreInvalidArgumentsAndTouchNothing() throws IOException {
-    for (String bad : new String[] {"", "/a b", "/../x", "/_x", "/a/tasks", "/memory.max", "/cgroup.procs",
-        "/" + "x".repeat(201), "/a\0b", "/ü"}) {
+    for (String bad :
+        new String[] {
+          "",
+          "/a b",
+          "/../x",
+          "/_x",
+          "/a/tasks",
+          "/memory.max",
+          "/cgroup.procs",
+          "/" + "x".repeat(201),
+          "/a\0b",
+          "/ü"
+        }) {
       failure(ErrorCode.INVALID_ARGUMENT, () -> api.create(bad, ContainerSpec.empty()));
     }
     assertThat(tree()).isEmpty();
@@ -193,8 +216,10 @@ abstract class LifecycleContract extends ApiOnScratch {
     LmctfyException exists = failure(ErrorCode.FAILED_PRECONDITION, () -> api.exists("/test"));
     assertThat(exists.getMessage()).contains("partial", memory.display(path("/test"), null));
     failure(ErrorCode.FAILED_PRECONDITION, () -> api.get("/test"));
-    LmctfyException create = failure(ErrorCode.ALREADY_EXISTS, () -> api.create("/test", CPU_AND_MEMORY));
-    assertThat(create.getMessage()).contains(memory.display(path("/test"), null), "not made by lmctfy");
+    LmctfyException create =
+        failure(ErrorCode.ALREADY_EXISTS, () -> api.create("/test", CPU_AND_MEMORY));
+    assertThat(create.getMessage())
+        .contains(memory.display(path("/test"), null), "not made by lmctfy");
     assertThat(tree()).containsExactly("memory:/test");
   }
 
@@ -214,7 +239,10 @@ abstract class LifecycleContract extends ApiOnScratch {
     api.create("/test", CPU_AND_MEMORY);
     var report = api.cleanup();
     assertThat(report.removed()).isEmpty();
-    assertThat(report.failures()).singleElement().asString().contains("/stray", "not made by lmctfy");
+    assertThat(report.failures())
+        .singleElement()
+        .asString()
+        .contains("/stray", "not made by lmctfy");
     assertThat(tree()).contains("memory:/stray", "memory:/test");
   }
 
@@ -225,14 +253,21 @@ abstract class LifecycleContract extends ApiOnScratch {
     // A refusal validation cannot foresee: the last hierarchy's mkdir fails (EAGAIN from v2's
     // cgroup.max.descendants) after every v1 cgroup of the new container was made.
     refuseNextMkdir(last, path("/test"));
-    LmctfyException e = failure(ErrorCode.UNAVAILABLE,
-        () -> api.create("/test/abhishek", ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 1000000 }")));
+    LmctfyException e =
+        failure(
+            ErrorCode.UNAVAILABLE,
+            () ->
+                api.create(
+                    "/test/abhishek",
+                    ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 1000000 }")));
     assertThat(e.file()).contains(last.display(path("/test/abhishek"), null));
-    assertThat(tree()).containsExactlyInAnyOrderElementsOf(
-        managed().stream().map(h -> h.label() + ":/test").toList());
+    assertThat(tree())
+        .containsExactlyInAnyOrderElementsOf(
+            managed().stream().map(h -> h.label() + ":/test").toList());
     failure(ErrorCode.NOT_FOUND, () -> api.destroy("/test/abhishek"));
     allowMkdir(last, path("/test"));
-    api.create("/test/abhishek", ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 1000000 }"));
+    api.create(
+        "/test/abhishek", ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 1000000 }"));
     api.destroy("/test/abhishek");
     api.destroy("/test");
     assertThat(tree()).isEmpty();
@@ -240,7 +275,9 @@ abstract class LifecycleContract extends ApiOnScratch {
 
   /** Makes mkdir below {@code parent} fail with EAGAIN, as v2's cgroup.max.descendants does. */
   void refuseNextMkdir(Hierarchy h, CgroupPath parent) throws IOException {
-    assertThat(h.version()).as("the last managed hierarchy is the unified one").isEqualTo(CgroupVersion.V2);
+    assertThat(h.version())
+        .as("the last managed hierarchy is the unified one")
+        .isEqualTo(CgroupVersion.V2);
     fs.write(h, parent, "cgroup.max.descendants", "0");
   }
 
@@ -268,11 +305,17 @@ abstract class LifecycleContract extends ApiOnScratch {
     boolean v1 = hierarchy("memory").version() == CgroupVersion.V1;
     // memory.high exists only on v2, memory.swappiness only on v1
     String field = v1 ? "high: 2048000" : "swappiness: 10";
-    LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION,
-        () -> api.create("/test", ContainerSpec.parse("memory { limit: 4096000 " + field + " }")));
+    LmctfyException e =
+        failure(
+            ErrorCode.FAILED_PRECONDITION,
+            () ->
+                api.create(
+                    "/test", ContainerSpec.parse("memory { limit: 4096000 " + field + " }")));
     assertThat(e.getMessage()).contains(v1 ? "memory.high" : "memory.swappiness", v1 ? "v1" : "v2");
-    LmctfyException perf = failure(ErrorCode.FAILED_PRECONDITION,
-        () -> api.create("/test", ContainerSpec.parse("monitoring { }")));
+    LmctfyException perf =
+        failure(
+            ErrorCode.FAILED_PRECONDITION,
+            () -> api.create("/test", ContainerSpec.parse("monitoring { }")));
     assertThat(perf.getMessage()).contains("monitoring", "perf_event");
     assertThat(tree()).isEmpty();
   }

@@ -49,12 +49,15 @@ class SharedControllersTest {
   @Test
   void aFailedCreateLeavesControllersASiblingMayUse() throws IOException {
     api.create("/a", ContainerSpec.empty()); // there when /b's create enables memory in the root
-    fs.failWhen(op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
+    fs.failWhen(
+        op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
 
     assertThatLmctfyException(() -> api.create("/b", MEMORY)).hasCode(ErrorCode.INVALID_ARGUMENT);
 
     assertThat(subtree()).contains("memory");
-    assertThat(fs.hasFile(unified, CgroupPath.of("/a"), "memory.max")).as("the sibling keeps its files").isTrue();
+    assertThat(fs.hasFile(unified, CgroupPath.of("/a"), "memory.max"))
+        .as("the sibling keeps its files")
+        .isTrue();
     CgroupAssertions.assertThat(fs).hasNoContainer("/b");
     api.create("/c", MEMORY); // and a container with the controller is made as before
     CgroupAssertions.assertThat(fs).hasValue("/c", "memory.max", "67108864");
@@ -71,30 +74,46 @@ class SharedControllersTest {
   void anUndoAndASiblingsCreateNeverInterleave() throws Exception {
     CountDownLatch undoPaused = new CountDownLatch(1);
     CountDownLatch siblingDone = new CountDownLatch(1);
-    CgroupFs paused = (CgroupFs) Proxy.newProxyInstance(CgroupFs.class.getClassLoader(), new Class<?>[] {CgroupFs.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("write") && "cgroup.subtree_control".equals(args[2])
-              && ((String) args[3]).startsWith("-")) {
-            undoPaused.countDown();
-            siblingDone.await(1, TimeUnit.SECONDS); // the sibling's create cannot finish while this holds the lock
-          }
-          try {
-            return method.invoke(fs, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    CgroupFs paused =
+        (CgroupFs)
+            Proxy.newProxyInstance(
+                CgroupFs.class.getClassLoader(),
+                new Class<?>[] {CgroupFs.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("write")
+                      && "cgroup.subtree_control".equals(args[2])
+                      && ((String) args[3]).startsWith("-")) {
+                    undoPaused.countDown();
+                    siblingDone.await(
+                        1,
+                        TimeUnit
+                            .SECONDS); // the sibling's create cannot finish while this holds the
+                    // lock
+                  }
+                  try {
+                    return method.invoke(fs, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
     ContainerApi shared = ContainerApi.open(paused, CgroupPath.root());
-    fs.failWhen(op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
+    fs.failWhen(
+        op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
 
     CompletableFuture<Void> failing = CompletableFuture.runAsync(() -> shared.create("/b", MEMORY));
-    assertThat(undoPaused.await(10, TimeUnit.SECONDS)).as("the failed create's undo reached its write").isTrue();
-    CompletableFuture<Void> sibling = CompletableFuture.runAsync(() -> shared.create("/a", MEMORY))
-        .whenComplete((ok, e) -> siblingDone.countDown());
+    assertThat(undoPaused.await(10, TimeUnit.SECONDS))
+        .as("the failed create's undo reached its write")
+        .isTrue();
+    CompletableFuture<Void> sibling =
+        CompletableFuture.runAsync(() -> shared.create("/a", MEMORY))
+            .whenComplete((ok, e) -> siblingDone.countDown());
 
     sibling.get(10, TimeUnit.SECONDS);
-    assertThat(failing).failsWithin(10, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
-        .havingCause().isInstanceOf(LmctfyException.class);
+    assertThat(failing)
+        .failsWithin(10, TimeUnit.SECONDS)
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .havingCause()
+        .isInstanceOf(LmctfyException.class);
     CgroupAssertions.assertThat(fs).hasValue("/a", "memory.max", "67108864");
     assertThat(subtree()).contains("memory");
     CgroupAssertions.assertThat(fs).hasNoContainer("/b");

@@ -24,8 +24,8 @@ import org.lmctfy.testing.contract.ContractBackend;
 /**
  * Threaded cgroups (cgroup.type "threaded", a cgroup of threads), which only another tool makes:
  * lmctfy has no spec for one. A container of ours that holds them is destroyed whole (they hold
- * threads of its own processes); one found at a container's name is read, paused and destroyed
- * once empty, and everything the kernel would refuse there is FAILED_PRECONDITION saying why.
+ * threads of its own processes); one found at a container's name is read, paused and destroyed once
+ * empty, and everything the kernel would refuse there is FAILED_PRECONDITION saying why.
  */
 abstract class ThreadedCgroupsContract extends ApiOnScratch {
   private final ContractBackend backend;
@@ -35,7 +35,10 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
     this.backend = backend;
   }
 
-  /** Starts a process with at least two threads outside the scratch cgroups: {pid, a tid that is not the pid}. */
+  /**
+   * Starts a process with at least two threads outside the scratch cgroups: {pid, a tid that is not
+   * the pid}.
+   */
   abstract long[] startThreadedProcess() throws IOException;
 
   /** Whether the process is gone (killed and reaped, or never there). */
@@ -45,7 +48,10 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
   abstract void stop(long pid) throws IOException;
 
   Hierarchy unified() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2)
+        .findFirst()
+        .orElseThrow();
   }
 
   CgroupPath path(String container) {
@@ -67,8 +73,10 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
     try {
       job.enter(List.of(p[0]));
       fs.write(unified(), path("/job/t"), "cgroup.threads", Long.toString(p[1]));
-      assertThat(fs.read(unified(), path("/job"), "cgroup.type").strip()).isEqualTo("domain threaded");
-      assertThat(fs.read(unified(), path("/job/t"), "cgroup.threads").strip()).isEqualTo(Long.toString(p[1]));
+      assertThat(fs.read(unified(), path("/job"), "cgroup.type").strip())
+          .isEqualTo("domain threaded");
+      assertThat(fs.read(unified(), path("/job/t"), "cgroup.threads").strip())
+          .isEqualTo(Long.toString(p[1]));
       assertThat(job.listProcesses(ListPolicy.RECURSIVE)).contains(p[0]);
 
       job.destroy();
@@ -98,7 +106,8 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
 
   @Test
   @Proves(value = "threaded cgroups", refusal = "FAILED_PRECONDITION")
-  void whatTheKernelRefusesAThreadedCgroupIsFailedPreconditionSayingSoAndChangesNothing() throws IOException {
+  void whatTheKernelRefusesAThreadedCgroupIsFailedPreconditionSayingSoAndChangesNothing()
+      throws IOException {
     api.create("/job", ContainerSpec.empty());
     makeThreaded("/job/t");
     Container t = api.get("/job/t");
@@ -106,7 +115,9 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
     try {
       refused(() -> api.create("/job/t/u", ContainerSpec.empty()), "\"threaded\"");
       refused(() -> api.create("/job/d", ContainerSpec.empty()), "\"domain threaded\"");
-      refused(() -> t.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.DIFF), "\"threaded\"");
+      refused(
+          () -> t.update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.DIFF),
+          "\"threaded\"");
       refused(() -> t.run(List.of("/bin/true"), RunSpec.detached()), "\"threaded\"");
       refused(() -> t.enter(List.of(pid)), "\"threaded\"");
       refused(t::killAll, "\"threaded\"");
@@ -127,6 +138,7 @@ abstract class ThreadedCgroupsContract extends ApiOnScratch {
 
   private static void refused(ThrowingCallable call, String saying) {
     assertThatLmctfyException(call)
-        .hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll(saying, "cgroup");
+        .hasCode(ErrorCode.FAILED_PRECONDITION)
+        .hasMessageContainingAll(saying, "cgroup");
   }
 }

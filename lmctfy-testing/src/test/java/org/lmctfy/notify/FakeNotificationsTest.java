@@ -24,8 +24,8 @@ import org.lmctfy.testing.FakeLayout;
 
 /**
  * Every event type on the fake, raised by the test as a downstream user would: the fake wakes the
- * library's watches on the test's thread, so each event is certain to come; the test only waits
- * for it.
+ * library's watches on the test's thread, so each event is certain to come; the test only waits for
+ * it.
  */
 class FakeNotificationsTest {
   private static final ContainerSpec MEMORY = ContainerSpec.parse("memory { limit: 104857600 }");
@@ -52,7 +52,10 @@ class FakeNotificationsTest {
   }
 
   private Hierarchy unified() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2)
+        .findFirst()
+        .orElseThrow();
   }
 
   /** A fake process moved into {@code path} in every hierarchy. */
@@ -73,8 +76,10 @@ class FakeNotificationsTest {
     job.registerNotification(EventSpec.oom(), events);
     fs.raiseOom(memory(), JOB);
     Notification n = events.next();
-    assertThat(n).isEqualTo(new Notification("/job", EventSpec.oom(), Kind.EVENT, ErrorCode.OK,
-        "under_oom 0, oom_kill 1"));
+    assertThat(n)
+        .isEqualTo(
+            new Notification(
+                "/job", EventSpec.oom(), Kind.EVENT, ErrorCode.OK, "under_oom 0, oom_kill 1"));
   }
 
   @Test
@@ -87,7 +92,9 @@ class FakeNotificationsTest {
     assertThat(events.next().detail()).isEqualTo("oom 1 (+1), oom_kill 1 (+1)");
     job.destroy();
     assertThat(events.untilLast().kind()).isEqualTo(Kind.DESTROYED);
-    assertThat(events.all()).extracting(Notification::kind).containsExactly(Kind.EVENT, Kind.DESTROYED);
+    assertThat(events.all())
+        .extracting(Notification::kind)
+        .containsExactly(Kind.EVENT, Kind.DESTROYED);
   }
 
   @Test
@@ -133,11 +140,15 @@ class FakeNotificationsTest {
     job.registerNotification(EventSpec.containerEmpty(), events);
     fs.exitProcess(first);
     fs.exitProcess(second);
-    assertThat(events.next()).isEqualTo(new Notification("/job", EventSpec.containerEmpty(), Kind.EVENT,
-        ErrorCode.OK, "populated 0"));
+    assertThat(events.next())
+        .isEqualTo(
+            new Notification(
+                "/job", EventSpec.containerEmpty(), Kind.EVENT, ErrorCode.OK, "populated 0"));
     job.destroy();
     events.untilLast();
-    assertThat(events.all()).extracting(Notification::kind).containsExactly(Kind.EVENT, Kind.DESTROYED);
+    assertThat(events.all())
+        .extracting(Notification::kind)
+        .containsExactly(Kind.EVENT, Kind.DESTROYED);
   }
 
   @Test
@@ -166,7 +177,9 @@ class FakeNotificationsTest {
   void aPressureTriggerFiresWhenRaised() throws Exception {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
-    EventSpec cpu = EventSpec.pressure(PressureTrigger.Resource.CPU, PressureTrigger.Kind.SOME, 150_000, 2_000_000);
+    EventSpec cpu =
+        EventSpec.pressure(
+            PressureTrigger.Resource.CPU, PressureTrigger.Kind.SOME, 150_000, 2_000_000);
     job.registerNotification(cpu, events);
     fs.raisePressure(unified(), JOB, "cpu.pressure");
     assertThat(events.next().detail()).startsWith("cpu.pressure: some avg10=");
@@ -175,24 +188,36 @@ class FakeNotificationsTest {
   @Test
   void pressureNeedsAUnifiedHierarchy() {
     Container job = open(FakeLayout.V1);
-    EventSpec io = EventSpec.pressure(PressureTrigger.Resource.IO, PressureTrigger.Kind.FULL, 150_000, 2_000_000);
-    LmctfyException e = assertThatLmctfyException(() -> job.registerNotification(io, new Events()))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
+    EventSpec io =
+        EventSpec.pressure(
+            PressureTrigger.Resource.IO, PressureTrigger.Kind.FULL, 150_000, 2_000_000);
+    LmctfyException e =
+        assertThatLmctfyException(() -> job.registerNotification(io, new Events()))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
     assertThat(e.getMessage()).contains("io.pressure", "no unified hierarchy");
   }
 
   @Test
   void memoryEventsNeedTheMemoryController() {
-    fs = FakeCgroupFs.builder().layout(FakeLayout.V2).rootSubtreeControl(java.util.Set.of("cpu")).build();
+    fs =
+        FakeCgroupFs.builder()
+            .layout(FakeLayout.V2)
+            .rootSubtreeControl(java.util.Set.of("cpu"))
+            .build();
     api = ContainerApi.open(fs);
     Container c = api.create("/c", ContainerSpec.parse("cpu { limit: 500 }"));
-    LmctfyException e = assertThatLmctfyException(() -> c.registerNotification(EventSpec.memoryThreshold(4096), new Events()))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
+    LmctfyException e =
+        assertThatLmctfyException(
+                () -> c.registerNotification(EventSpec.memoryThreshold(4096), new Events()))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
     assertThat(e.getMessage()).contains("memory controller");
   }
 
   @Test
-  void destroyIsTheLastNotificationOfEveryRegistrationOfTheContainerAndItsSubcontainers() throws Exception {
+  void destroyIsTheLastNotificationOfEveryRegistrationOfTheContainerAndItsSubcontainers()
+      throws Exception {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Container task = api.create("/job/task", MEMORY);
     Events jobOom = new Events();
@@ -204,8 +229,9 @@ class FakeNotificationsTest {
     fs.raiseOom(memory(), JOB);
     assertThat(jobOom.next().kind()).isEqualTo(Kind.EVENT);
     job.destroy();
-    assertThat(jobOom.untilLast()).isEqualTo(new Notification("/job", EventSpec.oom(), Kind.DESTROYED, ErrorCode.OK,
-        "destroyed"));
+    assertThat(jobOom.untilLast())
+        .isEqualTo(
+            new Notification("/job", EventSpec.oom(), Kind.DESTROYED, ErrorCode.OK, "destroyed"));
     assertThat(jobDestroyed.untilLast().kind()).isEqualTo(Kind.DESTROYED);
     assertThat(taskOom.untilLast().containerName()).isEqualTo("/job/task");
     assertThat(jobDestroyed.all()).hasSize(1);
@@ -231,8 +257,14 @@ class FakeNotificationsTest {
     job.registerNotification(EventSpec.oom(), oom);
     job.registerNotification(EventSpec.containerEmpty(), empty);
     api.close();
-    assertThat(oom.all()).containsExactly(new Notification("/job", EventSpec.oom(), Kind.ENDED, ErrorCode.CANCELLED,
-        "the ContainerApi was closed"));
+    assertThat(oom.all())
+        .containsExactly(
+            new Notification(
+                "/job",
+                EventSpec.oom(),
+                Kind.ENDED,
+                ErrorCode.CANCELLED,
+                "the ContainerApi was closed"));
     assertThat(empty.all()).extracting(Notification::status).containsExactly(ErrorCode.CANCELLED);
     assertThat(notifyThreads()).isEmpty();
     assertThatLmctfyException(() -> job.registerNotification(EventSpec.oom(), new Events()))
@@ -252,13 +284,16 @@ class FakeNotificationsTest {
   }
 
   static List<String> notifyThreads() {
-    return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-        .filter(n -> n.startsWith("lmctfy-notify-")).toList();
+    return Thread.getAllStackTraces().keySet().stream()
+        .map(Thread::getName)
+        .filter(n -> n.startsWith("lmctfy-notify-"))
+        .toList();
   }
 
   /** The library's threads end shortly after its last registration: waits for that end state. */
   static List<String> notifyThreadsOnceIdle() throws InterruptedException {
-    for (long end = System.nanoTime() + 5_000_000_000L; !notifyThreads().isEmpty() && System.nanoTime() < end; ) {
+    for (long end = System.nanoTime() + 5_000_000_000L;
+        !notifyThreads().isEmpty() && System.nanoTime() < end; ) {
       Thread.sleep(10);
     }
     return notifyThreads();
@@ -282,9 +317,11 @@ class FakeNotificationsTest {
     for (int i = 0; i < 300; i++) {
       Events e = new Events();
       all.add(e);
-      ids.add(job.registerNotification(i % 2 == 0 ? EventSpec.oom() : EventSpec.containerEmpty(), e));
+      ids.add(
+          job.registerNotification(i % 2 == 0 ? EventSpec.oom() : EventSpec.containerEmpty(), e));
     }
-    assertThat(notifyThreads()).containsExactlyInAnyOrder("lmctfy-notify-watch", "lmctfy-notify-deliver");
+    assertThat(notifyThreads())
+        .containsExactlyInAnyOrder("lmctfy-notify-watch", "lmctfy-notify-deliver");
     fs.raiseOom(memory(), JOB);
     for (int i = 0; i < all.size(); i += 2) {
       assertThat(all.get(i).next().kind()).isEqualTo(Kind.EVENT);
@@ -317,24 +354,29 @@ class FakeNotificationsTest {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     List<String> finished = new java.util.concurrent.CopyOnWriteArrayList<>();
-    long id = job.registerNotification(EventSpec.oom(), n -> {
-      inside.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      finished.add(n.detail());
-    });
+    long id =
+        job.registerNotification(
+            EventSpec.oom(),
+            n -> {
+              inside.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              finished.add(n.detail());
+            });
     fs.raiseOom(memory(), JOB);
     inside.await();
     Thread self = Thread.currentThread();
-    Thread releaser = new Thread(() -> {
-      while (self.getState() != Thread.State.WAITING) {
-        Thread.onSpinWait(); // until unregister waits for the listener
-      }
-      release.countDown();
-    });
+    Thread releaser =
+        new Thread(
+            () -> {
+              while (self.getState() != Thread.State.WAITING) {
+                Thread.onSpinWait(); // until unregister waits for the listener
+              }
+              release.countDown();
+            });
     releaser.start();
     job.unregisterNotification(id);
     assertThat(finished).containsExactly("under_oom 0, oom_kill 1");
@@ -348,13 +390,16 @@ class FakeNotificationsTest {
     long[] id = new long[1];
     CountDownLatch done = new CountDownLatch(1);
     synchronized (id) {
-      id[0] = job.registerNotification(EventSpec.oom(), n -> {
-        seen.add(n);
-        synchronized (id) {
-          job.unregisterNotification(id[0]);
-        }
-        done.countDown();
-      });
+      id[0] =
+          job.registerNotification(
+              EventSpec.oom(),
+              n -> {
+                seen.add(n);
+                synchronized (id) {
+                  job.unregisterNotification(id[0]);
+                }
+                done.countDown();
+              });
     }
     fs.raiseOom(memory(), JOB);
     done.await();
@@ -369,10 +414,12 @@ class FakeNotificationsTest {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events thrower = new Events();
     Events other = new Events();
-    job.registerNotification(EventSpec.oom(), n -> {
-      thrower.onEvent(n);
-      throw new IllegalStateException("a listener bug");
-    });
+    job.registerNotification(
+        EventSpec.oom(),
+        n -> {
+          thrower.onEvent(n);
+          throw new IllegalStateException("a listener bug");
+        });
     job.registerNotification(EventSpec.oom(), other);
     fs.raiseOom(memory(), JOB);
     thrower.next();
@@ -382,7 +429,10 @@ class FakeNotificationsTest {
     job.destroy();
     assertThat(thrower.untilLast().kind()).isEqualTo(Kind.DESTROYED);
     assertThat(other.untilLast().kind()).isEqualTo(Kind.DESTROYED);
-    assertThat(other.all()).extracting(Notification::kind).startsWith(Kind.EVENT).endsWith(Kind.DESTROYED);
+    assertThat(other.all())
+        .extracting(Notification::kind)
+        .startsWith(Kind.EVENT)
+        .endsWith(Kind.DESTROYED);
   }
 
   @Test

@@ -18,29 +18,31 @@ import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.Notification.Kind;
 import org.lmctfy.Notification;
+import org.lmctfy.Notification.Kind;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.EventSpec.PressureTrigger;
 import org.lmctfy.spec.EventSpec;
+import org.lmctfy.spec.EventSpec.PressureTrigger;
 import org.lmctfy.support.Teardown;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
- * Notifications on this machine's kernel (skipped, with the reason, where this machine does not serve it): v1 eventfds
- * for OOM and thresholds, the unified hierarchy's cgroup.events through inotify for empty, removal
- * for destroyed, and a PSI trigger. Containers live below a scratch parent; every process started
- * is killed and the scratch parent removed after each test.
+ * Notifications on this machine's kernel (skipped, with the reason, where this machine does not
+ * serve it): v1 eventfds for OOM and thresholds, the unified hierarchy's cgroup.events through
+ * inotify for empty, removal for destroyed, and a PSI trigger. Containers live below a scratch
+ * parent; every process started is killed and the scratch parent removed after each test.
  */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
 class KernelNotificationsTest {
-  private static final ContainerSpec SMALL = ContainerSpec.parse("memory { limit: 8388608 swap_limit: 8388608 }");
-  private static final ContainerSpec MEDIUM = ContainerSpec.parse("memory { limit: 134217728 swap_limit: 134217728 }");
+  private static final ContainerSpec SMALL =
+      ContainerSpec.parse("memory { limit: 8388608 swap_limit: 8388608 }");
+  private static final ContainerSpec MEDIUM =
+      ContainerSpec.parse("memory { limit: 134217728 swap_limit: 134217728 }");
 
   private CgroupFs fs;
   private ScratchCgroups scratch;
@@ -59,7 +61,8 @@ class KernelNotificationsTest {
     try {
       if (api != null) {
         api.close();
-        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("lmctfy-notify-"));
+        assertThat(Thread.getAllStackTraces().keySet())
+            .noneMatch(t -> t.getName().startsWith("lmctfy-notify-"));
       }
     } finally {
       for (Process p : started) {
@@ -70,7 +73,8 @@ class KernelNotificationsTest {
   }
 
   private List<Hierarchy> managed() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
         .toList();
   }
 
@@ -109,12 +113,14 @@ class KernelNotificationsTest {
     assertThat(hog.exitValue()).isNotZero(); // tail was killed
     CgroupPath path = CgroupPath.of("/job").under(scratch.path());
     if (memory().version() == CgroupVersion.V1) {
-      // the v1 eventfd signals as the OOM begins: the kill may not be counted yet when the file is read
+      // the v1 eventfd signals as the OOM begins: the kill may not be counted yet when the file is
+      // read
       assertThat(n.detail()).matches("under_oom [01], oom_kill [0-9]+");
       assertThat(fs.read(memory(), path, "memory.oom_control")).containsPattern("oom_kill [1-9]");
     } else {
       // v2: memory.events changed, and its oom counter grew
-      assertThat(n.detail()).matches("oom [1-9][0-9]* \\(\\+[1-9][0-9]*\\), oom_kill [0-9]+ \\(\\+[0-9]+\\)");
+      assertThat(n.detail())
+          .matches("oom [1-9][0-9]* \\(\\+[1-9][0-9]*\\), oom_kill [0-9]+ \\(\\+[0-9]+\\)");
       assertThat(fs.read(memory(), path, "memory.events")).containsPattern("oom_kill [1-9]");
     }
     job.destroy();
@@ -159,15 +165,18 @@ class KernelNotificationsTest {
     job.registerNotification(EventSpec.containerEmpty(), events);
     kill(sleeper);
     Notification n = events.next();
-    assertThat(n).isEqualTo(new Notification("/job", EventSpec.containerEmpty(), Kind.EVENT, ErrorCode.OK,
-        "populated 0"));
+    assertThat(n)
+        .isEqualTo(
+            new Notification(
+                "/job", EventSpec.containerEmpty(), Kind.EVENT, ErrorCode.OK, "populated 0"));
     job.destroy();
     assertThat(events.untilLast().kind()).isEqualTo(Kind.DESTROYED);
     assertThat(events.all()).hasSize(2);
   }
 
   @Test
-  void destroyIsTheLastEventOfEveryRegistrationOfTheContainerAndItsSubcontainers() throws Exception {
+  void destroyIsTheLastEventOfEveryRegistrationOfTheContainerAndItsSubcontainers()
+      throws Exception {
     Container job = api.create("/job", MEDIUM);
     Container task = api.create("/job/task", SMALL);
     Events destroyed = new Events();
@@ -199,37 +208,44 @@ class KernelNotificationsTest {
     try (ContainerApi other = ContainerApi.open(fs, scratch.path())) {
       other.destroy("/job");
     }
-    assertThat(destroyed.untilLast().kind()).isEqualTo(Kind.DESTROYED); // inotify: the directory went
-    assertThat(oom.untilLast().kind()).isEqualTo(Kind.DESTROYED); // the kernel signals eventfds on rmdir
+    assertThat(destroyed.untilLast().kind())
+        .isEqualTo(Kind.DESTROYED); // inotify: the directory went
+    assertThat(oom.untilLast().kind())
+        .isEqualTo(Kind.DESTROYED); // the kernel signals eventfds on rmdir
   }
 
   /** The inotify instances this process holds: links in /proc/self/fd to anon_inode:inotify. */
   private static long inotifyInstances() throws IOException {
     try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-      return fds.filter(fd -> {
-        try {
-          return Files.readSymbolicLink(fd).toString().equals("anon_inode:inotify");
-        } catch (IOException e) {
-          return false; // closed meanwhile, like the descriptor of this listing
-        }
-      }).count();
+      return fds.filter(
+              fd -> {
+                try {
+                  return Files.readSymbolicLink(fd).toString().equals("anon_inode:inotify");
+                } catch (IOException e) {
+                  return false; // closed meanwhile, like the descriptor of this listing
+                }
+              })
+          .count();
     }
   }
 
   /** The harness divides loops by LMCTFY_TEST_SCALE in slow guests (default 1 here). */
   private static int scaled(int n, int atLeast) {
     String scale = System.getenv("LMCTFY_TEST_SCALE");
-    return Math.max(atLeast, n / (scale == null || scale.isBlank() ? 1 : Integer.parseInt(scale.strip())));
+    return Math.max(
+        atLeast, n / (scale == null || scale.isBlank() ? 1 : Integer.parseInt(scale.strip())));
   }
 
   @Test
   void manyRegistrationsShareOneInotifyInstanceAndTwoThreads() throws Exception {
-    // more than fs.inotify.max_user_instances (128 by default), which one instance each would exhaust
+    // more than fs.inotify.max_user_instances (128 by default), which one instance each would
+    // exhaust
     int containers = 50;
     int each = scaled(60, 6);
     long inotifyBefore = inotifyInstances();
     api.create("/m", ContainerSpec.empty());
-    List<EventSpec> kinds = List.of(EventSpec.containerDestroyed(), EventSpec.containerEmpty(), EventSpec.oom());
+    List<EventSpec> kinds =
+        List.of(EventSpec.containerDestroyed(), EventSpec.containerEmpty(), EventSpec.oom());
     List<Events> all = new ArrayList<>();
     List<Events> emptyOfSeven = new ArrayList<>();
     Process sleeper = null;
@@ -255,8 +271,10 @@ class KernelNotificationsTest {
 
     kill(sleeper);
     for (Events e : emptyOfSeven) {
-      assertThat(e.next()).isEqualTo(new Notification("/m/c7", EventSpec.containerEmpty(), Kind.EVENT, ErrorCode.OK,
-          "populated 0"));
+      assertThat(e.next())
+          .isEqualTo(
+              new Notification(
+                  "/m/c7", EventSpec.containerEmpty(), Kind.EVENT, ErrorCode.OK, "populated 0"));
     }
     api.destroy("/m");
     for (Events e : all) {
@@ -277,7 +295,9 @@ class KernelNotificationsTest {
   void aPsiTriggerFiresUnderCpuPressure() throws Exception {
     Container job = api.create("/job", MEDIUM);
     Events events = new Events();
-    EventSpec cpu = EventSpec.pressure(PressureTrigger.Resource.CPU, PressureTrigger.Kind.SOME, 50_000, 2_000_000);
+    EventSpec cpu =
+        EventSpec.pressure(
+            PressureTrigger.Resource.CPU, PressureTrigger.Kind.SOME, 50_000, 2_000_000);
     job.registerNotification(cpu, events);
     for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors() + 1; i++) {
       startInside("/job", "read go; while :; do :; done");
@@ -290,14 +310,17 @@ class KernelNotificationsTest {
   @Test
   void aPsiWindowNotAMultipleOfTwoSecondsNeedsCapSysResource() throws Exception {
     Container job = api.create("/job", MEDIUM);
-    EventSpec oneSecond = EventSpec.pressure(PressureTrigger.Resource.MEMORY, PressureTrigger.Kind.SOME,
-        100_000, 1_000_000);
+    EventSpec oneSecond =
+        EventSpec.pressure(
+            PressureTrigger.Resource.MEMORY, PressureTrigger.Kind.SOME, 100_000, 1_000_000);
     if (hasCapSysResource()) {
       job.unregisterNotification(job.registerNotification(oneSecond, new Events()));
       return;
     }
-    LmctfyException e = assertThatLmctfyException(() -> job.registerNotification(oneSecond, new Events()))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> job.registerNotification(oneSecond, new Events()))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .actual();
     assertThat(e.getMessage()).contains("multiple of 2 s", "memory.pressure", "EINVAL");
   }
 }

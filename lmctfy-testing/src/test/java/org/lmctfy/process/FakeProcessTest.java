@@ -23,17 +23,22 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeOperation;
 
-/** The process operations on the fake, whose processes run nothing but live in cgroups like real ones. */
+/**
+ * The process operations on the fake, whose processes run nothing but live in cgroups like real
+ * ones.
+ */
 class FakeProcessTest {
   final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
   final ContainerApi api = ContainerApi.open(fs);
 
   private List<Hierarchy> managed(FakeCgroupFs f) {
-    return f.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+    return f.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
         .toList();
   }
 
-  private static LmctfyException failure(ErrorCode code, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+  private static LmctfyException failure(
+      ErrorCode code, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
     return assertThatLmctfyException(call).hasCode(code).actual();
   }
 
@@ -53,15 +58,20 @@ class FakeProcessTest {
   void detachedGoesThroughSetsidAndUseShellThroughShDashC() {
     Container job = api.create("/job", ContainerSpec.empty());
     ContainerProcess detached = job.run(List.of("/bin/sleep", "60"), RunSpec.detached());
-    assertThat(fs.commandOf(detached.pid()).orElseThrow()).endsWith("--", "/bin/sleep", "60")
-        .first().asString().endsWith("setsid");
-    ContainerProcess shell = job.run(List.of("echo", "$HOME", "|", "wc"), RunSpec.parse("use_shell: true"));
+    assertThat(fs.commandOf(detached.pid()).orElseThrow())
+        .endsWith("--", "/bin/sleep", "60")
+        .first()
+        .asString()
+        .endsWith("setsid");
+    ContainerProcess shell =
+        job.run(List.of("echo", "$HOME", "|", "wc"), RunSpec.parse("use_shell: true"));
     assertThat(fs.commandOf(shell.pid())).contains(List.of("/bin/sh", "-c", "echo $HOME | wc"));
   }
 
   @Test
   void theExitStatusTheTestGivesIsWhatWaitForReturns() throws InterruptedException {
-    ContainerProcess p = api.create("/job", ContainerSpec.empty()).run(List.of("/bin/true"), RunSpec.inherit());
+    ContainerProcess p =
+        api.create("/job", ContainerSpec.empty()).run(List.of("/bin/true"), RunSpec.inherit());
     assertThat(p.waitFor(Duration.ofMillis(1))).isEmpty();
     fs.exitProcess(p.pid(), 3);
     assertThat(p.waitFor()).isEqualTo(3);
@@ -73,10 +83,18 @@ class FakeProcessTest {
     Container job = api.create("/job", ContainerSpec.empty());
     Hierarchy memory = fs.hierarchy("memory").orElseThrow();
     var before = fs.processes();
-    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.procs".equals(op.file())
-        && op.hierarchy().equals("memory"), Errno.ENOMEM);
-    LmctfyException e = failure(ErrorCode.RESOURCE_EXHAUSTED, () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
-    assertThat(e.getMessage()).contains(memory.display(CgroupPath.of("/job"), "cgroup.procs"), "ENOMEM");
+    fs.failWhen(
+        op ->
+            op.kind() == FakeOperation.Kind.WRITE
+                && "cgroup.procs".equals(op.file())
+                && op.hierarchy().equals("memory"),
+        Errno.ENOMEM);
+    LmctfyException e =
+        failure(
+            ErrorCode.RESOURCE_EXHAUSTED,
+            () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
+    assertThat(e.getMessage())
+        .contains(memory.display(CgroupPath.of("/job"), "cgroup.procs"), "ENOMEM");
     assertThat(fs.processes()).isEqualTo(before);
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
   }
@@ -98,7 +116,8 @@ class FakeProcessTest {
     Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
     fs.write(cpuset, CgroupPath.of("/b"), "cpuset.cpus", "\n");
     LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION, () -> b.enter(List.of(pid, tid)));
-    assertThat(e.getMessage()).contains(Long.toString(pid), "cpuset:" + cpuset.display(CgroupPath.of("/b"), null));
+    assertThat(e.getMessage())
+        .contains(Long.toString(pid), "cpuset:" + cpuset.display(CgroupPath.of("/b"), null));
     assertThat(e.errno()).contains(Errno.ENOSPC);
     for (Hierarchy h : managed(fs)) {
       assertThat(fs.cgroupsOf(pid)).as(h.label()).containsEntry(h, CgroupPath.of("/a"));
@@ -148,7 +167,9 @@ class FakeProcessTest {
     assertThat(fs.read(freezer, CgroupPath.of("/job"), "freezer.state")).isEqualTo("FROZEN\n");
     assertThat(fs.read(freezer, CgroupPath.of("/job/sub"), "freezer.state")).isEqualTo("FROZEN\n");
     Hierarchy unified = fs.hierarchy("hugetlb").orElseThrow();
-    assertThat(fs.read(unified, CgroupPath.of("/job"), "cgroup.freeze")).as("v1 only").isEqualTo("0\n");
+    assertThat(fs.read(unified, CgroupPath.of("/job"), "cgroup.freeze"))
+        .as("v1 only")
+        .isEqualTo("0\n");
     job.resume();
     assertThat(fs.read(freezer, CgroupPath.of("/job/sub"), "freezer.state")).isEqualTo("THAWED\n");
   }
@@ -181,14 +202,22 @@ class FakeProcessTest {
       for (String c : List.of("/job", "/job/sub")) {
         for (Hierarchy h : f.hierarchies()) {
           if (h.has("freezer")) {
-            assertThat(f.read(h, CgroupPath.of(c), "freezer.state")).as(layout + " " + c).isEqualTo("THAWED\n");
+            assertThat(f.read(h, CgroupPath.of(c), "freezer.state"))
+                .as(layout + " " + c)
+                .isEqualTo("THAWED\n");
           } else if (h.version() == CgroupVersion.V2) {
-            assertThat(f.read(h, CgroupPath.of(c), "cgroup.freeze")).as(layout + " " + c).isEqualTo("0\n");
-            assertThat(f.read(h, CgroupPath.of(c), "cgroup.events")).as(layout + " " + c).contains("frozen 0");
+            assertThat(f.read(h, CgroupPath.of(c), "cgroup.freeze"))
+                .as(layout + " " + c)
+                .isEqualTo("0\n");
+            assertThat(f.read(h, CgroupPath.of(c), "cgroup.events"))
+                .as(layout + " " + c)
+                .contains("frozen 0");
           }
         }
       }
-      assertThat(sub.run(List.of("/bin/true"), RunSpec.inherit()).exitCode()).as(layout.name()).isEmpty();
+      assertThat(sub.run(List.of("/bin/true"), RunSpec.inherit()).exitCode())
+          .as(layout.name())
+          .isEmpty();
     }
   }
 
@@ -196,9 +225,14 @@ class FakeProcessTest {
   void aKillAllThatCannotThawSaysSoAndStillTriesEveryFreezer() {
     Container job = api.create("/job", ContainerSpec.empty());
     job.pause();
-    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "freezer.state".equals(op.file()), Errno.EIO);
-    Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
-        .orElseThrow();
+    fs.failWhen(
+        op -> op.kind() == FakeOperation.Kind.WRITE && "freezer.state".equals(op.file()),
+        Errno.EIO);
+    Hierarchy unified =
+        fs.hierarchies().stream()
+            .filter(h -> h.version() == CgroupVersion.V2)
+            .findFirst()
+            .orElseThrow();
     try {
       fs.write(unified, CgroupPath.of("/job"), "cgroup.freeze", "1"); // frozen by another tool too
     } catch (IOException ex) {
@@ -207,7 +241,9 @@ class FakeProcessTest {
     LmctfyException e = failure(ErrorCode.UNKNOWN, job::killAll); // EIO, as the errno table says
     assertThat(e.getMessage()).contains("freezer.state", "EIO");
     try {
-      assertThat(fs.read(unified, CgroupPath.of("/job"), "cgroup.freeze")).as("thawed all the same").isEqualTo("0\n");
+      assertThat(fs.read(unified, CgroupPath.of("/job"), "cgroup.freeze"))
+          .as("thawed all the same")
+          .isEqualTo("0\n");
     } catch (IOException ex) {
       throw new AssertionError(ex);
     }
@@ -244,8 +280,12 @@ class FakeProcessTest {
   @Test
   void aLauncherKilledWhilePlacedIsAbortedAndARefusedPlacementAFailedPrecondition() {
     Container job = api.create("/job", ContainerSpec.empty());
-    fs.failWhen(op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.procs".equals(op.file())
-        && op.hierarchy().equals("memory"), Errno.ESRCH);
+    fs.failWhen(
+        op ->
+            op.kind() == FakeOperation.Kind.WRITE
+                && "cgroup.procs".equals(op.file())
+                && op.hierarchy().equals("memory"),
+        Errno.ESRCH);
     failure(ErrorCode.ABORTED, () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
     Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
     try {
@@ -253,7 +293,9 @@ class FakeProcessTest {
     } catch (IOException ex) {
       throw new AssertionError(ex);
     }
-    LmctfyException e = failure(ErrorCode.FAILED_PRECONDITION, () -> job.run(List.of("/bin/true"), RunSpec.inherit()));
+    LmctfyException e =
+        failure(
+            ErrorCode.FAILED_PRECONDITION, () -> job.run(List.of("/bin/true"), RunSpec.inherit()));
     assertThat(e.errno()).contains(Errno.ENOSPC);
     assertThat(e.file()).contains(cpuset.display(CgroupPath.of("/job"), "cgroup.procs"));
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
@@ -263,13 +305,15 @@ class FakeProcessTest {
   void killAllAndPauseRefuseAContainerHoldingTheCaller() {
     Container job = api.create("/job", ContainerSpec.empty());
     job.enter(List.of(fs.selfPid()));
-    assertThat(failure(ErrorCode.FAILED_PRECONDITION, job::killAll).getMessage()).contains("calling process");
+    assertThat(failure(ErrorCode.FAILED_PRECONDITION, job::killAll).getMessage())
+        .contains("calling process");
     failure(ErrorCode.FAILED_PRECONDITION, job::pause);
     assertThat(fs.processes()).contains(fs.selfPid());
   }
 
   @Test
-  void detectNamesTheDeepestContainerInsideTheRootAndRefusesProcessesOutsideIt() throws IOException {
+  void detectNamesTheDeepestContainerInsideTheRootAndRefusesProcessesOutsideIt()
+      throws IOException {
     FakeCgroupFs f = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     for (Hierarchy h : f.hierarchies()) {
       f.makeCgroup(h, CgroupPath.of("/root"));
@@ -282,11 +326,18 @@ class FakeProcessTest {
     scoped.create("/job", ContainerSpec.empty());
     Container sub = scoped.create("/job/sub", ContainerSpec.empty());
     long pid = f.spawnProcess();
-    assertThat(failure(ErrorCode.NOT_FOUND, () -> scoped.detect(pid)).getMessage()).contains("outside this API's root");
+    assertThat(failure(ErrorCode.NOT_FOUND, () -> scoped.detect(pid)).getMessage())
+        .contains("outside this API's root");
     sub.enter(List.of(pid));
     assertThat(scoped.detect(pid)).isEqualTo("/job/sub");
     f.makeCgroup(f.hierarchies().get(0), CgroupPath.of("/root/job/sub/notacontainer"));
-    f.write(f.hierarchies().get(0), CgroupPath.of("/root/job/sub/notacontainer"), "cgroup.procs", Long.toString(pid));
-    assertThat(scoped.detect(pid)).as("the deepest container, not the stray cgroup").isEqualTo("/job/sub");
+    f.write(
+        f.hierarchies().get(0),
+        CgroupPath.of("/root/job/sub/notacontainer"),
+        "cgroup.procs",
+        Long.toString(pid));
+    assertThat(scoped.detect(pid))
+        .as("the deepest container, not the stray cgroup")
+        .isEqualTo("/job/sub");
   }
 }

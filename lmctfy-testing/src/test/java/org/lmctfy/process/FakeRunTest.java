@@ -43,7 +43,8 @@ class FakeRunTest {
   @Test
   void anExitWithoutADelayHasHappenedWhenRunReturns() throws Exception {
     fs.onRun(FakeRun.exits(0));
-    ContainerProcess p = api.create("/job", ContainerSpec.empty()).run(List.of("/bin/true"), RunSpec.inherit());
+    ContainerProcess p =
+        api.create("/job", ContainerSpec.empty()).run(List.of("/bin/true"), RunSpec.inherit());
     assertThat(p.exitCode()).hasValue(0);
   }
 
@@ -62,17 +63,22 @@ class FakeRunTest {
   }
 
   @Test
-  void outputGoesToThePipeTheCallerReadsOrToTheFileTheRunSpecNames(@TempDir Path dir) throws Exception {
+  void outputGoesToThePipeTheCallerReadsOrToTheFileTheRunSpecNames(@TempDir Path dir)
+      throws Exception {
     fs.onRun(FakeRun.exits(0).writes("hello\n").writesToStderr("warning\n"));
     Container job = api.create("/job", ContainerSpec.empty());
 
     ContainerProcess piped = job.run(List.of("/bin/echo", "hello"), RunSpec.inherit());
-    assertThat(new String(piped.stdout().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("hello\n");
-    assertThat(new String(piped.stderr().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("warning\n");
+    assertThat(new String(piped.stdout().readAllBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("hello\n");
+    assertThat(new String(piped.stderr().readAllBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("warning\n");
 
     Path log = dir.resolve("job.out");
-    job.run(List.of("/bin/echo", "hello"), new RunSpec(RunSpec.FdPolicy.DETACHED, null, null, null,
-        log.toString(), null, null)).waitFor();
+    job.run(
+            List.of("/bin/echo", "hello"),
+            new RunSpec(RunSpec.FdPolicy.DETACHED, null, null, null, log.toString(), null, null))
+        .waitFor();
     assertThat(Files.readString(log)).isEqualTo("hello\n");
   }
 
@@ -81,8 +87,9 @@ class FakeRunTest {
     fs.onRun(FakeRun.runsUntilEnded().ignoringSigterm());
     Container job = api.create("/job", ContainerSpec.empty());
     Hierarchy unified = fs.hierarchies().get(0);
-    Process p = fs.start(new ProcessBuilder("/usr/sbin/stubborn"),
-        Map.of(unified, api.root().resolve("job")));
+    Process p =
+        fs.start(
+            new ProcessBuilder("/usr/sbin/stubborn"), Map.of(unified, api.root().resolve("job")));
 
     p.destroy(); // SIGTERM
     assertThat(p.waitFor(50, TimeUnit.MILLISECONDS)).as("SIGTERM ignored").isFalse();
@@ -119,9 +126,9 @@ class FakeRunTest {
   void aScriptedExitOnAV1LayoutToo() throws Exception {
     FakeCgroupFs v1 = FakeCgroupFs.create(FakeLayout.V1);
     v1.onRun(command -> FakeRun.exits(Map.of("/bin/true", 0, "/bin/false", 1).get(command.get(0))));
-    Container job = ContainerApi.open(v1).create("/job", ContainerSpec.parse("memory { limit: 64M }"));
+    Container job =
+        ContainerApi.open(v1).create("/job", ContainerSpec.parse("memory { limit: 64M }"));
     assertThat(job.run(List.of("/bin/false"), RunSpec.inherit()).waitFor()).isEqualTo(1);
     assertThat(job.run(List.of("/bin/true"), RunSpec.inherit()).waitFor()).isZero();
   }
-
 }

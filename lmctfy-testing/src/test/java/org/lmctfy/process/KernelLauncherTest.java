@@ -54,38 +54,50 @@ class KernelLauncherTest {
   Container job;
   @TempDir Path evidence;
 
-  /** A preload library whose constructor writes the exe and {@code /proc/self/cgroup} to a new file in HOOK_DIR. */
+  /**
+   * A preload library whose constructor writes the exe and {@code /proc/self/cgroup} to a new file
+   * in HOOK_DIR.
+   */
   @BeforeAll
   static void compileThePreloadHook(@TempDir Path dir) throws Exception {
-    Path source = Files.writeString(dir.resolve("hook.c"), String.join("\n",
-        "#include <fcntl.h>",
-        "#include <stdio.h>",
-        "#include <stdlib.h>",
-        "#include <unistd.h>",
-        "__attribute__((constructor)) static void hook(void) {",
-        "  const char *dir = getenv(\"HOOK_DIR\");",
-        "  if (!dir) return;",
-        "  char path[4096], exe[4096], buf[8192];",
-        "  int out = -1;", // one file per load: an exec keeps the pid
-        "  for (int i = 0; out < 0 && i < 100; i++) {",
-        "    snprintf(path, sizeof path, \"%s/preload.%d.%d\", dir, (int) getpid(), i);",
-        "    out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);",
-        "  }",
-        "  ssize_t n = readlink(\"/proc/self/exe\", exe, sizeof exe - 1);",
-        "  if (n > 0) { exe[n] = '\\n'; write(out, exe, n + 1); }",
-        "  int in = open(\"/proc/self/cgroup\", O_RDONLY);",
-        "  while ((n = read(in, buf, sizeof buf)) > 0) write(out, buf, n);",
-        "  close(in);",
-        "  close(out);",
-        "}",
-        ""));
+    Path source =
+        Files.writeString(
+            dir.resolve("hook.c"),
+            String.join(
+                "\n",
+                "#include <fcntl.h>",
+                "#include <stdio.h>",
+                "#include <stdlib.h>",
+                "#include <unistd.h>",
+                "__attribute__((constructor)) static void hook(void) {",
+                "  const char *dir = getenv(\"HOOK_DIR\");",
+                "  if (!dir) return;",
+                "  char path[4096], exe[4096], buf[8192];",
+                "  int out = -1;", // one file per load: an exec keeps the pid
+                "  for (int i = 0; out < 0 && i < 100; i++) {",
+                "    snprintf(path, sizeof path, \"%s/preload.%d.%d\", dir, (int) getpid(), i);",
+                "    out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);",
+                "  }",
+                "  ssize_t n = readlink(\"/proc/self/exe\", exe, sizeof exe - 1);",
+                "  if (n > 0) { exe[n] = '\\n'; write(out, exe, n + 1); }",
+                "  int in = open(\"/proc/self/cgroup\", O_RDONLY);",
+                "  while ((n = read(in, buf, sizeof buf)) > 0) write(out, buf, n);",
+                "  close(in);",
+                "  close(out);",
+                "}",
+                ""));
     hook = dir.resolve("hook.so");
     Process cc;
     try {
-      cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", hook.toString(), source.toString())
-          .redirectErrorStream(true).start();
+      cc =
+          new ProcessBuilder("cc", "-shared", "-fPIC", "-o", hook.toString(), source.toString())
+              .redirectErrorStream(true)
+              .start();
     } catch (IOException e) {
-      assumeHas(false, "this test needs a C compiler (cc, from Debian's gcc) to build its LD_PRELOAD hook: " + e.getMessage());
+      assumeHas(
+          false,
+          "this test needs a C compiler (cc, from Debian's gcc) to build its LD_PRELOAD hook: "
+              + e.getMessage());
       throw e;
     }
     String out = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -111,18 +123,24 @@ class KernelLauncherTest {
     }
   }
 
-  /** Shell hooks and loader hooks, each leaving its cgroups in {@code evidence}, and names a shell owns. */
+  /**
+   * Shell hooks and loader hooks, each leaving its cgroups in {@code evidence}, and names a shell
+   * owns.
+   */
   private Map<String, String> hostile() throws IOException {
-    Path script = Files.writeString(evidence.resolve("hook.sh"),
-        "cat /proc/$$/cgroup > \"$HOOK_DIR/shell-hook.$$\"\n");
+    Path script =
+        Files.writeString(
+            evidence.resolve("hook.sh"), "cat /proc/$$/cgroup > \"$HOOK_DIR/shell-hook.$$\"\n");
     String func = "() { cat /proc/$$/cgroup > \"$HOOK_DIR/function.$$\"; }";
     Map<String, String> env = new LinkedHashMap<>();
     env.put("HOOK_DIR", evidence.toString());
     env.put("LD_PRELOAD", hook.toString());
     env.put("BASH_ENV", script.toString());
     env.put("ENV", script.toString());
-    for (String f : List.of("read", "echo", "printf", "true", "export", "unset", "eval", "set", "exec", "[", "test",
-        "shift", "cat")) {
+    for (String f :
+        List.of(
+            "read", "echo", "printf", "true", "export", "unset", "eval", "set", "exec", "[", "test",
+            "shift", "cat")) {
       env.put("BASH_FUNC_" + f + "%%", func);
     }
     env.put("SHELLOPTS", "xtrace:verbose");
@@ -170,23 +188,27 @@ class KernelLauncherTest {
   /** What differs between the environment given and the one the program got. */
   private static List<String> diff(Map<String, String> given, Map<String, String> got) {
     List<String> out = new ArrayList<>();
-    new TreeMap<>(given).forEach((k, v) -> {
-      if (!got.containsKey(k)) {
-        out.add("missing " + k + "=" + v);
-      } else if (!got.get(k).equals(v)) {
-        out.add("changed " + k + "=" + v + " to " + got.get(k));
-      }
-    });
-    got.forEach((k, v) -> {
-      if (!given.containsKey(k)) {
-        out.add("added " + k + "=" + v);
-      }
-    });
+    new TreeMap<>(given)
+        .forEach(
+            (k, v) -> {
+              if (!got.containsKey(k)) {
+                out.add("missing " + k + "=" + v);
+              } else if (!got.get(k).equals(v)) {
+                out.add("changed " + k + "=" + v + " to " + got.get(k));
+              }
+            });
+    got.forEach(
+        (k, v) -> {
+          if (!given.containsKey(k)) {
+            out.add("added " + k + "=" + v);
+          }
+        });
     return out;
   }
 
   private List<Hierarchy> managed() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
         .toList();
   }
 
@@ -194,15 +216,27 @@ class KernelLauncherTest {
     return CgroupPath.of("/job").under(scratch.path());
   }
 
-  /** Every evidence file shows the process that wrote it inside the container in every hierarchy. */
+  /**
+   * Every evidence file shows the process that wrote it inside the container in every hierarchy.
+   */
   private List<String> evidenceOutside() throws IOException {
     List<String> outside = new ArrayList<>();
     try (Stream<Path> files = Files.list(evidence)) {
-      for (Path f : files.filter(f -> f.getFileName().toString().matches("(preload|shell-hook|function|ps4)\\..*")).toList()) {
+      for (Path f :
+          files
+              .filter(
+                  f -> f.getFileName().toString().matches("(preload|shell-hook|function|ps4)\\..*"))
+              .toList()) {
         String text = Files.readString(f);
         for (Hierarchy h : managed()) {
-          boolean inside = text.lines().anyMatch(l -> (h.version() == CgroupVersion.V2 ? l.startsWith("0::")
-              : l.contains(":" + h.name() + ":")) && l.endsWith(":" + jobPath().value()));
+          boolean inside =
+              text.lines()
+                  .anyMatch(
+                      l ->
+                          (h.version() == CgroupVersion.V2
+                                  ? l.startsWith("0::")
+                                  : l.contains(":" + h.name() + ":"))
+                              && l.endsWith(":" + jobPath().value()));
           if (!inside) {
             outside.add(f.getFileName() + " (" + h.label() + "):\n" + text);
             break;
@@ -215,38 +249,50 @@ class KernelLauncherTest {
 
   private long preloadsOf(String exe) throws IOException {
     try (Stream<Path> files = Files.list(evidence)) {
-      return files.filter(f -> f.getFileName().toString().startsWith("preload.")).filter(f -> {
-        try {
-          return Files.readString(f).startsWith(exe + "\n");
-        } catch (IOException e) {
-          throw new AssertionError(e);
-        }
-      }).count();
+      return files
+          .filter(f -> f.getFileName().toString().startsWith("preload."))
+          .filter(
+              f -> {
+                try {
+                  return Files.readString(f).startsWith(exe + "\n");
+                } catch (IOException e) {
+                  throw new AssertionError(e);
+                }
+              })
+          .count();
     }
   }
 
   @Test
   void runGivesTheProgramExactlyAHostileEnvironmentAndNothingOfItRunsOutside() throws Exception {
     Map<String, String> env = hostile();
-    ContainerProcess p = job.run(List.of("/usr/bin/env", "-0"),
-        new RunSpec(RunSpec.FdPolicy.INHERIT, env, null, null, null, "/dev/null", null));
+    ContainerProcess p =
+        job.run(
+            List.of("/usr/bin/env", "-0"),
+            new RunSpec(RunSpec.FdPolicy.INHERIT, env, null, null, null, "/dev/null", null));
     byte[] out = p.stdout().readAllBytes();
     assertThat(p.waitFor()).isZero();
     assertThat(evidenceOutside()).as("hooks that ran outside the container").isEmpty();
     assertThat(diff(env, parse(out))).isEmpty();
-    assertThat(preloadsOf("/usr/bin/env")).as("the program's own LD_PRELOAD ran (inside)").isPositive();
+    assertThat(preloadsOf("/usr/bin/env"))
+        .as("the program's own LD_PRELOAD ran (inside)")
+        .isPositive();
   }
 
   @Test
   void aDetachedRunAndAUseShellRunKeepTheirHooksInside() throws Exception {
     Map<String, String> env = hostile();
     Path out = evidence.resolve("out");
-    ContainerProcess detached = job.run(List.of("/usr/bin/env", "-0"),
-        new RunSpec(RunSpec.FdPolicy.DETACHED, env, null, null, out.toString(), null, null));
+    ContainerProcess detached =
+        job.run(
+            List.of("/usr/bin/env", "-0"),
+            new RunSpec(RunSpec.FdPolicy.DETACHED, env, null, null, out.toString(), null, null));
     assertThat(detached.waitFor(Duration.ofSeconds(30))).hasValue(0);
     assertThat(diff(env, parse(Files.readAllBytes(out)))).isEmpty();
-    ContainerProcess shell = job.run(List.of("echo", "hi"),
-        new RunSpec(RunSpec.FdPolicy.INHERIT, env, null, null, null, "/dev/null", true));
+    ContainerProcess shell =
+        job.run(
+            List.of("echo", "hi"),
+            new RunSpec(RunSpec.FdPolicy.INHERIT, env, null, null, null, "/dev/null", true));
     shell.stdout().readAllBytes();
     assertThat(shell.waitFor(Duration.ofSeconds(30))).isPresent();
     assertThat(evidenceOutside()).as("hooks that ran outside the container").isEmpty();
@@ -262,8 +308,10 @@ class KernelLauncherTest {
 
   @Test
   void anEmptyEnvironmentStaysEmpty() throws Exception {
-    ContainerProcess p = job.run(List.of("/usr/bin/env", "-0"),
-        new RunSpec(RunSpec.FdPolicy.INHERIT, Map.of(), null, null, null, null, null));
+    ContainerProcess p =
+        job.run(
+            List.of("/usr/bin/env", "-0"),
+            new RunSpec(RunSpec.FdPolicy.INHERIT, Map.of(), null, null, null, null, null));
     byte[] out = p.stdout().readAllBytes();
     assertThat(p.waitFor()).isZero();
     assertThat(diff(Map.of(), parse(out))).isEmpty();
@@ -283,14 +331,18 @@ class KernelLauncherTest {
 
   @ParameterizedTest
   @MethodSource("shells")
-  void withEachShellTheLauncherRunsNoHookOutsideAndGivesTheExactEnvironment(String shellPath) throws Exception {
+  void withEachShellTheLauncherRunsNoHookOutsideAndGivesTheExactEnvironment(String shellPath)
+      throws Exception {
     Map<String, String> env = hostile();
     Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
     managed().forEach(h -> cgroups.put(h, jobPath()));
-    Launcher.Shell shell = shellPath.endsWith("busybox") ? new Launcher.Shell(shellPath, false, List.of("sh"))
-        : Launcher.Shell.of(shellPath);
+    Launcher.Shell shell =
+        shellPath.endsWith("busybox")
+            ? new Launcher.Shell(shellPath, false, List.of("sh"))
+            : Launcher.Shell.of(shellPath);
     for (Map<String, String> e : List.of(env, Map.of("ONLY", "one"), Map.<String, String>of())) {
-      ProcessBuilder pb = new ProcessBuilder("/usr/bin/env", "-0").redirectError(ProcessBuilder.Redirect.DISCARD);
+      ProcessBuilder pb =
+          new ProcessBuilder("/usr/bin/env", "-0").redirectError(ProcessBuilder.Redirect.DISCARD);
       pb.environment().clear();
       pb.environment().putAll(e);
       Process p = Launcher.start(fs, pb, cgroups, shell);
@@ -299,7 +351,9 @@ class KernelLauncherTest {
       assertThat(p.exitValue()).isZero();
       assertThat(diff(e, parse(out))).as(shellPath + " with " + e.keySet()).isEmpty();
     }
-    assertThat(evidenceOutside()).as("hooks that ran outside the container, " + shellPath).isEmpty();
+    assertThat(evidenceOutside())
+        .as("hooks that ran outside the container, " + shellPath)
+        .isEmpty();
     assertThat(preloadsOf("/usr/bin/env")).isPositive();
   }
 }

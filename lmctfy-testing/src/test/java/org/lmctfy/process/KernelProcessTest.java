@@ -34,13 +34,13 @@ import org.lmctfy.support.Teardown;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
- * run, enter, detect, list, killAll, pause and resume with real processes on this machine's
- * kernel, below a scratch parent (skipped, with the reason, where this machine does not serve it). Every case is one
- * scenario with one expected result on every layout (hybrid v1 here, pure v2 in the kernel
- * harness's {@code v2} guest); where the kernel's own mechanism differs (how a cgroup is made to
- * refuse a process, which file says "frozen"), the setup or the reading of the kernel's files is
- * chosen by layout and the result the API gives is the same. Every process a test starts is
- * killed in {@link #close()}, which then checks that none is left.
+ * run, enter, detect, list, killAll, pause and resume with real processes on this machine's kernel,
+ * below a scratch parent (skipped, with the reason, where this machine does not serve it). Every
+ * case is one scenario with one expected result on every layout (hybrid v1 here, pure v2 in the
+ * kernel harness's {@code v2} guest); where the kernel's own mechanism differs (how a cgroup is
+ * made to refuse a process, which file says "frozen"), the setup or the reading of the kernel's
+ * files is chosen by layout and the result the API gives is the same. Every process a test starts
+ * is killed in {@link #close()}, which then checks that none is left.
  */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
@@ -67,9 +67,12 @@ class KernelProcessTest {
       if (api != null) {
         api.get("/").killAll();
       }
-      started.forEach(ProcessHandle::destroyForcibly); // handles check the start time: never a reused pid
+      started.forEach(
+          ProcessHandle::destroyForcibly); // handles check the start time: never a reused pid
       started.forEach(h -> h.onExit().join());
-      assertThat(started.stream().filter(ProcessHandle::isAlive).toList()).as("processes left running").isEmpty();
+      assertThat(started.stream().filter(ProcessHandle::isAlive).toList())
+          .as("processes left running")
+          .isEmpty();
     } finally {
       Teardown.close(api, scratch);
     }
@@ -82,7 +85,8 @@ class KernelProcessTest {
   }
 
   private List<Hierarchy> managed() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
         .toList();
   }
 
@@ -104,8 +108,8 @@ class KernelProcessTest {
 
   /**
    * Whether the kernel says the cgroup is frozen, by every freezer it has: the v1 freezer's {@code
-   * freezer.state} (anything but THAWED) and the unified hierarchy's {@code cgroup.freeze} (set
-   * on the cgroup) or {@code frozen 1} in {@code cgroup.events}.
+   * freezer.state} (anything but THAWED) and the unified hierarchy's {@code cgroup.freeze} (set on
+   * the cgroup) or {@code frozen 1} in {@code cgroup.events}.
    */
   private boolean frozen(String name) throws IOException {
     boolean frozen = false;
@@ -113,8 +117,9 @@ class KernelProcessTest {
       if (h.has("freezer")) {
         frozen |= !fs.read(h, path(name), "freezer.state").strip().equals("THAWED");
       } else if (h.version() == CgroupVersion.V2) {
-        frozen |= fs.read(h, path(name), "cgroup.freeze").strip().equals("1")
-            || fs.read(h, path(name), "cgroup.events").contains("frozen 1");
+        frozen |=
+            fs.read(h, path(name), "cgroup.freeze").strip().equals("1")
+                || fs.read(h, path(name), "cgroup.events").contains("frozen 1");
       }
     }
     return frozen;
@@ -123,42 +128,61 @@ class KernelProcessTest {
   /** Scales a loop that the kernel harness's emulated guests run many times slower. */
   static int scaled(int count, int atLeast) {
     String scale = System.getenv("LMCTFY_TEST_SCALE");
-    return scale == null || scale.isEmpty() ? count : Math.max(atLeast, count / Integer.parseInt(scale));
+    return scale == null || scale.isEmpty()
+        ? count
+        : Math.max(atLeast, count / Integer.parseInt(scale));
   }
 
   /**
    * Makes {@code name}'s cgroup refuse processes the way this kernel can: on v1 an empty cpuset
    * (ENOSPC: no cpus to run on); on pure v2, where an empty {@code cpuset.cpus} means "the
    * parent's", a domain controller enabled for its children (EBUSY: the no-internal-processes rule,
-   * which threaded controllers such as pids do not trigger).
-   * Returns the hierarchy whose {@code cgroup.procs} refuses. The container must have been made
-   * with {@link #MEMORY} (on v2 a controller can be enabled for its children only if it has it).
+   * which threaded controllers such as pids do not trigger). Returns the hierarchy whose {@code
+   * cgroup.procs} refuses. The container must have been made with {@link #MEMORY} (on v2 a
+   * controller can be enabled for its children only if it has it).
    */
   private Hierarchy refuseProcesses(String name) throws IOException {
-    var v1cpuset = fs.hierarchies().stream().filter(h -> h.has("cpuset") && h.version() == CgroupVersion.V1)
-        .findFirst();
+    var v1cpuset =
+        fs.hierarchies().stream()
+            .filter(h -> h.has("cpuset") && h.version() == CgroupVersion.V1)
+            .findFirst();
     if (v1cpuset.isPresent()) {
       fs.write(v1cpuset.get(), path(name), "cpuset.cpus", "\n");
       return v1cpuset.get();
     }
-    Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
-        .orElseThrow();
+    Hierarchy unified =
+        fs.hierarchies().stream()
+            .filter(h -> h.version() == CgroupVersion.V2)
+            .findFirst()
+            .orElseThrow();
     fs.makeCgroup(unified, path(name).resolve("inner"));
     fs.write(unified, path(name), "cgroup.subtree_control", "+memory");
     return unified;
   }
 
   @Test
-  void aStartedShellAndItsChildAreInTheContainerInEveryHierarchyFromTheirFirstOutput() throws Exception {
+  void aStartedShellAndItsChildAreInTheContainerInEveryHierarchyFromTheirFirstOutput()
+      throws Exception {
     Container job = api.create("/job", ContainerSpec.empty());
-    ContainerProcess p = run(job, List.of("/bin/sh", "-c", "cat /proc/$$/cgroup; cat /proc/self/cgroup"),
-        RunSpec.inherit());
+    ContainerProcess p =
+        run(
+            job,
+            List.of("/bin/sh", "-c", "cat /proc/$$/cgroup; cat /proc/self/cgroup"),
+            RunSpec.inherit());
     String out = new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).isZero();
     for (Hierarchy h : managed()) {
-      List<String> lines = out.lines().filter(l -> h.version() == CgroupVersion.V2 ? l.startsWith("0::")
-          : l.contains(":" + h.name() + ":")).toList();
-      assertThat(lines).as(h.label() + " in\n" + out).hasSize(2)
+      List<String> lines =
+          out.lines()
+              .filter(
+                  l ->
+                      h.version() == CgroupVersion.V2
+                          ? l.startsWith("0::")
+                          : l.contains(":" + h.name() + ":"))
+              .toList();
+      assertThat(lines)
+          .as(h.label() + " in\n" + out)
+          .hasSize(2)
           .allSatisfy(l -> assertThat(l).endsWith(":" + path("/job").value()));
     }
   }
@@ -166,9 +190,15 @@ class KernelProcessTest {
   /** The bug of issue 18: 1 to 3 in 100 such runs failed UNAVAILABLE "No such process" on v1. */
   @Test
   void aThousandRunsOfAProgramThatExitsAtOnceAllReturnAHandleAndExitCodeZero() throws Exception {
-    Container job = api.create("/job",
-        ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 64 }"));
-    int runs = scaled(1000, 200); // 1,000 in the v2 guest took 6.5 min under emulation: it runs 1000/scale there
+    Container job =
+        api.create(
+            "/job",
+            ContainerSpec.parse(
+                "cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 64 }"));
+    int runs =
+        scaled(
+            1000,
+            200); // 1,000 in the v2 guest took 6.5 min under emulation: it runs 1000/scale there
     List<String> failures = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
       try {
@@ -189,10 +219,17 @@ class KernelProcessTest {
     Path dir = Files.createTempDirectory("lmctfy-run");
     try {
       Path in = Files.writeString(dir.resolve("in"), "from stdin\n");
-      RunSpec spec = new RunSpec(RunSpec.FdPolicy.INHERIT, Map.of("GREETING", "hi there"), dir.toString(),
-          "in", "out", null, null);
-      ContainerProcess p = run(job, List.of("/bin/sh", "-c", "echo \"$GREETING\" \"$(pwd)\"; cat"),
-          spec);
+      RunSpec spec =
+          new RunSpec(
+              RunSpec.FdPolicy.INHERIT,
+              Map.of("GREETING", "hi there"),
+              dir.toString(),
+              "in",
+              "out",
+              null,
+              null);
+      ContainerProcess p =
+          run(job, List.of("/bin/sh", "-c", "echo \"$GREETING\" \"$(pwd)\"; cat"), spec);
       assertThat(p.waitFor()).isZero();
       assertThat(Files.readString(dir.resolve("out")))
           .isEqualTo("hi there " + dir.toRealPath() + "\nfrom stdin\n");
@@ -210,7 +247,8 @@ class KernelProcessTest {
     ContainerProcess p = run(job, List.of("/bin/cat"), RunSpec.inherit());
     p.stdin().write("line one\nline two".getBytes(StandardCharsets.UTF_8));
     p.stdin().close();
-    assertThat(new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("line one\nline two");
+    assertThat(new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("line one\nline two");
     assertThat(p.waitFor()).isZero();
   }
 
@@ -218,7 +256,8 @@ class KernelProcessTest {
   void argvIsNotPassedThroughAShell() throws Exception {
     Container job = api.create("/job", ContainerSpec.empty());
     ContainerProcess p = run(job, List.of("/bin/echo", "$HOME", "a;b", "*"), RunSpec.inherit());
-    assertThat(new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("$HOME a;b *\n");
+    assertThat(new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("$HOME a;b *\n");
     assertThat(p.waitFor()).isZero();
   }
 
@@ -227,33 +266,45 @@ class KernelProcessTest {
     Container job = api.create("/job", ContainerSpec.empty());
     ContainerProcess p = run(job, List.of("/bin/sleep", "1000"), RunSpec.detached());
     await("setsid to make the session", () -> session(p.pid()).equals(Long.toString(p.pid())));
-    assertThat(Files.readSymbolicLink(Path.of("/proc/" + p.pid() + "/fd/1")).toString()).isEqualTo("/dev/null");
+    assertThat(Files.readSymbolicLink(Path.of("/proc/" + p.pid() + "/fd/1")).toString())
+        .isEqualTo("/dev/null");
     assertThat(job.listProcesses(ListPolicy.SELF)).containsExactly(p.pid());
   }
 
   @Test
   void aMissingProgramIsInvalidAndStartsNothing() throws Exception {
     Container job = api.create("/job", ContainerSpec.empty());
-    LmctfyException e = assertThatLmctfyException(() -> job.run(List.of("/no/such/program"), RunSpec.inherit()))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> job.run(List.of("/no/such/program"), RunSpec.inherit()))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .actual();
     assertThat(e.getMessage()).contains("/no/such/program");
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
   }
 
   /**
-   * A cgroup that refuses processes: FAILED_PRECONDITION (retrying cannot help), naming the
-   * {@code cgroup.procs} file and the errno (ENOSPC on v1, EBUSY on v2), and nothing ran.
+   * A cgroup that refuses processes: FAILED_PRECONDITION (retrying cannot help), naming the {@code
+   * cgroup.procs} file and the errno (ENOSPC on v1, EBUSY on v2), and nothing ran.
    */
   @Test
-  void aRefusedPlacementIsAFailedPreconditionNamingTheFileAndErrnoAndLeavesNoProcess() throws Exception {
+  void aRefusedPlacementIsAFailedPreconditionNamingTheFileAndErrnoAndLeavesNoProcess()
+      throws Exception {
     Container job = api.create("/job", MEMORY);
     Hierarchy refusing = refuseProcesses("/job");
     Path marker = Files.createTempFile("lmctfy-ran", "");
     Files.delete(marker);
-    LmctfyException e = assertThatLmctfyException(() -> job.run(List.of("/bin/sh", "-c", "touch " + marker + "; exec sleep 1000"), QUIET))
-        .as("run must fail").hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll(refusing.display(path("/job"), "cgroup.procs")).actual();
+    LmctfyException e =
+        assertThatLmctfyException(
+                () ->
+                    job.run(
+                        List.of("/bin/sh", "-c", "touch " + marker + "; exec sleep 1000"), QUIET))
+            .as("run must fail")
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .hasMessageContainingAll(refusing.display(path("/job"), "cgroup.procs"))
+            .actual();
     assertThat(e.file()).contains(refusing.display(path("/job"), "cgroup.procs"));
-    assertThat(e.errno()).contains(refusing.version() == CgroupVersion.V1 ? Errno.ENOSPC : Errno.EBUSY);
+    assertThat(e.errno())
+        .contains(refusing.version() == CgroupVersion.V1 ? Errno.ENOSPC : Errno.EBUSY);
     assertThat(marker).as("the program never ran").doesNotExist();
     for (Hierarchy h : managed()) {
       assertThat(fs.read(h, path("/job"), "cgroup.procs")).as(h.label()).isEmpty();
@@ -306,7 +357,9 @@ class KernelProcessTest {
     assertThat(frozen("/job/sub")).as("/job/sub frozen after killAll").isFalse();
     for (Container c : List.of(sub, job)) {
       ContainerProcess next = run(c, List.of("/bin/sh", "-c", "exit 7"), QUIET);
-      assertThat(next.waitFor(Duration.ofSeconds(10))).as("run into " + c.name() + " after killAll").hasValue(7);
+      assertThat(next.waitFor(Duration.ofSeconds(10)))
+          .as("run into " + c.name() + " after killAll")
+          .hasValue(7);
     }
   }
 
@@ -350,14 +403,17 @@ class KernelProcessTest {
 
   /** Both kernels keep a cgroup frozen while an ancestor is: its resume says so and names it. */
   @Test
-  void resumeOfASubcontainerOfAPausedContainerLiftsItsOwnPauseAndNamesTheAncestor() throws Exception {
+  void resumeOfASubcontainerOfAPausedContainerLiftsItsOwnPauseAndNamesTheAncestor()
+      throws Exception {
     Container job = api.create("/job", ContainerSpec.empty());
     Container sub = api.create("/job/sub", ContainerSpec.empty());
     ContainerProcess p = run(sub, List.of("/bin/sleep", "1000"), QUIET);
     sub.pause();
     job.pause();
     assertThatLmctfyException(sub::resume)
-        .as("resume must fail").hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll(path("/job").value(), "frozen");
+        .as("resume must fail")
+        .hasCode(ErrorCode.FAILED_PRECONDITION)
+        .hasMessageContainingAll(path("/job").value(), "frozen");
     assertThat(frozen("/job/sub")).as("still frozen through /job").isTrue();
     job.resume();
     assertThat(frozen("/job/sub")).as("its own pause was lifted").isFalse();
@@ -370,8 +426,10 @@ class KernelProcessTest {
     api.create("/job/sub", ContainerSpec.empty());
     Process outside = new ProcessBuilder("/bin/sleep", "1000").start();
     started.add(outside.toHandle());
-    LmctfyException e = assertThatLmctfyException(() -> api.detect(outside.pid()))
-        .hasCode(ErrorCode.NOT_FOUND).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> api.detect(outside.pid()))
+            .hasCode(ErrorCode.NOT_FOUND)
+            .actual();
     assertThat(e.getMessage()).contains("outside this API's root");
     job.enter(List.of(outside.pid()));
     assertThat(api.detect(outside.pid())).isEqualTo("/job");
@@ -392,10 +450,13 @@ class KernelProcessTest {
     Container b = api.create("/b", MEMORY);
     ContainerProcess p = run(a, List.of("/bin/sleep", "1000"), QUIET);
     Hierarchy refusing = refuseProcesses("/b");
-    LmctfyException e = assertThatLmctfyException(() -> b.enter(List.of(p.pid())))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> b.enter(List.of(p.pid())))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
     assertThat(e.getMessage()).contains(Long.toString(p.pid()), refusing.display(path("/b"), null));
-    assertThat(e.errno()).contains(refusing.version() == CgroupVersion.V1 ? Errno.ENOSPC : Errno.EBUSY);
+    assertThat(e.errno())
+        .contains(refusing.version() == CgroupVersion.V1 ? Errno.ENOSPC : Errno.EBUSY);
     for (Hierarchy h : managed()) {
       assertThat(fs.cgroupsOf(p.pid())).as(h.label()).containsEntry(h, path("/a"));
     }
@@ -405,8 +466,7 @@ class KernelProcessTest {
   @Test
   void enterRefusesIdZeroWhichTheKernelReadsAsTheCaller() {
     Container job = api.create("/job", ContainerSpec.empty());
-    assertThatLmctfyException(() -> job.enter(List.of(0L)))
-        .hasCode(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> job.enter(List.of(0L))).hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   /** A vanished process is NOT_FOUND naming it, never UNAVAILABLE (which says: try again). */
@@ -415,8 +475,10 @@ class KernelProcessTest {
     Container job = api.create("/job", ContainerSpec.empty());
     Process gone = new ProcessBuilder("/bin/true").start();
     gone.waitFor();
-    LmctfyException e = assertThatLmctfyException(() -> job.enter(List.of(gone.pid())))
-        .hasCode(ErrorCode.NOT_FOUND).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> job.enter(List.of(gone.pid())))
+            .hasCode(ErrorCode.NOT_FOUND)
+            .actual();
     assertThat(e.getMessage()).contains(Long.toString(gone.pid()));
     assertThat(e.errno()).contains(Errno.ESRCH);
     assertThatLmctfyException(() -> api.detect(gone.pid())).hasCode(ErrorCode.NOT_FOUND);

@@ -16,12 +16,15 @@ class LauncherRefusalsTest {
 
   private LmctfyException refusal(ProcessBuilder pb) {
     return assertThatLmctfyException(() -> Launcher.start(fs, pb, Map.of()))
-        .as("expected a refusal").hasCode(ErrorCode.INVALID_ARGUMENT).actual();
+        .as("expected a refusal")
+        .hasCode(ErrorCode.INVALID_ARGUMENT)
+        .actual();
   }
 
   @Test
   void aProgramWhoseNameHasAnEqualsSignIsRefusedWhateverTheEnvironment() {
-    for (Map<String, String> env : java.util.List.of(Map.<String, String>of(), Map.of("a-b", "needs env"))) {
+    for (Map<String, String> env :
+        java.util.List.of(Map.<String, String>of(), Map.of("a-b", "needs env"))) {
       ProcessBuilder pb = new ProcessBuilder("./a=b");
       pb.environment().clear();
       pb.environment().putAll(env);
@@ -31,12 +34,14 @@ class LauncherRefusalsTest {
 
   @Test
   void stdinInheritedFromTheJvmIsRefused() {
-    ProcessBuilder pb = new ProcessBuilder("/bin/true").redirectInput(ProcessBuilder.Redirect.INHERIT);
+    ProcessBuilder pb =
+        new ProcessBuilder("/bin/true").redirectInput(ProcessBuilder.Redirect.INHERIT);
     assertThat(refusal(pb).getMessage()).contains("stdin");
   }
 
   @Test
   void aMissingProgramIsRefused() {
-    assertThat(refusal(new ProcessBuilder("/no/such/program")).getMessage()).contains("/no/such/program");
+    assertThat(refusal(new ProcessBuilder("/no/such/program")).getMessage())
+        .contains("/no/such/program");
   }
 }

@@ -19,7 +19,10 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeSnapshot;
 
-/** The library asks a CgroupFs for its optional capabilities; one it lacks is UNIMPLEMENTED and changes nothing. */
+/**
+ * The library asks a CgroupFs for its optional capabilities; one it lacks is UNIMPLEMENTED and
+ * changes nothing.
+ */
 class CapabilitiesTest {
   private static final String DEVICES =
       "device { rules { permission: DENY type: ALL access: \"rwm\" } "
@@ -27,24 +30,28 @@ class CapabilitiesTest {
 
   /** {@code fake}, forwarded, as a backend that names no optional capability. */
   private static CgroupFs withoutCapabilities(FakeCgroupFs fake) {
-    return (CgroupFs) Proxy.newProxyInstance(CgroupFs.class.getClassLoader(), new Class<?>[] {CgroupFs.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("capabilities")) {
-            return Set.of();
-          }
-          try {
-            return method.invoke(fake, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (CgroupFs)
+        Proxy.newProxyInstance(
+            CgroupFs.class.getClassLoader(),
+            new Class<?>[] {CgroupFs.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("capabilities")) {
+                return Set.of();
+              }
+              try {
+                return method.invoke(fake, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   @Test
   void theFakeAndItsUserViewNameTheirCapabilities() {
     FakeCgroupFs fake = FakeCgroupFs.create(FakeLayout.V2);
     assertThat(fake.capabilities()).containsExactlyInAnyOrder(CgroupFs.Capability.values());
-    assertThat(fake.asUser(1000, 1000).capabilities()).containsExactly(CgroupFs.Capability.DEVICE_FILTERS);
+    assertThat(fake.asUser(1000, 1000).capabilities())
+        .containsExactly(CgroupFs.Capability.DEVICE_FILTERS);
   }
 
   @Test
@@ -54,7 +61,8 @@ class CapabilitiesTest {
     FakeSnapshot before = fake.snapshot();
 
     assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(DEVICES)))
-        .hasCode(ErrorCode.UNIMPLEMENTED).hasMessageContaining("DEVICE_FILTERS");
+        .hasCode(ErrorCode.UNIMPLEMENTED)
+        .hasMessageContaining("DEVICE_FILTERS");
 
     CgroupAssertions.assertThat(fake).matches(before);
     Container job = api.create("/job", ContainerSpec.parse("pids { limit: 5 }"));
@@ -64,16 +72,26 @@ class CapabilitiesTest {
   @Test
   void eventfdAndPsiNotificationsWithoutTheCapabilityAreUnimplemented() {
     FakeCgroupFs v1 = FakeCgroupFs.create(FakeLayout.V1);
-    Container onV1 = ContainerApi.open(withoutCapabilities(v1)).create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
+    Container onV1 =
+        ContainerApi.open(withoutCapabilities(v1))
+            .create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
     assertThatLmctfyException(() -> onV1.registerNotification(EventSpec.oom(), n -> {}))
-        .hasCode(ErrorCode.UNIMPLEMENTED).hasMessageContaining("EVENT_CONTROL");
-    assertThatLmctfyException(() -> onV1.registerNotification(EventSpec.memoryThreshold(4096), n -> {}))
-        .hasCode(ErrorCode.UNIMPLEMENTED).hasMessageContaining("EVENT_CONTROL");
+        .hasCode(ErrorCode.UNIMPLEMENTED)
+        .hasMessageContaining("EVENT_CONTROL");
+    assertThatLmctfyException(
+            () -> onV1.registerNotification(EventSpec.memoryThreshold(4096), n -> {}))
+        .hasCode(ErrorCode.UNIMPLEMENTED)
+        .hasMessageContaining("EVENT_CONTROL");
 
     FakeCgroupFs v2 = FakeCgroupFs.create(FakeLayout.V2);
-    Container onV2 = ContainerApi.open(withoutCapabilities(v2)).create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
-    EventSpec pressure = EventSpec.pressure(PressureTrigger.Resource.MEMORY, PressureTrigger.Kind.SOME, 150_000, 2_000_000);
+    Container onV2 =
+        ContainerApi.open(withoutCapabilities(v2))
+            .create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
+    EventSpec pressure =
+        EventSpec.pressure(
+            PressureTrigger.Resource.MEMORY, PressureTrigger.Kind.SOME, 150_000, 2_000_000);
     assertThatLmctfyException(() -> onV2.registerNotification(pressure, n -> {}))
-        .hasCode(ErrorCode.UNIMPLEMENTED).hasMessageContaining("PRESSURE_TRIGGERS");
+        .hasCode(ErrorCode.UNIMPLEMENTED)
+        .hasMessageContaining("PRESSURE_TRIGGERS");
   }
 }

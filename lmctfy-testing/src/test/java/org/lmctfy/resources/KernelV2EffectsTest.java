@@ -23,12 +23,12 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.ContainerStats.DeviceIo;
 import org.lmctfy.spec.ContainerStats;
+import org.lmctfy.spec.ContainerStats.DeviceIo;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
-import org.lmctfy.support.BlockDevices.Disk;
 import org.lmctfy.support.BlockDevices;
+import org.lmctfy.support.BlockDevices.Disk;
 import org.lmctfy.support.GuestLayout;
 import org.lmctfy.support.Proves;
 import org.lmctfy.testing.contract.ContractBackend;
@@ -38,9 +38,9 @@ import org.lmctfy.testing.contract.ContractBackend;
  * (Debian 6.1 and 6.12 under software emulation, 2 CPUs, a 256 MiB read-only virtio disk with
  * iocost enabled on it by the layout, 8 huge pages of 2 MB and hugetlbfs at /dev/hugepages). Each
  * effect is asserted with a generous margin and in the direction a slow machine cannot fake: a
- * limit caps what a process got (a slower machine gets less, never more), a weight ratio is a
- * ratio of what two processes got over the same window. The stats these tests read are the
- * library's, so they prove the stats rows as well.
+ * limit caps what a process got (a slower machine gets less, never more), a weight ratio is a ratio
+ * of what two processes got over the same window. The stats these tests read are the library's, so
+ * they prove the stats rows as well.
  */
 @Tag("kernel")
 @Tag("needs-v2")
@@ -62,7 +62,10 @@ class KernelV2EffectsTest extends ApiOnScratch {
   }
 
   Hierarchy unified() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2)
+        .findFirst()
+        .orElseThrow();
   }
 
   String file(String container, String file) throws IOException {
@@ -125,7 +128,8 @@ class KernelV2EffectsTest extends ApiOnScratch {
   @Proves("cpu.max_limit, cpu.period_us")
   @Proves("stats cpu throttling")
   void aQuotaOfAQuarterCpuCapsABusyLoop() {
-    Container job = api.create("/job", ContainerSpec.parse("cpu { max_limit: 250 period_us: 100000 }"));
+    Container job =
+        api.create("/job", ContainerSpec.parse("cpu { max_limit: 250 period_us: 100000 }"));
     run(job, SPIN);
     sleep(1000);
     long u0 = cpuNs(job);
@@ -133,7 +137,10 @@ class KernelV2EffectsTest extends ApiOnScratch {
     sleep(3000);
     long used = cpuNs(job) - u0;
     long wall = System.nanoTime() - t0;
-    assertThat(used).as("cpu ns in %d ns of wall time", wall).isLessThan(wall * 45 / 100).isPositive();
+    assertThat(used)
+        .as("cpu ns in %d ns of wall time", wall)
+        .isLessThan(wall * 45 / 100)
+        .isPositive();
     ContainerStats.Throttling t = job.stats(StatsType.FULL).cpu().throttling();
     assertThat(t.periods()).isPositive();
     assertThat(t.throttledPeriods()).isPositive();
@@ -148,7 +155,8 @@ class KernelV2EffectsTest extends ApiOnScratch {
   @Proves("cpu.burst_us")
   @Proves("stats cpu bursts")
   void aBurstSpendsTheQuotaBankedWhileIdleAndTheStatsCountIt() throws IOException {
-    Container job = api.create("/job", ContainerSpec.parse("cpu { max_limit: 100 burst_us: 10000 }"));
+    Container job =
+        api.create("/job", ContainerSpec.parse("cpu { max_limit: 100 burst_us: 10000 }"));
     assertThat(file("/job", "cpu.max.burst")).isEqualTo("10000");
     run(job, "while :; do sleep 0.5; timeout 0.3 sh -c '" + SPIN + "'; done");
     ContainerStats.Throttling t = null;
@@ -173,7 +181,8 @@ class KernelV2EffectsTest extends ApiOnScratch {
   @Proves("stats memory")
   void memoryHighThrottlesAndReclaimsBeforeMemoryMax() throws Exception {
     Disk disk = BlockDevices.aDisk();
-    Container job = api.create("/job", ContainerSpec.parse("memory { high: 16777216 limit: 268435456 }"));
+    Container job =
+        api.create("/job", ContainerSpec.parse("memory { high: 16777216 limit: 268435456 }"));
     ContainerProcess dd = run(job, "exec dd if=" + disk.node() + " of=/dev/null bs=1M count=64");
     OptionalInt code = dd.waitFor(Duration.ofSeconds(180));
     assertThat(code).as("dd finished").isPresent();
@@ -197,27 +206,33 @@ class KernelV2EffectsTest extends ApiOnScratch {
   @Proves("memory.oom_group")
   @Proves("stats memory events")
   void anOomGroupContainerIsKilledWhole() throws Exception {
-    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 33554432 oom_group: true }"));
+    Container job =
+        api.create("/job", ContainerSpec.parse("memory { limit: 33554432 oom_group: true }"));
     ContainerProcess sleeper = run(job, "exec sleep 600");
     sleep(500);
     ContainerProcess hog = run(job, "exec dd if=/dev/zero of=/dev/null bs=64M count=1");
     assertThat(hog.waitFor(Duration.ofSeconds(120))).hasValue(128 + 9);
-    assertThat(sleeper.waitFor(Duration.ofSeconds(60))).as("the sleeper, killed with the group").hasValue(128 + 9);
+    assertThat(sleeper.waitFor(Duration.ofSeconds(60)))
+        .as("the sleeper, killed with the group")
+        .hasValue(128 + 9);
     ContainerStats.MemoryStats m = job.stats(StatsType.SUMMARY).memory();
     assertThat(m.oomGroupKills()).isPositive();
     assertThat(m.oomKills()).isGreaterThanOrEqualTo(2);
     assertThat(m.oomEvents()).isPositive();
   }
 
-  /** pids.max: a shell that forks sleepers gets no more than the limit, and pids.events counts the refusals. */
+  /**
+   * pids.max: a shell that forks sleepers gets no more than the limit, and pids.events counts the
+   * refusals.
+   */
   @Test
   @Proves("pids.limit")
   @Proves("stats pids")
   void aPidsLimitStopsForksAtTheLimit() throws Exception {
     Container job = api.create("/job", ContainerSpec.parse("pids { limit: 5 }"));
     run(job, "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 600 & done; exec sleep 600");
-    for (long end = System.nanoTime() + 30_000_000_000L; System.nanoTime() < end
-        && !file("/job", "pids.events").matches("(?s)max [1-9].*"); ) {
+    for (long end = System.nanoTime() + 30_000_000_000L;
+        System.nanoTime() < end && !file("/job", "pids.events").matches("(?s)max [1-9].*"); ) {
       sleep(200);
     }
     assertThat(file("/job", "pids.events")).matches("(?s)max [1-9][0-9]*.*");
@@ -237,38 +252,60 @@ class KernelV2EffectsTest extends ApiOnScratch {
   void ioMaxCapsADirectReaderInBytesAndOperations() throws Exception {
     Disk disk = BlockDevices.aDisk();
     String[] mm = disk.majMin().split(":");
-    String spec = "blockio { device_limits { major: " + mm[0] + " minor: " + mm[1] + " read_bps: 1048576 } }";
+    String spec =
+        "blockio { device_limits { major: " + mm[0] + " minor: " + mm[1] + " read_bps: 1048576 } }";
     Container job = api.create("/job", ContainerSpec.parse(spec));
-    assertThat(file("/job", "io.max")).isEqualTo(disk.majMin() + " rbps=1048576 wbps=max riops=max wiops=max");
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("blockio { device_limits { major: " + mm[0] + " minor: "
-        + mm[1] + " read_bps: 1048576 write_bps: -1 read_iops: -1 write_iops: -1 } }"));
+    assertThat(file("/job", "io.max"))
+        .isEqualTo(disk.majMin() + " rbps=1048576 wbps=max riops=max wiops=max");
+    assertThat(job.spec())
+        .isEqualTo(
+            ContainerSpec.parse(
+                "blockio { device_limits { major: "
+                    + mm[0]
+                    + " minor: "
+                    + mm[1]
+                    + " read_bps: 1048576 write_bps: -1 read_iops: -1 write_iops: -1 } }"));
     long t0 = System.nanoTime();
     run(job, "exec dd if=" + disk.node() + " of=/dev/null bs=64k iflag=direct");
     sleep(4000);
     DeviceIo io = device(job, disk);
     long wall = System.nanoTime() - t0;
-    assertThat(io.readBytes()).as("bytes read in %d ns", wall).isPositive()
+    assertThat(io.readBytes())
+        .as("bytes read in %d ns", wall)
+        .isPositive()
         .isLessThan(wall * 3 / 2 * MIB / 1_000_000_000L + MIB);
     assertThat(io.readOps()).isPositive();
     assertThat(io.discardBytes()).as("dbytes").isZero();
     assertThat(io.discardOps()).as("dios").isZero();
     job.killAll();
 
-    Container iops = api.create("/iops", ContainerSpec.parse("blockio { device_limits { major: " + mm[0] + " minor: "
-        + mm[1] + " read_iops: 20 } }"));
+    Container iops =
+        api.create(
+            "/iops",
+            ContainerSpec.parse(
+                "blockio { device_limits { major: "
+                    + mm[0]
+                    + " minor: "
+                    + mm[1]
+                    + " read_iops: 20 } }"));
     long t1 = System.nanoTime();
     run(iops, "exec dd if=" + disk.node() + " of=/dev/null bs=4k iflag=direct skip=20000");
     sleep(4000);
     long ops = device(iops, disk).readOps();
     long wall1 = System.nanoTime() - t1;
-    assertThat(ops).as("reads in %d ns", wall1).isPositive().isLessThan(wall1 * 30 / 1_000_000_000L + 10);
+    assertThat(ops)
+        .as("reads in %d ns", wall1)
+        .isPositive()
+        .isLessThan(wall1 * 30 / 1_000_000_000L + 10);
   }
 
   static DeviceIo device(Container c, Disk disk) {
     String[] mm = disk.majMin().split(":");
     return c.stats(StatsType.SUMMARY).blockio().stream()
-        .filter(d -> d.major() == Long.parseLong(mm[0]) && d.minor() == Long.parseLong(mm[1])).findFirst()
-        .orElseThrow(() -> new AssertionError("no io.stat line for " + disk.majMin() + " in " + c.name()));
+        .filter(d -> d.major() == Long.parseLong(mm[0]) && d.minor() == Long.parseLong(mm[1]))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no io.stat line for " + disk.majMin() + " in " + c.name()));
   }
 
   /**
@@ -296,21 +333,28 @@ class KernelV2EffectsTest extends ApiOnScratch {
   }
 
   /**
-   * memory.reclaim: 48 MiB of the disk's page cache charged to a container whose process keeps
-   * the disk open (the kernel drops a block device's cache at its last close); reclaiming 16 MiB
-   * takes at least that off memory.current; more than it holds is UNAVAILABLE naming the usage.
+   * memory.reclaim: 48 MiB of the disk's page cache charged to a container whose process keeps the
+   * disk open (the kernel drops a block device's cache at its last close); reclaiming 16 MiB takes
+   * at least that off memory.current; more than it holds is UNAVAILABLE naming the usage.
    */
   @Test
   @Proves("Container.reclaim")
   void reclaimTakesPageCacheBackAndSaysWhenItCouldNot() throws Exception {
     Disk disk = BlockDevices.aDisk();
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 268435456 }"));
-    run(job, "exec 3<" + disk.node() + "; dd if=" + disk.node() + " of=/dev/null bs=1M count=48 skip=100; "
-        + "exec sleep 600");
+    run(
+        job,
+        "exec 3<"
+            + disk.node()
+            + "; dd if="
+            + disk.node()
+            + " of=/dev/null bs=1M count=48 skip=100; "
+            + "exec sleep 600");
     long before = 0;
     long last = -1;
     // until dd is done: at least 40 MiB, and the same over a second
-    for (long end = System.nanoTime() + 120_000_000_000L; System.nanoTime() < end && (before < 40 * MIB || before != last);
+    for (long end = System.nanoTime() + 120_000_000_000L;
+        System.nanoTime() < end && (before < 40 * MIB || before != last);
         sleep(1000)) {
       last = before;
       before = job.stats(StatsType.SUMMARY).memory().usage();
@@ -319,16 +363,18 @@ class KernelV2EffectsTest extends ApiOnScratch {
     job.reclaim(16 * MIB);
     long after = job.stats(StatsType.SUMMARY).memory().usage();
     assertThat(after).as("before %d", before).isLessThanOrEqualTo(before - 15 * MIB);
-    LmctfyException e = assertThatLmctfyException(() -> job.reclaim(1L << 30))
-        .hasCode(ErrorCode.UNAVAILABLE).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> job.reclaim(1L << 30))
+            .hasCode(ErrorCode.UNAVAILABLE)
+            .actual();
     assertThat(e.getMessage()).contains("memory.current", "EAGAIN");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 268435456 }"));
   }
 
   /**
-   * Huge pages (the layout reserves 8 of 2 MB and mounts hugetlbfs at /dev/hugepages):
-   * fallocate of 4 huge pages in a container allowed 2 fails at the limit, 2 pages fit and are
-   * charged; a reservation limit of 1 page refuses 2 at reservation time.
+   * Huge pages (the layout reserves 8 of 2 MB and mounts hugetlbfs at /dev/hugepages): fallocate of
+   * 4 huge pages in a container allowed 2 fails at the limit, 2 pages fit and are charged; a
+   * reservation limit of 1 page refuses 2 at reservation time.
    */
   @Test
   @Proves("hugetlb.limits")
@@ -336,8 +382,12 @@ class KernelV2EffectsTest extends ApiOnScratch {
   @Proves("stats hugetlb")
   void hugePageLimitsRefuseAnAllocationPastThemAndTheStatsCountWhatIsCharged() throws Exception {
     Path dir = Path.of("/dev/hugepages");
-    boolean ready = Files.isDirectory(dir) && Files.readString(Path.of("/proc/mounts")).contains(" /dev/hugepages hugetlbfs ")
-        && Files.readString(Path.of("/proc/meminfo")).lines().anyMatch(l -> l.matches("HugePages_Free:\\s+([4-9]|[1-9][0-9]+)"));
+    boolean ready =
+        Files.isDirectory(dir)
+            && Files.readString(Path.of("/proc/mounts")).contains(" /dev/hugepages hugetlbfs ")
+            && Files.readString(Path.of("/proc/meminfo"))
+                .lines()
+                .anyMatch(l -> l.matches("HugePages_Free:\\s+([4-9]|[1-9][0-9]+)"));
     GuestLayout.requireEnabledAtTheRoot("hugetlb");
     GuestLayout.requireHas(ready, "4 free 2 MB huge pages and hugetlbfs at /dev/hugepages");
     String id = UUID.randomUUID().toString().substring(0, 8);
@@ -345,24 +395,38 @@ class KernelV2EffectsTest extends ApiOnScratch {
     Path b = dir.resolve("lmctfy-test-" + id + "-b");
     Path c = dir.resolve("lmctfy-test-" + id + "-c");
     try {
-      Container job = api.create("/job", ContainerSpec.parse("hugetlb { limits { page_size: \"2MB\" limit: 4194304 } }"));
-      assertThat(run(job, "exec fallocate -l 8M " + a).waitFor(Duration.ofSeconds(60))).as("8 MB past 4 MB")
-          .isNotEqualTo(OptionalInt.of(0)).isPresent();
+      Container job =
+          api.create(
+              "/job",
+              ContainerSpec.parse("hugetlb { limits { page_size: \"2MB\" limit: 4194304 } }"));
+      assertThat(run(job, "exec fallocate -l 8M " + a).waitFor(Duration.ofSeconds(60)))
+          .as("8 MB past 4 MB")
+          .isNotEqualTo(OptionalInt.of(0))
+          .isPresent();
       Files.deleteIfExists(a); // the pages its failed fallocate got go back
       assertThat(run(job, "exec fallocate -l 4M " + b).waitFor(Duration.ofSeconds(60))).hasValue(0);
-      ContainerStats.HugetlbStats h = job.stats(StatsType.FULL).hugetlb().stream()
-          .filter(s -> s.pageSize().equals("2MB")).findFirst().orElseThrow();
+      ContainerStats.HugetlbStats h =
+          job.stats(StatsType.FULL).hugetlb().stream()
+              .filter(s -> s.pageSize().equals("2MB"))
+              .findFirst()
+              .orElseThrow();
       assertThat(h.usage()).isEqualTo(4 * MIB); // b's 2 pages
       assertThat(h.limit()).isEqualTo(4 * MIB);
       assertThat(h.failCount()).isPositive();
       assertThat(h.reservedUsage()).isNotNull();
 
-      Container rsvd = api.create("/rsvd", ContainerSpec.parse(
-          "hugetlb { limits { page_size: \"2MB\" limit: 8388608 reserved_limit: 2097152 } }"));
+      Container rsvd =
+          api.create(
+              "/rsvd",
+              ContainerSpec.parse(
+                  "hugetlb { limits { page_size: \"2MB\" limit: 8388608 reserved_limit: 2097152 } }"));
       assertThat(file("/rsvd", "hugetlb.2MB.rsvd.max")).isEqualTo("2097152");
-      assertThat(run(rsvd, "exec fallocate -l 4M " + c).waitFor(Duration.ofSeconds(60))).as("4 MB past 2 MB reserved")
-          .isNotEqualTo(OptionalInt.of(0)).isPresent();
-      assertThat(Long.parseLong(file("/rsvd", "hugetlb.2MB.rsvd.current"))).isLessThanOrEqualTo(2 * MIB);
+      assertThat(run(rsvd, "exec fallocate -l 4M " + c).waitFor(Duration.ofSeconds(60)))
+          .as("4 MB past 2 MB reserved")
+          .isNotEqualTo(OptionalInt.of(0))
+          .isPresent();
+      assertThat(Long.parseLong(file("/rsvd", "hugetlb.2MB.rsvd.current")))
+          .isLessThanOrEqualTo(2 * MIB);
     } finally {
       for (Path p : List.of(a, b, c)) {
         Files.deleteIfExists(p);
@@ -370,16 +434,23 @@ class KernelV2EffectsTest extends ApiOnScratch {
     }
   }
 
-  /** memory.min and memory.low are protections; swap needs swap, which the guests lack: the value, and the swap stat. */
+  /**
+   * memory.min and memory.low are protections; swap needs swap, which the guests lack: the value,
+   * and the swap stat.
+   */
   @Test
   @Proves("stats swap")
   void swapUsageIsZeroWithoutSwapAndPresent() {
-    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 67108864 swap_limit: 134217728 }"));
+    Container job =
+        api.create("/job", ContainerSpec.parse("memory { limit: 67108864 swap_limit: 134217728 }"));
     assertThat(job.stats(StatsType.FULL).memory().swapUsage()).isZero();
     assertThat(job.stats(StatsType.SUMMARY).memory().swapUsage()).isNull();
   }
 
-  /** PSI of a container whose two busy loops share one CPU: cpu pressure "some" grows; memory and io are read. */
+  /**
+   * PSI of a container whose two busy loops share one CPU: cpu pressure "some" grows; memory and io
+   * are read.
+   */
   @Test
   @Proves("stats pressure")
   void pressureOfAContainerWithTwoLoopsOnOneCpuIsRead() {
@@ -387,7 +458,9 @@ class KernelV2EffectsTest extends ApiOnScratch {
     run(job, SPIN);
     run(job, SPIN);
     long total = 0;
-    for (long end = System.nanoTime() + 20_000_000_000L; System.nanoTime() < end && total == 0; sleep(500)) {
+    for (long end = System.nanoTime() + 20_000_000_000L;
+        System.nanoTime() < end && total == 0;
+        sleep(500)) {
       total = job.stats(StatsType.SUMMARY).pressure().cpu().some().totalNs();
     }
     assertThat(total).as("cpu.pressure some total").isPositive();

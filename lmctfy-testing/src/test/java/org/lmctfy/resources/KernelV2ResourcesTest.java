@@ -36,8 +36,8 @@ class KernelV2ResourcesTest extends V2ResourcesContract {
 
   /**
    * Debian builds 6.1 and 6.12 without CONFIG_UCLAMP_TASK_GROUP (no cpu.uclamp.* files): refused
-   * before anything is made, naming the field and the option. {@link FakeV2ResourcesTest} shows
-   * the values on a kernel with it.
+   * before anything is made, naming the field and the option. {@link FakeV2ResourcesTest} shows the
+   * values on a kernel with it.
    */
   @Test
   @Proves(value = "cpu.uclamp_min, cpu.uclamp_max", refusal = "FAILED_PRECONDITION")
@@ -55,8 +55,9 @@ class KernelV2ResourcesTest extends V2ResourcesContract {
 
   /**
    * Per-device io.weight lines are iocost's, which works where the root enabled it for the device
-   * (io.cost.qos, a machine-wide setting tests leave alone): the v2 guest's layout enables it on its
-   * disk, as an administrator would. Elsewhere the machine lacks it (a skip), in the guest it must run.
+   * (io.cost.qos, a machine-wide setting tests leave alone): the v2 guest's layout enables it on
+   * its disk, as an administrator would. Elsewhere the machine lacks it (a skip), in the guest it
+   * must run.
    */
   @Test
   @Proves("blockio.device_weights")
@@ -64,37 +65,61 @@ class KernelV2ResourcesTest extends V2ResourcesContract {
     String dev = BlockDevices.aDisk().majMin();
     requireIocost(dev);
     String[] mm = dev.split(":");
-    String spec = "blockio { weight: 500 device_weights { major: " + mm[0] + " minor: " + mm[1] + " weight: 1000 } }";
+    String spec =
+        "blockio { weight: 500 device_weights { major: "
+            + mm[0]
+            + " minor: "
+            + mm[1]
+            + " weight: 1000 } }";
     assertThat(createAndRead(spec, spec, "io.weight")).isEqualTo("default 4950\n" + dev + " 10000");
     api.get("/job").update(ContainerSpec.parse("blockio { weight: 500 }"), UpdatePolicy.REPLACE);
     assertThat(file("/job", "io.weight")).isEqualTo("default 4950");
   }
 
-  /** Whether the root enabled iocost on {@code dev}; skips the test if not, fails it in the v2 guest, whose layout does. */
+  /**
+   * Whether the root enabled iocost on {@code dev}; skips the test if not, fails it in the v2
+   * guest, whose layout does.
+   */
   static void requireIocost(String dev) throws IOException {
     Path qos = Path.of("/sys/fs/cgroup/io.cost.qos");
-    boolean on = Files.isReadable(qos) && Files.readString(qos).lines().anyMatch(l -> l.startsWith(dev + " enable=1"));
-    GuestLayout.requireHas(on, "iocost enabled on " + dev + " (the root's io.cost.qos: \""
-        + (Files.isReadable(qos) ? Files.readString(qos).strip() : "") + "\")");
+    boolean on =
+        Files.isReadable(qos)
+            && Files.readString(qos).lines().anyMatch(l -> l.startsWith(dev + " enable=1"));
+    GuestLayout.requireHas(
+        on,
+        "iocost enabled on "
+            + dev
+            + " (the root's io.cost.qos: \""
+            + (Files.isReadable(qos) ? Files.readString(qos).strip() : "")
+            + "\")");
   }
 
-  /** Debian builds 6.1 and 6.12 without io.latency: FAILED_PRECONDITION, also where the write has to find out. */
+  /**
+   * Debian builds 6.1 and 6.12 without io.latency: FAILED_PRECONDITION, also where the write has to
+   * find out.
+   */
   @Test
   @Proves(value = "blockio.latency_targets", refusal = "FAILED_PRECONDITION")
-  void latencyTargetsOnAKernelWithoutIoLatencyAreFailedPreconditionAlsoAtTheTop() throws IOException {
+  void latencyTargetsOnAKernelWithoutIoLatencyAreFailedPreconditionAlsoAtTheTop()
+      throws IOException {
     String dev = BlockDevices.aDisk().majMin();
     String[] mm = dev.split(":");
-    String spec = "blockio { latency_targets { major: " + mm[0] + " minor: " + mm[1] + " target_us: 5000 } }";
+    String spec =
+        "blockio { latency_targets { major: " + mm[0] + " minor: " + mm[1] + " target_us: 5000 } }";
     if (fs.hasFile(unified(), scratch.path(), "io.latency")) {
       assertThat(createAndRead(spec, spec, "io.latency")).isEqualTo(dev + " target=5000");
       return;
     }
     assertThat(refused(ErrorCode.FAILED_PRECONDITION, spec).getMessage())
         .contains("blockio.latency_targets", "io.latency", "CONFIG_BLK_CGROUP_IOLATENCY");
-    // a top-level container under the machine's root: no ancestor below the root can tell, the write finds out
-    String name = "/" + ScratchCgroups.PREFIX + "top-" + UUID.randomUUID().toString().substring(0, 8);
+    // a top-level container under the machine's root: no ancestor below the root can tell, the
+    // write finds out
+    String name =
+        "/" + ScratchCgroups.PREFIX + "top-" + UUID.randomUUID().toString().substring(0, 8);
     try (ContainerApi top = ContainerApi.open(fs, CgroupPath.root())) {
-      LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> top.create(name, ContainerSpec.parse(spec)));
+      LmctfyException e =
+          catchThrowableOfType(
+              LmctfyException.class, () -> top.create(name, ContainerSpec.parse(spec)));
       try {
         assertThat(e).isNotNull();
         assertThat(e.code()).as(e.getMessage()).isEqualTo(ErrorCode.FAILED_PRECONDITION);

@@ -35,7 +35,10 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   Hierarchy unified() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2)
+        .findFirst()
+        .orElseThrow();
   }
 
   CgroupPath path(String container) {
@@ -50,17 +53,25 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     return fs.hasFile(unified(), path(container), file);
   }
 
-  /** Creates /job with {@code spec}, checks spec() gives {@code readBack}, and returns the file's content. */
+  /**
+   * Creates /job with {@code spec}, checks spec() gives {@code readBack}, and returns the file's
+   * content.
+   */
   String createAndRead(String spec, String readBack, String file) throws IOException {
     Container job = api.create("/job", ContainerSpec.parse(spec));
     assertThat(job.spec()).as("spec() of %s", spec).isEqualTo(ContainerSpec.parse(readBack));
-    assertThat(api.normalise(ContainerSpec.parse(spec))).as("normalise(%s)", spec).isEqualTo(job.spec());
+    assertThat(api.normalise(ContainerSpec.parse(spec)))
+        .as("normalise(%s)", spec)
+        .isEqualTo(job.spec());
     return file("/job", file);
   }
 
   LmctfyException refused(ErrorCode code, String spec) {
-    LmctfyException e = assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(spec)))
-        .as(spec).hasCode(code).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse(spec)))
+            .as(spec)
+            .hasCode(code)
+            .actual();
     assertThat(api.exists("/job")).isFalse();
     return e;
   }
@@ -73,11 +84,13 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   void anUpdateThatBringsANewControllerEnablesItBeforeReadingTheOldValues() throws IOException {
     api.create("/a", ContainerSpec.empty());
     Container b = api.create("/a/b", ContainerSpec.empty());
-    b.update(ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 20 }"), UpdatePolicy.DIFF);
+    b.update(
+        ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 20 }"), UpdatePolicy.DIFF);
     assertThat(file("/a/b", "memory.max")).isEqualTo("104857600");
     assertThat(file("/a/b", "pids.max")).isEqualTo("20");
     assertThat(file("/a", "cgroup.subtree_control").split(" ")).contains("memory", "pids");
-    assertThat(b.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 20 }"));
+    assertThat(b.spec())
+        .isEqualTo(ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 20 }"));
   }
 
   @Test
@@ -85,9 +98,14 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     api.create("/a", ContainerSpec.empty());
     Container b = api.create("/a/b", ContainerSpec.empty());
     String before = file("/a", "cgroup.subtree_control");
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> b.update(ContainerSpec.parse(
-        "memory { limit: 104857600 } blockio { device_limits { major: 259 minor: 999 read_bps: 1048576 } }"),
-        UpdatePolicy.DIFF));
+    LmctfyException e =
+        catchThrowableOfType(
+            LmctfyException.class,
+            () ->
+                b.update(
+                    ContainerSpec.parse(
+                        "memory { limit: 104857600 } blockio { device_limits { major: 259 minor: 999 read_bps: 1048576 } }"),
+                    UpdatePolicy.DIFF));
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).contains("io.max", "ENODEV");
     assertThat(file("/a", "cgroup.subtree_control")).isEqualTo(before);
@@ -98,7 +116,10 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   void replaceOnAContainerWithoutIoResetsWhatItHasAndLeavesTheRest() throws IOException {
     api.create("/a", ContainerSpec.parse("cpu { limit: 2000 } memory { limit: 209715200 }"));
-    Container b = api.create("/a/b", ContainerSpec.parse("cpu { limit: 500 max_limit: 1000 } memory { limit: 104857600 }"));
+    Container b =
+        api.create(
+            "/a/b",
+            ContainerSpec.parse("cpu { limit: 500 max_limit: 1000 } memory { limit: 104857600 }"));
     assertThat(hasFile("/a/b", "io.max")).isFalse();
     b.update(ContainerSpec.parse("memory { limit: 83886080 }"), UpdatePolicy.REPLACE);
     assertThat(file("/a/b", "memory.max")).isEqualTo("83886080");
@@ -112,13 +133,14 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Proves("cpu.mask")
   @Proves("cpu.memory_nodes")
   void replaceWithoutAMaskClearsTheCpusetTheKernelWay() throws IOException {
-    Container job = api.create("/job", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
+    Container job =
+        api.create("/job", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
     assertThat(file("/job", "cpuset.cpus")).isEqualTo("0");
     job.update(ContainerSpec.parse("pids { limit: 9 }"), UpdatePolicy.REPLACE);
     assertThat(file("/job", "cpuset.cpus")).isEmpty();
     assertThat(file("/job", "cpuset.mems")).isEmpty();
-    assertThat(file("/job", "cpuset.cpus.effective")).isEqualTo(fs.read(unified(), scratch.path(),
-        "cpuset.cpus.effective").strip());
+    assertThat(file("/job", "cpuset.cpus.effective"))
+        .isEqualTo(fs.read(unified(), scratch.path(), "cpuset.cpus.effective").strip());
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("pids { limit: 9 }"));
   }
 
@@ -127,8 +149,13 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(refused(ErrorCode.INVALID_ARGUMENT, "memory { swap_limit: 104857600 }").getMessage())
         .contains("memory.swap_limit", "memory.limit");
     Container job = api.create("/job", ContainerSpec.parse("memory { reservation: 4096000 }"));
-    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { swap_limit: 104857600 }"), UpdatePolicy.DIFF))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
+    LmctfyException e =
+        assertThatLmctfyException(
+                () ->
+                    job.update(
+                        ContainerSpec.parse("memory { swap_limit: 104857600 }"), UpdatePolicy.DIFF))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .actual();
     assertThat(e.getMessage()).contains("memory.swap_limit", "memory.limit");
     assertThat(file("/job", "memory.swap.max")).isEqualTo("max");
   }
@@ -136,36 +163,51 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   @Proves("memory.swap_limit")
   void aSwapOnlyDiffKeepsTheMemoryLimitAndMeansMemoryPlusSwap() throws IOException {
-    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
+    Container job =
+        api.create(
+            "/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
     assertThat(file("/job", "memory.swap.max")).isEqualTo("104857600");
     job.update(ContainerSpec.parse("memory { swap_limit: 314572800 }"), UpdatePolicy.DIFF);
     assertThat(file("/job", "memory.max")).isEqualTo("104857600");
     assertThat(file("/job", "memory.swap.max")).isEqualTo("209715200");
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 104857600 swap_limit: 314572800 }"));
+    assertThat(job.spec())
+        .isEqualTo(ContainerSpec.parse("memory { limit: 104857600 swap_limit: 314572800 }"));
   }
 
   @Test
   @Proves("memory.limit")
   @Proves("memory.swap_limit")
   void aLimitOnlyDiffKeepsMemoryPlusSwapAndRefusesALimitAboveIt() throws IOException {
-    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
+    Container job =
+        api.create(
+            "/job", ContainerSpec.parse("memory { limit: 104857600 swap_limit: 209715200 }"));
     job.update(ContainerSpec.parse("memory { limit: 157286400 }"), UpdatePolicy.DIFF);
     assertThat(file("/job", "memory.swap.max")).isEqualTo("52428800");
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 157286400 swap_limit: 209715200 }"));
-    LmctfyException e = assertThatLmctfyException(() -> job.update(ContainerSpec.parse("memory { limit: 314572800 }"), UpdatePolicy.DIFF))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
+    assertThat(job.spec())
+        .isEqualTo(ContainerSpec.parse("memory { limit: 157286400 swap_limit: 209715200 }"));
+    LmctfyException e =
+        assertThatLmctfyException(
+                () ->
+                    job.update(
+                        ContainerSpec.parse("memory { limit: 314572800 }"), UpdatePolicy.DIFF))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .actual();
     assertThat(e.getMessage()).contains("memory.limit", "swap_limit");
     assertThat(file("/job", "memory.max")).isEqualTo("157286400");
   }
 
   @Test
   @Proves("cpu.limit")
-  void oneCpusWorthOfSharesIsTheDefaultWeightAndEveryRoundLimitReadsBackUnchanged() throws IOException {
-    assertThat(createAndRead("cpu { limit: 1000 }", "cpu { limit: 1000 }", "cpu.weight")).isEqualTo("100");
+  void oneCpusWorthOfSharesIsTheDefaultWeightAndEveryRoundLimitReadsBackUnchanged()
+      throws IOException {
+    assertThat(createAndRead("cpu { limit: 1000 }", "cpu { limit: 1000 }", "cpu.weight"))
+        .isEqualTo("100");
     api.destroy("/job");
-    assertThat(createAndRead("cpu { limit: 500 }", "cpu { limit: 500 }", "cpu.weight")).isEqualTo("59");
+    assertThat(createAndRead("cpu { limit: 500 }", "cpu { limit: 500 }", "cpu.weight"))
+        .isEqualTo("59");
     api.destroy("/job");
-    assertThat(createAndRead("cpu { limit: 256000 }", "cpu { limit: 256000 }", "cpu.weight")).isEqualTo("10000");
+    assertThat(createAndRead("cpu { limit: 256000 }", "cpu { limit: 256000 }", "cpu.weight"))
+        .isEqualTo("10000");
     api.destroy("/job");
     assertThat(createAndRead("cpu { limit: 0 }", "cpu { limit: 0 }", "cpu.weight")).isEqualTo("1");
     for (long limit : new long[] {100, 250, 750, 1500, 2000, 2500, 4000, 8000, 16000, 64000}) {
@@ -182,14 +224,20 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   }
 
   @Test
-  void anUpdateOfAControllerItsParentCannotEnableIsFailedPreconditionNamingBoth() throws IOException {
+  void anUpdateOfAControllerItsParentCannotEnableIsFailedPreconditionNamingBoth()
+      throws IOException {
     api.create("/a", ContainerSpec.empty());
     Container b = api.create("/a/b", ContainerSpec.empty());
     long pid = backend.startProcess(fs);
     try {
       fs.write(unified(), path("/a"), "cgroup.procs", Long.toString(pid));
-      LmctfyException e = assertThatLmctfyException(() -> b.update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.DIFF))
-          .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
+      LmctfyException e =
+          assertThatLmctfyException(
+                  () ->
+                      b.update(
+                          ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.DIFF))
+              .hasCode(ErrorCode.FAILED_PRECONDITION)
+              .actual();
       assertThat(e.getMessage()).contains("memory", path("/a").value(), "EBUSY");
       assertThat(file("/a", "cgroup.subtree_control")).isEmpty();
     } finally {
@@ -207,16 +255,21 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   @Proves("cpu.mask")
   @Proves("cpu.memory_nodes")
-  void aMaskBelowAParentThatDidNotIsolateCpusetIsWrittenAndABadOneIsInvalidNamingCpuMask() throws IOException {
+  void aMaskBelowAParentThatDidNotIsolateCpusetIsWrittenAndABadOneIsInvalidNamingCpuMask()
+      throws IOException {
     api.create("/a", ContainerSpec.parse("memory { limit: 104857600 }"));
     assertThat(hasFile("/a", "cpuset.cpus.effective")).isFalse();
-    Container b = api.create("/a/b", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
+    Container b =
+        api.create("/a/b", ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
     assertThat(file("/a/b", "cpuset.cpus")).isEqualTo("0");
     assertThat(file("/a/b", "cpuset.cpus.effective")).isEqualTo("0");
     assertThat(file("/a/b", "cpuset.mems")).isEqualTo("0");
     assertThat(b.spec()).isEqualTo(ContainerSpec.parse("cpu { mask: \"0\" memory_nodes: \"0\" }"));
-    LmctfyException e = assertThatLmctfyException(() -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
+    LmctfyException e =
+        assertThatLmctfyException(
+                () -> api.create("/a/c", ContainerSpec.parse("cpu { mask: \"0-1023\" }")))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .actual();
     assertThat(e.getMessage()).contains("cpu.mask", "0-1023", "cpuset.cpus.effective");
     assertThat(api.exists("/a/c")).isFalse();
   }
@@ -226,16 +279,25 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   @Proves("memory.min")
   void memoryMinIsMemoryMin() throws IOException {
-    assertThat(createAndRead("memory { min: 8192000 limit: 104857600 }", "memory { min: 8192000 limit: 104857600 }",
-        "memory.min")).isEqualTo("8192000");
+    assertThat(
+            createAndRead(
+                "memory { min: 8192000 limit: 104857600 }",
+                "memory { min: 8192000 limit: 104857600 }",
+                "memory.min"))
+        .isEqualTo("8192000");
   }
 
   @Test
   @Proves("memory.zswap_limit")
   void zswapLimitIsMemoryZswapMax() throws IOException {
-    assertThat(createAndRead("memory { zswap_limit: 8192000 }", "memory { zswap_limit: 8192000 }",
-        "memory.zswap.max")).isEqualTo("8192000");
-    api.get("/job").update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.REPLACE);
+    assertThat(
+            createAndRead(
+                "memory { zswap_limit: 8192000 }",
+                "memory { zswap_limit: 8192000 }",
+                "memory.zswap.max"))
+        .isEqualTo("8192000");
+    api.get("/job")
+        .update(ContainerSpec.parse("memory { limit: 104857600 }"), UpdatePolicy.REPLACE);
     assertThat(file("/job", "memory.zswap.max")).isEqualTo("max");
   }
 
@@ -243,27 +305,37 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Proves("cpu.max_limit, cpu.period_us")
   @Proves("cpu.burst_us")
   void cpuPeriodAndBurstAreCpuMaxAndCpuMaxBurst() throws IOException {
-    assertThat(createAndRead("cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }",
-        "cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }", "cpu.max")).isEqualTo("75000 50000");
+    assertThat(
+            createAndRead(
+                "cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }",
+                "cpu { max_limit: 1500 period_us: 50000 burst_us: 20000 }",
+                "cpu.max"))
+        .isEqualTo("75000 50000");
     assertThat(file("/job", "cpu.max.burst")).isEqualTo("20000");
     Container job = api.get("/job");
-    job.update(ContainerSpec.parse("cpu { max_limit: 1000 }"), UpdatePolicy.DIFF); // keeps the period
+    job.update(
+        ContainerSpec.parse("cpu { max_limit: 1000 }"), UpdatePolicy.DIFF); // keeps the period
     assertThat(file("/job", "cpu.max")).isEqualTo("50000 50000");
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("cpu { max_limit: 1000 period_us: 50000 burst_us: 20000 }"));
-    refusedUpdate(job, "cpu { max_limit: 200 }", ErrorCode.INVALID_ARGUMENT); // 10000 µs, below the burst
+    assertThat(job.spec())
+        .isEqualTo(ContainerSpec.parse("cpu { max_limit: 1000 period_us: 50000 burst_us: 20000 }"));
+    refusedUpdate(
+        job, "cpu { max_limit: 200 }", ErrorCode.INVALID_ARGUMENT); // 10000 µs, below the burst
     assertThat(file("/job", "cpu.max")).isEqualTo("50000 50000");
   }
 
   @Test
   void aBurstAboveTheQuotaIsInvalid() {
-    assertThat(refused(ErrorCode.INVALID_ARGUMENT, "cpu { max_limit: 100 burst_us: 20000 }").getMessage())
+    assertThat(
+            refused(ErrorCode.INVALID_ARGUMENT, "cpu { max_limit: 100 burst_us: 20000 }")
+                .getMessage())
         .contains("cpu.burst_us", "20000");
   }
 
   @Test
   @Proves("cpu.idle")
   void cpuIdleIsCpuIdleAndReplaceClearsIt() throws IOException {
-    assertThat(createAndRead("cpu { idle: true }", "cpu { idle: true }", "cpu.idle")).isEqualTo("1");
+    assertThat(createAndRead("cpu { idle: true }", "cpu { idle: true }", "cpu.idle"))
+        .isEqualTo("1");
     api.get("/job").update(ContainerSpec.parse("cpu { limit: 2000 }"), UpdatePolicy.REPLACE);
     assertThat(file("/job", "cpu.idle")).isEqualTo("0");
     assertThat(api.get("/job").spec()).isEqualTo(ContainerSpec.parse("cpu { limit: 2000 }"));
@@ -272,12 +344,23 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   @Proves("unified")
   void unifiedFilesAreWrittenLastReadBackAndRolledBack() throws IOException {
-    Container job = api.create("/job", ContainerSpec.builder().unified(Map.of("memory.swap.high", "104857600")).build());
+    Container job =
+        api.create(
+            "/job",
+            ContainerSpec.builder().unified(Map.of("memory.swap.high", "104857600")).build());
     assertThat(file("/job", "memory.swap.high")).isEqualTo("104857600");
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("unified { \"memory.swap.high\": \"104857600\" }"));
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.update(ContainerSpec.builder()
-        .memory(org.lmctfy.spec.MemorySpec.ofLimit(83886080))
-        .unified(Map.of("memory.swap.high", "52428800", "pids.nonexistent", "1")).build(), UpdatePolicy.DIFF));
+    assertThat(job.spec())
+        .isEqualTo(ContainerSpec.parse("unified { \"memory.swap.high\": \"104857600\" }"));
+    LmctfyException e =
+        catchThrowableOfType(
+            LmctfyException.class,
+            () ->
+                job.update(
+                    ContainerSpec.builder()
+                        .memory(org.lmctfy.spec.MemorySpec.ofLimit(83886080))
+                        .unified(Map.of("memory.swap.high", "52428800", "pids.nonexistent", "1"))
+                        .build(),
+                    UpdatePolicy.DIFF));
     assertThat(e).isNotNull();
     assertThat(file("/job", "memory.swap.high")).isEqualTo("104857600");
     assertThat(file("/job", "memory.max")).isEqualTo("max");
@@ -291,7 +374,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Proves("unified")
   void aUnifiedValueTheKernelShowsOtherwiseIsInvalidWithTheKernelsFormAndTheKernelsFormRoundTrips()
       throws IOException {
-    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "unified { \"memory.swap.high\": \"100000\" }");
+    LmctfyException e =
+        refused(ErrorCode.INVALID_ARGUMENT, "unified { \"memory.swap.high\": \"100000\" }");
     assertThat(e.getMessage()).contains("unified.memory.swap.high", "100000", "98304");
     String kernels = "unified { \"memory.swap.high\": \"98304\" }";
     assertThat(createAndRead(kernels, kernels, "memory.swap.high")).isEqualTo("98304");
@@ -299,45 +383,66 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     refusedUpdate(job, "unified { \"memory.swap.high\": \"200000\" }", ErrorCode.INVALID_ARGUMENT);
     assertThat(file("/job", "memory.swap.high")).isEqualTo("98304");
     job.update(ContainerSpec.parse("unified { \"memory.swap.high\": \"max\" }"), UpdatePolicy.DIFF);
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("unified { \"memory.swap.high\": \"max\" }"));
+    assertThat(job.spec())
+        .isEqualTo(ContainerSpec.parse("unified { \"memory.swap.high\": \"max\" }"));
   }
 
-  /** A write-only file (an operation) or a read-only statistic is no setting: refused before anything is asked. */
+  /**
+   * A write-only file (an operation) or a read-only statistic is no setting: refused before
+   * anything is asked.
+   */
   @Test
   @Proves(value = "unified", refusal = "INVALID_ARGUMENT")
   void writeOnlyOperationsAndReadOnlyStatisticsAreRefusedInUnified() {
-    for (String name : java.util.List.of("memory.reclaim", "memory.current", "memory.peak", "memory.events",
-        "memory.stat", "io.stat", "cpu.stat", "pids.peak", "cpuset.cpus.effective", "hugetlb.2MB.rsvd.current",
-        "misc.events.local")) {
+    for (String name :
+        java.util.List.of(
+            "memory.reclaim",
+            "memory.current",
+            "memory.peak",
+            "memory.events",
+            "memory.stat",
+            "io.stat",
+            "cpu.stat",
+            "pids.peak",
+            "cpuset.cpus.effective",
+            "hugetlb.2MB.rsvd.current",
+            "misc.events.local")) {
       assertThatLmctfyException(() -> ContainerSpec.parse("unified { \"" + name + "\": \"0\" }"))
-          .as(name).hasCode(ErrorCode.INVALID_ARGUMENT).hasMessageContainingAll(name);
+          .as(name)
+          .hasCode(ErrorCode.INVALID_ARGUMENT)
+          .hasMessageContainingAll(name);
     }
-    assertThatLmctfyException(() -> ContainerSpec.parse(
-        "unified { \"memory.reclaim\": \"0\" }")).hasMessageContainingAll("Container.reclaim");
+    assertThatLmctfyException(() -> ContainerSpec.parse("unified { \"memory.reclaim\": \"0\" }"))
+        .hasMessageContainingAll("Container.reclaim");
   }
 
   @Test
   void unifiedNamesThatATypedFieldOrLmctfyOwnsAreRefused() {
-    assertThatLmctfyException(() -> ContainerSpec.parse(
-        "unified { \"memory.max\": \"1\" }")).hasMessageContainingAll("memory.limit");
-    assertThatLmctfyException(() -> ContainerSpec.parse(
-        "unified { \"cgroup.procs\": \"1\" }")).hasMessageContainingAll("lmctfy");
-    assertThatLmctfyException(() -> ContainerSpec.parse(
-        "unified { \"../memory.max\": \"1\" }")).hasCode(ErrorCode.INVALID_ARGUMENT);
+    assertThatLmctfyException(() -> ContainerSpec.parse("unified { \"memory.max\": \"1\" }"))
+        .hasMessageContainingAll("memory.limit");
+    assertThatLmctfyException(() -> ContainerSpec.parse("unified { \"cgroup.procs\": \"1\" }"))
+        .hasMessageContainingAll("lmctfy");
+    assertThatLmctfyException(() -> ContainerSpec.parse("unified { \"../memory.max\": \"1\" }"))
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
   // --- typed fields of issue 32 ----------------------------------------------------------------
 
-  /** The scratch parent (a child of the machine's root, itself a partition root) made one with CPU 1. */
+  /**
+   * The scratch parent (a child of the machine's root, itself a partition root) made one with CPU
+   * 1.
+   */
   void scratchIsAPartitionRootWithCpu1() throws IOException {
     fs.write(unified(), scratch.path(), "cpuset.cpus", "1");
     fs.write(unified(), scratch.path(), "cpuset.cpus.partition", "root");
-    assertThat(fs.read(unified(), scratch.path(), "cpuset.cpus.partition").strip()).isEqualTo("root");
+    assertThat(fs.read(unified(), scratch.path(), "cpuset.cpus.partition").strip())
+        .isEqualTo("root");
   }
 
   @Test
   @Proves("cpu.partition")
-  void aPartitionRootGetsItsMaskExclusivelyFromAParentPartitionAndReplaceMakesItAMember() throws IOException {
+  void aPartitionRootGetsItsMaskExclusivelyFromAParentPartitionAndReplaceMakesItAMember()
+      throws IOException {
     scratchIsAPartitionRootWithCpu1();
     try {
       String spec = "cpu { mask: \"1\" partition: ROOT }";
@@ -349,7 +454,9 @@ abstract class V2ResourcesContract extends ApiOnScratch {
       assertThat(file("/job", "cpuset.cpus")).isEmpty();
       job.update(ContainerSpec.parse("cpu { mask: \"1\" partition: ISOLATED }"), UpdatePolicy.DIFF);
       assertThat(file("/job", "cpuset.cpus.partition")).isEqualTo("isolated");
-      assertThat(job.spec()).isEqualTo(ContainerSpec.parse("pids { limit: 9 } cpu { mask: \"1\" partition: ISOLATED }"));
+      assertThat(job.spec())
+          .isEqualTo(
+              ContainerSpec.parse("pids { limit: 9 } cpu { mask: \"1\" partition: ISOLATED }"));
     } finally {
       if (api.exists("/job")) {
         api.destroy("/job");
@@ -358,11 +465,15 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     }
   }
 
-  /** The kernel takes the write and reads "root invalid (reason)": FAILED_PRECONDITION with the reason, undone. */
+  /**
+   * The kernel takes the write and reads "root invalid (reason)": FAILED_PRECONDITION with the
+   * reason, undone.
+   */
   @Test
   @Proves(value = "cpu.partition", refusal = "FAILED_PRECONDITION")
   void aPartitionRootBelowAParentThatIsNoneIsFailedPreconditionWithTheKernelsReason() {
-    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "cpu { mask: \"1\" partition: ROOT }");
+    LmctfyException e =
+        refused(ErrorCode.FAILED_PRECONDITION, "cpu { mask: \"1\" partition: ROOT }");
     assertThat(e.getMessage()).contains("cpu.partition", "root invalid (");
     assertThatLmctfyException(() -> ContainerSpec.parse("cpu { partition: ROOT }"))
         .hasMessageContainingAll("cpu.partition", "cpu.mask");
@@ -371,7 +482,11 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   @Proves("memory.reservation")
   void reservationIsMemoryLow() throws IOException {
-    assertThat(createAndRead("memory { reservation: 16777216 }", "memory { reservation: 16777216 }", "memory.low"))
+    assertThat(
+            createAndRead(
+                "memory { reservation: 16777216 }",
+                "memory { reservation: 16777216 }",
+                "memory.low"))
         .isEqualTo("16777216");
     api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
     assertThat(file("/job", "memory.low")).isEqualTo("0");
@@ -392,7 +507,9 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   @Proves("blockio.weight")
   void blockioWeightIsTheDefaultLineOfIoWeightAndReplaceResetsIt() throws IOException {
-    assertThat(createAndRead("blockio { weight: 500 }", "blockio { weight: 500 }", "io.weight").split("\n")[0])
+    assertThat(
+            createAndRead("blockio { weight: 500 }", "blockio { weight: 500 }", "io.weight")
+                .split("\n")[0])
         .isEqualTo("default 4950");
     Container job = api.get("/job");
     job.update(ContainerSpec.parse("blockio { weight: 1000 }"), UpdatePolicy.DIFF);
@@ -402,7 +519,10 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(file("/job", "io.weight").split("\n")[0]).isEqualTo("default 100");
   }
 
-  /** On a kernel: skips where the cgroup2 root does not enable {@code controller} (needs-v2 asks for five), fails in the v2 guest. */
+  /**
+   * On a kernel: skips where the cgroup2 root does not enable {@code controller} (needs-v2 asks for
+   * five), fails in the v2 guest.
+   */
   void requireAtTheRoot(String controller) throws IOException {
     if (!(fs instanceof org.lmctfy.testing.FakeCgroupFs)) {
       org.lmctfy.support.GuestLayout.requireEnabledAtTheRoot(controller);
@@ -414,7 +534,8 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Proves("hugetlb.limits.reserved_limit")
   void hugetlbLimitsAreMaxAndRsvdMaxPerPageSizeAndReplaceLiftsThem() throws IOException {
     requireAtTheRoot("hugetlb");
-    String spec = "hugetlb { limits { page_size: \"2MB\" limit: 8388608 reserved_limit: 4194304 } }";
+    String spec =
+        "hugetlb { limits { page_size: \"2MB\" limit: 8388608 reserved_limit: 4194304 } }";
     assertThat(createAndRead(spec, spec, "hugetlb.2MB.max")).isEqualTo("8388608");
     assertThat(file("/job", "hugetlb.2MB.rsvd.max")).isEqualTo("4194304");
     api.get("/job").update(ContainerSpec.parse("pids { limit: 5 }"), UpdatePolicy.REPLACE);
@@ -426,25 +547,35 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Proves(value = "hugetlb.limits", refusal = "FAILED_PRECONDITION")
   void aHugePageSizeTheMachineLacksIsFailedPreconditionNamingIt() throws IOException {
     requireAtTheRoot("hugetlb");
-    LmctfyException e = refused(ErrorCode.FAILED_PRECONDITION, "hugetlb { limits { page_size: \"16GB\" limit: -1 } }");
+    LmctfyException e =
+        refused(
+            ErrorCode.FAILED_PRECONDITION, "hugetlb { limits { page_size: \"16GB\" limit: -1 } }");
     assertThat(e.getMessage()).contains("hugetlb.limits", "hugetlb.16GB.max", "16GB");
   }
 
-  /** No RDMA device on the machine (the guests, the fake by default): the kernel's ENODEV, INVALID_ARGUMENT. */
+  /**
+   * No RDMA device on the machine (the guests, the fake by default): the kernel's ENODEV,
+   * INVALID_ARGUMENT.
+   */
   @Test
   @Proves(value = "rdma.limits", refusal = "INVALID_ARGUMENT")
   void rdmaLimitsOfADeviceTheMachineLacksAreInvalidNamingItAndChangeNothing() throws IOException {
     requireAtTheRoot("rdma");
-    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "rdma { limits { device: \"mlx4_0\" hca_handle: 2 } }");
+    LmctfyException e =
+        refused(ErrorCode.INVALID_ARGUMENT, "rdma { limits { device: \"mlx4_0\" hca_handle: 2 } }");
     assertThat(e.getMessage()).contains("rdma.max", "mlx4_0", "ENODEV");
   }
 
-  /** No misc resource on the machine (misc.capacity is empty under QEMU and on the fake by default): EINVAL. */
+  /**
+   * No misc resource on the machine (misc.capacity is empty under QEMU and on the fake by default):
+   * EINVAL.
+   */
   @Test
   @Proves(value = "misc.limits", refusal = "INVALID_ARGUMENT")
   void miscLimitsOfAResourceTheMachineLacksAreInvalidNamingItAndChangeNothing() throws IOException {
     requireAtTheRoot("misc");
-    LmctfyException e = refused(ErrorCode.INVALID_ARGUMENT, "misc { limits { resource: \"sev\" limit: 1 } }");
+    LmctfyException e =
+        refused(ErrorCode.INVALID_ARGUMENT, "misc { limits { resource: \"sev\" limit: 1 } }");
     assertThat(e.getMessage()).contains("misc.max", "sev", "EINVAL");
   }
 
@@ -454,15 +585,22 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   void networkAndMonitoringHaveNoV2HierarchyAndSaySo() {
     assertThat(refused(ErrorCode.FAILED_PRECONDITION, "network { classid: 1048577 }").getMessage())
         .contains("network.classid", "net_cls");
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "network { priorities { interface: \"lo\" priority: 3 } }")
-        .getMessage()).contains("network.priorities", "net_prio");
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "monitoring { }").getMessage()).contains("monitoring", "perf_event");
+    assertThat(
+            refused(
+                    ErrorCode.FAILED_PRECONDITION,
+                    "network { priorities { interface: \"lo\" priority: 3 } }")
+                .getMessage())
+        .contains("network.priorities", "net_prio");
+    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "monitoring { }").getMessage())
+        .contains("monitoring", "perf_event");
   }
 
   @Test
   @Proves(value = "cpu.scheduling_latency", refusal = "FAILED_PRECONDITION")
   void schedulingLatencyNeedsAGoogleKernelAndSaysSo() {
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "cpu { scheduling_latency: PREMIER }").getMessage())
+    assertThat(
+            refused(ErrorCode.FAILED_PRECONDITION, "cpu { scheduling_latency: PREMIER }")
+                .getMessage())
         .contains("cpu.scheduling_latency", "cpu.lat");
   }
 
@@ -470,7 +608,9 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Proves(value = "memory.oom_kill_disable", refusal = "FAILED_PRECONDITION")
   @Proves(value = "memory.swappiness", refusal = "FAILED_PRECONDITION")
   void v1OnlyMemoryKnobsAreRefusedNamingTheField() {
-    assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { oom_kill_disable: true }").getMessage())
+    assertThat(
+            refused(ErrorCode.FAILED_PRECONDITION, "memory { oom_kill_disable: true }")
+                .getMessage())
         .contains("memory.oom_kill_disable", "v2");
     assertThat(refused(ErrorCode.FAILED_PRECONDITION, "memory { swappiness: 10 }").getMessage())
         .contains("memory.swappiness", "v2");
@@ -498,26 +638,50 @@ abstract class V2ResourcesContract extends ApiOnScratch {
     assertThat(file("/job", "cgroup.max.descendants")).isEqualTo("2");
     api.create("/job/a", ContainerSpec.empty());
     api.create("/job/b", ContainerSpec.empty());
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> api.create("/job/c", ContainerSpec.empty()));
+    LmctfyException e =
+        catchThrowableOfType(
+            LmctfyException.class, () -> api.create("/job/c", ContainerSpec.empty()));
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).contains("/job/c", "EAGAIN");
     assertThat(fs.children(unified(), path("/job"))).containsExactlyInAnyOrder("a", "b");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("children_limit: 2"));
   }
 
-  static final String ALLOW_ALL = "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }";
+  static final String ALLOW_ALL =
+      "device { rules { permission: ALLOW type: ALL access: \"rwm\" } }";
   static final String DENY_ALL = "rules { permission: DENY type: ALL access: \"rwm\" } ";
 
   static String allow(String type, int major, int minor, String access) {
-    return "rules { permission: ALLOW type: " + type + " major: " + major + " minor: " + minor + " access: \""
-        + access + "\" } ";
+    return "rules { permission: ALLOW type: "
+        + type
+        + " major: "
+        + major
+        + " minor: "
+        + minor
+        + " access: \""
+        + access
+        + "\" } ";
   }
 
   /** The device filter as the spec that sets it: DENY ALL, then an ALLOW rule per device. */
   java.util.Optional<org.lmctfy.spec.DeviceSpec> filter(String container) throws IOException {
-    return fs.deviceFilter(unified(), path(container)).map(allowed -> ContainerSpec.parse("device { " + DENY_ALL
-        + allowed.stream().map(r -> allow(r.type().name(), (int) r.major(), (int) r.minor(), r.access()))
-            .collect(java.util.stream.Collectors.joining()) + "}").device());
+    return fs.deviceFilter(unified(), path(container))
+        .map(
+            allowed ->
+                ContainerSpec.parse(
+                        "device { "
+                            + DENY_ALL
+                            + allowed.stream()
+                                .map(
+                                    r ->
+                                        allow(
+                                            r.type().name(),
+                                            (int) r.major(),
+                                            (int) r.minor(),
+                                            r.access()))
+                                .collect(java.util.stream.Collectors.joining())
+                            + "}")
+                    .device());
   }
 
   @Test
@@ -531,26 +695,63 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   @Proves("device.rules")
   void deviceRulesAreTheCgroupsDeviceFilterMergedPerDeviceAndReadBack() throws IOException {
-    Container job = api.create("/job", ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
-        + allow("CHAR", 1, 5, "r") + allow("CHAR", 1, 5, "w") + allow("BLOCK", 8, -1, "r") + "}"));
-    ContainerSpec merged = ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
-        + allow("CHAR", 1, 5, "rw") + allow("BLOCK", 8, -1, "r") + "}");
+    Container job =
+        api.create(
+            "/job",
+            ContainerSpec.parse(
+                "device { "
+                    + DENY_ALL
+                    + allow("CHAR", 1, 3, "rwm")
+                    + allow("CHAR", 1, 5, "r")
+                    + allow("CHAR", 1, 5, "w")
+                    + allow("BLOCK", 8, -1, "r")
+                    + "}"));
+    ContainerSpec merged =
+        ContainerSpec.parse(
+            "device { "
+                + DENY_ALL
+                + allow("CHAR", 1, 3, "rwm")
+                + allow("CHAR", 1, 5, "rw")
+                + allow("BLOCK", 8, -1, "r")
+                + "}");
     assertThat(job.spec()).isEqualTo(merged);
     assertThat(filter("/job")).contains(merged.device());
-    assertThat(api.normalise(ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "rwm")
-        + allow("CHAR", 1, 5, "r") + allow("CHAR", 1, 5, "w") + allow("BLOCK", 8, -1, "r") + "}"))).isEqualTo(merged);
+    assertThat(
+            api.normalise(
+                ContainerSpec.parse(
+                    "device { "
+                        + DENY_ALL
+                        + allow("CHAR", 1, 3, "rwm")
+                        + allow("CHAR", 1, 5, "r")
+                        + allow("CHAR", 1, 5, "w")
+                        + allow("BLOCK", 8, -1, "r")
+                        + "}")))
+        .isEqualTo(merged);
   }
 
   @Test
   @Proves("device.rules")
-  void anUpdateReplacesTheDeviceFilterAndAllowAllOrReplaceWithoutDevicesRemovesIt() throws IOException {
-    Container job = api.create("/job", ContainerSpec.parse("memory { limit: 104857600 } device { " + DENY_ALL
-        + allow("CHAR", 1, 3, "rwm") + "}"));
-    ContainerSpec zero = ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 5, "r") + "}");
+  void anUpdateReplacesTheDeviceFilterAndAllowAllOrReplaceWithoutDevicesRemovesIt()
+      throws IOException {
+    Container job =
+        api.create(
+            "/job",
+            ContainerSpec.parse(
+                "memory { limit: 104857600 } device { "
+                    + DENY_ALL
+                    + allow("CHAR", 1, 3, "rwm")
+                    + "}"));
+    ContainerSpec zero =
+        ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 5, "r") + "}");
     job.update(zero, UpdatePolicy.DIFF);
     assertThat(filter("/job")).contains(zero.device());
-    assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 104857600 } device { " + DENY_ALL
-        + allow("CHAR", 1, 5, "r") + "}"));
+    assertThat(job.spec())
+        .isEqualTo(
+            ContainerSpec.parse(
+                "memory { limit: 104857600 } device { "
+                    + DENY_ALL
+                    + allow("CHAR", 1, 5, "r")
+                    + "}"));
     job.update(ContainerSpec.parse(ALLOW_ALL), UpdatePolicy.DIFF);
     assertThat(filter("/job")).isEmpty();
     assertThat(job.spec().device()).isEqualTo(ContainerSpec.parse(ALLOW_ALL).device());
@@ -563,15 +764,18 @@ abstract class V2ResourcesContract extends ApiOnScratch {
   @Test
   void denyAllAloneIsAFilterThatAllowsNothingAndAChildHasItsOwn() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("device { " + DENY_ALL + "}"));
-    api.create("/job/child", ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "r") + "}"));
+    api.create(
+        "/job/child", ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "r") + "}"));
     assertThat(filter("/job")).contains(ContainerSpec.parse("device { " + DENY_ALL + "}").device());
-    assertThat(filter("/job/child")).contains(ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "r")
-        + "}").device());
+    assertThat(filter("/job/child"))
+        .contains(
+            ContainerSpec.parse("device { " + DENY_ALL + allow("CHAR", 1, 3, "r") + "}").device());
     job.destroy();
     assertThat(api.exists("/job")).isFalse();
   }
 
   void refusedUpdate(Container job, String spec, ErrorCode code) {
-    assertThatLmctfyException(() -> job.update(ContainerSpec.parse(spec), UpdatePolicy.DIFF)).hasCode(code);
+    assertThatLmctfyException(() -> job.update(ContainerSpec.parse(spec), UpdatePolicy.DIFF))
+        .hasCode(code);
   }
 }

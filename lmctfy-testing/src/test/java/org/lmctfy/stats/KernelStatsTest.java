@@ -37,7 +37,11 @@ class KernelStatsTest {
     fs = ScratchCgroups.requireHost();
     scratch = ScratchCgroups.on(fs);
     api = ContainerApi.open(fs, scratch.path());
-    job = api.create("/job", ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 104857600 } pids { limit: 20 }"));
+    job =
+        api.create(
+            "/job",
+            ContainerSpec.parse(
+                "cpu { max_limit: 500 } memory { limit: 104857600 } pids { limit: 20 }"));
     busy = job.run(List.of("/bin/sh", "-c", "while :; do :; done"), RunSpec.detached());
   }
 
@@ -57,7 +61,9 @@ class KernelStatsTest {
     }
   }
 
-  /** Whether this machine's memory and cpu accounting is cgroup v1 (else the unified hierarchy's). */
+  /**
+   * Whether this machine's memory and cpu accounting is cgroup v1 (else the unified hierarchy's).
+   */
   private boolean v1() {
     return fs.hierarchy("cpuacct").isPresent();
   }
@@ -78,7 +84,8 @@ class KernelStatsTest {
   }
 
   @Test
-  void summaryHasMemoryPidsAndPressureAndFullAddsThrottlingAndBreakdowns() throws InterruptedException, IOException {
+  void summaryHasMemoryPidsAndPressureAndFullAddsThrottlingAndBreakdowns()
+      throws InterruptedException, IOException {
     Thread.sleep(250); // at least two CFS periods of 100 ms
     ContainerStats summary = job.stats(StatsType.SUMMARY);
     assertThat(summary.memory().usage()).isPositive();
@@ -93,20 +100,30 @@ class KernelStatsTest {
     assertThat(summary.cpu().throttling()).isNull();
 
     ContainerStats full = job.stats(StatsType.FULL);
-    // a loaded machine may give the loop less than its quota for a while: wait until it is throttled
+    // a loaded machine may give the loop less than its quota for a while: wait until it is
+    // throttled
     for (long end = System.nanoTime() + 20_000_000_000L;
-        full.cpu().throttling().throttledPeriods() == 0 && System.nanoTime() < end; full = job.stats(StatsType.FULL)) {
+        full.cpu().throttling().throttledPeriods() == 0 && System.nanoTime() < end;
+        full = job.stats(StatsType.FULL)) {
       Thread.sleep(100);
     }
     assertThat(full.cpu().throttling().periods()).isPositive();
     assertThat(full.cpu().throttling().throttledPeriods()).isPositive();
-    assertThat(full.cpu().throttling().bursts()).as("nr_bursts (5.14+)").isNotNull().isNotNegative();
-    assertThat(full.cpu().throttling().burstNs()).as("burst_time / burst_usec (5.14+)").isNotNull().isNotNegative();
+    assertThat(full.cpu().throttling().bursts())
+        .as("nr_bursts (5.14+)")
+        .isNotNull()
+        .isNotNegative();
+    assertThat(full.cpu().throttling().burstNs())
+        .as("burst_time / burst_usec (5.14+)")
+        .isNotNull()
+        .isNotNegative();
     if (v1()) { // memory.stat of the container, and its total_* lines
       assertThat(full.memory().containerData()).containsKeys("cache", "rss");
       assertThat(full.memory().hierarchicalData()).containsKeys("cache", "rss");
       assertThat(full.memory().highEvents()).as("v1 has no memory.events").isNull();
-      if (fs.hasFile(fs.hierarchy("memory").orElseThrow(), org.lmctfy.cgroupfs.CgroupPath.root(),
+      if (fs.hasFile(
+          fs.hierarchy("memory").orElseThrow(),
+          org.lmctfy.cgroupfs.CgroupPath.root(),
           "memory.memsw.usage_in_bytes")) { // swap accounting on: memsw less usage
         assertThat(full.memory().swapUsage()).isNotNull().isNotNegative();
       }
@@ -122,8 +139,10 @@ class KernelStatsTest {
   void aContainerDestroyedBeforeTheReadIsNotFound() {
     Container other = api.create("/other", ContainerSpec.empty());
     other.destroy();
-    LmctfyException e = assertThatLmctfyException(() -> other.stats(StatsType.SUMMARY))
-        .hasCode(ErrorCode.NOT_FOUND).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> other.stats(StatsType.SUMMARY))
+            .hasCode(ErrorCode.NOT_FOUND)
+            .actual();
     assertThat(e.getMessage()).contains("/other");
   }
 
@@ -132,7 +151,8 @@ class KernelStatsTest {
     api.create("/a", ContainerSpec.empty());
     api.create("/b", ContainerSpec.empty());
     try {
-      assertThat(api.stats(List.of("/job", "/a", "/b"), StatsType.SUMMARY)).containsOnlyKeys("/job", "/a", "/b")
+      assertThat(api.stats(List.of("/job", "/a", "/b"), StatsType.SUMMARY))
+          .containsOnlyKeys("/job", "/a", "/b")
           .allSatisfy((name, stats) -> assertThat(stats.memory()).isNotNull());
     } finally {
       api.destroy("/a");

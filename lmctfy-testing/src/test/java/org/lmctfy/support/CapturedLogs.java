@@ -28,14 +28,15 @@ public final class CapturedLogs implements SLF4JServiceProvider {
   private static final ArrayDeque<Event> EVENTS = new ArrayDeque<>();
   private static long logged;
 
-  private final ILoggerFactory loggers = new ILoggerFactory() {
-    private final ConcurrentHashMap<String, Logger> made = new ConcurrentHashMap<>();
+  private final ILoggerFactory loggers =
+      new ILoggerFactory() {
+        private final ConcurrentHashMap<String, Logger> made = new ConcurrentHashMap<>();
 
-    @Override
-    public Logger getLogger(String name) {
-      return made.computeIfAbsent(name, Capturing::new);
-    }
-  };
+        @Override
+        public Logger getLogger(String name) {
+          return made.computeIfAbsent(name, Capturing::new);
+        }
+      };
   private final IMarkerFactory markers = new BasicMarkerFactory();
   private final MDCAdapter mdc = new NOPMDCAdapter();
 
@@ -114,8 +115,8 @@ public final class CapturedLogs implements SLF4JServiceProvider {
     }
 
     @Override
-    protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args,
-        Throwable t) {
+    protected void handleNormalizedLoggingCall(
+        Level level, Marker marker, String pattern, Object[] args, Throwable t) {
       String message = MessageFormatter.basicArrayFormat(pattern, args);
       synchronized (EVENTS) {
         if (EVENTS.size() == KEPT) {

@@ -17,22 +17,30 @@ public final class GuestLayout {
 
   /** Whether this runs in the {@code v2} guest of .ci/kernel-vm. */
   public static boolean inV2Guest() {
-    return System.getenv("LMCTFY_KERNEL_VERSION") != null && "v2".equals(System.getenv("LMCTFY_KERNEL_LAYOUT"));
+    return System.getenv("LMCTFY_KERNEL_VERSION") != null
+        && "v2".equals(System.getenv("LMCTFY_KERNEL_LAYOUT"));
   }
 
   /** Skips unless {@code has}; fails instead in the v2 guest, which has it. */
   public static void requireHas(boolean has, String what) {
     if (!has && inV2Guest()) {
-      throw new AssertionError("the v2 guest of .ci/kernel-vm has " + what + ", but this one does not");
+      throw new AssertionError(
+          "the v2 guest of .ci/kernel-vm has " + what + ", but this one does not");
     }
     MachineLacks.assumeHas(has, "this machine lacks " + what);
   }
 
-  /** Skips unless the cgroup2 root at /sys/fs/cgroup enables {@code controller}; fails instead in the v2 guest. */
+  /**
+   * Skips unless the cgroup2 root at /sys/fs/cgroup enables {@code controller}; fails instead in
+   * the v2 guest.
+   */
   public static void requireEnabledAtTheRoot(String controller) throws IOException {
     Path subtree = Path.of("/sys/fs/cgroup/cgroup.subtree_control");
-    boolean on = Files.isReadable(subtree)
-        && Arrays.asList(Files.readString(subtree).strip().split("\\s+")).contains(controller);
-    requireHas(on, "the " + controller + " controller enabled in the cgroup2 root's cgroup.subtree_control");
+    boolean on =
+        Files.isReadable(subtree)
+            && Arrays.asList(Files.readString(subtree).strip().split("\\s+")).contains(controller);
+    requireHas(
+        on,
+        "the " + controller + " controller enabled in the cgroup2 root's cgroup.subtree_control");
   }
 }

@@ -9,10 +9,10 @@ import java.lang.annotation.Target;
 /**
  * Says which row of the "What's supported" table (docs/supported.md) a test proves, and how: the
  * thing itself (the value the kernel holds, what {@code spec()} or the call returns, the effect
- * where one is measurable), or a named refusal ({@link #refusal()}: the code a caller gets, with a message
- * naming the field and why). A test class tagged {@code kernel} (and not {@code needs-v1}) proves
- * the row on a v2 kernel, the {@code v2} guests of .ci/kernel-vm; one not tagged {@code kernel}
- * proves it on the fake. {@code SupportedTableTest} holds the table to these.
+ * where one is measurable), or a named refusal ({@link #refusal()}: the code a caller gets, with a
+ * message naming the field and why). A test class tagged {@code kernel} (and not {@code needs-v1})
+ * proves the row on a v2 kernel, the {@code v2} guests of .ci/kernel-vm; one not tagged {@code
+ * kernel} proves it on the fake. {@code SupportedTableTest} holds the table to these.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)

@@ -1,8 +1,8 @@
 package org.lmctfy.support;
 
 /**
- * Loop counts of kernel tests that start JVMs, divided by {@code LMCTFY_TEST_SCALE} (set by
- * {@code .ci/kernel-vm}, where a JVM start takes seconds under emulation; 1 elsewhere).
+ * Loop counts of kernel tests that start JVMs, divided by {@code LMCTFY_TEST_SCALE} (set by {@code
+ * .ci/kernel-vm}, where a JVM start takes seconds under emulation; 1 elsewhere).
  */
 public final class TestScale {
   private TestScale() {}

@@ -35,7 +35,8 @@ import org.lmctfy.testing.FakeSystemd;
  * remedy, and cleanup stops a unit that holds no container.
  */
 class FakeSystemdDriverTest {
-  static final ContainerSpec LIMITS = ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M } pids { limit: 64 }");
+  static final ContainerSpec LIMITS =
+      ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: 64M } pids { limit: 64 }");
   static final CgroupPath UNIT = CgroupPath.of("/system.slice/lmctfy.service");
 
   private final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
@@ -48,7 +49,8 @@ class FakeSystemdDriverTest {
   }
 
   private ContainerApi open(Duration systemdTimeout) {
-    return ContainerApi.open(fs, systemd, ApiOptions.builder().systemdTimeout(systemdTimeout).build());
+    return ContainerApi.open(
+        fs, systemd, ApiOptions.builder().systemdTimeout(systemdTimeout).build());
   }
 
   @Test
@@ -65,22 +67,27 @@ class FakeSystemdDriverTest {
   }
 
   @Test
-  void theFirstCreateStartsTheUnitAndMovesItsKeeperIntoALeaf_theContainerGetsItsLimitsBelowIt() throws Exception {
+  void theFirstCreateStartsTheUnitAndMovesItsKeeperIntoALeaf_theContainerGetsItsLimitsBelowIt()
+      throws Exception {
     try (ContainerApi api = open()) {
       api.create("/job", LIMITS);
     }
-    assertThat(systemd.calls()).containsSubsequence("connect SYSTEM uid 0", "StartTransientUnit lmctfy.service fail");
-    assertThat(systemd.unit("lmctfy.service")).hasValueSatisfying(u -> {
-      assertThat(u.activeState()).isEqualTo("active");
-      assertThat(u.controlGroup()).isEqualTo(UNIT);
-    });
+    assertThat(systemd.calls())
+        .containsSubsequence("connect SYSTEM uid 0", "StartTransientUnit lmctfy.service fail");
+    assertThat(systemd.unit("lmctfy.service"))
+        .hasValueSatisfying(
+            u -> {
+              assertThat(u.activeState()).isEqualTo("active");
+              assertThat(u.controlGroup()).isEqualTo(UNIT);
+            });
     assertThat(fs.read(unified, UNIT.resolve("job"), "memory.max").strip()).isEqualTo("67108864");
     assertThat(fs.read(unified, UNIT.resolve("job"), "cpu.max").strip()).isEqualTo("50000 100000");
     assertThat(fs.read(unified, UNIT.resolve("job"), "pids.max").strip()).isEqualTo("64");
     assertThat(fs.read(unified, UNIT, "cgroup.procs")).isBlank();
     assertThat(fs.read(unified, UNIT.resolve("lmctfy-keeper"), "cgroup.procs")).isNotBlank();
     try (ContainerApi api = open()) {
-      assertThat(api.get("/").listSubcontainers(ListPolicy.SELF)).containsExactly("/job"); // not the keeper's leaf
+      assertThat(api.get("/").listSubcontainers(ListPolicy.SELF))
+          .containsExactly("/job"); // not the keeper's leaf
     }
   }
 
@@ -108,7 +115,10 @@ class FakeSystemdDriverTest {
       api.destroy("/job");
       CleanupReport report = api.cleanup();
       assertThat(report.failures()).isEmpty();
-      assertThat(report.removed()).singleElement().asString().contains("lmctfy.service", "held no container");
+      assertThat(report.removed())
+          .singleElement()
+          .asString()
+          .contains("lmctfy.service", "held no container");
     }
     assertThat(systemd.unit("lmctfy.service")).isEmpty();
     CgroupAssertions.assertThat(fs).matches(booted);
@@ -123,17 +133,25 @@ class FakeSystemdDriverTest {
     try (ContainerApi api = open()) {
       // refused by the plan (the unit must run for the plan to read its root) ...
       assertThatThrownBy(() -> api.create("/job", ContainerSpec.parse("cpu { mask: \"63\" }")))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
       assertThat(systemd.unit("lmctfy.service")).isEmpty();
       CgroupAssertions.assertThat(fs).matches(booted);
       // ... and by the kernel, half-way through the create
       fs.failWhen(op -> "memory.max".equals(op.file()), org.lmctfy.cgroupfs.Errno.EINVAL);
       assertThatThrownBy(() -> api.create("/job", LIMITS))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
       assertThat(systemd.unit("lmctfy.service")).isEmpty();
       CgroupAssertions.assertThat(fs).matches(booted);
-      assertThat(systemd.calls()).containsSubsequence("StartTransientUnit lmctfy.service fail", "StopUnit lmctfy.service replace",
-          "StartTransientUnit lmctfy.service fail", "StopUnit lmctfy.service replace");
+      assertThat(systemd.calls())
+          .containsSubsequence(
+              "StartTransientUnit lmctfy.service fail",
+              "StopUnit lmctfy.service replace",
+              "StartTransientUnit lmctfy.service fail",
+              "StopUnit lmctfy.service replace");
       api.create("/job", LIMITS); // and a create that succeeds starts it once more
       assertThat(api.exists("/job")).isTrue();
     }
@@ -145,7 +163,8 @@ class FakeSystemdDriverTest {
       api.create("/job", LIMITS);
       assertThatThrownBy(() -> api.create("/other", ContainerSpec.parse("cpu { mask: \"63\" }")))
           .isInstanceOf(LmctfyException.class);
-      assertThat(systemd.unit("lmctfy.service")).hasValueSatisfying(u -> assertThat(u.activeState()).isEqualTo("active"));
+      assertThat(systemd.unit("lmctfy.service"))
+          .hasValueSatisfying(u -> assertThat(u.activeState()).isEqualTo("active"));
       assertThat(api.exists("/job")).isTrue();
       assertThat(systemd.calls()).noneMatch(c -> c.startsWith("StopUnit"));
     }
@@ -157,27 +176,42 @@ class FakeSystemdDriverTest {
     try (ContainerApi api = open()) {
       api.create("/job", LIMITS);
     }
-    assertThat(systemd.calls()).containsSubsequence("StartTransientUnit lmctfy.service fail", "GetUnit lmctfy.service",
-        "ResetFailedUnit lmctfy.service", "StartTransientUnit lmctfy.service fail");
-    assertThat(systemd.unit("lmctfy.service")).hasValueSatisfying(u -> assertThat(u.activeState()).isEqualTo("active"));
+    assertThat(systemd.calls())
+        .containsSubsequence(
+            "StartTransientUnit lmctfy.service fail",
+            "GetUnit lmctfy.service",
+            "ResetFailedUnit lmctfy.service",
+            "StartTransientUnit lmctfy.service fail");
+    assertThat(systemd.unit("lmctfy.service"))
+        .hasValueSatisfying(u -> assertThat(u.activeState()).isEqualTo("active"));
   }
 
   @Test
   void aUnitThatAnotherProcessStartedAtTheSameInstantIsAdopted() throws Exception {
-    systemd.onNext("StartTransientUnit", () -> { // another process's start wins the race
-      try (var other = systemd.connect(org.lmctfy.cgroupfs.SystemdManager.Scope.SYSTEM, Duration.ofSeconds(1))) {
-        other.startTransientService("lmctfy.service", "fail", new org.lmctfy.cgroupfs.SystemdManager.TransientService(
-            "another process's", "system.slice", List.of("/usr/bin/sleep", "infinity")));
-      } catch (java.io.IOException e) {
-        throw new AssertionError(e);
-      }
-    });
+    systemd.onNext(
+        "StartTransientUnit",
+        () -> { // another process's start wins the race
+          try (var other =
+              systemd.connect(
+                  org.lmctfy.cgroupfs.SystemdManager.Scope.SYSTEM, Duration.ofSeconds(1))) {
+            other.startTransientService(
+                "lmctfy.service",
+                "fail",
+                new org.lmctfy.cgroupfs.SystemdManager.TransientService(
+                    "another process's", "system.slice", List.of("/usr/bin/sleep", "infinity")));
+          } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+          }
+        });
     try (ContainerApi api = open()) {
       api.create("/job", LIMITS);
       assertThat(api.get("/").listSubcontainers(ListPolicy.SELF)).containsExactly("/job");
     }
-    assertThat(systemd.calls()).containsSubsequence("StartTransientUnit lmctfy.service fail",
-        "StartTransientUnit lmctfy.service fail", "GetUnit lmctfy.service");
+    assertThat(systemd.calls())
+        .containsSubsequence(
+            "StartTransientUnit lmctfy.service fail",
+            "StartTransientUnit lmctfy.service fail",
+            "GetUnit lmctfy.service");
     assertThat(systemd.calls().stream().filter(c -> c.startsWith("StartTransientUnit"))).hasSize(2);
   }
 
@@ -187,18 +221,26 @@ class FakeSystemdDriverTest {
     try (ContainerApi api = open()) {
       api.create("/job", LIMITS);
     }
-    assertThat(systemd.calls()).containsSubsequence("StartTransientUnit lmctfy.service fail", "GetUnit lmctfy.service",
-        "StartTransientUnit lmctfy.service fail");
+    assertThat(systemd.calls())
+        .containsSubsequence(
+            "StartTransientUnit lmctfy.service fail",
+            "GetUnit lmctfy.service",
+            "StartTransientUnit lmctfy.service fail");
   }
 
   @Test
-  void aJobThatEndsOtherThanDoneIsUnavailableNamingTheUnitTheResultAndTheJournal_andLeavesNothing() {
+  void
+      aJobThatEndsOtherThanDoneIsUnavailableNamingTheUnitTheResultAndTheJournal_andLeavesNothing() {
     systemd.endNextJob("StartTransientUnit", "failed");
     try (ContainerApi api = open()) {
-      assertThatThrownBy(() -> api.create("/job", LIMITS)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-        assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
-        assertThat(e.getMessage()).contains("lmctfy.service", "'failed'", "journalctl -u lmctfy.service");
-      });
+      assertThatThrownBy(() -> api.create("/job", LIMITS))
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+                assertThat(e.getMessage())
+                    .contains("lmctfy.service", "'failed'", "journalctl -u lmctfy.service");
+              });
     }
     assertThat(systemd.unit("lmctfy.service")).isEmpty();
     CgroupAssertions.assertThat(fs).matches(booted);
@@ -208,10 +250,13 @@ class FakeSystemdDriverTest {
   void aJobWhoseSignalNeverComesEndsAtTheDeadlineNamingTheOption() {
     systemd.loseNextJobRemoved("StartTransientUnit");
     try (ContainerApi api = open(Duration.ofMillis(200))) {
-      assertThatThrownBy(() -> api.create("/job", LIMITS)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-        assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
-        assertThat(e.getMessage()).contains("lmctfy.service", "ApiOptions.systemdTimeout");
-      });
+      assertThatThrownBy(() -> api.create("/job", LIMITS))
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
+                assertThat(e.getMessage()).contains("lmctfy.service", "ApiOptions.systemdTimeout");
+              });
       // systemd did start it: the next create adopts it, and cleanup stops it
       api.create("/job", LIMITS);
       api.destroy("/job");
@@ -235,11 +280,17 @@ class FakeSystemdDriverTest {
   void polkitsRefusalIsPermissionDeniedNamingTheErrorAndTheRemedy() {
     systemd.failNext("StartTransientUnit", SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED);
     try (ContainerApi api = open()) {
-      assertThatThrownBy(() -> api.create("/job", LIMITS)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-        assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
-        assertThat(e.getMessage()).contains("lmctfy.service", SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED,
-            "only root may ask the system manager");
-      });
+      assertThatThrownBy(() -> api.create("/job", LIMITS))
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+                assertThat(e.getMessage())
+                    .contains(
+                        "lmctfy.service",
+                        SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED,
+                        "only root may ask the system manager");
+              });
     }
     CgroupAssertions.assertThat(fs).matches(booted);
   }
@@ -249,16 +300,21 @@ class FakeSystemdDriverTest {
     systemd.unreachable(true);
     try (ContainerApi api = open()) {
       assertThat(api.exists("/job")).isFalse();
-      assertThatThrownBy(() -> api.create("/job", LIMITS)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-        assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-        assertThat(e.getMessage()).contains(SystemdException.NO_SERVER, "/run/systemd/private", "lmctfy.service");
-      });
+      assertThatThrownBy(() -> api.create("/job", LIMITS))
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+                assertThat(e.getMessage())
+                    .contains(SystemdException.NO_SERVER, "/run/systemd/private", "lmctfy.service");
+              });
     }
     CgroupAssertions.assertThat(fs).matches(booted);
   }
 
   @Test
-  void aDaemonReloadLeavesTheContainersLimitsAndControllers_unlikeInAUnitWithoutDelegate() throws Exception {
+  void aDaemonReloadLeavesTheContainersLimitsAndControllers_unlikeInAUnitWithoutDelegate()
+      throws Exception {
     try (ContainerApi api = open()) {
       api.create("/job", LIMITS);
     }
@@ -270,10 +326,15 @@ class FakeSystemdDriverTest {
 
   @Test
   void aManagerAndARootOrTheCgroupfsDriverExcludeEachOther() {
-    assertThatLmctfyException(() -> ContainerApi.open(fs, systemd, ApiOptions.builder().root(CgroupPath.of("/x")).build()))
+    assertThatLmctfyException(
+            () ->
+                ContainerApi.open(
+                    fs, systemd, ApiOptions.builder().root(CgroupPath.of("/x")).build()))
         .hasCode(ErrorCode.INVALID_ARGUMENT);
-    assertThatLmctfyException(() -> ContainerApi.open(fs, systemd,
-        ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build()))
+    assertThatLmctfyException(
+            () ->
+                ContainerApi.open(
+                    fs, systemd, ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build()))
         .hasCode(ErrorCode.INVALID_ARGUMENT);
   }
 
@@ -298,7 +359,8 @@ class FakeSystemdDriverTest {
   void aUnitStoppedBehindTheApisBackIsStartedAgainByTheNextCreate() {
     try (ContainerApi api = open()) {
       api.create("/a", LIMITS);
-      systemd.stop("lmctfy.service"); // an administrator's systemctl stop: the containers go with it
+      systemd.stop(
+          "lmctfy.service"); // an administrator's systemctl stop: the containers go with it
       assertThat(api.exists("/a")).isFalse();
       api.create("/b", LIMITS);
       assertThat(api.exists("/b")).isTrue();
@@ -313,14 +375,16 @@ class FakeSystemdDriverTest {
     try (ContainerApi api = open()) {
       for (int i = 0; i < 4; i++) {
         String name = "/job" + i;
-        Thread t = new Thread(() -> {
-          try {
-            go.await();
-            api.create(name, LIMITS);
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        });
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    go.await();
+                    api.create(name, LIMITS);
+                  } catch (Throwable e) {
+                    failures.add(e);
+                  }
+                });
         t.start();
         threads.add(t);
       }
@@ -328,7 +392,8 @@ class FakeSystemdDriverTest {
       for (Thread t : threads) {
         t.join();
       }
-      assertThat(api.get("/").listSubcontainers(ListPolicy.SELF)).containsExactly("/job0", "/job1", "/job2", "/job3");
+      assertThat(api.get("/").listSubcontainers(ListPolicy.SELF))
+          .containsExactly("/job0", "/job1", "/job2", "/job3");
     }
     assertThat(failures).isEmpty();
     assertThat(systemd.calls().stream().filter(c -> c.startsWith("StartTransientUnit"))).hasSize(1);
@@ -358,22 +423,32 @@ class FakeSystemdDriverTest {
   }
 
   @Test
-  void aUserGetsRealContainersInAUnitOfTheirOwnManagerWithTheControllersItDelegates() throws Exception {
+  void aUserGetsRealContainersInAUnitOfTheirOwnManagerWithTheControllersItDelegates()
+      throws Exception {
     systemd.startUserManager(UID);
     try (ContainerApi api = openAsUser()) {
       assertThat(api.root()).isEqualTo(USER_UNIT);
       Container job = api.create("/job", LIMITS);
       assertThat(job.spec()).isEqualTo(api.normalise(LIMITS));
     }
-    assertThat(systemd.calls()).containsSubsequence("connect USER uid 1000", "StartTransientUnit lmctfy.service fail");
-    assertThat(fs.read(unified, USER_UNIT.resolve("job"), "cpu.max").strip()).isEqualTo("50000 100000");
-    assertThat(fs.read(unified, USER_UNIT, "cgroup.controllers").strip()).isEqualTo("cpu memory pids");
+    assertThat(systemd.calls())
+        .containsSubsequence("connect USER uid 1000", "StartTransientUnit lmctfy.service fail");
+    assertThat(fs.read(unified, USER_UNIT.resolve("job"), "cpu.max").strip())
+        .isEqualTo("50000 100000");
+    assertThat(fs.read(unified, USER_UNIT, "cgroup.controllers").strip())
+        .isEqualTo("cpu memory pids");
   }
 
   @Test
-  void aUsersRunMovesTheCallerIntoAScopeOfItsManagerOnceAndPlacesTheProgramFromThere() throws Exception {
+  void aUsersRunMovesTheCallerIntoAScopeOfItsManagerOnceAndPlacesTheProgramFromThere()
+      throws Exception {
     systemd.startUserManager(UID);
-    fs.chown(unified, CgroupPath.of("/system.slice/app.service"), null, UID, UID); // a service with User=
+    fs.chown(
+        unified,
+        CgroupPath.of("/system.slice/app.service"),
+        null,
+        UID,
+        UID); // a service with User=
     try (ContainerApi api = openAsUser()) {
       Container job = api.create("/job", LIMITS);
       long first = job.run(List.of("/bin/true"), org.lmctfy.spec.RunSpec.detached()).pid();
@@ -382,7 +457,8 @@ class FakeSystemdDriverTest {
     }
     CgroupPath scope = USER_UNIT.parent().resolve("lmctfy-" + fs.selfPid() + ".scope");
     assertThat(fs.cgroupsOf(fs.selfPid())).containsEntry(unified, scope);
-    assertThat(systemd.calls().stream().filter(c -> c.startsWith("StartTransientUnit lmctfy-"))).hasSize(1);
+    assertThat(systemd.calls().stream().filter(c -> c.startsWith("StartTransientUnit lmctfy-")))
+        .hasSize(1);
   }
 
   @Test
@@ -390,11 +466,19 @@ class FakeSystemdDriverTest {
     systemd.startUserManager(UID);
     try (ContainerApi api = openAsUser()) {
       assertThatThrownBy(() -> api.create("/pinned", ContainerSpec.parse("cpu { mask: \"0\" }")))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-            assertThat(e.getMessage()).contains("cpuset", "/etc/systemd/system/user@.service.d/delegate.conf",
-                "[Service]", "Delegate=cpu cpuset io memory pids", "systemctl daemon-reload", "log in again");
-          });
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+                assertThat(e.getMessage())
+                    .contains(
+                        "cpuset",
+                        "/etc/systemd/system/user@.service.d/delegate.conf",
+                        "[Service]",
+                        "Delegate=cpu cpuset io memory pids",
+                        "systemctl daemon-reload",
+                        "log in again");
+              });
       assertThat(api.exists("/pinned")).isFalse();
     }
   }
@@ -412,11 +496,18 @@ class FakeSystemdDriverTest {
   void aUserWithoutAManagerReadsNothingAndIsToldHowToGetOneAtTheFirstCreate() {
     try (ContainerApi api = openAsUser()) {
       assertThat(api.get("/").listSubcontainers(ListPolicy.SELF)).isEmpty();
-      assertThatThrownBy(() -> api.create("/job", LIMITS)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-        assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
-        assertThat(e.getMessage()).contains("no systemd user manager answers for uid 1000",
-            "loginctl enable-linger", "systemctl start user@1000.service", "XDG_RUNTIME_DIR");
-      });
+      assertThatThrownBy(() -> api.create("/job", LIMITS))
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+                assertThat(e.getMessage())
+                    .contains(
+                        "no systemd user manager answers for uid 1000",
+                        "loginctl enable-linger",
+                        "systemctl start user@1000.service",
+                        "XDG_RUNTIME_DIR");
+              });
     }
     assertThat(fs.mutationCount()).isZero();
   }

@@ -25,17 +25,18 @@ import org.lmctfy.testing.FakeSystemd;
 
 /**
  * Every systemd call of the driver refused with every D-Bus error it may meet, every job ending
- * otherwise than {@code done}, and the process dying at every call (before and after systemd
- * acted) and at every cgroup write of a first create: the failure is said with lmctfy's status,
- * the unit and the error's name, nothing is left that a later create or cleanup does not clear,
- * and after cleanup no unit and no cgroup remain.
+ * otherwise than {@code done}, and the process dying at every call (before and after systemd acted)
+ * and at every cgroup write of a first create: the failure is said with lmctfy's status, the unit
+ * and the error's name, nothing is left that a later create or cleanup does not clear, and after
+ * cleanup no unit and no cgroup remain.
  */
 class SystemdFaultInjectionTest {
   /** Each D-Bus error, and the status the driver gives it. */
   static Stream<Arguments> errors() {
     return Stream.of(
         Arguments.of(SystemdException.ACCESS_DENIED, ErrorCode.PERMISSION_DENIED),
-        Arguments.of(SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED, ErrorCode.PERMISSION_DENIED),
+        Arguments.of(
+            SystemdException.INTERACTIVE_AUTHORIZATION_REQUIRED, ErrorCode.PERMISSION_DENIED),
         Arguments.of(SystemdException.NO_REPLY, ErrorCode.DEADLINE_EXCEEDED),
         Arguments.of(SystemdException.NO_SERVER, ErrorCode.FAILED_PRECONDITION),
         Arguments.of(SystemdException.DISCONNECTED, ErrorCode.UNAVAILABLE),
@@ -74,14 +75,18 @@ class SystemdFaultInjectionTest {
 
   @ParameterizedTest(name = "create: {0} answers {1}")
   @MethodSource("createCallFaults")
-  void aRefusedCallOfACreateIsSaidWithItsStatusAndChangesNothing(String call, String error, ErrorCode code) {
+  void aRefusedCallOfACreateIsSaidWithItsStatusAndChangesNothing(
+      String call, String error, ErrorCode code) {
     systemd.failNext(call, error);
     try (ContainerApi api = open()) {
       assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> {
-            assertThat(e.code()).isEqualTo(code);
-            assertThat(e.getMessage()).contains("lmctfy.service", error, "the system manager (PID 1)");
-          });
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(code);
+                assertThat(e.getMessage())
+                    .contains("lmctfy.service", error, "the system manager (PID 1)");
+              });
     }
     assertThat(systemd.unit("lmctfy.service")).isEmpty();
     CgroupAssertions.assertThat(fs).matches(booted);
@@ -102,10 +107,13 @@ class SystemdFaultInjectionTest {
     systemd.endNextJob("StartTransientUnit", result);
     try (ContainerApi api = open()) {
       assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
-            assertThat(e.getMessage()).contains("lmctfy.service", "'" + result + "'", "journalctl -u lmctfy.service");
-          });
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+                assertThat(e.getMessage())
+                    .contains("lmctfy.service", "'" + result + "'", "journalctl -u lmctfy.service");
+              });
     }
     assertThat(systemd.unit("lmctfy.service")).isEmpty();
     CgroupAssertions.assertThat(fs).matches(booted);
@@ -113,7 +121,8 @@ class SystemdFaultInjectionTest {
 
   @ParameterizedTest(name = "cleanup: StopUnit answers {0}")
   @MethodSource("errors")
-  void aRefusedStopIsACleanupFailureNamingTheUnitAndTheNextCleanupStopsIt(String error, ErrorCode code) {
+  void aRefusedStopIsACleanupFailureNamingTheUnitAndTheNextCleanupStopsIt(
+      String error, ErrorCode code) {
     try (ContainerApi api = open()) {
       api.create("/job", FakeSystemdDriverTest.LIMITS);
       api.destroy("/job");
@@ -138,7 +147,10 @@ class SystemdFaultInjectionTest {
       api.create("/job", FakeSystemdDriverTest.LIMITS);
       api.destroy("/job");
       systemd.endNextJob("StopUnit", result);
-      assertThat(api.cleanup().failures()).singleElement().asString().contains("lmctfy.service", "'" + result + "'");
+      assertThat(api.cleanup().failures())
+          .singleElement()
+          .asString()
+          .contains("lmctfy.service", "'" + result + "'");
     }
     cleanupLeavesNothing();
   }
@@ -156,7 +168,8 @@ class SystemdFaultInjectionTest {
 
   @ParameterizedTest(name = "the process dies at {0} (after systemd acted: {1})")
   @MethodSource("callCrashes")
-  void aProcessThatDiesAtAnySystemdCallLeavesNothingThatCleanupDoesNotClear(String call, boolean afterActing) {
+  void aProcessThatDiesAtAnySystemdCallLeavesNothingThatCleanupDoesNotClear(
+      String call, boolean afterActing) {
     systemd.crashAt(call, afterActing);
     try {
       try (ContainerApi api = open()) {
@@ -185,7 +198,8 @@ class SystemdFaultInjectionTest {
   void aProcessThatDiesAtAnyWriteOfTheFirstCreateLeavesNothingThatCleanupDoesNotClear(int k) {
     try (ContainerApi api = open()) {
       fs.crashAt(k);
-      assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS)).isInstanceOf(FakeCrash.class);
+      assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
+          .isInstanceOf(FakeCrash.class);
     }
     fs.recover();
     try (ContainerApi next = open()) { // the next process's create of the name works
@@ -195,12 +209,14 @@ class SystemdFaultInjectionTest {
     cleanupLeavesNothing();
   }
 
-  @ParameterizedTest(name = "the process dies at cgroup write {0} of the first create; cleanup alone")
+  @ParameterizedTest(
+      name = "the process dies at cgroup write {0} of the first create; cleanup alone")
   @MethodSource("createMutations")
   void cleanupAloneClearsWhatADeathAtAnyWriteOfTheFirstCreateLeft(int k) {
     try (ContainerApi api = open()) {
       fs.crashAt(k);
-      assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS)).isInstanceOf(FakeCrash.class);
+      assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
+          .isInstanceOf(FakeCrash.class);
     }
     fs.recover();
     cleanupLeavesNothing();

@@ -18,11 +18,13 @@ class CgroupAssertionsTest {
     api.create("/job", PIDS);
     CgroupAssertions.assertThat(fs).hasContainer("/job").hasValue("/job", "pids.max", "64");
     assertThatThrownBy(() -> CgroupAssertions.assertThat(fs).hasNoContainer("/job"))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("/job");
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("/job");
     api.destroy("/job");
     CgroupAssertions.assertThat(fs).hasNoContainer("/job").hasNoCgroupsButTheRoots();
     assertThatThrownBy(() -> CgroupAssertions.assertThat(fs).hasContainer("/job"))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("no cgroup in");
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("no cgroup in");
   }
 
   @ParameterizedTest
@@ -31,9 +33,11 @@ class CgroupAssertionsTest {
     FakeCgroupFs fs = FakeCgroupFs.create(layout);
     ContainerApi.open(fs).create("/job", PIDS);
     assertThatThrownBy(() -> CgroupAssertions.assertThat(fs).hasValue("/job", "pids.max", "65"))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("reads \"64\"");
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("reads \"64\"");
     assertThatThrownBy(() -> CgroupAssertions.assertThat(fs).hasValue("/job", "no.such.file", "1"))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("no hierarchy");
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("no hierarchy");
   }
 
   @ParameterizedTest
@@ -41,9 +45,11 @@ class CgroupAssertionsTest {
   void aCgroupLabelTheLayoutLacksIsRefusedNotPassed(FakeLayout layout) {
     FakeCgroupFs fs = FakeCgroupFs.create(layout);
     ContainerApi.open(fs).create("/job", PIDS);
-    // v2 has no "memory" hierarchy: "memory:/job" can never exist, so hasNoCgroup would prove nothing
+    // v2 has no "memory" hierarchy: "memory:/job" can never exist, so hasNoCgroup would prove
+    // nothing
     assertThatThrownBy(() -> CgroupAssertions.assertThat(fs).hasNoCgroup("memory:/job"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unified");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unified");
     CgroupAssertions.assertThat(fs).hasCgroup("unified:/job");
   }
 }

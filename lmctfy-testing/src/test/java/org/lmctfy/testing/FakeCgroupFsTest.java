@@ -37,8 +37,19 @@ class FakeCgroupFsTest {
 
   @Test
   void thisMachineMountsV1ThenSystemdThenUnifiedWithHugetlb() {
-    assertThat(fs.hierarchies()).extracting(Hierarchy::name).containsExactly(
-        "cpu", "cpuacct", "cpuset", "memory", "devices", "freezer", "blkio", "pids", "name=systemd", "");
+    assertThat(fs.hierarchies())
+        .extracting(Hierarchy::name)
+        .containsExactly(
+            "cpu",
+            "cpuacct",
+            "cpuset",
+            "memory",
+            "devices",
+            "freezer",
+            "blkio",
+            "pids",
+            "name=systemd",
+            "");
     Hierarchy unified = fs.hierarchies().get(9);
     assertThat(unified.version()).isEqualTo(CgroupVersion.V2);
     assertThat(unified.controllers()).containsExactly("hugetlb");
@@ -48,7 +59,8 @@ class FakeCgroupFsTest {
 
   @Test
   void thisMachineLeavesNetClsNetPrioAndPerfEventUnmounted() throws Exception {
-    assertThat(fs.unmountedControllers()).containsExactlyInAnyOrder("net_cls", "net_prio", "perf_event");
+    assertThat(fs.unmountedControllers())
+        .containsExactlyInAnyOrder("net_cls", "net_prio", "perf_event");
   }
 
   @Test
@@ -79,8 +91,13 @@ class FakeCgroupFsTest {
 
   @Test
   void builderSetsCpusMemsAndRootSubtreeControl() throws Exception {
-    FakeCgroupFs f = FakeCgroupFs.builder().layout(FakeLayout.V2).cpus("0-3").memoryNodes("0-1")
-        .rootSubtreeControl(java.util.Set.of("memory")).build();
+    FakeCgroupFs f =
+        FakeCgroupFs.builder()
+            .layout(FakeLayout.V2)
+            .cpus("0-3")
+            .memoryNodes("0-1")
+            .rootSubtreeControl(java.util.Set.of("memory"))
+            .build();
     Hierarchy h = f.hierarchies().get(0);
     assertThat(f.read(h, CgroupPath.root(), "cpuset.cpus.effective")).isEqualTo("0-3\n");
     assertThat(f.read(h, CgroupPath.root(), "cpuset.mems.effective")).isEqualTo("0-1\n");
@@ -92,7 +109,8 @@ class FakeCgroupFsTest {
   @Test
   void startsWithPidOneAndSelfInEveryRoot() throws Exception {
     assertThat(fs.processes()).containsExactlyInAnyOrder(1L, fs.selfPid());
-    assertThat(fs.cgroupsOf(fs.selfPid())).hasSize(fs.hierarchies().size())
+    assertThat(fs.cgroupsOf(fs.selfPid()))
+        .hasSize(fs.hierarchies().size())
         .allSatisfy((h, p) -> assertThat(p).isEqualTo(CgroupPath.root()));
   }
 
@@ -126,10 +144,12 @@ class FakeCgroupFsTest {
     fs.makeCgroup(memory, A);
     FakeSnapshot before = fs.snapshot();
     assertThatThrownBy(() -> fs.write(memory, A, "memory.limit_in_bytes", "4096"))
-        .isInstanceOfSatisfying(CgroupFsException.class, e -> {
-          assertThat(e.errno()).isEqualTo(Errno.ENOSPC);
-          assertThat(e.file()).isEqualTo("/sys/fs/cgroup/memory/a/memory.limit_in_bytes");
-        });
+        .isInstanceOfSatisfying(
+            CgroupFsException.class,
+            e -> {
+              assertThat(e.errno()).isEqualTo(Errno.ENOSPC);
+              assertThat(e.file()).isEqualTo("/sys/fs/cgroup/memory/a/memory.limit_in_bytes");
+            });
     assertThat(fs.snapshot()).isEqualTo(before);
     fs.write(memory, A, "memory.limit_in_bytes", "4096");
     assertThat(fs.read(memory, A, "memory.limit_in_bytes")).isEqualTo("4096\n");
@@ -137,7 +157,8 @@ class FakeCgroupFsTest {
 
   @Test
   void failWhenHitsTheNextMatchingMutationOnly() throws Exception {
-    fs.failWhen(op -> op.kind() == Kind.MKDIR && op.path().equals(CgroupPath.of("/b")), Errno.EACCES);
+    fs.failWhen(
+        op -> op.kind() == Kind.MKDIR && op.path().equals(CgroupPath.of("/b")), Errno.EACCES);
     fs.makeCgroup(memory, A);
     assertThat(errnoOf(() -> fs.makeCgroup(memory, CgroupPath.of("/b")))).isEqualTo(Errno.EACCES);
     assertThat(fs.exists(memory, CgroupPath.of("/b"))).isFalse();
@@ -151,7 +172,8 @@ class FakeCgroupFsTest {
   void afterTheCrashPointEveryOperationThrowsFakeCrash() throws Exception {
     fs.crashAt(2);
     fs.makeCgroup(memory, A);
-    assertThatThrownBy(() -> fs.makeCgroup(memory, CgroupPath.of("/b"))).isInstanceOf(FakeCrash.class);
+    assertThatThrownBy(() -> fs.makeCgroup(memory, CgroupPath.of("/b")))
+        .isInstanceOf(FakeCrash.class);
     assertThat(fs.crashed()).isTrue();
     assertThatThrownBy(() -> fs.read(memory, A, "tasks")).isInstanceOf(FakeCrash.class);
     assertThatThrownBy(fs::hierarchies).isInstanceOf(FakeCrash.class);
@@ -162,7 +184,8 @@ class FakeCgroupFsTest {
     fs.failMutation(3, Errno.EIO);
     fs.crashAt(2);
     fs.makeCgroup(memory, A);
-    assertThatThrownBy(() -> fs.makeCgroup(memory, CgroupPath.of("/b"))).isInstanceOf(FakeCrash.class);
+    assertThatThrownBy(() -> fs.makeCgroup(memory, CgroupPath.of("/b")))
+        .isInstanceOf(FakeCrash.class);
     fs.recover();
     assertThat(fs.crashed()).isFalse();
     assertThat(fs.exists(memory, A)).isTrue();
@@ -180,10 +203,11 @@ class FakeCgroupFsTest {
     errnoOf(() -> fs.makeCgroup(memory, A));
     fs.read(memory, A, "tasks");
     fs.setMarker(memory, A, "owner", "me");
-    assertThat(fs.mutations()).containsExactly(
-        new FakeOperation(Kind.MKDIR, "memory", A, null, null, null),
-        new FakeOperation(Kind.MKDIR, "memory", A, null, null, Errno.EEXIST),
-        new FakeOperation(Kind.SET_MARKER, "memory", A, null, "me", null));
+    assertThat(fs.mutations())
+        .containsExactly(
+            new FakeOperation(Kind.MKDIR, "memory", A, null, null, null),
+            new FakeOperation(Kind.MKDIR, "memory", A, null, null, Errno.EEXIST),
+            new FakeOperation(Kind.SET_MARKER, "memory", A, null, "me", null));
     assertThat(fs.mutationCount()).isEqualTo(3);
   }
 
@@ -214,11 +238,12 @@ class FakeCgroupFsTest {
     fs.makeCgroup(memory, CgroupPath.of("/b"));
     fs.write(memory, A, "memory.limit_in_bytes", "1M");
     fs.setMarker(memory, A, "k", "v");
-    assertThat(fs.snapshot().differencesFrom(before)).containsExactly(
-        "~ memory:/a @marker k: (none) -> v",
-        "~ memory:/a memory.limit_in_bytes: 9223372036854771712 -> 1048576",
-        "~ memory:/a memory.stat: " + statLine(before) + " -> " + statLine(fs.snapshot()),
-        "+ memory:/b");
+    assertThat(fs.snapshot().differencesFrom(before))
+        .containsExactly(
+            "~ memory:/a @marker k: (none) -> v",
+            "~ memory:/a memory.limit_in_bytes: 9223372036854771712 -> 1048576",
+            "~ memory:/a memory.stat: " + statLine(before) + " -> " + statLine(fs.snapshot()),
+            "+ memory:/b");
   }
 
   private static String statLine(FakeSnapshot s) {
@@ -230,7 +255,8 @@ class FakeCgroupFsTest {
     fs.makeCgroup(memory, CgroupPath.of("/a"));
     fs.makeCgroup(memory, CgroupPath.of("/a/b"));
     FakeSnapshot s = fs.snapshot();
-    assertThat(s.cgroups()).contains("memory:/", "memory:/a", "memory:/a/b", "name=systemd:/", "unified:/");
+    assertThat(s.cgroups())
+        .contains("memory:/", "memory:/a", "memory:/a/b", "name=systemd:/", "unified:/");
     assertThat(s.toString()).contains("memory:/a/b\n  @owner: 0:0\n");
   }
 
@@ -240,8 +266,8 @@ class FakeCgroupFsTest {
     FakeSnapshot before = fs.snapshot();
     fs.chown(memory, A, "tasks", 1000, -1);
     long pid = fs.spawnProcess();
-    assertThat(fs.snapshot().differencesFrom(before)).contains(
-        "~ memory:/a @owner tasks: (none) -> 1000:0", "+ process " + pid);
+    assertThat(fs.snapshot().differencesFrom(before))
+        .contains("~ memory:/a @owner tasks: (none) -> 1000:0", "+ process " + pid);
   }
 
   @Test

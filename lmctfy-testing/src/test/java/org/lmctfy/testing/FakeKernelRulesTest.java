@@ -20,9 +20,9 @@ import org.lmctfy.testing.contract.CgroupV1MemoryCpuContract;
  * rule has a case in the contracts ({@link CgroupFsContract}, {@link CgroupFsFilesContract}, {@link
  * CgroupV1ControllersContract}, {@link CgroupV1MemoryCpuContract}, {@link
  * CgroupV1CpusetDevicesPidsContract}) that runs on the fake and on the kernel. What stays here
- * would need the kernel tests to touch what they must not (a hierarchy's root, mounts) or a
- * process the kernel harness does not start (one with several threads), or a block device the
- * machine happens to have.
+ * would need the kernel tests to touch what they must not (a hierarchy's root, mounts) or a process
+ * the kernel harness does not start (one with several threads), or a block device the machine
+ * happens to have.
  */
 class FakeKernelRulesTest {
   private static final CgroupPath A = CgroupPath.of("/a");
@@ -64,7 +64,8 @@ class FakeKernelRulesTest {
 
   @Test
   void theRootsMemoryLimitAndCpusetListsCannotBeWritten() throws Exception {
-    assertThat(write(h("memory"), CgroupPath.root(), "memory.limit_in_bytes", "1G")).isEqualTo(Errno.EINVAL);
+    assertThat(write(h("memory"), CgroupPath.root(), "memory.limit_in_bytes", "1G"))
+        .isEqualTo(Errno.EINVAL);
     assertThat(write(h("cpuset"), CgroupPath.root(), "cpuset.cpus", "0")).isEqualTo(Errno.EACCES);
   }
 

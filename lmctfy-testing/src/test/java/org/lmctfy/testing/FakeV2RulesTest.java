@@ -13,9 +13,9 @@ import org.lmctfy.testing.contract.CgroupV2Contract;
 /**
  * cgroup v2 rules the kernel contract cannot check here: the controllers (memory, cpu, io, pids,
  * hugetlb), which this machine's kernel does not offer below its unified root, modelled from the
- * kernel's Documentation/admin-guide/cgroup-v2.rst, and a process frozen or killed through the
- * core files. The core files' own rules ({@code cgroup.*}) have cases in {@link CgroupV2Contract}
- * and {@link CgroupFsFilesContract}, which run on the fake and on the kernel.
+ * kernel's Documentation/admin-guide/cgroup-v2.rst, and a process frozen or killed through the core
+ * files. The core files' own rules ({@code cgroup.*}) have cases in {@link CgroupV2Contract} and
+ * {@link CgroupFsFilesContract}, which run on the fake and on the kernel.
  */
 class FakeV2RulesTest {
   private static final CgroupPath A = CgroupPath.of("/a");
@@ -41,7 +41,8 @@ class FakeV2RulesTest {
   void controllersOfAChildAreItsParentsSubtreeControl() throws Exception {
     fs.makeCgroup(v2, A);
     fs.makeCgroup(v2, AB);
-    assertThat(read(A, "cgroup.controllers")).isEqualTo("cpuset cpu io memory hugetlb pids rdma misc\n");
+    assertThat(read(A, "cgroup.controllers"))
+        .isEqualTo("cpuset cpu io memory hugetlb pids rdma misc\n");
     assertThat(read(AB, "cgroup.controllers")).isEmpty();
     assertThat(fs.hasFile(v2, AB, "memory.max")).isFalse();
     fs.write(v2, A, "cgroup.subtree_control", "+memory +pids");
@@ -126,8 +127,10 @@ class FakeV2RulesTest {
     machine.makeCgroup(unified, A);
     assertThat(machine.read(unified, A, "cgroup.controllers")).isEmpty();
     assertThat(machine.hasFile(unified, A, "hugetlb.2MB.max")).isFalse();
-    assertThat(machine.read(unified, A, "cgroup.stat")).isEqualTo("nr_descendants 0\nnr_subsys_perf_event 1\n"
-        + "nr_subsys_hugetlb 0\nnr_dying_descendants 0\nnr_dying_subsys_perf_event 0\nnr_dying_subsys_hugetlb 0\n");
+    assertThat(machine.read(unified, A, "cgroup.stat"))
+        .isEqualTo(
+            "nr_descendants 0\nnr_subsys_perf_event 1\n"
+                + "nr_subsys_hugetlb 0\nnr_dying_descendants 0\nnr_dying_subsys_perf_event 0\nnr_dying_subsys_hugetlb 0\n");
     assertThat(machine.read(unified, A, "cgroup.type")).isEqualTo("domain\n");
   }
 

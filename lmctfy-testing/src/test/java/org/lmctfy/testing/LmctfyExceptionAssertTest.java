@@ -16,8 +16,11 @@ class LmctfyExceptionAssertTest {
   @Test
   void checksTheCodeTheErrnoAndTheFileOfARefusal() {
     fs.failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
-    assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse("memory { limit: 64M }")))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).hasErrno(Errno.EINVAL).hasFileEndingWith("/job/memory.max")
+    assertThatLmctfyException(
+            () -> api.create("/job", ContainerSpec.parse("memory { limit: 64M }")))
+        .hasCode(ErrorCode.INVALID_ARGUMENT)
+        .hasErrno(Errno.EINVAL)
+        .hasFileEndingWith("/job/memory.max")
         .hasMessageContaining("create /job");
   }
 
@@ -25,17 +28,25 @@ class LmctfyExceptionAssertTest {
   void failsOnAnotherCodeErrnoOrFileSayingWhatItWas() {
     fs.failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
     LmctfyExceptionAssert refused =
-        assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse("memory { limit: 64M }")));
-    assertThatThrownBy(() -> refused.hasCode(ErrorCode.NOT_FOUND)).hasMessageContaining("INVALID_ARGUMENT");
+        assertThatLmctfyException(
+            () -> api.create("/job", ContainerSpec.parse("memory { limit: 64M }")));
+    assertThatThrownBy(() -> refused.hasCode(ErrorCode.NOT_FOUND))
+        .hasMessageContaining("INVALID_ARGUMENT");
     assertThatThrownBy(() -> refused.hasErrno(Errno.EBUSY)).hasMessageContaining("EINVAL");
-    assertThatThrownBy(() -> refused.hasFileEndingWith("pids.max")).hasMessageContaining("memory.max");
+    assertThatThrownBy(() -> refused.hasFileEndingWith("pids.max"))
+        .hasMessageContaining("memory.max");
   }
 
   @Test
   void failsWhenNothingOrSomethingElseIsThrown() {
-    assertThatThrownBy(() -> assertThatLmctfyException(() -> {})).hasMessageContaining("nothing was thrown");
-    assertThatThrownBy(() -> assertThatLmctfyException(() -> {
-      throw new IllegalStateException("boom");
-    })).hasMessageContaining("IllegalStateException");
+    assertThatThrownBy(() -> assertThatLmctfyException(() -> {}))
+        .hasMessageContaining("nothing was thrown");
+    assertThatThrownBy(
+            () ->
+                assertThatLmctfyException(
+                    () -> {
+                      throw new IllegalStateException("boom");
+                    }))
+        .hasMessageContaining("IllegalStateException");
   }
 }

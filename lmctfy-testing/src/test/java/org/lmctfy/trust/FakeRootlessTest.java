@@ -10,13 +10,13 @@ import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.StatsType;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.Owner;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
-import org.lmctfy.StatsType;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
@@ -36,7 +36,9 @@ class FakeRootlessTest {
   private final Hierarchy unified = fs.hierarchies().get(0);
 
   private void delegate() {
-    root.create("/t", ContainerSpec.parse("memory { limit: 536870912 } owner: " + UID + " owner_group: " + UID));
+    root.create(
+        "/t",
+        ContainerSpec.parse("memory { limit: 536870912 } owner: " + UID + " owner_group: " + UID));
     root.create("/t/session", ContainerSpec.empty());
     root.get("/t/session").enter(List.of(fs.selfPid()));
   }
@@ -45,11 +47,15 @@ class FakeRootlessTest {
   void theTenantRunsTheLifecycleBelowItsDelegatedContainer() throws IOException {
     delegate();
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.of("/t"))) {
-      Container job = tenant.create("/job", ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 10 }"));
-      assertThat(fs.read(unified, CgroupPath.of("/t/job"), "memory.max").strip()).isEqualTo("104857600");
+      Container job =
+          tenant.create(
+              "/job", ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 10 }"));
+      assertThat(fs.read(unified, CgroupPath.of("/t/job"), "memory.max").strip())
+          .isEqualTo("104857600");
       assertThat(fs.owner(unified, CgroupPath.of("/t/job"), null)).isEqualTo(new Owner(UID, UID));
       job.update(ContainerSpec.parse("memory { limit: 209715200 }"), UpdatePolicy.DIFF);
-      assertThat(job.spec()).isEqualTo(ContainerSpec.parse("memory { limit: 209715200 } pids { limit: 10 }"));
+      assertThat(job.spec())
+          .isEqualTo(ContainerSpec.parse("memory { limit: 209715200 } pids { limit: 10 }"));
       job.run(List.of("/bin/true"), RunSpec.detached());
       assertThat(job.stats(StatsType.SUMMARY)).isNotNull();
       job.pause();
@@ -69,11 +75,15 @@ class FakeRootlessTest {
     root.create("/other", ContainerSpec.parse("pids { limit: 5 }"));
     FakeSnapshot before = fs.snapshot();
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.root())) {
-      for (Runnable call : List.<Runnable>of(
-          () -> tenant.create("/mine", ContainerSpec.empty()),
-          () -> tenant.get("/other").update(ContainerSpec.parse("pids { limit: 50 }"), UpdatePolicy.DIFF),
-          () -> tenant.destroy("/other"),
-          () -> tenant.get("/other").run(List.of("/bin/true"), RunSpec.detached()))) {
+      for (Runnable call :
+          List.<Runnable>of(
+              () -> tenant.create("/mine", ContainerSpec.empty()),
+              () ->
+                  tenant
+                      .get("/other")
+                      .update(ContainerSpec.parse("pids { limit: 50 }"), UpdatePolicy.DIFF),
+              () -> tenant.destroy("/other"),
+              () -> tenant.get("/other").run(List.of("/bin/true"), RunSpec.detached()))) {
         assertThatLmctfyException(call::run).hasCode(ErrorCode.PERMISSION_DENIED);
       }
     }
@@ -81,16 +91,20 @@ class FakeRootlessTest {
   }
 
   @Test
-  void aRunWhoseProcessWouldCrossARootOwnedAncestorIsRefusedBeforeAnythingStarts() throws IOException {
+  void aRunWhoseProcessWouldCrossARootOwnedAncestorIsRefusedBeforeAnythingStarts()
+      throws IOException {
     root.create("/t", ContainerSpec.parse("owner: " + UID + " owner_group: " + UID));
     root.create("/outside", ContainerSpec.empty());
     root.get("/outside").enter(List.of(fs.selfPid())); // the tenant's JVM outside its subtree
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.of("/t"))) {
       Container job = tenant.create("/job", ContainerSpec.empty());
       var processes = fs.processes();
-      LmctfyException e = assertThatLmctfyException(() -> job.run(List.of("/bin/true"), RunSpec.detached()))
-          .hasCode(ErrorCode.PERMISSION_DENIED).actual();
-      assertThat(e.getMessage()).contains("common ancestor", "cgroup.procs", "this JVM's cgroup", "nothing was moved");
+      LmctfyException e =
+          assertThatLmctfyException(() -> job.run(List.of("/bin/true"), RunSpec.detached()))
+              .hasCode(ErrorCode.PERMISSION_DENIED)
+              .actual();
+      assertThat(e.getMessage())
+          .contains("common ancestor", "cgroup.procs", "this JVM's cgroup", "nothing was moved");
       assertThat(fs.processes()).isEqualTo(processes);
     }
   }
@@ -99,7 +113,8 @@ class FakeRootlessTest {
   void cleanupRemovesTheRecordOfADelegatedContainerWhoseDestroyWasCutShort() throws IOException {
     root.create("/t", ContainerSpec.parse("owner: " + UID + " owner_group: " + UID));
     assertThat(fs.markerKeys(unified, CgroupPath.root())).contains("record.t");
-    fs.removeCgroup(unified, CgroupPath.of("/t")); // destroy removed the cgroup, and then the machine stopped
+    fs.removeCgroup(
+        unified, CgroupPath.of("/t")); // destroy removed the cgroup, and then the machine stopped
     var report = root.cleanup();
     assertThat(report.removed()).anySatisfy(r -> assertThat(r).startsWith("/t (the record"));
     assertThat(fs.markerKeys(unified, CgroupPath.root())).doesNotContain("record.t");

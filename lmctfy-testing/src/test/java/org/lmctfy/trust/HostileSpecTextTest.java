@@ -15,10 +15,13 @@ class HostileSpecTextTest {
   @Test
   void aTextSpecNested2000DeepIsInvalidArgument() {
     String text = "cpu { ".repeat(2000) + "}".repeat(2000);
-    assertThatThrownBy(() -> ContainerSpec.parse(text)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-      assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-      assertThat(e.getMessage()).contains("nested more than 64");
-    });
+    assertThatThrownBy(() -> ContainerSpec.parse(text))
+        .isInstanceOfSatisfying(
+            LmctfyException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+              assertThat(e.getMessage()).contains("nested more than 64");
+            });
   }
 
   @Test
@@ -36,9 +39,12 @@ class HostileSpecTextTest {
   @Test
   void aSpecNestedAsDeepAsTheLimitIsJudgedByItsFields() { // 63 messages inside the top one: 64 deep
     String text = "cpu { ".repeat(63) + "}".repeat(63);
-    assertThatThrownBy(() -> ContainerSpec.parse(text)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-      assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-      assertThat(e.getMessage()).doesNotContain("nested more than");
-    });
+    assertThatThrownBy(() -> ContainerSpec.parse(text))
+        .isInstanceOfSatisfying(
+            LmctfyException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+              assertThat(e.getMessage()).doesNotContain("nested more than");
+            });
   }
 }

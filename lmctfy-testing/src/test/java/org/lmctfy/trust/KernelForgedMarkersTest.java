@@ -54,7 +54,9 @@ class KernelForgedMarkersTest {
   }
 
   private List<Hierarchy> managed() {
-    return fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty()).toList();
+    return fs.hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+        .toList();
   }
 
   /** The directory of container {@code name} in the hierarchy that carries the markers. */
@@ -67,7 +69,8 @@ class KernelForgedMarkersTest {
   }
 
   @Test
-  void aForgedInProgressMarkerNeitherHidesRootsContainerNorGetsItKilledByCleanup() throws Exception {
+  void aForgedInProgressMarkerNeitherHidesRootsContainerNorGetsItKilledByCleanup()
+      throws Exception {
     delegateT();
     api.create("/t/r", ContainerSpec.parse(""));
     sleeper = new ProcessBuilder("sleep", "600").start();
@@ -80,8 +83,11 @@ class KernelForgedMarkersTest {
     assertThat(api.get("/t").listSubcontainers(ListPolicy.SELF)).containsExactly("/t/r");
     CleanupReport report = api.cleanup();
     assertThat(report.removed()).isEmpty();
-    assertThat(report.failures()).anySatisfy(f -> assertThat(f).contains("op.r=destroying", "uid " + Tenant.UID, "not trusted"));
-    assertThat(report.failures()).anySatisfy(f -> assertThat(f).contains("op.ghost=creating", "not trusted"));
+    assertThat(report.failures())
+        .anySatisfy(
+            f -> assertThat(f).contains("op.r=destroying", "uid " + Tenant.UID, "not trusted"));
+    assertThat(report.failures())
+        .anySatisfy(f -> assertThat(f).contains("op.ghost=creating", "not trusted"));
     assertThat(sleeper.isAlive()).isTrue();
     assertThat(api.get("/t/r").listProcesses(ListPolicy.SELF)).containsExactly(sleeper.pid());
 
@@ -91,7 +97,8 @@ class KernelForgedMarkersTest {
   }
 
   @Test
-  void aRewrittenOrRemovedOwnerMarkerDoesNotChangeRootsSpecOfTheTenantsContainer() throws Exception {
+  void aRewrittenOrRemovedOwnerMarkerDoesNotChangeRootsSpecOfTheTenantsContainer()
+      throws Exception {
     api.create("/t", ContainerSpec.parse("memory { limit: 104857600 } owner: " + Tenant.UID));
     ContainerSpec before = api.get("/t").spec();
     assertThat(before.owner()).isEqualTo((long) Tenant.UID);
@@ -102,7 +109,8 @@ class KernelForgedMarkersTest {
     assertThat(api.get("/t").spec()).isEqualTo(before);
     assertThat(api.exists("/t")).isTrue();
 
-    api.get("/t").update(ContainerSpec.parse("memory { limit: 209715200 }"), org.lmctfy.UpdatePolicy.DIFF);
+    api.get("/t")
+        .update(ContainerSpec.parse("memory { limit: 209715200 }"), org.lmctfy.UpdatePolicy.DIFF);
     assertThat(api.get("/t").spec().memory().limit()).isEqualTo(209715200L);
     assertThat(api.get("/t").spec().owner()).isEqualTo((long) Tenant.UID);
   }
@@ -111,7 +119,9 @@ class KernelForgedMarkersTest {
   void aTenantThatFillsItsDirectoryWithXattrsCannotStopRootsDestroy() throws Exception {
     delegateT();
     api.create("/t/c", ContainerSpec.parse(""));
-    String out = Tenant.python("""
+    String out =
+        Tenant.python(
+            """
         import os, sys
         i = 0
         while True:
@@ -120,13 +130,16 @@ class KernelForgedMarkersTest {
             except OSError as e:
                 print(os.strerror(e.errno)); break
             i += 1
-        """, anchorDir("/t").toString());
+        """,
+            anchorDir("/t").toString());
     assertThat(out).as("the tenant filled the directory until the kernel refused").isNotBlank();
 
     api.destroy("/t");
     assertThat(api.exists("/t")).isFalse();
     for (Hierarchy h : managed()) {
-      assertThat(Files.exists(Path.of(h.display(scratch.path().resolve("t"), null)))).as("%s", h).isFalse();
+      assertThat(Files.exists(Path.of(h.display(scratch.path().resolve("t"), null))))
+          .as("%s", h)
+          .isFalse();
     }
   }
 }

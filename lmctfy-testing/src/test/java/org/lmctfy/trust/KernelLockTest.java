@@ -36,8 +36,10 @@ class KernelLockTest {
 
   @BeforeEach
   void makeTemp() throws Exception {
-    temp = Files.createTempDirectory("lmctfy-locktest", PosixFilePermissions.asFileAttribute(
-        PosixFilePermissions.fromString("rwx------")));
+    temp =
+        Files.createTempDirectory(
+            "lmctfy-locktest",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
   }
 
   @AfterEach
@@ -55,15 +57,19 @@ class KernelLockTest {
   @Test
   void aSymlinkPlantedAtTheLockFileIsRefusedAndItsTargetNeverCreated() throws Exception {
     Path dir = temp.resolve("locks");
-    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.createDirectory(
+        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Path target = temp.resolve("owned-by-the-attacker");
     Files.createSymbolicLink(dir.resolve(ContainerLocks.FILE), target);
 
     assertThatThrownBy(() -> new ContainerLocks(dir, Duration.ofSeconds(1)).lock("/job", "/job"))
-        .isInstanceOfSatisfying(LmctfyException.class, e -> {
-          assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
-          assertThat(e.getMessage()).contains(dir.resolve(ContainerLocks.FILE).toString(), "symbolic link");
-        });
+        .isInstanceOfSatisfying(
+            LmctfyException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+              assertThat(e.getMessage())
+                  .contains(dir.resolve(ContainerLocks.FILE).toString(), "symbolic link");
+            });
     assertThat(Files.exists(target, LinkOption.NOFOLLOW_LINKS)).isFalse();
   }
 
@@ -75,10 +81,12 @@ class KernelLockTest {
     Files.setAttribute(planted, "unix:uid", 64999);
 
     assertThatThrownBy(() -> new ContainerLocks(dir, Duration.ofSeconds(1)).lock("/job", "/job"))
-        .isInstanceOfSatisfying(LmctfyException.class, e -> {
-          assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
-          assertThat(e.getMessage()).contains(planted.toString(), "uid 64999");
-        });
+        .isInstanceOfSatisfying(
+            LmctfyException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+              assertThat(e.getMessage()).contains(planted.toString(), "uid 64999");
+            });
   }
 
   @Test
@@ -89,9 +97,13 @@ class KernelLockTest {
     try {
       LockProbe.awaitLocked(probe, output);
       for (Path d : List.of(temp.resolve("run"), temp.resolve("run/lmctfy"), dir)) {
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).as("%s", d).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
+            .as("%s", d)
+            .isEqualTo("rwx------");
       }
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.FILE))))
+      assertThat(
+              PosixFilePermissions.toString(
+                  Files.getPosixFilePermissions(dir.resolve(ContainerLocks.FILE))))
           .isEqualTo("rw-------");
     } finally {
       probe.destroyForcibly().waitFor();
@@ -105,8 +117,11 @@ class KernelLockTest {
     Process probe = LockProbe.start(output, "777", dir.toString(), "/job", "60000");
     try {
       LockProbe.awaitLocked(probe, output);
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContainerLocks.FILE))))
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)))
+          .isEqualTo("rwx------");
+      assertThat(
+              PosixFilePermissions.toString(
+                  Files.getPosixFilePermissions(dir.resolve(ContainerLocks.FILE))))
           .isEqualTo("rw-------");
     } finally {
       probe.destroyForcibly().waitFor();
@@ -119,28 +134,37 @@ class KernelLockTest {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
 
     assertThatThrownBy(() -> new ContainerLocks(dir, Duration.ofSeconds(1)).lock("/job", "/job"))
-        .isInstanceOfSatisfying(LmctfyException.class, e -> {
-          assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
-          assertThat(e.getMessage()).contains(dir.toString(), "777");
-        });
+        .isInstanceOfSatisfying(
+            LmctfyException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+              assertThat(e.getMessage()).contains(dir.toString(), "777");
+            });
     assertThat(Files.list(dir).toList()).isEmpty();
   }
 
   @Test
-  void aWaitForALockHeldByAnotherProcessEndsAtTheDeadlineNamingTheContainerAndThePid() throws Exception {
+  void aWaitForALockHeldByAnotherProcessEndsAtTheDeadlineNamingTheContainerAndThePid()
+      throws Exception {
     Path dir = temp.resolve("locks");
     Path output = temp.resolve("probe.out");
     Process probe = LockProbe.start(output, "022", dir.toString(), "/held", "60000");
     try {
-      while (!Files.exists(output) || !Files.readString(output, StandardCharsets.UTF_8).contains("locked")) {
-        assertThat(probe.isAlive()).as("probe: %s", Files.exists(output) ? Files.readString(output) : "").isTrue();
+      while (!Files.exists(output)
+          || !Files.readString(output, StandardCharsets.UTF_8).contains("locked")) {
+        assertThat(probe.isAlive())
+            .as("probe: %s", Files.exists(output) ? Files.readString(output) : "")
+            .isTrue();
         Thread.sleep(10);
       }
-      assertThatThrownBy(() -> new ContainerLocks(dir, Duration.ofMillis(300)).lock("/held", "/held"))
-          .isInstanceOfSatisfying(LmctfyException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
-            assertThat(e.getMessage()).contains("container /held", "process " + probe.pid());
-          });
+      assertThatThrownBy(
+              () -> new ContainerLocks(dir, Duration.ofMillis(300)).lock("/held", "/held"))
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
+                assertThat(e.getMessage()).contains("container /held", "process " + probe.pid());
+              });
     } finally {
       probe.destroyForcibly().waitFor();
     }
@@ -152,18 +176,24 @@ class KernelLockTest {
   void aWaitForALockHeldByAnotherThreadEndsAtTheDeadlineNamingTheThread() throws Exception {
     ContainerLocks locks = new ContainerLocks(temp.resolve("locks"), Duration.ofMillis(200));
     try (ContainerLocks.Held held = locks.lock("/held", "/held")) {
-      CompletableFuture<Throwable> other = CompletableFuture.supplyAsync(() -> {
-        try {
-          locks.lock("/held", "/held").close();
-          return null;
-        } catch (RuntimeException e) {
-          return e;
-        }
-      });
-      assertThat(other.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(LmctfyException.class, e -> {
-        assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
-        assertThat(e.getMessage()).contains("container /held", Thread.currentThread().getName());
-      });
+      CompletableFuture<Throwable> other =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  locks.lock("/held", "/held").close();
+                  return null;
+                } catch (RuntimeException e) {
+                  return e;
+                }
+              });
+      assertThat(other.get(10, TimeUnit.SECONDS))
+          .isInstanceOfSatisfying(
+              LmctfyException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
+                assertThat(e.getMessage())
+                    .contains("container /held", Thread.currentThread().getName());
+              });
     }
   }
 
@@ -171,15 +201,25 @@ class KernelLockTest {
   void twoApisWithDifferentRootsExcludeEachOtherOnOneCgroup() throws Exception {
     CgroupFs fs = ScratchCgroups.requireHost();
     try (ScratchCgroups scratch = ScratchCgroups.on(fs)) {
-      Lifecycle outer = new Lifecycle(fs, scratch.path(), Duration.ofSeconds(5), Duration.ofMillis(200), n -> {});
+      Lifecycle outer =
+          new Lifecycle(fs, scratch.path(), Duration.ofSeconds(5), Duration.ofMillis(200), n -> {});
       outer.create(outer.resolve("/k"), ContainerSpec.parse(""));
-      Lifecycle inner = new Lifecycle(fs, scratch.path().resolve("k"), Duration.ofSeconds(5), Duration.ofMillis(200), n -> {});
+      Lifecycle inner =
+          new Lifecycle(
+              fs,
+              scratch.path().resolve("k"),
+              Duration.ofSeconds(5),
+              Duration.ofMillis(200),
+              n -> {});
       try (ContainerLocks.Held held = outer.lock(outer.resolve("/k/c"))) {
         assertThatThrownBy(() -> inner.create(inner.resolve("/c"), ContainerSpec.parse("")))
-            .isInstanceOfSatisfying(LmctfyException.class, e -> {
-              assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
-              assertThat(e.getMessage()).contains("container /c", scratch.path().resolve("k").resolve("c").value());
-            });
+            .isInstanceOfSatisfying(
+                LmctfyException.class,
+                e -> {
+                  assertThat(e.code()).isEqualTo(ErrorCode.DEADLINE_EXCEEDED);
+                  assertThat(e.getMessage())
+                      .contains("container /c", scratch.path().resolve("k").resolve("c").value());
+                });
       }
       assertThat(inner.exists(inner.resolve("/c"))).isFalse();
       outer.destroy(outer.resolve("/k"));

@@ -39,8 +39,10 @@ class LockFilesTest {
 
   @BeforeEach
   void makeTemp() throws IOException {
-    temp = Files.createTempDirectory("lmctfy-lockfiles", PosixFilePermissions.asFileAttribute(
-        PosixFilePermissions.fromString("rwx------")));
+    temp =
+        Files.createTempDirectory(
+            "lmctfy-lockfiles",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
   }
 
   @AfterEach
@@ -65,7 +67,8 @@ class LockFilesTest {
   void everyNameLocksAByteOfOneFile() throws IOException {
     Path dir = temp.resolve("locks");
     try (ContainerLocks locks = new ContainerLocks(dir, Duration.ofSeconds(5))) {
-      try (ContainerLocks.Held a = locks.lock("/a", "/a"); ContainerLocks.Held b = locks.lock("/a/b", "/a/b");
+      try (ContainerLocks.Held a = locks.lock("/a", "/a");
+          ContainerLocks.Held b = locks.lock("/a/b", "/a/b");
           ContainerLocks.Held again = locks.lock("/a/b", "/a/b")) { // reentrant
         assertThat(files(dir)).containsExactly(ContainerLocks.FILE);
       }
@@ -87,19 +90,22 @@ class LockFilesTest {
       CountDownLatch secondMayGo = new CountDownLatch(1);
       CompletableFuture<Void> waiter;
       try (ContainerLocks.Held held = first.lock("/job", "/job")) {
-        waiter = CompletableFuture.runAsync(() -> {
-          try (ContainerLocks.Held h = second.lock("/job", "/job")) {
-            secondHolds.countDown();
-            secondMayGo.await(10, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
+        waiter =
+            CompletableFuture.runAsync(
+                () -> {
+                  try (ContainerLocks.Held h = second.lock("/job", "/job")) {
+                    secondHolds.countDown();
+                    secondMayGo.await(10, TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                });
         assertThat(secondHolds.await(200, TimeUnit.MILLISECONDS)).as("the second waits").isFalse();
         third.lock("/other", "/other").close(); // another name is free meanwhile
       }
       assertThat(secondHolds.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThatLmctfyException(() -> third.lock("/job", "/job")).hasCode(ErrorCode.DEADLINE_EXCEEDED);
+      assertThatLmctfyException(() -> third.lock("/job", "/job"))
+          .hasCode(ErrorCode.DEADLINE_EXCEEDED);
       secondMayGo.countDown();
       waiter.get(10, TimeUnit.SECONDS);
       third.lock("/job", "/job").close();
@@ -117,7 +123,8 @@ class LockFilesTest {
       Thread.sleep(1_100); // each looks at its open file again once a second
       try (ContainerLocks.Held held = first.lock("/job", "/job")) {
         assertThat(files(dir)).containsExactly(ContainerLocks.FILE);
-        assertThatLmctfyException(() -> second.lock("/job", "/job")).hasCode(ErrorCode.DEADLINE_EXCEEDED);
+        assertThatLmctfyException(() -> second.lock("/job", "/job"))
+            .hasCode(ErrorCode.DEADLINE_EXCEEDED);
       }
     }
   }
@@ -128,14 +135,16 @@ class LockFilesTest {
     Path dir = fs.lockDirectory().orElseThrow();
     List<String> before = Files.isDirectory(dir) ? files(dir) : List.of();
     try (ScratchCgroups scratch = ScratchCgroups.on(fs);
-        ContainerApi api = ContainerApi.open(fs, ApiOptions.builder().root(scratch.path()).build())) {
+        ContainerApi api =
+            ContainerApi.open(fs, ApiOptions.builder().root(scratch.path()).build())) {
       api.create("/a", ContainerSpec.parse(""));
       assertThatLmctfyException(() -> api.create("/missing/b", ContainerSpec.parse("")))
           .hasCode(ErrorCode.NOT_FOUND);
-      assertThatThrownBy(() -> api.create("/x//y", ContainerSpec.parse(""))) // "/x/y", whose parent is missing
-          .isInstanceOfSatisfying(LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
-      assertThatLmctfyException(() -> api.destroy("/nothing"))
-          .hasCode(ErrorCode.NOT_FOUND);
+      assertThatThrownBy(
+              () -> api.create("/x//y", ContainerSpec.parse(""))) // "/x/y", whose parent is missing
+          .isInstanceOfSatisfying(
+              LmctfyException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+      assertThatLmctfyException(() -> api.destroy("/nothing")).hasCode(ErrorCode.NOT_FOUND);
       api.create("/a/b", ContainerSpec.parse(""));
       api.destroy("/a");
       for (int i = 0; i < 20; i++) {
@@ -144,7 +153,9 @@ class LockFilesTest {
       }
     }
     List<String> after = files(dir);
-    assertThat(after).as("the lock directory " + dir).contains(ContainerLocks.FILE)
+    assertThat(after)
+        .as("the lock directory " + dir)
+        .contains(ContainerLocks.FILE)
         .allMatch(f -> f.equals(ContainerLocks.FILE) || before.contains(f));
   }
 }

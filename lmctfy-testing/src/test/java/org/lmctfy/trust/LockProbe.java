@@ -15,7 +15,8 @@ public final class LockProbe {
   private LockProbe() {}
 
   public static void main(String[] args) throws InterruptedException {
-    try (ContainerLocks.Held held = new ContainerLocks(Path.of(args[0]), Duration.ofSeconds(10)).lock(args[1], args[1])) {
+    try (ContainerLocks.Held held =
+        new ContainerLocks(Path.of(args[0]), Duration.ofSeconds(10)).lock(args[1], args[1])) {
       System.out.println("locked");
       System.out.flush();
       Thread.sleep(Long.parseLong(args[2]));
@@ -30,19 +31,34 @@ public final class LockProbe {
     long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
     while (!java.nio.file.Files.readString(output).contains("locked")) {
       if (!probe.isAlive() || System.nanoTime() > end) {
-        throw new AssertionError("the lock probe did not lock: " + java.nio.file.Files.readString(output));
+        throw new AssertionError(
+            "the lock probe did not lock: " + java.nio.file.Files.readString(output));
       }
       Thread.sleep(10);
     }
   }
 
-  /** Starts the probe with the test's class path under {@code umask}, its output in {@code output}. */
+  /**
+   * Starts the probe with the test's class path under {@code umask}, its output in {@code output}.
+   */
   static Process start(Path output, String umask, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh",
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-Xss512k", "-cp", System.getProperty("java.class.path"),
-        LockProbe.class.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "/bin/sh",
+                "-c",
+                "umask " + umask + " && exec \"$@\"",
+                "sh",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LockProbe.class.getName()));
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(output.toFile())
+        .start();
   }
 }

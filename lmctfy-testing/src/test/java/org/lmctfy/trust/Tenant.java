@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 import org.lmctfy.testing.internal.host.MachineLacks;
 
 /**
- * Commands run as a tenant: uid and gid {@value #UID}, no supplementary groups, no passwd entry
- * (no user is added to the machine), through {@code setpriv}.
+ * Commands run as a tenant: uid and gid {@value #UID}, no supplementary groups, no passwd entry (no
+ * user is added to the machine), through {@code setpriv}.
  */
 final class Tenant {
   static final int UID = 64999;
@@ -20,7 +20,8 @@ final class Tenant {
 
   /** The tenant's command line for {@code argv}. */
   static List<String> command(List<String> argv) {
-    List<String> command = new ArrayList<>(List.of("setpriv", "--reuid=" + UID, "--regid=" + UID, "--clear-groups"));
+    List<String> command =
+        new ArrayList<>(List.of("setpriv", "--reuid=" + UID, "--regid=" + UID, "--clear-groups"));
     command.addAll(argv);
     return command;
   }
@@ -34,14 +35,16 @@ final class Tenant {
     }
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.exitValue() != 0) {
-      throw new AssertionError("the tenant's " + List.of(argv) + " exited " + p.exitValue() + ": " + out);
+      throw new AssertionError(
+          "the tenant's " + List.of(argv) + " exited " + p.exitValue() + ": " + out);
     }
     return out;
   }
 
   /** Runs a Python program as the tenant (the machine has no setfattr). */
   static String python(String program, String... args) throws IOException, InterruptedException {
-    MachineLacks.assumeHas(Files.isExecutable(Path.of("/usr/bin/python3")),
+    MachineLacks.assumeHas(
+        Files.isExecutable(Path.of("/usr/bin/python3")),
         "this test needs /usr/bin/python3 (Debian's python3) to set xattrs as the tenant");
     List<String> argv = new ArrayList<>(List.of("/usr/bin/python3", "-c", program));
     argv.addAll(List.of(args));
@@ -49,8 +52,13 @@ final class Tenant {
   }
 
   /** Sets the user xattr {@code name} on {@code dir} as the tenant. */
-  static void setXattr(Path dir, String name, String value) throws IOException, InterruptedException {
-    python("import os, sys; os.setxattr(sys.argv[1], sys.argv[2], sys.argv[3].encode())", dir.toString(), name, value);
+  static void setXattr(Path dir, String name, String value)
+      throws IOException, InterruptedException {
+    python(
+        "import os, sys; os.setxattr(sys.argv[1], sys.argv[2], sys.argv[3].encode())",
+        dir.toString(),
+        name,
+        value);
   }
 
   /** Removes the user xattr {@code name} from {@code dir} as the tenant. */

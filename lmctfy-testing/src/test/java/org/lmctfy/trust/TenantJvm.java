@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
-import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
 import org.lmctfy.UpdatePolicy;
@@ -27,19 +26,22 @@ import org.lmctfy.spec.RunSpec;
  * The tenant's JVM, run as uid 64999: {@code <delegated> <outside>} opens the API on its delegated
  * cgroup (once a line on stdin says root moved it inside) and runs a container's whole lifecycle
  * below it, one line per step ({@code ok <step>}; an enter of a process left outside is refused),
- * then tries {@code outside} (a cgroup it was not given) and prints {@code refused <code> <message>}
- * for each call there. Any other failure prints {@code UNEXPECTED} and exits 3.
+ * then tries {@code outside} (a cgroup it was not given) and prints {@code refused <code>
+ * <message>} for each call there. Any other failure prints {@code UNEXPECTED} and exits 3.
  */
 public final class TenantJvm {
   private TenantJvm() {}
 
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    Process outsider = new ProcessBuilder("sleep", "120").start(); // stays where the JVM began: outside
+    Process outsider =
+        new ProcessBuilder("sleep", "120").start(); // stays where the JVM began: outside
     String before = Files.readString(Path.of("/proc/" + outsider.pid() + "/cgroup"));
     out.println("started");
-    new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine(); // root moved us
-    try (ContainerApi api = ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[0]))) {
+    new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))
+        .readLine(); // root moved us
+    try (ContainerApi api =
+        ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[0]))) {
       Container a = api.create("/a", ContainerSpec.parse("memory { limit: 104857600 }"));
       out.println("ok create");
       a.update(ContainerSpec.parse("memory { limit: 209715200 }"), UpdatePolicy.DIFF);
@@ -53,7 +55,8 @@ public final class TenantJvm {
         out.println("UNEXPECTED enter of a process outside the subtree succeeded");
         System.exit(3);
       } catch (LmctfyException e) {
-        boolean unmoved = Files.readString(Path.of("/proc/" + outsider.pid() + "/cgroup")).equals(before);
+        boolean unmoved =
+            Files.readString(Path.of("/proc/" + outsider.pid() + "/cgroup")).equals(before);
         out.println("refused enter " + e.code() + " unmoved=" + unmoved + " " + e.getMessage());
       } finally {
         outsider.destroyForcibly().waitFor();
@@ -69,16 +72,25 @@ public final class TenantJvm {
       out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());
       System.exit(3);
     }
-    try (ContainerApi outside = ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[1]))) {
+    try (ContainerApi outside =
+        ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[1]))) {
       refused(out, "create", () -> outside.create("/evil", ContainerSpec.empty()));
-      refused(out, "destroy", () -> {
-        outside.destroy("/t");
-        return null;
-      });
-      refused(out, "update", () -> {
-        outside.get("/t").update(ContainerSpec.parse("memory { limit: 4096000 }"), UpdatePolicy.DIFF);
-        return null;
-      });
+      refused(
+          out,
+          "destroy",
+          () -> {
+            outside.destroy("/t");
+            return null;
+          });
+      refused(
+          out,
+          "update",
+          () -> {
+            outside
+                .get("/t")
+                .update(ContainerSpec.parse("memory { limit: 4096000 }"), UpdatePolicy.DIFF);
+            return null;
+          });
     }
     out.println("done");
   }
@@ -94,8 +106,8 @@ public final class TenantJvm {
   }
 
   /**
-   * The tenant's JVM, started as the tenant in {@code home}, its HOME and XDG_RUNTIME_DIR (owned
-   * by it), with nothing else of the caller's environment and its whole class path (jars and the
+   * The tenant's JVM, started as the tenant in {@code home}, its HOME and XDG_RUNTIME_DIR (owned by
+   * it), with nothing else of the caller's environment and its whole class path (jars and the
    * build's class directories) copied into {@code home}, readable by all: the build may live where
    * the tenant cannot read (a clone in a directory of mode 700).
    */
@@ -116,12 +128,21 @@ public final class TenantJvm {
         classPath.add(copy.toString());
       }
     }
-    List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(java.io.File.pathSeparator, classPath),
-        main.getName()));
+    List<String> argv =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                String.join(java.io.File.pathSeparator, classPath),
+                main.getName()));
     argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(Tenant.command(argv)).directory(home.toFile())
-        .redirectErrorStream(true).redirectOutput(output.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(Tenant.command(argv))
+            .directory(home.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
     Map<String, String> env = pb.environment();
     env.clear();
     env.put("PATH", "/usr/bin:/bin");

@@ -26,15 +26,28 @@ public final class VirtualHostTenantJvm {
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     out.println("started");
-    new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-    try (ContainerApi api = ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[0]))) {
-      Container vh = api.create("/vh", ContainerSpec.parse("virtual_host { virtual_hostname: 'rootless' network {} }"
-          + " filesystem { rootfs: '" + args[1] + "' }"));
+    new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))
+        .readLine();
+    try (ContainerApi api =
+        ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[0]))) {
+      Container vh =
+          api.create(
+              "/vh",
+              ContainerSpec.parse(
+                  "virtual_host { virtual_hostname: 'rootless' network {} }"
+                      + " filesystem { rootfs: '"
+                      + args[1]
+                      + "' }"));
       long init = vh.initPid();
       out.println("init " + init);
-      ContainerProcess p = vh.run(List.of("/bin/sh", "-c", "id -u; hostname; echo pid=$$;"
-          + " mount -t tmpfs lmctfy-test-rootless /srv && echo mounted; cat /proc/net/dev | grep -c ':'"),
-          RunSpec.inherit());
+      ContainerProcess p =
+          vh.run(
+              List.of(
+                  "/bin/sh",
+                  "-c",
+                  "id -u; hostname; echo pid=$$;"
+                      + " mount -t tmpfs lmctfy-test-rootless /srv && echo mounted; cat /proc/net/dev | grep -c ':'"),
+              RunSpec.inherit());
       String seen = new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8);
       String err = new String(p.stderr().readAllBytes(), StandardCharsets.UTF_8);
       out.println(("exit " + p.waitFor() + " " + err.strip().replace('\n', ' ')).strip());
@@ -47,17 +60,25 @@ public final class VirtualHostTenantJvm {
       }
       for (String ns : List.of("user", "pid", "mnt", "uts", "net")) {
         Object mine = Files.getAttribute(Path.of("/proc/self/ns/" + ns), "unix:ino");
-        Object theirs = Files.getAttribute(Path.of("/proc/" + sleeper.pid() + "/ns/" + ns), "unix:ino");
+        Object theirs =
+            Files.getAttribute(Path.of("/proc/" + sleeper.pid() + "/ns/" + ns), "unix:ino");
         Object inits = Files.getAttribute(Path.of("/proc/" + init + "/ns/" + ns), "unix:ino");
-        out.println("ns " + ns + " own=" + !mine.equals(theirs) + " init's=" + theirs.equals(inits));
+        out.println(
+            "ns " + ns + " own=" + !mine.equals(theirs) + " init's=" + theirs.equals(inits));
       }
       out.println("detect " + api.detect(sleeper.pid()));
       vh.destroy();
-      long end = System.nanoTime() + 30_000_000_000L; // its reaper (bwrap's parent, once bwrap is gone) reaps it
+      long end =
+          System.nanoTime()
+              + 30_000_000_000L; // its reaper (bwrap's parent, once bwrap is gone) reaps it
       while (Files.exists(Path.of("/proc/" + init)) && System.nanoTime() < end) {
         Thread.sleep(10);
       }
-      out.println("destroyed " + api.exists("/vh") + " init-gone " + !Files.exists(Path.of("/proc/" + init)));
+      out.println(
+          "destroyed "
+              + api.exists("/vh")
+              + " init-gone "
+              + !Files.exists(Path.of("/proc/" + init)));
       out.println("done");
     } catch (LmctfyException e) {
       out.println("UNEXPECTED " + e.code() + ": " + e.getMessage());

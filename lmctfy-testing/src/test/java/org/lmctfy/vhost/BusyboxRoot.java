@@ -13,20 +13,40 @@ import org.lmctfy.testing.internal.host.MachineLacks;
 /**
  * A root filesystem for a test's virtual host, made from what the machine has (Debian's
  * busybox-static, a statically linked busybox), never downloaded: {@code /bin/busybox} with a link
- * per applet a test uses, and the directories a virtual host needs ({@code /proc}, {@code /dev})
- * or a test binds onto ({@code /data}, {@code /tmp}).
+ * per applet a test uses, and the directories a virtual host needs ({@code /proc}, {@code /dev}) or
+ * a test binds onto ({@code /data}, {@code /tmp}).
  */
 public final class BusyboxRoot {
   static final Path BUSYBOX = Path.of("/bin/busybox");
-  private static final List<String> APPLETS = List.of("sh", "cat", "echo", "hostname", "id", "ip", "ls", "mount",
-      "readlink", "sleep", "true", "grep", "touch", "kill", "wc", "stat", "pwd");
+  private static final List<String> APPLETS =
+      List.of(
+          "sh",
+          "cat",
+          "echo",
+          "hostname",
+          "id",
+          "ip",
+          "ls",
+          "mount",
+          "readlink",
+          "sleep",
+          "true",
+          "grep",
+          "touch",
+          "kill",
+          "wc",
+          "stat",
+          "pwd");
 
   private BusyboxRoot() {}
 
   /** Skips unless the machine has a static busybox (Debian's busybox-static). */
   public static void assumeBusybox() {
-    MachineLacks.assumeHas(Files.isExecutable(BUSYBOX), "these tests make their virtual hosts' root from "
-        + BUSYBOX + " (Debian's busybox-static)");
+    MachineLacks.assumeHas(
+        Files.isExecutable(BUSYBOX),
+        "these tests make their virtual hosts' root from "
+            + BUSYBOX
+            + " (Debian's busybox-static)");
   }
 
   /** A new root in {@code parent}, readable and searchable by everyone. */
@@ -36,7 +56,8 @@ public final class BusyboxRoot {
     for (String dir : List.of("bin", "proc", "dev", "tmp", "data", "etc", "srv")) {
       Files.createDirectories(root.resolve(dir));
     }
-    Files.setPosixFilePermissions(root.resolve("tmp"), PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(
+        root.resolve("tmp"), PosixFilePermissions.fromString("rwxrwxrwx"));
     Files.copy(BUSYBOX, root.resolve("bin/busybox"), StandardCopyOption.COPY_ATTRIBUTES);
     for (String applet : APPLETS) {
       Files.createSymbolicLink(root.resolve("bin").resolve(applet), Path.of("busybox"));

@@ -33,9 +33,11 @@ import org.lmctfy.testing.FakeVirtualHost;
 
 /** Virtual hosts on the fake: the library's rules and lifecycle, and the fake's model of them. */
 class FakeVirtualHostTest {
-  static final ContainerSpec MACHINE = ContainerSpec.parse("memory { limit: 64M } virtual_host {"
-      + " virtual_hostname: 'vh' network {} } filesystem { rootfs: '/srv/vh'"
-      + " mounts { mount { source: '/srv/data' target: '/data' read_only: true } } }");
+  static final ContainerSpec MACHINE =
+      ContainerSpec.parse(
+          "memory { limit: 64M } virtual_host {"
+              + " virtual_hostname: 'vh' network {} } filesystem { rootfs: '/srv/vh'"
+              + " mounts { mount { source: '/srv/data' target: '/data' read_only: true } } }");
 
   final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
   final ContainerApi api = ContainerApi.open(fs);
@@ -82,7 +84,8 @@ class FakeVirtualHostTest {
   }
 
   @Test
-  void aRunIntoASubcontainerOfAVirtualHostJoinsItAndItsOwnProcessesCanBeEnteredThere() throws Exception {
+  void aRunIntoASubcontainerOfAVirtualHostJoinsItAndItsOwnProcessesCanBeEnteredThere()
+      throws Exception {
     Container vh = api.create("/vh", MACHINE);
     Container sub = api.create("/vh/sub", ContainerSpec.empty());
 
@@ -116,8 +119,10 @@ class FakeVirtualHostTest {
 
     assertThat(p.waitFor()).isEqualTo(137);
     assertThat(vh.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
-    assertThatThrownBy(vh::initPid).hasMessageContaining("is not running")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThatThrownBy(vh::initPid)
+        .hasMessageContaining("is not running")
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.NOT_FOUND);
 
     ContainerProcess q = vh.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
     long second = vh.initPid();
@@ -157,7 +162,8 @@ class FakeVirtualHostTest {
 
     assertThatThrownBy(() -> api.create("/a/vh", ContainerSpec.parse("virtual_host {}")))
         .hasMessageContaining("only a top-level container can be a virtual host")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.UNIMPLEMENTED);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.UNIMPLEMENTED);
     assertThat(fs.mutationCount()).isEqualTo(mutations);
     CgroupAssertions.assertThat(fs).matches(before);
   }
@@ -165,16 +171,27 @@ class FakeVirtualHostTest {
   @Test
   void whatIsNotImplementedIsRefusedNamingTheFieldBeforeAnythingIsMade() {
     int mutations = fs.mutationCount();
-    assertThatThrownBy(() -> api.create("/vh", ContainerSpec.parse("virtual_host { network { interface: 'eth1' } }")))
+    assertThatThrownBy(
+            () ->
+                api.create(
+                    "/vh", ContainerSpec.parse("virtual_host { network { interface: 'eth1' } }")))
         .hasMessageContaining("virtual_host.network.interface")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.UNIMPLEMENTED);
-    assertThatThrownBy(() -> api.create("/vh", ContainerSpec.parse("virtual_host {} filesystem { mounts {"
-        + " mount { source: '/a' target: '/a' private: true } } }")))
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.UNIMPLEMENTED);
+    assertThatThrownBy(
+            () ->
+                api.create(
+                    "/vh",
+                    ContainerSpec.parse(
+                        "virtual_host {} filesystem { mounts {"
+                            + " mount { source: '/a' target: '/a' private: true } } }")))
         .hasMessageContaining("filesystem.mounts.mount[0].private")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.UNIMPLEMENTED);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.UNIMPLEMENTED);
     assertThatThrownBy(() -> api.create("/vh", ContainerSpec.parse("owner: 1000 virtual_host {}")))
         .hasMessageContaining("a delegated virtual host is not implemented")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.UNIMPLEMENTED);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.UNIMPLEMENTED);
     assertThat(fs.mutationCount()).isEqualTo(mutations);
     assertThat(api.exists("/vh")).isFalse();
   }
@@ -183,11 +200,16 @@ class FakeVirtualHostTest {
   void updateRefusesToChangeAVirtualHostButAcceptsItRepeatedAndTheLimitsChange() {
     Container vh = api.create("/vh", MACHINE);
 
-    assertThatThrownBy(() -> vh.update(ContainerSpec.parse("virtual_host { virtual_hostname: 'other' }"),
-        UpdatePolicy.DIFF))
+    assertThatThrownBy(
+            () ->
+                vh.update(
+                    ContainerSpec.parse("virtual_host { virtual_hostname: 'other' }"),
+                    UpdatePolicy.DIFF))
         .hasMessageContaining("cannot change on a running virtual host")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.UNIMPLEMENTED);
-    vh.update(MACHINE.toBuilder().memory(ContainerSpec.parse("memory { limit: 32M }").memory()).build(),
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.UNIMPLEMENTED);
+    vh.update(
+        MACHINE.toBuilder().memory(ContainerSpec.parse("memory { limit: 32M }").memory()).build(),
         UpdatePolicy.DIFF);
     vh.update(ContainerSpec.parse("memory { limit: 16M }"), UpdatePolicy.REPLACE);
 
@@ -201,7 +223,8 @@ class FakeVirtualHostTest {
     Container job = api.create("/job", ContainerSpec.empty());
     assertThatThrownBy(() -> job.update(ContainerSpec.parse("virtual_host {}"), UpdatePolicy.DIFF))
         .hasMessageContaining("only when it is created")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.UNIMPLEMENTED);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.UNIMPLEMENTED);
   }
 
   @Test
@@ -210,9 +233,14 @@ class FakeVirtualHostTest {
     Set<Long> before = fs.processes();
     fs.onRun(command -> command.get(0).equals("/sbin/broken") ? FakeRun.exits(1) : null);
 
-    assertThatThrownBy(() -> api.create("/vh", ContainerSpec.parse("virtual_host { init { init_argv: '/sbin/broken' } }")))
+    assertThatThrownBy(
+            () ->
+                api.create(
+                    "/vh",
+                    ContainerSpec.parse("virtual_host { init { init_argv: '/sbin/broken' } }")))
         .hasMessageContaining("exited with status 1")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.FAILED_PRECONDITION);
     assertThat(fs.processes()).isEqualTo(before);
     CgroupAssertions.assertThat(fs).matches(clean);
   }
@@ -222,7 +250,8 @@ class FakeVirtualHostTest {
     FakeSnapshot clean = fs.snapshot();
     fs.failWhen(op -> "cgroup.procs".equals(op.file()), Errno.EBUSY);
 
-    assertThatLmctfyException(() -> api.create("/vh", MACHINE)).hasMessageContaining("cgroup.procs");
+    assertThatLmctfyException(() -> api.create("/vh", MACHINE))
+        .hasMessageContaining("cgroup.procs");
     CgroupAssertions.assertThat(fs).matches(clean);
   }
 
@@ -258,7 +287,8 @@ class FakeVirtualHostTest {
     assertThatThrownBy(() -> rootOnTenant.get("/vh").run(List.of("/bin/sh"), RunSpec.inherit()))
         .hasMessageContaining("whose markers uid 0 does not believe")
         .hasMessageContaining("run it as uid 1000")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.FAILED_PRECONDITION);
     assertThat(vh.listProcesses(ListPolicy.SELF)).isEqualTo(before);
   }
 

@@ -22,7 +22,8 @@ public final class HostView {
   /** The inode of {@code /proc/<pid>/ns/<ns>}, -1 if it is gone. */
   public static long namespace(long pid, String ns) {
     try {
-      return ((Number) Files.getAttribute(Path.of("/proc/" + pid + "/ns/" + ns), "unix:ino")).longValue();
+      return ((Number) Files.getAttribute(Path.of("/proc/" + pid + "/ns/" + ns), "unix:ino"))
+          .longValue();
     } catch (IOException e) {
       return -1;
     }
@@ -57,9 +58,9 @@ public final class HostView {
   }
 
   /**
-   * Who holds any of {@code inodes} (namespaces of a gone virtual host): every process one of
-   * whose namespaces it is, and every open descriptor that refers to one (this JVM's included),
-   * as {@code "pid 12 ns/mnt"} or {@code "pid 12 fd 5 -> mnt:[4026532187]"}.
+   * Who holds any of {@code inodes} (namespaces of a gone virtual host): every process one of whose
+   * namespaces it is, and every open descriptor that refers to one (this JVM's included), as {@code
+   * "pid 12 ns/mnt"} or {@code "pid 12 fd 5 -> mnt:[4026532187]"}.
    */
   public static List<String> holders(List<Long> inodes) throws IOException {
     List<String> out = new ArrayList<>();
@@ -78,8 +79,19 @@ public final class HostView {
             continue; // closed meanwhile
           }
           for (long ino : inodes) {
-            if (target.endsWith(":[" + ino + "]") && !target.startsWith("socket:") && !target.startsWith("pipe:")) {
-              out.add("pid " + pid + " fd " + fd.getFileName() + " -> " + target + " (" + comm(pid) + ")");
+            if (target.endsWith(":[" + ino + "]")
+                && !target.startsWith("socket:")
+                && !target.startsWith("pipe:")) {
+              out.add(
+                  "pid "
+                      + pid
+                      + " fd "
+                      + fd.getFileName()
+                      + " -> "
+                      + target
+                      + " ("
+                      + comm(pid)
+                      + ")");
             }
           }
         }
@@ -111,8 +123,11 @@ public final class HostView {
     List<String> out = new ArrayList<>();
     for (long pid : pids()) {
       try {
-        String cmdline = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
-            .replace('\0', ' ');
+        String cmdline =
+            new String(
+                    Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")),
+                    StandardCharsets.UTF_8)
+                .replace('\0', ' ');
         if (cmdline.contains(text)) {
           out.add(pid + " (" + cmdline.strip() + ", state " + state(pid) + ")");
         }
@@ -146,7 +161,10 @@ public final class HostView {
     }
   }
 
-  /** The {@code NSpid:} numbers of {@code pid}'s status: its pid in each pid namespace, outermost first. */
+  /**
+   * The {@code NSpid:} numbers of {@code pid}'s status: its pid in each pid namespace, outermost
+   * first.
+   */
   public static List<Long> nsPids(long pid) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
       if (line.startsWith("NSpid:")) {
@@ -165,7 +183,8 @@ public final class HostView {
    * asynchronously (a killed process's parent reaping it). Fails after {@code limit}; no timing is
    * asserted, the limit is only where waiting stops.
    */
-  public static void awaitNone(String what, Duration limit, java.util.concurrent.Callable<List<String>> found)
+  public static void awaitNone(
+      String what, Duration limit, java.util.concurrent.Callable<List<String>> found)
       throws Exception {
     long end = System.nanoTime() + limit.toNanos();
     while (true) {
@@ -181,7 +200,8 @@ public final class HostView {
   }
 
   /** {@link #awaitNone} for a condition. */
-  public static void eventually(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
+  public static void eventually(String what, Duration limit, BooleanSupplier condition)
+      throws InterruptedException {
     long end = System.nanoTime() + limit.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > end) {

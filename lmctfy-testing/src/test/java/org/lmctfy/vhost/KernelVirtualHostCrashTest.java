@@ -25,8 +25,8 @@ import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * Virtual hosts across JVMs on this machine's kernel: one made by a JVM that then exits lives on
- * and is joined by the next; JVMs making and destroying virtual hosts killed with SIGKILL at
- * random instants, then one {@code cleanup()}, leave no init, no bwrap, no cgroup, no mount.
+ * and is joined by the next; JVMs making and destroying virtual hosts killed with SIGKILL at random
+ * instants, then one {@code cleanup()}, leave no init, no bwrap, no cgroup, no mount.
  */
 @Tag("kernel")
 class KernelVirtualHostCrashTest {
@@ -39,8 +39,10 @@ class KernelVirtualHostCrashTest {
     BusyboxRoot.assumeBusybox();
     Path rootfs = BusyboxRoot.make(Path.of("/tmp"));
     Path output = Files.createTempFile("lmctfy-vh", ".out");
-    try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {
-      Process maker = VirtualHostJvm.start(output, "create", scratch.path().value(), rootfs.toString());
+    try (ScratchCgroups scratch = ScratchCgroups.on(fs);
+        ContainerApi api = ContainerApi.open(fs, scratch.path())) {
+      Process maker =
+          VirtualHostJvm.start(output, "create", scratch.path().value(), rootfs.toString());
       assertThat(maker.waitFor(120, TimeUnit.SECONDS)).isTrue();
       List<String> lines = Files.readAllLines(output);
       assertThat(maker.exitValue()).as("%s", lines).isZero();
@@ -87,9 +89,13 @@ class KernelVirtualHostCrashTest {
       for (Hierarchy h : fs.hierarchies()) {
         assertThat(fs.children(h, scratch.path())).as(h.label()).isEmpty();
       }
-      HostView.awaitNone("processes in the scratch cgroups", Duration.ofSeconds(30),
+      HostView.awaitNone(
+          "processes in the scratch cgroups",
+          Duration.ofSeconds(30),
           () -> HostView.processesInCgroupsBelow(root));
-      HostView.awaitNone("processes of the virtual hosts (naming their root)", Duration.ofSeconds(30),
+      HostView.awaitNone(
+          "processes of the virtual hosts (naming their root)",
+          Duration.ofSeconds(30),
           () -> HostView.processesMentioning(rootfs.toString()));
       assertThat(HostView.mounts()).isEqualTo(mounts);
     } finally {

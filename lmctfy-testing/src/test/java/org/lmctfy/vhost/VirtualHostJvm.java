@@ -17,22 +17,25 @@ import org.lmctfy.spec.RunSpec;
 /**
  * A second JVM that makes virtual hosts on the host under a scratch root. {@code loop <root>
  * <rootfs>}: create {@code /vh} with its own root, run a process that stays and one that exits,
- * destroy, again until killed (a create that finds {@code /vh} complete, left by a JVM killed
- * after its commit, destroys it instead). {@code create <root> <rootfs>}: create {@code /vh},
- * print {@code init <pid>} and exit, leaving it running. Any other failure prints {@code
- * UNEXPECTED} and exits 3.
+ * destroy, again until killed (a create that finds {@code /vh} complete, left by a JVM killed after
+ * its commit, destroys it instead). {@code create <root> <rootfs>}: create {@code /vh}, print
+ * {@code init <pid>} and exit, leaving it running. Any other failure prints {@code UNEXPECTED} and
+ * exits 3.
  */
 public final class VirtualHostJvm {
   private VirtualHostJvm() {}
 
   static ContainerSpec spec(String rootfs) {
-    return ContainerSpec.parse("virtual_host { virtual_hostname: 'vh' network {} } filesystem { rootfs: '" + rootfs
-        + "' }");
+    return ContainerSpec.parse(
+        "virtual_host { virtual_hostname: 'vh' network {} } filesystem { rootfs: '"
+            + rootfs
+            + "' }");
   }
 
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    try (ContainerApi api = ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[1]))) {
+    try (ContainerApi api =
+        ContainerApi.open(ContainerApi.hostCgroupFs(), CgroupPath.of(args[1]))) {
       ContainerSpec spec = spec(args[2]);
       if (args[0].equals("create")) {
         out.println("init " + api.create("/vh", spec).initPid());
@@ -58,13 +61,23 @@ public final class VirtualHostJvm {
     }
   }
 
-  /** Starts this class in a new JVM with the test's class path; its output goes to {@code output}. */
+  /**
+   * Starts this class in a new JVM with the test's class path; its output goes to {@code output}.
+   */
   static Process start(Path output, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-        VirtualHostJvm.class.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                System.getProperty("java.class.path"),
+                VirtualHostJvm.class.getName()));
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(output.toFile())
+        .start();
   }
 }

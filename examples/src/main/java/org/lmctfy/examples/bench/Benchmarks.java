@@ -14,20 +14,24 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
- * The benchmarks of docs/benchmarks.md: the library next to a raw Java NIO floor on this machine's kernel
- * (under a scratch parent it removes), how per-operation cost grows with the number of containers,
- * stats of many containers next to raw reads of the same files (time and bytes allocated), many
- * notification registrations (threads, descriptors, heap, event latency), the fake's speed, and
- * the heap a Container handle keeps. Prints a table of figures and ratios.
+ * The benchmarks of docs/benchmarks.md: the library next to a raw Java NIO floor on this machine's
+ * kernel (under a scratch parent it removes), how per-operation cost grows with the number of
+ * containers, stats of many containers next to raw reads of the same files (time and bytes
+ * allocated), many notification registrations (threads, descriptors, heap, event latency), the
+ * fake's speed, and the heap a Container handle keeps. Prints a table of figures and ratios.
  *
- * <pre>java -Xms1g -Xmx1g -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.Benchmarks [--quick]</pre>
+ * <pre>
+ * java -Xms1g -Xmx1g -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.Benchmarks [--quick]
+ * </pre>
  *
  * <p>A fixed 1 GiB heap keeps the young generation in memory the JVM has touched: on a VM that
- * reclaims idle guest memory, a growing default heap pays page faults that swamp the fake's figures.
+ * reclaims idle guest memory, a growing default heap pays page faults that swamp the fake's
+ * figures.
  */
 public final class Benchmarks {
   static final List<String> FIVE = List.of("cpu", "cpuacct", "memory", "freezer", "pids");
-  static final ContainerSpec SPEC = ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 100 }");
+  static final ContainerSpec SPEC =
+      ContainerSpec.parse("cpu { limit: 500 } memory { limit: 104857600 } pids { limit: 100 }");
 
   /** The parts {@code --only=} can choose, all by default. */
   static final List<String> PARTS = List.of("lifecycle", "scale", "stats", "notify", "fake");
@@ -54,24 +58,31 @@ public final class Benchmarks {
   }
 
   void run() throws Exception {
-    out.printf("machine: %d cpus, Linux %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
-        Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip(), System.getProperty("java.version"));
+    out.printf(
+        "machine: %d cpus, Linux %s, Java %s%n",
+        Runtime.getRuntime().availableProcessors(),
+        Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip(),
+        System.getProperty("java.version"));
     out.printf("%-46s %12s %14s %s%n", "benchmark", "median", "rounds", "ratio");
     String unusable = ScratchCgroups.hostUnusableReason();
     if (unusable == null) {
       if (parts.contains("lifecycle") || parts.contains("scale")) {
         CgroupFs host = new OnlyHierarchies(ContainerApi.hostCgroupFs(), FIVE);
         try (ScratchCgroups scratch = ScratchCgroups.on(host)) {
-          new KernelBenchmarks(out, host, scratch.path(), quick).run(parts.contains("lifecycle"), parts.contains("scale"));
+          new KernelBenchmarks(out, host, scratch.path(), quick)
+              .run(parts.contains("lifecycle"), parts.contains("scale"));
         }
       }
-      CgroupFs all = ContainerApi.hostCgroupFs(); // stats and notifications on every hierarchy, as users have them
+      CgroupFs all =
+          ContainerApi
+              .hostCgroupFs(); // stats and notifications on every hierarchy, as users have them
       try (ScratchCgroups scratch = ScratchCgroups.on(all)) {
         if (parts.contains("stats")) {
           new StatsBenchmark(out, all, scratch.path(), quick ? 200 : 1000).run(quick ? 3 : 7);
         }
         if (parts.contains("notify")) {
-          new NotifyBenchmark(out, all, scratch.path()).run(quick ? 1_000 : 10_000, 10, quick ? 10 : 50);
+          new NotifyBenchmark(out, all, scratch.path())
+              .run(quick ? 1_000 : 10_000, 10, quick ? 10 : 50);
         }
       }
     } else {
@@ -89,15 +100,21 @@ public final class Benchmarks {
     FakeCgroupFs fake = FakeCgroupFs.create();
     ContainerApi api = ContainerApi.open(fake);
     int ops = quick ? 2_000 : 20_000;
-    Timer.Result r = Timer.measure(5, ops, n -> {
-      fake.clearRecord(); // as a fresh fake per test would be: the record of mutations grows with them
-      for (int i = 0; i < n; i++) {
-        api.create("/job", SPEC);
-        api.destroy("/job");
-      }
-    });
-    out.printf("%-46s %9.1f µs %14s %,.0f lifecycles/s%n", "fake: create+destroy (cpu, memory, pids)", r.median(),
-        r.spread(), 1_000_000 / r.median());
+    Timer.Result r =
+        Timer.measure(
+            5,
+            ops,
+            n -> {
+              fake.clearRecord(); // as a fresh fake per test would be: the record of mutations
+              // grows with them
+              for (int i = 0; i < n; i++) {
+                api.create("/job", SPEC);
+                api.destroy("/job");
+              }
+            });
+    out.printf(
+        "%-46s %9.1f µs %14s %,.0f lifecycles/s%n",
+        "fake: create+destroy (cpu, memory, pids)", r.median(), r.spread(), 1_000_000 / r.median());
   }
 
   /** Heap kept by Container handles. */
@@ -111,8 +128,12 @@ public final class Benchmarks {
       handles.add(api.get("/job"));
     }
     long after = usedHeap();
-    out.printf("%-46s %9.0f B  %14s %s%n", "heap per Container handle", (after - before) / (double) n - 4,
-        "", "(list slot of 4 B excluded)");
+    out.printf(
+        "%-46s %9.0f B  %14s %s%n",
+        "heap per Container handle",
+        (after - before) / (double) n - 4,
+        "",
+        "(list slot of 4 B excluded)");
     if (handles.isEmpty()) {
       throw new IllegalStateException("handles were collected");
     }
@@ -127,12 +148,15 @@ public final class Benchmarks {
       int threads = Thread.activeCount();
       long before = usedHeap();
       for (int i = 0; i < n; i++) {
-        ids.add(job.registerNotification(EventSpec.memoryThreshold(50L << 20), e -> { }));
+        ids.add(job.registerNotification(EventSpec.memoryThreshold(50L << 20), e -> {}));
       }
       long after = usedHeap();
-      out.printf("%-46s %9.0f B  %14s %s%n", "heap per registered notification", (after - before) / (double) n
-          - 4, "", String.format("(+%d threads for %,d registrations)",
-          Thread.activeCount() - threads, n));
+      out.printf(
+          "%-46s %9.0f B  %14s %s%n",
+          "heap per registered notification",
+          (after - before) / (double) n - 4,
+          "",
+          String.format("(+%d threads for %,d registrations)", Thread.activeCount() - threads, n));
       ids.forEach(job::unregisterNotification);
     }
   }

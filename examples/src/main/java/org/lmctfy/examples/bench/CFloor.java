@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** A floor program in C, compiled with the system's {@code cc} into a temporary directory removed when the JVM exits. */
+/**
+ * A floor program in C, compiled with the system's {@code cc} into a temporary directory removed
+ * when the JVM exits.
+ */
 final class CFloor {
   /** Why a benchmark cannot run: printed as its row, the benchmark goes on with the next. */
   static final class Unavailable extends Exception {
@@ -16,8 +19,12 @@ final class CFloor {
 
   private CFloor() {}
 
-  /** The compiled program ({@code cc -O2 -pthread}); Unavailable with a clear message where there is no {@code cc}. */
-  static Path compile(String name, String source) throws IOException, InterruptedException, Unavailable {
+  /**
+   * The compiled program ({@code cc -O2 -pthread}); Unavailable with a clear message where there is
+   * no {@code cc}.
+   */
+  static Path compile(String name, String source)
+      throws IOException, InterruptedException, Unavailable {
     Path dir = Files.createTempDirectory("lmctfy-bench-" + name);
     Path program = dir.resolve(name);
     Path c = dir.resolve(name + ".c");
@@ -27,10 +34,13 @@ final class CFloor {
     Files.writeString(c, source);
     Process cc;
     try {
-      cc = new ProcessBuilder("cc", "-O2", "-pthread", "-o", program.toString(), c.toString())
-          .redirectErrorStream(true).start();
+      cc =
+          new ProcessBuilder("cc", "-O2", "-pthread", "-o", program.toString(), c.toString())
+              .redirectErrorStream(true)
+              .start();
     } catch (IOException e) {
-      throw new Unavailable("no C compiler (cc, e.g. Debian's gcc) for the floor: " + e.getMessage());
+      throw new Unavailable(
+          "no C compiler (cc, e.g. Debian's gcc) for the floor: " + e.getMessage());
     }
     String out = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (cc.waitFor() != 0) {

@@ -7,8 +7,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
 
 /**
  * The kernel half of {@link Benchmarks}, on the five v1 hierarchies cpu, cpuacct, memory, freezer
- * and pids (or every hierarchy of a machine without them), below a scratch parent: lifecycle
- * shapes next to a C floor, and scale.
+ * and pids (or every hierarchy of a machine without them), below a scratch parent: lifecycle shapes
+ * next to a C floor, and scale.
  */
 final class KernelBenchmarks {
   private final PrintStream out;
@@ -34,7 +34,10 @@ final class KernelBenchmarks {
     }
   }
 
-  /** Each lifecycle shape, the library's next to the C floor's, measured side by side, with system calls. */
+  /**
+   * Each lifecycle shape, the library's next to the C floor's, measured side by side, with system
+   * calls.
+   */
   private void lifecycle() throws Exception {
     java.nio.file.Path floor;
     java.nio.file.Path guarded;
@@ -49,13 +52,14 @@ final class KernelBenchmarks {
     if (!strace) {
       out.println("lifecycle: no strace on PATH, so no system call counts");
     }
-    new LifecycleBenchmark(out, fs, scratch, api, floor, guarded).run(quick ? 100 : 500, quick ? 3 : 7, strace);
+    new LifecycleBenchmark(out, fs, scratch, api, floor, guarded)
+        .run(quick ? 100 : 500, quick ? 3 : 7, strace);
   }
 
   /** Per-operation cost at 100, 1,000 and 10,000 containers, the library's and the floor's. */
   private void scale() throws Exception {
-    int[][] shapes = quick ? new int[][] {{10, 10}, {10, 100}} : new int[][] {{10, 10}, {10, 100}, {100, 100}};
+    int[][] shapes =
+        quick ? new int[][] {{10, 10}, {10, 100}} : new int[][] {{10, 10}, {10, 100}, {100, 100}};
     new ScaleBenchmark(out, fs, scratch, api).run(shapes, quick ? 1 : 3);
   }
-
 }

@@ -26,13 +26,18 @@ import org.lmctfy.spec.EventSpec;
  * Many notification registrations on one ContainerApi on this machine's kernel: the threads, file
  * descriptors, inotify instances and heap they cost, and the latency of an event: a sleeping
  * process moved out of a container (its unified {@code cgroup.events} reads {@code populated 0})
- * until the listeners of its {@code container_empty} registrations are called; then the time
- * from one destroy of the whole tree until every registration has had its DESTROYED.
+ * until the listeners of its {@code container_empty} registrations are called; then the time from
+ * one destroy of the whole tree until every registration has had its DESTROYED.
  */
 final class NotifyBenchmark {
   /** Per container: what its registrations are, round robin. */
-  private static final List<EventSpec> KINDS = List.of(EventSpec.containerEmpty(), EventSpec.containerDestroyed(),
-      EventSpec.oom(), EventSpec.containerEmpty(), EventSpec.containerDestroyed());
+  private static final List<EventSpec> KINDS =
+      List.of(
+          EventSpec.containerEmpty(),
+          EventSpec.containerDestroyed(),
+          EventSpec.oom(),
+          EventSpec.containerEmpty(),
+          EventSpec.containerDestroyed());
 
   private static final ContainerSpec MEMORY = ContainerSpec.parse("memory { limit: 104857600 }");
 
@@ -48,8 +53,11 @@ final class NotifyBenchmark {
 
   void run(int registrations, int perContainer, int samples) throws Exception {
     int containers = registrations / perContainer;
-    Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
-        .orElse(null);
+    Hierarchy unified =
+        fs.hierarchies().stream()
+            .filter(h -> h.version() == CgroupVersion.V2)
+            .findFirst()
+            .orElse(null);
     if (unified == null) {
       out.println("notifications: skipped (no unified hierarchy for container_empty)");
       return;
@@ -73,21 +81,32 @@ final class NotifyBenchmark {
         for (int c = 0; c < containers; c++) {
           int box = c;
           for (int i = 0; i < perContainer; i++) {
-            boxes.get(c).registerNotification(KINDS.get(i % KINDS.size()), n -> {
-              if (n.kind() == Notification.Kind.EVENT && n.event().containerEmptyEvent() != null) {
-                emptiedAt.compareAndSet(box, 0, System.nanoTime());
-              } else if (n.kind() == Notification.Kind.DESTROYED) {
-                destroyed.countDown();
-              }
-            });
+            boxes
+                .get(c)
+                .registerNotification(
+                    KINDS.get(i % KINDS.size()),
+                    n -> {
+                      if (n.kind() == Notification.Kind.EVENT
+                          && n.event().containerEmptyEvent() != null) {
+                        emptiedAt.compareAndSet(box, 0, System.nanoTime());
+                      } else if (n.kind() == Notification.Kind.DESTROYED) {
+                        destroyed.countDown();
+                      }
+                    });
           }
         }
         double registerMicros = (System.nanoTime() - start) / 1000.0 / registrations;
         long heapAfter = Benchmarks.usedHeap();
-        out.printf("%-46s %,d on %,d containers: +%d threads, +%,d fds, +%d inotify instances, %.0f B heap and"
-            + " %.1f µs each to register%n", "notifications: registrations", containers * perContainer, containers,
-            ManagementFactory.getThreadMXBean().getThreadCount() - threads, count("/proc/self/fd", null) - fds,
-            count("/proc/self/fd", "anon_inode:inotify") - inotify, (heapAfter - heap) / (double) registrations,
+        out.printf(
+            "%-46s %,d on %,d containers: +%d threads, +%,d fds, +%d inotify instances, %.0f B heap and"
+                + " %.1f µs each to register%n",
+            "notifications: registrations",
+            containers * perContainer,
+            containers,
+            ManagementFactory.getThreadMXBean().getThreadCount() - threads,
+            count("/proc/self/fd", null) - fds,
+            count("/proc/self/fd", "anon_inode:inotify") - inotify,
+            (heapAfter - heap) / (double) registrations,
             registerMicros);
 
         double[] latency = new double[samples];
@@ -96,7 +115,8 @@ final class NotifyBenchmark {
           int c = (int) ((long) s * containers / samples);
           CgroupPath box = CgroupPath.of("/n/c" + c).under(scratch);
           fs.write(unified, box, "cgroup.procs", pid);
-          Thread.sleep(100); // the watch thread sees it populated before it is emptied (else no change)
+          Thread.sleep(
+              100); // the watch thread sees it populated before it is emptied (else no change)
           long t0 = System.nanoTime();
           fs.write(unified, CgroupPath.of("/park").under(scratch), "cgroup.procs", pid);
           long deadline = t0 + 10_000_000_000L;
@@ -106,16 +126,24 @@ final class NotifyBenchmark {
           latency[s] = emptiedAt.get(c) == 0 ? Double.NaN : (emptiedAt.get(c) - t0) / 1000.0;
         }
         double[] seen = Arrays.stream(latency).filter(v -> !Double.isNaN(v)).sorted().toArray();
-        out.printf("%-46s median %.0f µs, max %.0f µs over %d events (%d not seen within 10 s: populated and"
-            + " emptied before the watch thread read it once)%n", "notifications: event latency (empty)",
-            seen.length == 0 ? Double.NaN : seen[seen.length / 2], seen.length == 0 ? Double.NaN : seen[seen.length - 1],
-            seen.length, samples - seen.length);
+        out.printf(
+            "%-46s median %.0f µs, max %.0f µs over %d events (%d not seen within 10 s: populated and"
+                + " emptied before the watch thread read it once)%n",
+            "notifications: event latency (empty)",
+            seen.length == 0 ? Double.NaN : seen[seen.length / 2],
+            seen.length == 0 ? Double.NaN : seen[seen.length - 1],
+            seen.length,
+            samples - seen.length);
 
         long t0 = System.nanoTime();
         api.destroy("/n");
         boolean all = destroyed.await(60, TimeUnit.SECONDS);
-        out.printf("%-46s %.0f ms until %s of %,d registrations had DESTROYED%n", "notifications: destroy all",
-            (System.nanoTime() - t0) / 1e6, all ? "every one" : "not every one", registrations);
+        out.printf(
+            "%-46s %.0f ms until %s of %,d registrations had DESTROYED%n",
+            "notifications: destroy all",
+            (System.nanoTime() - t0) / 1e6,
+            all ? "every one" : "not every one",
+            registrations);
       } finally {
         sleeper.destroyForcibly();
         sleeper.waitFor();
@@ -130,16 +158,18 @@ final class NotifyBenchmark {
   /** Entries of a /proc fd folder, or those linking to {@code target}. */
   private static long count(String dir, String target) throws IOException {
     try (Stream<Path> fds = Files.list(Path.of(dir))) {
-      return fds.filter(fd -> {
-        if (target == null) {
-          return true;
-        }
-        try {
-          return Files.readSymbolicLink(fd).toString().equals(target);
-        } catch (IOException e) {
-          return false;
-        }
-      }).count();
+      return fds.filter(
+              fd -> {
+                if (target == null) {
+                  return true;
+                }
+                try {
+                  return Files.readSymbolicLink(fd).toString().equals(target);
+                } catch (IOException e) {
+                  return false;
+                }
+              })
+          .count();
     }
   }
 }

@@ -13,7 +13,6 @@ import org.lmctfy.ContainerProcess;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
@@ -21,45 +20,49 @@ import org.lmctfy.testing.junit.ScratchCgroups;
  * {@code run} of {@code /bin/true} into a container, start to exit, next to a C floor that makes
  * the fewest system calls for the same end state: {@code fork}; the child writes {@code 0} (itself)
  * into the container's {@code cgroup.procs} in every managed hierarchy and {@code execve}s {@code
- * /bin/true}; the parent {@code waitpid}s. The floor is compiled with the system's {@code cc}. A third
- * column is the JDK alone: {@code ProcessBuilder} start and {@code waitFor} of {@code /bin/true}
- * with no placement, the least any JVM code pays for a process through the JDK. Two more take the
- * library's cost apart: the floor without placement (fork, execve, waitpid: what the 9 writes add),
- * and the launcher's gate placed nowhere (the JDK starting {@code /bin/sh} that reads one line from
- * a pipe, then execs {@code /bin/true}: what the shell and its handshake add). Runs alternate in
- * rounds after a warm-up; prints medians per run and the median of per-round ratios.
+ * /bin/true}; the parent {@code waitpid}s. The floor is compiled with the system's {@code cc}. A
+ * third column is the JDK alone: {@code ProcessBuilder} start and {@code waitFor} of {@code
+ * /bin/true} with no placement, the least any JVM code pays for a process through the JDK. Two more
+ * take the library's cost apart: the floor without placement (fork, execve, waitpid: what the 9
+ * writes add), and the launcher's gate placed nowhere (the JDK starting {@code /bin/sh} that reads
+ * one line from a pipe, then execs {@code /bin/true}: what the shell and its handshake add). Runs
+ * alternate in rounds after a warm-up; prints medians per run and the median of per-round ratios.
  * With {@code --strace}, also counts the system calls of each (strace -f -c over one batch).
  *
- * <pre>java -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.RunBenchmark [--quick] [--strace]</pre>
+ * <pre>
+ * java -cp examples/target/lmctfy.jar org.lmctfy.examples.bench.RunBenchmark [--quick] [--strace]
+ * </pre>
  */
 public final class RunBenchmark {
-  private static final String FLOOR_C = String.join("\n",
-      "#include <fcntl.h>",
-      "#include <stdio.h>",
-      "#include <stdlib.h>",
-      "#include <sys/wait.h>",
-      "#include <unistd.h>",
-      "int main(int argc, char **argv) {", // argv: count, then each cgroup.procs
-      "  int n = atoi(argv[1]);",
-      "  char *const args[] = {\"/bin/true\", NULL};",
-      "  char *const env[] = {NULL};",
-      "  for (int i = 0; i < n; i++) {",
-      "    pid_t pid = fork();",
-      "    if (pid == 0) {",
-      "      for (int j = 2; j < argc; j++) {",
-      "        int fd = open(argv[j], O_WRONLY | O_CLOEXEC);",
-      "        if (fd < 0 || write(fd, \"0\", 1) != 1) _exit(125);",
-      "        close(fd);",
-      "      }",
-      "      execve(args[0], args, env);",
-      "      _exit(127);",
-      "    }",
-      "    int status;",
-      "    if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0) return 1;",
-      "  }",
-      "  return 0;",
-      "}",
-      "");
+  private static final String FLOOR_C =
+      String.join(
+          "\n",
+          "#include <fcntl.h>",
+          "#include <stdio.h>",
+          "#include <stdlib.h>",
+          "#include <sys/wait.h>",
+          "#include <unistd.h>",
+          "int main(int argc, char **argv) {", // argv: count, then each cgroup.procs
+          "  int n = atoi(argv[1]);",
+          "  char *const args[] = {\"/bin/true\", NULL};",
+          "  char *const env[] = {NULL};",
+          "  for (int i = 0; i < n; i++) {",
+          "    pid_t pid = fork();",
+          "    if (pid == 0) {",
+          "      for (int j = 2; j < argc; j++) {",
+          "        int fd = open(argv[j], O_WRONLY | O_CLOEXEC);",
+          "        if (fd < 0 || write(fd, \"0\", 1) != 1) _exit(125);",
+          "        close(fd);",
+          "      }",
+          "      execve(args[0], args, env);",
+          "      _exit(127);",
+          "    }",
+          "    int status;",
+          "    if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0) return 1;",
+          "  }",
+          "  return 0;",
+          "}",
+          "");
 
   public static void main(String[] args) throws Exception {
     boolean quick = List.of(args).contains("--quick");
@@ -79,7 +82,8 @@ public final class RunBenchmark {
     }
     Path dir = floor.getParent();
     CgroupFs fs = ContainerApi.hostCgroupFs();
-    try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {
+    try (ScratchCgroups scratch = ScratchCgroups.on(fs);
+        ContainerApi api = ContainerApi.open(fs, scratch.path())) {
       Container job = api.create("/job", Benchmarks.SPEC);
       List<String> procs = new ArrayList<>();
       for (Hierarchy h : fs.hierarchies()) {
@@ -87,7 +91,15 @@ public final class RunBenchmark {
           procs.add(h.display(scratch.path().resolve("job"), "cgroup.procs"));
         }
       }
-      RunSpec quiet = new RunSpec(RunSpec.FdPolicy.INHERIT, java.util.Map.of(), null, null, "/dev/null", "/dev/null", null);
+      RunSpec quiet =
+          new RunSpec(
+              RunSpec.FdPolicy.INHERIT,
+              java.util.Map.of(),
+              null,
+              null,
+              "/dev/null",
+              "/dev/null",
+              null);
       int batch = quick ? 50 : 200;
       int rounds = quick ? 3 : 7;
       // warm-up: the JIT compiles the library's path; the floor's page cache warms
@@ -115,23 +127,40 @@ public final class RunBenchmark {
         ratio[r] = lib[r] / raw[r];
         toJdk[r] = lib[r] / jdk[r];
       }
-      out.printf("machine: %d cpus, Linux %s, Java %s; %d hierarchies to place in%n",
+      out.printf(
+          "machine: %d cpus, Linux %s, Java %s; %d hierarchies to place in%n",
           Runtime.getRuntime().availableProcessors(),
-          Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip(), System.getProperty("java.version"),
+          Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip(),
+          System.getProperty("java.version"),
           procs.size());
-      out.printf("run /bin/true, start to exit: C floor (fork, write 0 to %d cgroup.procs, execve, waitpid) %.0f µs%n",
+      out.printf(
+          "run /bin/true, start to exit: C floor (fork, write 0 to %d cgroup.procs, execve, waitpid) %.0f µs%n",
           procs.size(), median(raw));
-      out.printf("run /bin/true, start to exit: library run + waitFor (empty environment)             %.0f µs%n",
+      out.printf(
+          "run /bin/true, start to exit: library run + waitFor (empty environment)             %.0f µs%n",
           median(lib));
-      out.printf("run /bin/true, start to exit: the JDK alone (ProcessBuilder, no placement)        %.0f µs"
-          + " = %.2f x floor%n", median(jdk), median(jdk) / median(raw));
-      out.printf("run /bin/true, start to exit: the C floor without placement (fork, execve, waitpid) %.0f µs:"
-          + " the %d writes cost %.0f µs%n", median(unplaced), procs.size(), median(raw) - median(unplaced));
-      out.printf("run /bin/true, start to exit: the launcher's gate placed nowhere (JDK, sh, read, exec) %.0f µs"
-          + " = %.2f x the JDK alone%n", median(gate), median(gate) / median(jdk));
-      out.printf("ratio (median of %d rounds of %d): %.2f x floor  [rounds: %s]%n", rounds, batch, median(ratio),
+      out.printf(
+          "run /bin/true, start to exit: the JDK alone (ProcessBuilder, no placement)        %.0f µs"
+              + " = %.2f x floor%n",
+          median(jdk), median(jdk) / median(raw));
+      out.printf(
+          "run /bin/true, start to exit: the C floor without placement (fork, execve, waitpid) %.0f µs:"
+              + " the %d writes cost %.0f µs%n",
+          median(unplaced), procs.size(), median(raw) - median(unplaced));
+      out.printf(
+          "run /bin/true, start to exit: the launcher's gate placed nowhere (JDK, sh, read, exec) %.0f µs"
+              + " = %.2f x the JDK alone%n",
+          median(gate), median(gate) / median(jdk));
+      out.printf(
+          "ratio (median of %d rounds of %d): %.2f x floor  [rounds: %s]%n",
+          rounds,
+          batch,
+          median(ratio),
           Arrays.toString(Arrays.stream(ratio).map(x -> Math.round(x * 100) / 100.0).toArray()));
-      out.printf("ratio to the JDK alone (median of %d rounds): %.2f x  [rounds: %s]%n", rounds, median(toJdk),
+      out.printf(
+          "ratio to the JDK alone (median of %d rounds): %.2f x  [rounds: %s]%n",
+          rounds,
+          median(toJdk),
           Arrays.toString(Arrays.stream(toJdk).map(x -> Math.round(x * 100) / 100.0).toArray()));
       if (strace) {
         out.println("system calls per run (strace -f -c of 20 runs, divided by 20):");
@@ -155,8 +184,10 @@ public final class RunBenchmark {
 
   /** Microseconds per start and exit of {@code /bin/true} through the JDK, placed nowhere. */
   static double jdkAlone(int n) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder("/bin/true").redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    ProcessBuilder pb =
+        new ProcessBuilder("/bin/true")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
     pb.environment().clear();
     long start = System.nanoTime();
     for (int i = 0; i < n; i++) {
@@ -172,8 +203,10 @@ public final class RunBenchmark {
    * one line from its stdin pipe, then execs {@code /bin/true}.
    */
   static double gateAlone(int n) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "IFS= read -r g || exit 125; exec /bin/true")
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+    ProcessBuilder pb =
+        new ProcessBuilder("/bin/sh", "-c", "IFS= read -r g || exit 125; exec /bin/true")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
     pb.environment().clear();
     byte[] go = "go\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     long start = System.nanoTime();
@@ -189,22 +222,35 @@ public final class RunBenchmark {
     return (System.nanoTime() - start) / 1000.0 / n;
   }
 
-  /** Microseconds per run of the C floor (one process running n forks), placing in {@code procs}. */
-  static double floor(Path floor, List<String> procs, int n) throws IOException, InterruptedException {
+  /**
+   * Microseconds per run of the C floor (one process running n forks), placing in {@code procs}.
+   */
+  static double floor(Path floor, List<String> procs, int n)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(floor.toString(), Integer.toString(n)));
     cmd.addAll(procs);
     Process p = new ProcessBuilder(cmd).start();
     long start = System.nanoTime();
     // the floor's own start is outside the measure only approximately: it is one exec per batch
     if (p.waitFor() != 0) {
-      throw new IllegalStateException("the floor failed: " + new String(p.getErrorStream().readAllBytes()));
+      throw new IllegalStateException(
+          "the floor failed: " + new String(p.getErrorStream().readAllBytes()));
     }
     return (System.nanoTime() - start) / 1000.0 / n;
   }
 
-  private static String straceFloor(Path floor, List<String> procs, Path dir) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("strace", "-f", "-c", "-o", dir.resolve("floor.strace").toString(),
-        floor.toString(), "20"));
+  private static String straceFloor(Path floor, List<String> procs, Path dir)
+      throws IOException, InterruptedException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "strace",
+                "-f",
+                "-c",
+                "-o",
+                dir.resolve("floor.strace").toString(),
+                floor.toString(),
+                "20"));
     cmd.addAll(procs);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     p.getInputStream().readAllBytes();
@@ -212,7 +258,9 @@ public final class RunBenchmark {
     List<String> lines = Files.readAllLines(dir.resolve("floor.strace"));
     String total = lines.stream().filter(l -> l.strip().endsWith("total")).findFirst().orElse("");
     String[] f = total.strip().split("\\s+");
-    return f.length >= 4 ? (Long.parseLong(f[3]) / 20) + " (strace total " + f[3] + " for 20)" : total;
+    return f.length >= 4
+        ? (Long.parseLong(f[3]) / 20) + " (strace total " + f[3] + " for 20)"
+        : total;
   }
 
   static double median(double[] xs) {

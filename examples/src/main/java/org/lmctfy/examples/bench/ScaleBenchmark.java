@@ -24,11 +24,22 @@ import org.lmctfy.spec.ContainerSpec;
  */
 final class ScaleBenchmark {
   private static final String[] OPS = {"create", "get", "list", "stats", "destroy"};
+
   /** The files a SUMMARY reads on the five hierarchies, as in the stats benchmark. */
-  static final String[][] STATS_FILES = {{"cpuacct", "cpuacct.usage"}, {"cpuacct", "cpuacct.usage_percpu"},
-      {"cpuacct", "cpuacct.usage_user"}, {"cpuacct", "cpuacct.usage_sys"}, {"memory", "memory.usage_in_bytes"},
-      {"memory", "memory.max_usage_in_bytes"}, {"memory", "memory.limit_in_bytes"}, {"memory", "memory.failcnt"},
-      {"memory", "memory.stat"}, {"memory", "memory.oom_control"}, {"pids", "pids.current"}, {"pids", "pids.max"}};
+  static final String[][] STATS_FILES = {
+    {"cpuacct", "cpuacct.usage"},
+    {"cpuacct", "cpuacct.usage_percpu"},
+    {"cpuacct", "cpuacct.usage_user"},
+    {"cpuacct", "cpuacct.usage_sys"},
+    {"memory", "memory.usage_in_bytes"},
+    {"memory", "memory.max_usage_in_bytes"},
+    {"memory", "memory.limit_in_bytes"},
+    {"memory", "memory.failcnt"},
+    {"memory", "memory.stat"},
+    {"memory", "memory.oom_control"},
+    {"pids", "pids.current"},
+    {"pids", "pids.max"}
+  };
 
   private final PrintStream out;
   private final CgroupFs fs;
@@ -74,11 +85,16 @@ final class ScaleBenchmark {
     return out;
   }
 
-  /** Library and floor at each scale, and the growth of each from the last scale but one to the last. */
+  /**
+   * Library and floor at each scale, and the growth of each from the last scale but one to the
+   * last.
+   */
   private void print(String what, int[][] shapes, double[][] lib, double[][] raw, int op) {
     StringBuilder sb = new StringBuilder();
     for (int s = 0; s < shapes.length; s++) {
-      sb.append(String.format("%,d: %.0f (%.0f) µs  ", shapes[s][0] * shapes[s][1], lib[s][op], raw[s][op]));
+      sb.append(
+          String.format(
+              "%,d: %.0f (%.0f) µs  ", shapes[s][0] * shapes[s][1], lib[s][op], raw[s][op]));
     }
     int last = shapes.length - 1;
     double growth = lib[last][op] / lib[last - 1][op];
@@ -101,13 +117,16 @@ final class ScaleBenchmark {
     int n = all.size();
     double create = Timer.once(n, k -> all.forEach(c -> api.create(c, Benchmarks.SPEC)));
     double get = Timer.once(n, k -> all.forEach(api::get));
-    double list = Timer.once(n, k -> parentNames.forEach(p -> api.get(p).listSubcontainers(ListPolicy.SELF)));
+    double list =
+        Timer.once(n, k -> parentNames.forEach(p -> api.get(p).listSubcontainers(ListPolicy.SELF)));
     double stats = Timer.once(n, k -> api.stats(all, StatsType.SUMMARY));
     double destroy = Timer.once(n, k -> parentNames.forEach(api::destroy));
     return new double[] {create, get, list, stats, destroy};
   }
 
-  /** The same work on plain directories: mkdir and the three writes, stat, readdir, reads, rmdir. */
+  /**
+   * The same work on plain directories: mkdir and the three writes, stat, readdir, reads, rmdir.
+   */
   private double[] raw(int parents, int children) throws Exception {
     List<Hierarchy> hs = fs.hierarchies();
     List<List<Path>> parentDirs = new ArrayList<>();
@@ -127,51 +146,66 @@ final class ScaleBenchmark {
     int memory = index(hs, "memory");
     int pids = index(hs, "pids");
     int n = all.size();
-    double create = Timer.once(n, k -> {
-      for (List<Path> c : all) {
-        for (Path d : c) {
-          Files.createDirectory(d);
-        }
-        Files.writeString(c.get(cpu).resolve("cpu.shares"), "512");
-        Files.writeString(c.get(memory).resolve("memory.limit_in_bytes"), "104857600");
-        Files.writeString(c.get(pids).resolve("pids.max"), "100");
-      }
-    });
-    double get = Timer.once(n, k -> {
-      for (List<Path> c : all) {
-        for (Path d : c) {
-          Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS);
-        }
-      }
-    });
-    double list = Timer.once(n, k -> {
-      for (List<Path> p : parentDirs) {
-        for (Path d : p) {
-          try (DirectoryStream<Path> entries = Files.newDirectoryStream(d)) {
-            entries.forEach(e -> { });
-          }
-        }
-      }
-    });
-    double stats = Timer.once(n, k -> {
-      for (List<Path> c : all) {
-        for (String[] f : STATS_FILES) {
-          Files.readAllBytes(c.get(index(hs, f[0])).resolve(f[1]));
-        }
-      }
-    });
-    double destroy = Timer.once(n, k -> {
-      for (List<Path> c : all) {
-        for (Path d : c) {
-          Files.delete(d);
-        }
-      }
-      for (List<Path> p : parentDirs) {
-        for (Path d : p) {
-          Files.delete(d);
-        }
-      }
-    });
+    double create =
+        Timer.once(
+            n,
+            k -> {
+              for (List<Path> c : all) {
+                for (Path d : c) {
+                  Files.createDirectory(d);
+                }
+                Files.writeString(c.get(cpu).resolve("cpu.shares"), "512");
+                Files.writeString(c.get(memory).resolve("memory.limit_in_bytes"), "104857600");
+                Files.writeString(c.get(pids).resolve("pids.max"), "100");
+              }
+            });
+    double get =
+        Timer.once(
+            n,
+            k -> {
+              for (List<Path> c : all) {
+                for (Path d : c) {
+                  Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS);
+                }
+              }
+            });
+    double list =
+        Timer.once(
+            n,
+            k -> {
+              for (List<Path> p : parentDirs) {
+                for (Path d : p) {
+                  try (DirectoryStream<Path> entries = Files.newDirectoryStream(d)) {
+                    entries.forEach(e -> {});
+                  }
+                }
+              }
+            });
+    double stats =
+        Timer.once(
+            n,
+            k -> {
+              for (List<Path> c : all) {
+                for (String[] f : STATS_FILES) {
+                  Files.readAllBytes(c.get(index(hs, f[0])).resolve(f[1]));
+                }
+              }
+            });
+    double destroy =
+        Timer.once(
+            n,
+            k -> {
+              for (List<Path> c : all) {
+                for (Path d : c) {
+                  Files.delete(d);
+                }
+              }
+              for (List<Path> p : parentDirs) {
+                for (Path d : p) {
+                  Files.delete(d);
+                }
+              }
+            });
     return new double[] {create, get, list, stats, destroy};
   }
 

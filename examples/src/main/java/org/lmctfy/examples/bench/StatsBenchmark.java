@@ -18,10 +18,10 @@ import org.lmctfy.spec.ContainerSpec;
 
 /**
  * {@code api.stats(names, SUMMARY)} and {@code FULL} of many containers on every hierarchy this
- * machine has, next to raw reads ({@code Files.readAllBytes}) of exactly the files the library
- * read for them (recorded through a view of the CgroupFs; a file it found absent is not read
- * raw), in alternating rounds; and the bytes
- * each allocates per container, from {@code ThreadMXBean}'s per-thread allocation counter.
+ * machine has, next to raw reads ({@code Files.readAllBytes}) of exactly the files the library read
+ * for them (recorded through a view of the CgroupFs; a file it found absent is not read raw), in
+ * alternating rounds; and the bytes each allocates per container, from {@code ThreadMXBean}'s
+ * per-thread allocation counter.
  */
 final class StatsBenchmark {
   private final PrintStream out;
@@ -38,12 +38,13 @@ final class StatsBenchmark {
 
   void run(int rounds) throws Exception {
     Set<String> read = new LinkedHashSet<>();
-    OnlyHierarchies recording = new OnlyHierarchies(fs, null) {
-      @Override
-      void onRead(Hierarchy h, CgroupPath p, String file) {
-        read.add(h.display(p, file));
-      }
-    };
+    OnlyHierarchies recording =
+        new OnlyHierarchies(fs, null) {
+          @Override
+          void onRead(Hierarchy h, CgroupPath p, String file) {
+            read.add(h.display(p, file));
+          }
+        };
     try (ContainerApi api = ContainerApi.open(recording, scratch)) {
       api.create("/s", ContainerSpec.empty());
       List<String> names = new ArrayList<>();
@@ -55,17 +56,26 @@ final class StatsBenchmark {
         for (StatsType type : StatsType.values()) {
           read.clear();
           api.stats(names, type);
-          List<Path> files = read.stream().map(Path::of).filter(Files::exists).toList(); // not the absent ones
-          Timer.Comparison both = Timer.compare(rounds, containers, n -> raw(files),
-              n -> api.stats(names, type));
+          List<Path> files =
+              read.stream().map(Path::of).filter(Files::exists).toList(); // not the absent ones
+          Timer.Comparison both =
+              Timer.compare(rounds, containers, n -> raw(files), n -> api.stats(names, type));
           long rawBytes = allocated(n -> raw(files));
           long libBytes = allocated(n -> api.stats(names, type));
           String what = String.format("stats %s of %,d: ", type, containers);
-          out.printf("%-46s %9.1f µs %14s 1.00 (%d files a container, %.1f KB allocated a container)%n",
-              what + "raw reads", both.floor().median(), both.floor().spread(),
-              files.size() / containers, rawBytes / 1024.0 / containers);
-          out.printf("%-46s %9.1f µs %14s %.2f x raw (%.1f KB allocated a container)%n",
-              what + "library, one call", both.contender().median(), both.contender().spread(), both.ratio(),
+          out.printf(
+              "%-46s %9.1f µs %14s 1.00 (%d files a container, %.1f KB allocated a container)%n",
+              what + "raw reads",
+              both.floor().median(),
+              both.floor().spread(),
+              files.size() / containers,
+              rawBytes / 1024.0 / containers);
+          out.printf(
+              "%-46s %9.1f µs %14s %.2f x raw (%.1f KB allocated a container)%n",
+              what + "library, one call",
+              both.contender().median(),
+              both.contender().spread(),
+              both.ratio(),
               libBytes / 1024.0 / containers);
         }
       } finally {
@@ -80,9 +90,13 @@ final class StatsBenchmark {
     }
   }
 
-  /** The bytes this thread allocates while {@code round} runs once (after the warm-up of the comparison). */
+  /**
+   * The bytes this thread allocates while {@code round} runs once (after the warm-up of the
+   * comparison).
+   */
   static long allocated(Timer.Round round) throws Exception {
-    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long id = Thread.currentThread().getId();
     long before = threads.getThreadAllocatedBytes(id);
     round.run(1);

@@ -19,23 +19,28 @@ final class Strace {
     /** Each count divided by {@code ops}, those of at least half a call, as "name n, ...". */
     String perOp(int ops) {
       StringBuilder sb = new StringBuilder();
-      calls.forEach((name, n) -> {
-        if (n * 2 >= ops) {
-          sb.append(sb.length() == 0 ? "" : ", ").append(name).append(' ').append(Math.round((double) n / ops));
-        }
-      });
+      calls.forEach(
+          (name, n) -> {
+            if (n * 2 >= ops) {
+              sb.append(sb.length() == 0 ? "" : ", ")
+                  .append(name)
+                  .append(' ')
+                  .append(Math.round((double) n / ops));
+            }
+          });
       return sb.toString();
     }
 
     /** The difference of two counts, {@code this - base}: a program's loop without its start. */
     Counts minus(Counts base) {
       Map<String, Long> out = new LinkedHashMap<>();
-      calls.forEach((name, n) -> {
-        long d = n - base.calls.getOrDefault(name, 0L);
-        if (d != 0) {
-          out.put(name, d);
-        }
-      });
+      calls.forEach(
+          (name, n) -> {
+            long d = n - base.calls.getOrDefault(name, 0L);
+            if (d != 0) {
+              out.put(name, d);
+            }
+          });
       return new Counts(out, total - base.total);
     }
   }
@@ -55,7 +60,8 @@ final class Strace {
 
   /** The calling thread's id in the kernel. */
   static long tid() throws IOException {
-    String link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString(); // "<pid>/task/<tid>"
+    String link =
+        Files.readSymbolicLink(Path.of("/proc/thread-self")).toString(); // "<pid>/task/<tid>"
     return Long.parseLong(link.substring(link.lastIndexOf('/') + 1));
   }
 
@@ -90,13 +96,18 @@ final class Strace {
       cmd.add("-p");
       cmd.add(Long.toString(tid));
     }
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     for (long tid : tids) {
       while (!traced(tid)) {
         if (!p.isAlive() || System.nanoTime() > deadline) {
           p.destroyForcibly();
-          throw new IOException("strace could not attach to thread " + tid + " (ptrace permitted?)");
+          throw new IOException(
+              "strace could not attach to thread " + tid + " (ptrace permitted?)");
         }
         Thread.sleep(5);
       }
@@ -113,12 +124,18 @@ final class Strace {
     return false;
   }
 
-  /** The counts of a whole program and the processes and threads it starts ({@code strace -f -c}). */
+  /**
+   * The counts of a whole program and the processes and threads it starts ({@code strace -f -c}).
+   */
   static Counts program(List<String> command) throws IOException, InterruptedException {
     Path output = Files.createTempFile("lmctfy-strace", ".txt");
     List<String> cmd = new ArrayList<>(List.of("strace", "-f", "-c", "-o", output.toString()));
     cmd.addAll(command);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     if (p.waitFor() != 0) {
       throw new IOException("strace " + command + " exited " + p.exitValue());
     }

@@ -2,7 +2,10 @@ package org.lmctfy.examples.bench;
 
 import java.util.Arrays;
 
-/** Runs a measured action for three seconds of warm-up, then several rounds; median and spread per operation. */
+/**
+ * Runs a measured action for three seconds of warm-up, then several rounds; median and spread per
+ * operation.
+ */
 final class Timer {
   /** What one round does: {@code ops} operations, returning nothing. */
   interface Round {
@@ -39,7 +42,9 @@ final class Timer {
     return new Result(perOp);
   }
 
-  /** What one self-timed round does: {@code ops} operations, returning the nanoseconds they took. */
+  /**
+   * What one self-timed round does: {@code ops} operations, returning the nanoseconds they took.
+   */
   interface Timed {
     long nanos(int ops) throws Exception;
   }
@@ -49,16 +54,22 @@ final class Timer {
 
   /**
    * A floor and a contender measured side by side: their rounds alternate, so that whatever else
-   * the machine does at the time weighs on both alike; the ratio is the median of each round pair's.
+   * the machine does at the time weighs on both alike; the ratio is the median of each round
+   * pair's.
    */
   static Comparison compare(int rounds, int ops, Round floor, Round contender) throws Exception {
     return compareTimed(rounds, ops, timed(floor), timed(contender));
   }
 
-  /** As {@link #compare}, with rounds that time themselves (a floor program times its own loop, not its start). */
-  static Comparison compareTimed(int rounds, int ops, Timed floor, Timed contender) throws Exception {
+  /**
+   * As {@link #compare}, with rounds that time themselves (a floor program times its own loop, not
+   * its start).
+   */
+  static Comparison compareTimed(int rounds, int ops, Timed floor, Timed contender)
+      throws Exception {
     long warm = System.nanoTime() + WARM_UP_NANOS;
-    do { // until the JIT has compiled both: the library has much more code to compile than the floor
+    do { // until the JIT has compiled both: the library has much more code to compile than the
+      // floor
       floor.nanos(ops);
       contender.nanos(ops);
     } while (System.nanoTime() < warm);

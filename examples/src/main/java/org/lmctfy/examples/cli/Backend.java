@@ -22,13 +22,21 @@ record Backend(CgroupFs fs, String notice, boolean endsPrograms, ProgramSignals.
 
   /** A backend whose processes get no signals (a fake). */
   Backend(CgroupFs fs, String notice, boolean endsPrograms) {
-    this(fs, notice, endsPrograms, (pid, signal) -> {
-      throw new IOException("this backend's processes (" + fs.getClass().getSimpleName() + ") take no signals");
-    });
+    this(
+        fs,
+        notice,
+        endsPrograms,
+        (pid, signal) -> {
+          throw new IOException(
+              "this backend's processes (" + fs.getClass().getSimpleName() + ") take no signals");
+        });
   }
 
   /** The two backends of {@code --backend}. */
-  enum Kind { HOST, FAKE }
+  enum Kind {
+    HOST,
+    FAKE
+  }
 
   /** Opens the backend a command line asked for. */
   @FunctionalInterface
@@ -39,21 +47,28 @@ record Backend(CgroupFs fs, String notice, boolean endsPrograms, ProgramSignals.
   /**
    * The real choice: the host's cgroups (for any user: what it may do is the driver's and the
    * kernel's to say), refused with the reason when none is mounted; or a fresh {@link
-   * FakeCgroupFs}, empty at every invocation.
-   * Only the fake touches {@code lmctfy-testing}: the host needs no test kit.
+   * FakeCgroupFs}, empty at every invocation. Only the fake touches {@code lmctfy-testing}: the
+   * host needs no test kit.
    */
   static Backend open(Kind kind, FakeLayout layout) throws IOException {
     if (kind == Kind.FAKE) {
-      return new Backend(FakeCgroupFs.create(layout), "lmctfy: backend: in-memory fake (FakeCgroupFs, layout "
-          + layout + "); it starts empty and is gone when this command ends", false);
+      return new Backend(
+          FakeCgroupFs.create(layout),
+          "lmctfy: backend: in-memory fake (FakeCgroupFs, layout "
+              + layout
+              + "); it starts empty and is gone when this command ends",
+          false);
     }
     // any user: reads need no root; on a systemd machine the systemd driver gives a user containers
-    // of its own (its user manager), elsewhere a write outside the user's cgroups is PERMISSION_DENIED
+    // of its own (its user manager), elsewhere a write outside the user's cgroups is
+    // PERMISSION_DENIED
     try {
       return new Backend(ContainerApi.hostCgroupFs(), null, true, ProgramSignals::kill);
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the host's cgroups cannot be used: " + e.getMessage()
-          + "; " + TRY_FAKE, e);
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "the host's cgroups cannot be used: " + e.getMessage() + "; " + TRY_FAKE,
+          e);
     }
   }
 

@@ -19,26 +19,35 @@ import java.util.List;
  * examples/lmctfy}, and the distribution's {@code bin/lmctfy} makes its own at its first run, in
  * the user's cache: a {@code .aot} where its JVM is 25 or later, else a {@code .jsa}.
  *
- * <pre>java -cp lmctfy.jar org.lmctfy.examples.cli.ClassArchive ARCHIVE.jsa|ARCHIVE.aot [JAR]   # for JAR (default: this one)</pre>
+ * <pre>
+ * java -cp lmctfy.jar org.lmctfy.examples.cli.ClassArchive ARCHIVE.jsa|ARCHIVE.aot [JAR]   # for JAR (default: this one)
+ * </pre>
  *
- * <p>Without arguments it is the training run: common commands on the fake (and read-only ones
- * on the host), their output discarded.
+ * <p>Without arguments it is the training run: common commands on the fake (and read-only ones on
+ * the host), their output discarded.
  */
 public final class ClassArchive {
   /** The training: what the commands of a session load (the fake starts empty at every one). */
-  private static final List<String[]> TRAINING = List.of(
-      new String[] {"--help"},
-      new String[] {"help", "create"},
-      new String[] {"--version"},
-      new String[] {"--backend", "fake", "create", "/job", "cpu { limit: 500 } memory { limit: 104857600 }"},
-      new String[] {"--backend", "fake", "create", "/job", "{\"memory\": {\"limit\": 104857600}}"},
-      new String[] {"--backend", "fake", "list", "containers", "-r", "/"},
-      new String[] {"--backend", "fake", "--json", "spec", "/"},
-      new String[] {"--backend", "fake", "stats", "summary", "/"},
-      new String[] {"--backend", "fake", "destroy", "/job"},
-      new String[] {"--backend", "fake", "lsit"},
-      new String[] {"list", "containers", "/"}, // the host, read-only (refused without root: the refusal's classes)
-      new String[] {"detect"});
+  private static final List<String[]> TRAINING =
+      List.of(
+          new String[] {"--help"},
+          new String[] {"help", "create"},
+          new String[] {"--version"},
+          new String[] {
+            "--backend", "fake", "create", "/job", "cpu { limit: 500 } memory { limit: 104857600 }"
+          },
+          new String[] {
+            "--backend", "fake", "create", "/job", "{\"memory\": {\"limit\": 104857600}}"
+          },
+          new String[] {"--backend", "fake", "list", "containers", "-r", "/"},
+          new String[] {"--backend", "fake", "--json", "spec", "/"},
+          new String[] {"--backend", "fake", "stats", "summary", "/"},
+          new String[] {"--backend", "fake", "destroy", "/job"},
+          new String[] {"--backend", "fake", "lsit"},
+          new String[] {
+            "list", "containers", "/"
+          }, // the host, read-only (refused without root: the refusal's classes)
+          new String[] {"detect"});
 
   private ClassArchive() {}
 
@@ -54,32 +63,54 @@ public final class ClassArchive {
       train();
       return;
     }
-    Path jar = args.length > 1 ? Path.of(args[1]).toRealPath()
-        : Path.of(ClassArchive.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path jar =
+        args.length > 1
+            ? Path.of(args[1]).toRealPath()
+            : Path.of(
+                ClassArchive.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     Path archive = Path.of(args[0]).toAbsolutePath();
     boolean aot = archive.toString().endsWith(".aot");
     if (aot && Runtime.version().feature() < 25) {
-      System.err.println("lmctfy: an ahead-of-time cache (" + archive + ") needs Java 25 or later, not "
-          + Runtime.version() + "; make a .jsa instead");
+      System.err.println(
+          "lmctfy: an ahead-of-time cache ("
+              + archive
+              + ") needs Java 25 or later, not "
+              + Runtime.version()
+              + "; make a .jsa instead");
       System.exit(2);
     }
     Files.deleteIfExists(archive);
     // the same options as the launchers': an archive made under others may not be used
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        aot ? "-XX:AOTCacheOutput=" + archive : "-XX:ArchiveClassesAtExit=" + archive,
-        aot ? "-Xlog:aot*=off" : "-Xlog:cds*=off", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
-        "-cp", jar.toString(), ClassArchive.class.getName())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                aot ? "-XX:AOTCacheOutput=" + archive : "-XX:ArchiveClassesAtExit=" + archive,
+                aot ? "-Xlog:aot*=off" : "-Xlog:cds*=off",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
+                "-cp",
+                jar.toString(),
+                ClassArchive.class.getName())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (p.waitFor() != 0 || !Files.isRegularFile(archive)) { // an optimisation: the build goes on without it
-      System.err.println("lmctfy: no class data sharing archive " + archive + ": the training run failed ("
-          + p.exitValue() + "): " + out);
+    if (p.waitFor() != 0
+        || !Files.isRegularFile(archive)) { // an optimisation: the build goes on without it
+      System.err.println(
+          "lmctfy: no class data sharing archive "
+              + archive
+              + ": the training run failed ("
+              + p.exitValue()
+              + "): "
+              + out);
       Files.deleteIfExists(archive);
     }
   }
 
   private static void train() {
-    PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    PrintStream nowhere =
+        new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
     for (String[] command : TRAINING) {
       Lmctfy.run(command, InputStream.nullInputStream(), nowhere, nowhere, Backend::open);
     }

@@ -4,10 +4,10 @@ import java.util.List;
 
 /**
  * One command of the tool, as data: a leaf that runs an {@link Action}, or a menu of subcommands
- * ({@code list}, {@code stats}); its options, its parameters and its help. The tree is plain
- * values built by code, so a command line costs no reflection and no class beyond the tool's:
- * {@link Invocation#parse} reads a command line against it, {@link Usage} prints its help and
- * {@link Completion} its bash completion.
+ * ({@code list}, {@code stats}); its options, its parameters and its help. The tree is plain values
+ * built by code, so a command line costs no reflection and no class beyond the tool's: {@link
+ * Invocation#parse} reads a command line against it, {@link Usage} prints its help and {@link
+ * Completion} its bash completion.
  *
  * @param name the word that names it ({@code lmctfy} for the root)
  * @param description its help: the first line is the summary the parent's command list shows
@@ -16,11 +16,17 @@ import java.util.List;
  *     repeated
  * @param action what it does, or null for a menu
  * @param subcommands a menu's commands, in the order help lists them; empty for a leaf
- * @param programFollows whether every word after the first parameter belongs to that parameter
- *     list unread ({@code run /c ls -l}: the program keeps its {@code -l})
+ * @param programFollows whether every word after the first parameter belongs to that parameter list
+ *     unread ({@code run /c ls -l}: the program keeps its {@code -l})
  */
-record Command(String name, List<String> description, List<Opt> options, List<Param> params, Action action,
-    List<Command> subcommands, boolean programFollows) {
+record Command(
+    String name,
+    List<String> description,
+    List<Opt> options,
+    List<Param> params,
+    Action action,
+    List<Command> subcommands,
+    boolean programFollows) {
 
   /** What a leaf command does with its parsed command line; returns the exit code. */
   @FunctionalInterface
@@ -76,7 +82,8 @@ record Command(String name, List<String> description, List<Opt> options, List<Pa
   }
 
   /** A command that runs {@code action}. */
-  static Command leaf(String name, List<String> description, Action action, List<Opt> options, Param... params) {
+  static Command leaf(
+      String name, List<String> description, Action action, List<Opt> options, Param... params) {
     return new Command(name, description, options, List.of(params), action, List.of(), false);
   }
 

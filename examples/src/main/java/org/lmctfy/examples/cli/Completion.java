@@ -12,9 +12,9 @@ import org.lmctfy.examples.cli.Command.Opt;
 
 /**
  * The bash completion script of the {@link Command} tree: command words at each level, each
- * command's options and the global ones, the values of {@code --backend} and {@code
- * --fake-layout}, file names after {@code -c}. The build writes it once into the distribution
- * ({@link #main}); {@code lmctfy completion} prints the same.
+ * command's options and the global ones, the values of {@code --backend} and {@code --fake-layout},
+ * file names after {@code -c}. The build writes it once into the distribution ({@link #main});
+ * {@code lmctfy completion} prints the same.
  */
 public final class Completion {
   private Completion() {}
@@ -28,10 +28,12 @@ public final class Completion {
     StringBuilder b = new StringBuilder();
     b.append("# bash completion for lmctfy (made by `lmctfy completion`)\n");
     b.append("_lmctfy() {\n");
-    b.append("  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path= next i w\n");
+    b.append(
+        "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path= next i w\n");
     b.append("  case \"$prev\" in\n");
     b.append("    --backend) COMPREPLY=($(compgen -W \"host fake\" -- \"$cur\")); return;;\n");
-    b.append("    --fake-layout) COMPREPLY=($(compgen -W \"").append(Lmctfy.layouts().replace(",", ""))
+    b.append("    --fake-layout) COMPREPLY=($(compgen -W \"")
+        .append(Lmctfy.layouts().replace(",", ""))
         .append("\" -- \"$cur\")); return;;\n");
     b.append("    -c) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n");
     b.append("    --root) return;;\n");
@@ -42,7 +44,9 @@ public final class Completion {
     b.append("      ").append(String.join("|", withValue)).append(") ((i++));;\n");
     b.append("      -*) ;;\n");
     b.append("      *) next=${path:+${path}_}$w\n");
-    b.append("         case \" ").append(String.join(" ", words.keySet()).strip()).append(" \" in\n");
+    b.append("         case \" ")
+        .append(String.join(" ", words.keySet()).strip())
+        .append(" \" in\n");
     b.append("           *\" $next \"*) path=$next;;\n");
     b.append("           *) break;;\n");
     b.append("         esac;;\n");
@@ -51,8 +55,13 @@ public final class Completion {
     b.append("  local words opts\n");
     b.append("  case \"$path\" in\n");
     for (Map.Entry<String, String> e : words.entrySet()) {
-      b.append("    \"").append(e.getKey()).append("\") words=\"").append(e.getValue()).append("\" opts=\"")
-          .append(options.get(e.getKey())).append("\";;\n");
+      b.append("    \"")
+          .append(e.getKey())
+          .append("\") words=\"")
+          .append(e.getValue())
+          .append("\" opts=\"")
+          .append(options.get(e.getKey()))
+          .append("\";;\n");
     }
     b.append("  esac\n");
     b.append("  [[ $cur == -* ]] && words=$opts\n");
@@ -63,11 +72,16 @@ public final class Completion {
   }
 
   /**
-   * The command words and the options after each command path ({@code list_containers}; the
-   * root's is empty), and the options that take a value.
+   * The command words and the options after each command path ({@code list_containers}; the root's
+   * is empty), and the options that take a value.
    */
-  private static void collect(Command cmd, String path, Map<String, String> words, Map<String, String> options,
-      List<String> withValue, Command root) {
+  private static void collect(
+      Command cmd,
+      String path,
+      Map<String, String> words,
+      Map<String, String> options,
+      List<String> withValue,
+      Command root) {
     List<String> commands = new ArrayList<>();
     for (Command c : cmd.subcommands()) {
       commands.add(c.name());
@@ -82,7 +96,8 @@ public final class Completion {
     words.put(path, String.join(" ", commands));
     options.put(path, String.join(" ", all));
     for (Command c : cmd.subcommands()) {
-      collect(c, path.isEmpty() ? c.name() : path + "_" + c.name(), words, options, withValue, root);
+      collect(
+          c, path.isEmpty() ? c.name() : path + "_" + c.name(), words, options, withValue, root);
     }
   }
 

@@ -26,15 +26,24 @@ final class ContainerCommands {
   private static final Param CALLERS = Param.optional("<name>", "Default: the caller's container.");
 
   static Command create() {
-    return Command.leaf("create", List.of("Create a container.", "The spec is lmctfy text format or JSON, inline or "
-        + "from a file. Example: create /test 'cpu { limit: 1000 } memory { limit: 1000000000 }'. A virtual host "
-        + "(virtual_host { ... }) prints its init's pid, as lmctfy did: create /vh 'virtual_host { virtual_hostname: "
-        + "\"vh\" } filesystem { rootfs: \"/srv/vh\" }'"),
+    return Command.leaf(
+        "create",
+        List.of(
+            "Create a container.",
+            "The spec is lmctfy text format or JSON, inline or "
+                + "from a file. Example: create /test 'cpu { limit: 1000 } memory { limit: 1000000000 }'. A virtual host "
+                + "(virtual_host { ... }) prints its init's pid, as lmctfy did: create /vh 'virtual_host { virtual_hostname: "
+                + "\"vh\" } filesystem { rootfs: \"/srv/vh\" }'"),
         in -> {
           ContainerSpec spec = ContainerSpec.parse(in.specText(1, false));
           Container c = in.api().create(in.param(0, null), spec);
-          return spec.virtualHost() == null ? 0 : in.print(new Output().add("init_pid", c.initPid()));
-        }, List.of(SPEC_FILE), NAME, SPEC);
+          return spec.virtualHost() == null
+              ? 0
+              : in.print(new Output().add("init_pid", c.initPid()));
+        },
+        List.of(SPEC_FILE),
+        NAME,
+        SPEC);
   }
 
   /**
@@ -50,15 +59,24 @@ final class ContainerCommands {
     }
     List<Long> machinery = new java.util.ArrayList<>(List.of(init));
     List<Long> inside = c.listProcesses(ListPolicy.SELF);
-    ProcessHandle.of(init).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).filter(inside::contains)
+    ProcessHandle.of(init)
+        .flatMap(ProcessHandle::parent)
+        .map(ProcessHandle::pid)
+        .filter(inside::contains)
         .ifPresent(machinery::add);
     return machinery;
   }
 
   static Command destroy() {
-    return Command.leaf("destroy", List.of("Destroy a container.", "Without -f, refuse (FAILED_PRECONDITION) one "
-        + "that has subcontainers or processes; with -f, destroy them too."), ContainerCommands::destroy,
-        List.of(Opt.flag("Destroy subcontainers and kill processes too.", "-f", "--force")), NAME);
+    return Command.leaf(
+        "destroy",
+        List.of(
+            "Destroy a container.",
+            "Without -f, refuse (FAILED_PRECONDITION) one "
+                + "that has subcontainers or processes; with -f, destroy them too."),
+        ContainerCommands::destroy,
+        List.of(Opt.flag("Destroy subcontainers and kill processes too.", "-f", "--force")),
+        NAME);
   }
 
   private static int destroy(Invocation in) {
@@ -68,8 +86,16 @@ final class ContainerCommands {
       List<Long> threads = new java.util.ArrayList<>(c.listThreads(ListPolicy.SELF));
       threads.removeAll(virtualHostMachinery(c));
       if (!subcontainers.isEmpty() || !threads.isEmpty()) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "container " + c.name() + " is not empty: "
-            + "subcontainers " + subcontainers + ", threads " + threads + "; destroy -f destroys them too");
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            "container "
+                + c.name()
+                + " is not empty: "
+                + "subcontainers "
+                + subcontainers
+                + ", threads "
+                + threads
+                + "; destroy -f destroys them too");
       }
     }
     c.destroy();
@@ -77,27 +103,43 @@ final class ContainerCommands {
   }
 
   static Command detect() {
-    return Command.leaf("detect", List.of("Print the container a process is in (default: the parent of lmctfy, "
-        + "the shell)."), in -> {
+    return Command.leaf(
+        "detect",
+        List.of(
+            "Print the container a process is in (default: the parent of lmctfy, " + "the shell)."),
+        in -> {
           String pid = in.param(0, null);
           long of = pid == null ? Invocation.parentPid() : in.number(pid, "<pid>");
           return in.print(new Output().add("name", in.api().detect(of)));
-        }, List.of(), Param.optional("<pid>", "Default: the parent of lmctfy."));
+        },
+        List.of(),
+        Param.optional("<pid>", "Default: the parent of lmctfy."));
   }
 
   static Command init() {
-    return Command.leaf("init", List.of("Prepare the machine.", "Mount the v1 hierarchies and enable the v2 "
-        + "controllers the init spec asks for. Example: init 'cgroup_mount { mount_path: \"/sys/fs/cgroup/cpu\" "
-        + "hierarchy: CGROUP_CPU }'"), in -> {
+    return Command.leaf(
+        "init",
+        List.of(
+            "Prepare the machine.",
+            "Mount the v1 hierarchies and enable the v2 "
+                + "controllers the init spec asks for. Example: init 'cgroup_mount { mount_path: \"/sys/fs/cgroup/cpu\" "
+                + "hierarchy: CGROUP_CPU }'"),
+        in -> {
           in.api().initMachine(InitSpec.parse(in.specText(0, true)));
           return 0;
-        }, List.of(Opt.value("<file>", "Read the init spec from this file.", "-c")),
+        },
+        List.of(Opt.value("<file>", "Read the init spec from this file.", "-c")),
         Param.optional("<spec>", "The init spec; none or \"\" only checks the cgroups."));
   }
 
   static Command list() {
-    return Command.menu("list", List.of("List containers, processes or threads."),
-        listing("containers", "Print the subcontainers' names (name=...).", "name",
+    return Command.menu(
+        "list",
+        List.of("List containers, processes or threads."),
+        listing(
+            "containers",
+            "Print the subcontainers' names (name=...).",
+            "name",
             (c, p) -> c.listSubcontainers(p)),
         listing("pids", "Print the processes' ids (pid=...).", "pid", (c, p) -> c.listProcesses(p)),
         listing("tids", "Print the threads' ids (tid=...).", "tid", (c, p) -> c.listThreads(p)));
@@ -109,52 +151,88 @@ final class ContainerCommands {
   }
 
   private static Command listing(String name, String description, String key, Lister lister) {
-    return Command.leaf(name, List.of(description), in -> {
-      ListPolicy policy = in.flag("-r") ? ListPolicy.RECURSIVE : ListPolicy.SELF;
-      return in.print(new Output().addAll(key, lister.list(in.api().get(in.param(0, CALLERS_CONTAINER)), policy)));
-    }, List.of(Opt.flag("Include everything below the container.", "-r", "--recursive")), CALLERS);
+    return Command.leaf(
+        name,
+        List.of(description),
+        in -> {
+          ListPolicy policy = in.flag("-r") ? ListPolicy.RECURSIVE : ListPolicy.SELF;
+          return in.print(
+              new Output()
+                  .addAll(key, lister.list(in.api().get(in.param(0, CALLERS_CONTAINER)), policy)));
+        },
+        List.of(Opt.flag("Include everything below the container.", "-r", "--recursive")),
+        CALLERS);
   }
 
   static Command spec() {
-    return Command.leaf("spec", List.of("Print a container's spec as the kernel has it (text format, or --json)."),
+    return Command.leaf(
+        "spec",
+        List.of("Print a container's spec as the kernel has it (text format, or --json)."),
         in -> {
           ContainerSpec spec = in.api().get(in.param(0, CALLERS_CONTAINER)).spec();
           return in.print(new Output().raw(spec.toText(), spec.toJson()));
-        }, List.of(), CALLERS);
+        },
+        List.of(),
+        CALLERS);
   }
 
   static Command stats() {
-    return Command.menu("stats", List.of("Print a container's stats (text format, or --json)."),
+    return Command.menu(
+        "stats",
+        List.of("Print a container's stats (text format, or --json)."),
         stats("summary", "CPU, memory, pids, block I/O and pressure.", StatsType.SUMMARY),
         stats("full", "The summary, CPU throttling and memory.stat breakdowns.", StatsType.FULL));
   }
 
   private static Command stats(String name, String description, StatsType type) {
-    return Command.leaf(name, List.of(description), in -> {
-      ContainerStats stats = in.api().get(in.param(0, CALLERS_CONTAINER)).stats(type);
-      return in.print(new Output().raw(stats.toText(), stats.toJson()));
-    }, List.of(), CALLERS);
+    return Command.leaf(
+        name,
+        List.of(description),
+        in -> {
+          ContainerStats stats = in.api().get(in.param(0, CALLERS_CONTAINER)).stats(type);
+          return in.print(new Output().raw(stats.toText(), stats.toJson()));
+        },
+        List.of(),
+        CALLERS);
   }
 
   static Command update() {
-    return Command.menu("update", List.of("Change a container's resources.", "diff changes the fields given, replace "
-        + "resets every other field to its default. A list field (device.rules) is replaced whole."),
+    return Command.menu(
+        "update",
+        List.of(
+            "Change a container's resources.",
+            "diff changes the fields given, replace "
+                + "resets every other field to its default. A list field (device.rules) is replaced whole."),
         update("diff", "Change only the fields given.", UpdatePolicy.DIFF),
         update("replace", "Set the fields given, reset every other one.", UpdatePolicy.REPLACE));
   }
 
   private static Command update(String name, String description, UpdatePolicy policy) {
-    return Command.leaf(name, List.of(description), in -> {
-      in.api().get(in.param(0, null)).update(ContainerSpec.parse(in.specText(1, false)), policy);
-      return 0;
-    }, List.of(SPEC_FILE), NAME, SPEC);
+    return Command.leaf(
+        name,
+        List.of(description),
+        in -> {
+          in.api()
+              .get(in.param(0, null))
+              .update(ContainerSpec.parse(in.specText(1, false)), policy);
+          return 0;
+        },
+        List.of(SPEC_FILE),
+        NAME,
+        SPEC);
   }
 
   static Command cleanup() {
-    return Command.leaf("cleanup", List.of("Remove what a failed or interrupted operation left.", "Of one container "
-        + "(a complete container is left alone), or with no name of every container below the root.",
-        "Prints removed=... for each thing removed; fails (FAILED_PRECONDITION) naming what it could not remove."),
-        ContainerCommands::cleanup, List.of(), Param.optional("<name>", "Default: every container."));
+    return Command.leaf(
+        "cleanup",
+        List.of(
+            "Remove what a failed or interrupted operation left.",
+            "Of one container "
+                + "(a complete container is left alone), or with no name of every container below the root.",
+            "Prints removed=... for each thing removed; fails (FAILED_PRECONDITION) naming what it could not remove."),
+        ContainerCommands::cleanup,
+        List.of(),
+        Param.optional("<name>", "Default: every container."));
   }
 
   private static int cleanup(Invocation in) {
@@ -163,7 +241,8 @@ final class ContainerCommands {
       CleanupReport report = in.api().cleanup();
       in.print(new Output().addAll("removed", report.removed()));
       if (!report.failures().isEmpty()) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cleanup left " + report.failures());
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION, "cleanup left " + report.failures());
       }
       return 0;
     }

@@ -23,8 +23,12 @@ final class FakeSystemdBackend {
     try {
       return ContainerApi.open(fake, FakeSystemd.on(fake), options);
     } catch (IllegalStateException e) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "--driver systemd: " + e.getMessage()
-          + "; choose a pure v2 --fake-layout (SYSTEMD_V2, V2)", e);
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "--driver systemd: "
+              + e.getMessage()
+              + "; choose a pure v2 --fake-layout (SYSTEMD_V2, V2)",
+          e);
     }
   }
 }

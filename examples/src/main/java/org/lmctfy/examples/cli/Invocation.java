@@ -27,18 +27,22 @@ import org.lmctfy.examples.cli.Command.Param;
  * One command line read against the {@link Command} tree: the command it names, its options and
  * parameters, and what the leaf actions share (the API, printing, the spec text).
  *
- * <p>Reading rules: options (the command's own and the root's global ones) may come before or
- * after the words, as {@code --name value}, {@code --name=value} or clustered short flags
- * ({@code -rv}); {@code --} ends the options; a word that looks like a negative number is a
- * parameter; {@code -h}/{@code --help} asks for the help of the command named so far and {@code
- * -V}/{@code --version} for the version, whatever else the line says; after the first parameter of
- * a {@linkplain Command#programFollows() program} command every word is a parameter, except a {@code
- * --} right after that first parameter, which only marks where the program starts. A mistake is a
- * {@link UsageError}. Not thread-safe: one per command line.
+ * <p>Reading rules: options (the command's own and the root's global ones) may come before or after
+ * the words, as {@code --name value}, {@code --name=value} or clustered short flags ({@code -rv});
+ * {@code --} ends the options; a word that looks like a negative number is a parameter; {@code
+ * -h}/{@code --help} asks for the help of the command named so far and {@code -V}/{@code --version}
+ * for the version, whatever else the line says; after the first parameter of a {@linkplain
+ * Command#programFollows() program} command every word is a parameter, except a {@code --} right
+ * after that first parameter, which only marks where the program starts. A mistake is a {@link
+ * UsageError}. Not thread-safe: one per command line.
  */
 final class Invocation {
   /** What the command line asks for. */
-  enum Request { RUN, HELP, VERSION }
+  enum Request {
+    RUN,
+    HELP,
+    VERSION
+  }
 
   /**
    * A command line the tree cannot read: exit code 3 (INVALID_ARGUMENT) with the command's usage,
@@ -66,8 +70,13 @@ final class Invocation {
   private final Map<String, String> values;
   private final List<String> params;
 
-  private Invocation(Lmctfy top, List<Command> path, Request request, Set<String> flags,
-      Map<String, String> values, List<String> params) {
+  private Invocation(
+      Lmctfy top,
+      List<Command> path,
+      Request request,
+      Set<String> flags,
+      Map<String, String> values,
+      List<String> params) {
     this.top = top;
     this.path = List.copyOf(path);
     this.request = request;
@@ -76,7 +85,10 @@ final class Invocation {
     this.params = params;
   }
 
-  /** Reads {@code args} against the tree {@code root}, for {@code top}; a mistake is a {@link UsageError}. */
+  /**
+   * Reads {@code args} against the tree {@code root}, for {@code top}; a mistake is a {@link
+   * UsageError}.
+   */
   static Invocation parse(Lmctfy top, Command root, String[] args) {
     List<Command> path = new ArrayList<>(List.of(root));
     Set<String> flags = new HashSet<>();
@@ -96,7 +108,11 @@ final class Invocation {
         optionsEnded = true;
         continue;
       }
-      if (!optionsEnded && !programWord && a.length() > 1 && a.startsWith("-") && !isNegativeNumber(a, cmd, root)) {
+      if (!optionsEnded
+          && !programWord
+          && a.length() > 1
+          && a.startsWith("-")
+          && !isNegativeNumber(a, cmd, root)) {
         int eq = a.startsWith("--") ? a.indexOf('=') : -1;
         String name = eq < 0 ? a : a.substring(0, eq);
         Opt o = option(name, cmd, root);
@@ -115,7 +131,8 @@ final class Invocation {
         }
         if (o.label() == null) {
           if (eq >= 0) {
-            throw new UsageError(path, "option '" + name + "' takes no value, got '" + a + "'", null);
+            throw new UsageError(
+                path, "option '" + name + "' takes no value, got '" + a + "'", null);
           }
           flags.add(key);
         } else if (eq >= 0) {
@@ -123,7 +140,10 @@ final class Invocation {
         } else if (i + 1 < args.length) {
           values.put(key, args[++i]);
         } else {
-          throw new UsageError(path, "Missing required parameter for option '" + name + "' (" + o.label() + ")", null);
+          throw new UsageError(
+              path,
+              "Missing required parameter for option '" + name + "' (" + o.label() + ")",
+              null);
         }
         continue;
       }
@@ -155,7 +175,10 @@ final class Invocation {
     List<String> keys = new ArrayList<>();
     for (int j = 1; j < a.length(); j++) {
       Opt o = option("-" + a.charAt(j), cmd, root);
-      if (o == null || o.label() != null || o.names().get(0).equals("-h") || o.names().get(0).equals("-V")) {
+      if (o == null
+          || o.label() != null
+          || o.names().get(0).equals("-h")
+          || o.names().get(0).equals("-V")) {
         return false;
       }
       keys.add(o.names().get(0));
@@ -194,7 +217,8 @@ final class Invocation {
       at++;
     }
     if (at < params.size()) {
-      throw new UsageError(path, "Unmatched argument at index " + at + ": '" + params.get(at) + "'", null);
+      throw new UsageError(
+          path, "Unmatched argument at index " + at + ": '" + params.get(at) + "'", null);
     }
   }
 
@@ -223,12 +247,16 @@ final class Invocation {
     return List.copyOf(params.subList(Math.min(index, params.size()), params.size()));
   }
 
-  /** Parameter {@code value} (of the one labelled {@code label}) as an integer; a usage error if it is none. */
+  /**
+   * Parameter {@code value} (of the one labelled {@code label}) as an integer; a usage error if it
+   * is none.
+   */
   long number(String value, String label) {
     try {
       return Long.parseLong(value);
     } catch (NumberFormatException e) {
-      throw new UsageError(path, "Invalid value for " + label + ": '" + value + "' is not an integer", null);
+      throw new UsageError(
+          path, "Invalid value for " + label + ": '" + value + "' is not an integer", null);
     }
   }
 
@@ -250,13 +278,15 @@ final class Invocation {
     String file = value("-c", null);
     String inline = param(index, null);
     if (file != null && inline != null) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "give the spec inline or with -c <file>, not both");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT, "give the spec inline or with -c <file>, not both");
     }
     if (file == null && inline == null) {
       if (allowNeither) {
         return "";
       }
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "a spec is needed, inline or with -c <file>");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT, "a spec is needed, inline or with -c <file>");
     }
     if (inline != null) {
       return inline;
@@ -264,30 +294,37 @@ final class Invocation {
     try {
       return Files.readString(Path.of(file), StandardCharsets.UTF_8);
     } catch (CharacterCodingException e) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "the spec file " + file + " (-c) is not UTF-8 text: "
-          + e.getMessage(), e);
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "the spec file " + file + " (-c) is not UTF-8 text: " + e.getMessage(),
+          e);
     } catch (IOException e) {
       throw cannot("read the spec file " + file + " (-c)", e);
     } catch (InvalidPathException e) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "-c " + file + ": " + e.getMessage(), e);
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT, "-c " + file + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * What the tool could not do with a file or cgroup the caller named ({@code what}: "read the
-   * spec file f (-c)"): the errno, and a status by it as the library's errno table gives those
-   * errnos: NOT_FOUND where the file is absent, PERMISSION_DENIED where it may not be used,
+   * What the tool could not do with a file or cgroup the caller named ({@code what}: "read the spec
+   * file f (-c)"): the errno, and a status by it as the library's errno table gives those errnos:
+   * NOT_FOUND where the file is absent, PERMISSION_DENIED where it may not be used,
    * INVALID_ARGUMENT for any other reason it is unusable (a directory, a loop of links, a path
    * through a file).
    */
   static LmctfyException cannot(String what, IOException e) {
     Errno errno = errnoOf(e);
-    ErrorCode code = switch (errno) {
-      case ENOENT -> ErrorCode.NOT_FOUND;
-      case EACCES, EPERM -> ErrorCode.PERMISSION_DENIED;
-      default -> ErrorCode.INVALID_ARGUMENT;
-    };
-    String why = errno == Errno.UNKNOWN ? String.valueOf(e.getMessage()) : errno + " (" + errno.description() + ")";
+    ErrorCode code =
+        switch (errno) {
+          case ENOENT -> ErrorCode.NOT_FOUND;
+          case EACCES, EPERM -> ErrorCode.PERMISSION_DENIED;
+          default -> ErrorCode.INVALID_ARGUMENT;
+        };
+    String why =
+        errno == Errno.UNKNOWN
+            ? String.valueOf(e.getMessage())
+            : errno + " (" + errno.description() + ")";
     return new LmctfyException(code, "cannot " + what + ": " + why, e);
   }
 
@@ -318,9 +355,17 @@ final class Invocation {
     return Errno.UNKNOWN;
   }
 
-  /** lmctfy's default process for {@code detect} and {@code enter}: the caller's parent (the shell). */
+  /**
+   * lmctfy's default process for {@code detect} and {@code enter}: the caller's parent (the shell).
+   */
   static long parentPid() {
-    return ProcessHandle.current().parent().map(ProcessHandle::pid).orElseThrow(
-        () -> new LmctfyException(ErrorCode.FAILED_PRECONDITION, "this process has no parent to default to; give a pid"));
+    return ProcessHandle.current()
+        .parent()
+        .map(ProcessHandle::pid)
+        .orElseThrow(
+            () ->
+                new LmctfyException(
+                    ErrorCode.FAILED_PRECONDITION,
+                    "this process has no parent to default to; give a pid"));
   }
 }

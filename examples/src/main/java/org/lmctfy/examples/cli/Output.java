@@ -21,7 +21,12 @@ import java.util.regex.Pattern;
  */
 final class Output {
   /** lmctfy's output styles, and JSON. */
-  enum Style { PAIRS, VALUES, LONG, JSON }
+  enum Style {
+    PAIRS,
+    VALUES,
+    LONG,
+    JSON
+  }
 
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9][-A-Za-z0-9_.]*");
 
@@ -38,7 +43,9 @@ final class Output {
     return this;
   }
 
-  /** Adds one line per value under {@code key}; in JSON, an array (empty when {@code values} is). */
+  /**
+   * Adds one line per value under {@code key}; in JSON, an array (empty when {@code values} is).
+   */
   Output addAll(String key, List<?> values) {
     listedKeys.add(checkKey(key));
     for (Object v : values) {
@@ -153,7 +160,9 @@ final class Output {
     b.append('"');
   }
 
-  /** C escaping as lmctfy's {@code CEscape}: quotes, backslash, \n \r \t, other controls as octal. */
+  /**
+   * C escaping as lmctfy's {@code CEscape}: quotes, backslash, \n \r \t, other controls as octal.
+   */
   static String cEscape(String s) {
     StringBuilder b = new StringBuilder(s.length());
     for (char c : s.toCharArray()) {

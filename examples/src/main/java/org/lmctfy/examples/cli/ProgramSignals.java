@@ -27,8 +27,8 @@ import sun.misc.SignalHandler;
  * <ul>
  *   <li>TERM and HUP always go to the program.
  *   <li>INT goes to it unless lmctfy runs in the foreground process group of its terminal: there
- *       Ctrl-C has reached the program already (the program stays in lmctfy's process group), and
- *       a second SIGINT would make a program that takes a second Ctrl-C as "stop now" skip its
+ *       Ctrl-C has reached the program already (the program stays in lmctfy's process group), and a
+ *       second SIGINT would make a program that takes a second Ctrl-C as "stop now" skip its
  *       clean-up. An INT sent to that lmctfy by pid alone is then not passed on.
  *   <li>QUIT cannot be: HotSpot keeps SIGQUIT for its thread dump and lets no Java code handle it
  *       ({@link Signal#handle} refuses it, also under {@code -Xrs}, which takes INT, TERM and HUP
@@ -73,9 +73,9 @@ final class ProgramSignals implements AutoCloseable {
   }
 
   /**
-   * Takes INT, TERM and HUP for the program until {@link #close()}. One the JVM keeps (under
-   * {@code -Xrs}) stays the JVM's, and {@code err} says so; one that is ignored (under {@code
-   * nohup}) stays ignored, by lmctfy and the program alike. A failure to pass one on goes to {@code err}.
+   * Takes INT, TERM and HUP for the program until {@link #close()}. One the JVM keeps (under {@code
+   * -Xrs}) stays the JVM's, and {@code err} says so; one that is ignored (under {@code nohup})
+   * stays ignored, by lmctfy and the program alike. A failure to pass one on goes to {@code err}.
    */
   static ProgramSignals install(Sender sender, PrintStream err) {
     ProgramSignals signals = new ProgramSignals(sender, err, inTerminalForeground());
@@ -120,8 +120,13 @@ final class ProgramSignals implements AutoCloseable {
     try {
       sender.send(program.pid(), name);
     } catch (IOException e) {
-      err.println("lmctfy: SIG" + name + " could not be passed on to the program (pid " + program.pid() + "): "
-          + e.getMessage());
+      err.println(
+          "lmctfy: SIG"
+              + name
+              + " could not be passed on to the program (pid "
+              + program.pid()
+              + "): "
+              + e.getMessage());
       err.flush();
     }
   }
@@ -160,7 +165,10 @@ final class ProgramSignals implements AutoCloseable {
     return ttyNr != 0 && tpgid == pgrp;
   }
 
-  /** The signal numbers {@link #FORWARDED} names, as Linux has them on every architecture Java runs on. */
+  /**
+   * The signal numbers {@link #FORWARDED} names, as Linux has them on every architecture Java runs
+   * on.
+   */
   private static int number(String signal) {
     return switch (signal) {
       case "HUP" -> 1;
@@ -180,7 +188,8 @@ final class ProgramSignals implements AutoCloseable {
     try {
       Libc.kill((int) pid, number(signal));
     } catch (LastErrorException e) {
-      throw new IOException("kill(" + pid + ", SIG" + signal + "): " + Errno.of(e.getErrorCode()), e);
+      throw new IOException(
+          "kill(" + pid + ", SIG" + signal + "): " + Errno.of(e.getErrorCode()), e);
     }
   }
 

@@ -48,7 +48,10 @@ final class Usage {
       for (Opt o : root.options()) {
         names.add(o.names().get(0));
       }
-      wrap(b, "Global options: " + String.join(" ", names) + " (lmctfy --help says what they do)", 2);
+      wrap(
+          b,
+          "Global options: " + String.join(" ", names) + " (lmctfy --help says what they do)",
+          2);
     }
     return b.toString();
   }
@@ -60,7 +63,10 @@ final class Usage {
     }
     for (Opt o : cmd.options()) {
       if (!root) {
-        b.append(" [").append(o.names().get(0)).append(o.label() == null ? "" : " " + o.label()).append(']');
+        b.append(" [")
+            .append(o.names().get(0))
+            .append(o.label() == null ? "" : " " + o.label())
+            .append(']');
       }
     }
     if (!cmd.subcommands().isEmpty()) {
@@ -87,7 +93,10 @@ final class Usage {
     }
   }
 
-  /** Appends {@code text} in lines of at most {@link #WIDTH} columns, the later ones indented by {@code indent}. */
+  /**
+   * Appends {@code text} in lines of at most {@link #WIDTH} columns, the later ones indented by
+   * {@code indent}.
+   */
   private static void wrap(StringBuilder b, String text, int indent) {
     int column = indent;
     boolean first = true;

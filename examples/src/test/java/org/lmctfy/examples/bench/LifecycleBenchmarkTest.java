@@ -17,8 +17,8 @@ import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * The lifecycle shapes on this machine's kernel at a toy scale, with the C floor and strace's
- * counts: a row per shape and side (the floor with the guarantee calls too), and nothing left
- * below the scratch parent. No figure is checked.
+ * counts: a row per shape and side (the floor with the guarantee calls too), and nothing left below
+ * the scratch parent. No figure is checked.
  */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
@@ -38,9 +38,17 @@ class LifecycleBenchmarkTest {
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     List<LifecycleBenchmark.Row> rows;
-    try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {
-      rows = new LifecycleBenchmark(new PrintStream(bytes, true, StandardCharsets.UTF_8), fs, scratch.path(), api,
-          floor, guarded).run(4, 1, Strace.available());
+    try (ScratchCgroups scratch = ScratchCgroups.on(fs);
+        ContainerApi api = ContainerApi.open(fs, scratch.path())) {
+      rows =
+          new LifecycleBenchmark(
+                  new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                  fs,
+                  scratch.path(),
+                  api,
+                  floor,
+                  guarded)
+              .run(4, 1, Strace.available());
       for (Hierarchy h : fs.hierarchies()) {
         assertThat(fs.children(h, scratch.path())).as(h.label()).isEmpty();
       }
@@ -48,14 +56,30 @@ class LifecycleBenchmarkTest {
     assertThat(rows).hasSize(LifecycleBenchmark.SHAPES.size());
     String out = bytes.toString(StandardCharsets.UTF_8);
     for (LifecycleBenchmark.Shape s : LifecycleBenchmark.SHAPES) {
-      assertThat(out).contains("lifecycle " + s.title() + ": C floor", "lifecycle " + s.title() + ": library",
-          "lifecycle " + s.title() + ": C floor + guarantees");
+      assertThat(out)
+          .contains(
+              "lifecycle " + s.title() + ": C floor",
+              "lifecycle " + s.title() + ": library",
+              "lifecycle " + s.title() + ": C floor + guarantees");
     }
     if (Strace.available()) {
-      assertThat(rows).allSatisfy(r -> assertThat(r.floorSyscalls().calls()).containsKeys("mkdirat", "unlinkat"));
+      assertThat(rows)
+          .allSatisfy(
+              r -> assertThat(r.floorSyscalls().calls()).containsKeys("mkdirat", "unlinkat"));
       // the guarded floor makes each guarantee call of the library's
-      assertThat(rows).allSatisfy(r -> assertThat(r.guardedSyscalls().calls())
-          .containsKeys("mkdirat", "unlinkat", "fcntl", "access", "setxattr", "removexattr", "getxattr", "statx"));
+      assertThat(rows)
+          .allSatisfy(
+              r ->
+                  assertThat(r.guardedSyscalls().calls())
+                      .containsKeys(
+                          "mkdirat",
+                          "unlinkat",
+                          "fcntl",
+                          "access",
+                          "setxattr",
+                          "removexattr",
+                          "getxattr",
+                          "statx"));
     }
   }
 }

@@ -25,8 +25,10 @@ class ScaleBenchmarkTest {
   void reportsEveryOperationAndLeavesNoCgroupBehind() throws Exception {
     CgroupFs fs = new OnlyHierarchies(ScratchCgroups.requireHost(), Benchmarks.FIVE);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ScratchCgroups scratch = ScratchCgroups.on(fs); ContainerApi api = ContainerApi.open(fs, scratch.path())) {
-      new ScaleBenchmark(new PrintStream(bytes, true, StandardCharsets.UTF_8), fs, scratch.path(), api)
+    try (ScratchCgroups scratch = ScratchCgroups.on(fs);
+        ContainerApi api = ContainerApi.open(fs, scratch.path())) {
+      new ScaleBenchmark(
+              new PrintStream(bytes, true, StandardCharsets.UTF_8), fs, scratch.path(), api)
           .run(new int[][] {{2, 2}, {2, 3}}, 1);
       for (Hierarchy h : fs.hierarchies()) {
         assertThat(fs.children(h, scratch.path())).as(h.label()).isEmpty();

@@ -12,8 +12,8 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
- * The stats and notification benchmarks on this machine's kernel at a toy scale: they report
- * their figures and leave nothing below the scratch parent. No figure is checked.
+ * The stats and notification benchmarks on this machine's kernel at a toy scale: they report their
+ * figures and leave nothing below the scratch parent. No figure is checked.
  */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
@@ -32,8 +32,12 @@ class StatsAndNotifyBenchmarkTest {
       }
     }
     String report = bytes.toString(StandardCharsets.UTF_8);
-    assertThat(report).contains("stats SUMMARY of 3: raw reads", "stats FULL of 3: library, one call",
-        "KB allocated a container", "x raw");
+    assertThat(report)
+        .contains(
+            "stats SUMMARY of 3: raw reads",
+            "stats FULL of 3: library, one call",
+            "KB allocated a container",
+            "x raw");
     assertThat(report).containsAnyOf("notifications: event latency", "notifications: skipped");
   }
 }

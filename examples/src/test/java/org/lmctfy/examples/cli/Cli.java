@@ -45,8 +45,14 @@ final class Cli {
     all.addAll(List.of(args));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Lmctfy.run(all.toArray(String[]::new), new ByteArrayInputStream(new byte[0]),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), backends);
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        Lmctfy.run(
+            all.toArray(String[]::new),
+            new ByteArrayInputStream(new byte[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            backends);
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

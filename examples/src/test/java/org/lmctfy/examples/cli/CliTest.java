@@ -21,10 +21,13 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
-import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeCrash;
+import org.lmctfy.testing.FakeLayout;
 
-/** The CLI's commands, options, output styles and exit codes, on one fake shared by the invocations of a test. */
+/**
+ * The CLI's commands, options, output styles and exit codes, on one fake shared by the invocations
+ * of a test.
+ */
 class CliTest {
   private final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
   private final Cli cli = Cli.on(new Backend(fs, null, true));
@@ -45,12 +48,16 @@ class CliTest {
     ok(cli.run("create", "/a", ""));
     ok(cli.run("create", "/a/b", ""));
     ok(cli.run("create", "/a/c", ""));
-    assertThat(ok(cli.run("list", "containers", "/a")).out()).isEqualTo("name=\"/a/b\"\nname=\"/a/c\"\n");
-    assertThat(ok(cli.run("-v", "list", "containers", "-r", "/")).out()).isEqualTo("/a\n/a/b\n/a/c\n");
+    assertThat(ok(cli.run("list", "containers", "/a")).out())
+        .isEqualTo("name=\"/a/b\"\nname=\"/a/c\"\n");
+    assertThat(ok(cli.run("-v", "list", "containers", "-r", "/")).out())
+        .isEqualTo("/a\n/a/b\n/a/c\n");
     assertThat(ok(cli.run("list", "containers", "/a", "-l")).out())
         .isEqualTo("                name | /a/b\n\n                name | /a/c\n\n");
-    assertThat(ok(cli.run("list", "containers", "--json", "/a")).out()).isEqualTo("{\"name\":[\"/a/b\",\"/a/c\"]}\n");
-    assertThat(ok(cli.run("list", "containers", "--json", "/a/b")).out()).isEqualTo("{\"name\":[]}\n");
+    assertThat(ok(cli.run("list", "containers", "--json", "/a")).out())
+        .isEqualTo("{\"name\":[\"/a/b\",\"/a/c\"]}\n");
+    assertThat(ok(cli.run("list", "containers", "--json", "/a/b")).out())
+        .isEqualTo("{\"name\":[]}\n");
   }
 
   @Test
@@ -58,11 +65,14 @@ class CliTest {
     Cli.Result r = cli.run("craete", "/a");
     assertThat(r.code()).isEqualTo(5);
     assertThat(r.err()).contains("did you mean create?");
-    assertThat(ok(cli.run("--help")).out()).contains("create", "destroy", "stats", "completion", "--fake-layout");
+    assertThat(ok(cli.run("--help")).out())
+        .contains("create", "destroy", "stats", "completion", "--fake-layout");
     Cli.Result sub = cli.run("list", "contianers");
     assertThat(sub.code()).isEqualTo(5);
-    assertThat(sub.err()).contains("unknown command 'contianers' for list; did you mean containers?",
-        "See 'lmctfy list help'");
+    assertThat(sub.err())
+        .contains(
+            "unknown command 'contianers' for list; did you mean containers?",
+            "See 'lmctfy list help'");
   }
 
   @Test
@@ -70,15 +80,19 @@ class CliTest {
     ok(cli.run("create", "/a", ""));
     ok(cli.run("create", "/a/b", ""));
     assertThat(ok(cli.run("list", "containers", "-rv", "/")).out()).isEqualTo("/a\n/a/b\n");
-    assertThat(ok(cli.run("--backend=host", "list", "containers", "--values", "--recursive", "/")).out())
+    assertThat(
+            ok(cli.run("--backend=host", "list", "containers", "--values", "--recursive", "/"))
+                .out())
         .isEqualTo("/a\n/a/b\n");
     assertThat(ok(cli.run("list", "containers", "--", "/a")).out()).isEqualTo("name=\"/a/b\"\n");
     Cli.Result flagWithValue = cli.run("list", "containers", "--json=yes", "/");
     assertThat(flagWithValue.code()).isEqualTo(3);
-    assertThat(flagWithValue.err()).contains("option '--json' takes no value", "Usage: lmctfy list containers");
+    assertThat(flagWithValue.err())
+        .contains("option '--json' takes no value", "Usage: lmctfy list containers");
     Cli.Result missingValue = cli.run("list", "containers", "/", "--root");
     assertThat(missingValue.code()).isEqualTo(3);
-    assertThat(missingValue.err()).contains("Missing required parameter for option '--root' (<cgroup>)");
+    assertThat(missingValue.err())
+        .contains("Missing required parameter for option '--root' (<cgroup>)");
     Cli.Result unknown = cli.run("list", "containers", "-x", "/");
     assertThat(unknown.code()).isEqualTo(3);
     assertThat(unknown.err()).contains("Unknown option: '-x'");
@@ -88,14 +102,17 @@ class CliTest {
     Cli.Result notANumber = cli.run("detect", "12x");
     assertThat(notANumber.code()).isEqualTo(3);
     assertThat(notANumber.err()).contains("Invalid value for <pid>: '12x' is not an integer");
-    assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEqualTo("name=\"/a\"\nname=\"/a/b\"\n");
+    assertThat(ok(cli.run("list", "containers", "-r", "/")).out())
+        .isEqualTo("name=\"/a\"\nname=\"/a/b\"\n");
   }
 
   @Test
   void twoStylesAtOnceAreAnInvalidArgument() {
     Cli.Result r = cli.run("-v", "-l", "list", "containers", "/");
     assertThat(r.code()).isEqualTo(3);
-    assertThat(r.err()).isEqualTo("Command exited with error message: 3: choose one output style of -p, -v, -l, --json\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "Command exited with error message: 3: choose one output style of -p, -v, -l, --json\n");
   }
 
   @Test
@@ -117,29 +134,47 @@ class CliTest {
       // an interrupted create: its intent stays
     }
     fs.recover();
-    List<String[]> failing = List.of(new String[] {"create", "/nope/b", ""}, new String[] {"create", "/partial/b", ""},
-        new String[] {"create", "/unfinished/b", ""}, new String[] {"create", "/a", ""},
-        new String[] {"create", "/a b", ""}, new String[] {"create", "/b", "cpu { limit: -5 }"},
-        new String[] {"create", "/b", "memory { limit: 100000000 swap_limit: 5 }"}, new String[] {"destroy", "/nope"},
-        new String[] {"destroy", "/"}, new String[] {"spec", "/partial"}, new String[] {"stats", "summary", "/nope"},
-        new String[] {"update", "diff", "/nope", ""}, new String[] {"list", "pids", "/unfinished"},
-        new String[] {"run", "-n", "/nope", "true"}, new String[] {"enter", "/nope", "1"},
-        new String[] {"pause", "/nope"}, new String[] {"killall", "/nope"}, new String[] {"detect", "999999"});
+    List<String[]> failing =
+        List.of(
+            new String[] {"create", "/nope/b", ""},
+            new String[] {"create", "/partial/b", ""},
+            new String[] {"create", "/unfinished/b", ""},
+            new String[] {"create", "/a", ""},
+            new String[] {"create", "/a b", ""},
+            new String[] {"create", "/b", "cpu { limit: -5 }"},
+            new String[] {"create", "/b", "memory { limit: 100000000 swap_limit: 5 }"},
+            new String[] {"destroy", "/nope"},
+            new String[] {"destroy", "/"},
+            new String[] {"spec", "/partial"},
+            new String[] {"stats", "summary", "/nope"},
+            new String[] {"update", "diff", "/nope", ""},
+            new String[] {"list", "pids", "/unfinished"},
+            new String[] {"run", "-n", "/nope", "true"},
+            new String[] {"enter", "/nope", "1"},
+            new String[] {"pause", "/nope"},
+            new String[] {"killall", "/nope"},
+            new String[] {"detect", "999999"});
     for (String[] args : failing) {
       Cli.Result r = cli.run(args);
       assertThat(r.code()).as(String.join(" ", args)).isNotZero();
-      assertThat(r.err()).as(String.join(" ", args)).doesNotContainPattern("(?i)\\b([a-z]+) \\1\\b");
+      assertThat(r.err())
+          .as(String.join(" ", args))
+          .doesNotContainPattern("(?i)\\b([a-z]+) \\1\\b");
     }
-    assertThat(cli.run("create", "/nope/b", "").err()).contains(": parent container /nope does not exist");
+    assertThat(cli.run("create", "/nope/b", "").err())
+        .contains(": parent container /nope does not exist");
   }
 
   @Test
   void aKernelRefusalNamesTheFileTheValueAndTheErrno() {
     ok(cli.run("create", "/a", ""));
-    fs.failWhen(op -> op.file() != null && op.file().equals("memory.limit_in_bytes"), org.lmctfy.cgroupfs.Errno.EINVAL);
+    fs.failWhen(
+        op -> op.file() != null && op.file().equals("memory.limit_in_bytes"),
+        org.lmctfy.cgroupfs.Errno.EINVAL);
     Cli.Result r = cli.run("update", "diff", "/a", "memory { limit: 100000000 }");
     assertThat(r.code()).as(r.toString()).isEqualTo(3);
-    assertThat(r.err()).startsWith("Command exited with error message: 3: ")
+    assertThat(r.err())
+        .startsWith("Command exited with error message: 3: ")
         .contains("memory.limit_in_bytes", "100000000", "EINVAL");
   }
 
@@ -150,7 +185,8 @@ class CliTest {
     assertThat(missing.err()).contains("Missing required parameter", "Usage: lmctfy create");
     Cli.Result unknown = cli.run("frobnicate");
     assertThat(unknown.code()).isEqualTo(5);
-    assertThat(unknown.err()).startsWith("Command exited with error message: 5: unknown command 'frobnicate'");
+    assertThat(unknown.err())
+        .startsWith("Command exited with error message: 5: unknown command 'frobnicate'");
     assertThat(cli.run("stats", "partial", "/").code()).isEqualTo(5);
     assertThat(cli.run("list").code()).isEqualTo(3);
   }
@@ -159,21 +195,29 @@ class CliTest {
   void aMistypedCommandGetsWhatItMayHaveMeantNotTheWholeUsage() {
     Cli.Result r = cli.run("craete", "/a");
     assertThat(r.code()).isEqualTo(5);
-    assertThat(r.err()).startsWith("Command exited with error message: 5: unknown command 'craete' for lmctfy;"
-        + " did you mean create?").doesNotContain("Usage:");
+    assertThat(r.err())
+        .startsWith(
+            "Command exited with error message: 5: unknown command 'craete' for lmctfy;"
+                + " did you mean create?")
+        .doesNotContain("Usage:");
     assertThat(r.err().lines().count()).isEqualTo(2);
-    assertThat(Lmctfy.nearest("pasue", java.util.List.of("pause", "resume", "spec"))).containsExactly("pause");
+    assertThat(Lmctfy.nearest("pasue", java.util.List.of("pause", "resume", "spec")))
+        .containsExactly("pause");
     assertThat(Lmctfy.nearest("frobnicate", java.util.List.of("pause", "run"))).isEmpty();
   }
 
   @Test
   void aFailurePrintsNoStackTraceUnlessDebugAsksForOne() {
-    Cli broken = Cli.with((kind, layout) -> {
-      throw new IllegalStateException("a bug");
-    });
+    Cli broken =
+        Cli.with(
+            (kind, layout) -> {
+              throw new IllegalStateException("a bug");
+            });
     Cli.Result plain = broken.run("list", "containers", "/");
     assertThat(plain.code()).isEqualTo(13);
-    assertThat(plain.err()).contains("a bug", "--debug prints the stack trace").doesNotContain("\tat ");
+    assertThat(plain.err())
+        .contains("a bug", "--debug prints the stack trace")
+        .doesNotContain("\tat ");
     Cli.Result debug = broken.run("--debug", "list", "containers", "/");
     assertThat(debug.code()).isEqualTo(13);
     assertThat(debug.err()).contains("java.lang.IllegalStateException: a bug", "\tat ");
@@ -203,16 +247,22 @@ class CliTest {
   void aSpecFileThatCannotBeReadIsNamedWithItsErrno(@TempDir Path dir) throws Exception {
     Cli.Result absent = cli.run("create", "-c", dir.resolve("nope").toString(), "/b");
     assertThat(absent.code()).as(absent.toString()).isEqualTo(5);
-    assertThat(absent.err()).isEqualTo("Command exited with error message: 5: cannot read the spec file "
-        + dir.resolve("nope") + " (-c): ENOENT (No such file or directory)\n");
+    assertThat(absent.err())
+        .isEqualTo(
+            "Command exited with error message: 5: cannot read the spec file "
+                + dir.resolve("nope")
+                + " (-c): ENOENT (No such file or directory)\n");
     Cli.Result directory = cli.run("update", "diff", "/", "-c", dir.toString());
     assertThat(directory.code()).as(directory.toString()).isEqualTo(3);
-    assertThat(directory.err()).contains(dir + " (-c): EISDIR (Is a directory)").doesNotContain("java.");
+    assertThat(directory.err())
+        .contains(dir + " (-c): EISDIR (Is a directory)")
+        .doesNotContain("java.");
     Path notText = Files.write(dir.resolve("latin1"), new byte[] {(byte) 0xff, 'x'});
     Cli.Result latin1 = cli.run("init", "-c", notText.toString());
     assertThat(latin1.code()).as(latin1.toString()).isEqualTo(3);
     assertThat(latin1.err()).contains("the spec file " + notText + " (-c) is not UTF-8 text");
-    LmctfyException denied = Invocation.cannot("read the spec file /x (-c)", new AccessDeniedException("/x"));
+    LmctfyException denied =
+        Invocation.cannot("read the spec file /x (-c)", new AccessDeniedException("/x"));
     assertThat(denied.code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
     assertThat(denied).hasMessage("cannot read the spec file /x (-c): EACCES (Permission denied)");
     assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEmpty();
@@ -233,7 +283,8 @@ class CliTest {
     ok(cli.run("create", "/a", "memory { limit: 104857600 swap_limit: 209715200 }"));
     JsonNode spec = new ObjectMapper().readTree(ok(cli.run("--json", "spec", "/a")).out());
     assertThat(spec.at("/memory/swap_limit").asLong()).isEqualTo(209715200);
-    JsonNode stats = new ObjectMapper().readTree(ok(cli.run("stats", "full", "--json", "/a")).out());
+    JsonNode stats =
+        new ObjectMapper().readTree(ok(cli.run("stats", "full", "--json", "/a")).out());
     assertThat(stats.at("/memory/limit").asLong()).isEqualTo(104857600);
   }
 
@@ -257,9 +308,11 @@ class CliTest {
     ok(cli.run("create", "/c", ""));
     long ls = Long.parseLong(ok(cli.run("run", "-v", "-n", "/c", "ls", "-l", "-n")).out().strip());
     assertThat(fs.commandOf(ls).orElseThrow()).endsWith("ls", "-l", "-n");
-    long shell = Long.parseLong(ok(cli.run("run", "-n", "-v", "/c", "ls -l | wc -l")).out().strip());
+    long shell =
+        Long.parseLong(ok(cli.run("run", "-n", "-v", "/c", "ls -l | wc -l")).out().strip());
     assertThat(fs.commandOf(shell).orElseThrow()).endsWith("/bin/sh", "-c", "ls -l | wc -l");
-    assertThat(ok(cli.run("list", "pids", "/c", "-v")).out()).isEqualTo(Math.min(ls, shell) + "\n" + Math.max(ls, shell) + "\n");
+    assertThat(ok(cli.run("list", "pids", "/c", "-v")).out())
+        .isEqualTo(Math.min(ls, shell) + "\n" + Math.max(ls, shell) + "\n");
   }
 
   @Test
@@ -267,9 +320,11 @@ class CliTest {
     ok(cli.run("create", "/c", ""));
     long ls = Long.parseLong(ok(cli.run("-v", "run", "-n", "/c", "--", "ls", "-l")).out().strip());
     assertThat(detachedProgram(ls)).containsExactly("ls", "-l");
-    long before = Long.parseLong(ok(cli.run("-v", "run", "-n", "--", "/c", "--", "ls")).out().strip());
+    long before =
+        Long.parseLong(ok(cli.run("-v", "run", "-n", "--", "/c", "--", "ls")).out().strip());
     assertThat(detachedProgram(before)).containsExactly("ls");
-    long dashes = Long.parseLong(ok(cli.run("-v", "run", "-n", "/c", "--", "--", "x")).out().strip());
+    long dashes =
+        Long.parseLong(ok(cli.run("-v", "run", "-n", "/c", "--", "--", "x")).out().strip());
     assertThat(detachedProgram(dashes)).containsExactly("--", "x");
     Cli.Result nothing = cli.run("run", "-n", "/c", "--");
     assertThat(nothing.code()).isEqualTo(3);
@@ -289,15 +344,17 @@ class CliTest {
     ok(cli.run("create", "/c", ""));
     Set<Long> before = fs.processes();
     List<Long> started = new ArrayList<>();
-    Thread program = new Thread(() -> {
-      try {
-        long pid = newFakeProcess(before);
-        started.add(pid);
-        fs.exitProcess(pid, 7); // the program ends with 7
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread program =
+        new Thread(
+            () -> {
+              try {
+                long pid = newFakeProcess(before);
+                started.add(pid);
+                fs.exitProcess(pid, 7); // the program ends with 7
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     program.start();
     Cli.Result r = cli.run("run", "/c", "true");
     program.join();
@@ -309,13 +366,16 @@ class CliTest {
   void runsExitCodeIsTheProgramsAndOnlyLmctfysOwnFailuresPrintTheirLine() throws Exception {
     ok(cli.run("create", "/c", ""));
     Set<Long> before = fs.processes();
-    Thread program = new Thread(() -> {
-      try {
-        fs.exitProcess(newFakeProcess(before), 5); // the program's 5, lmctfy's NOT_FOUND by number
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread program =
+        new Thread(
+            () -> {
+              try {
+                fs.exitProcess(
+                    newFakeProcess(before), 5); // the program's 5, lmctfy's NOT_FOUND by number
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     program.start();
     Cli.Result programs = cli.run("run", "/c", "true");
     program.join();
@@ -323,40 +383,58 @@ class CliTest {
     assertThat(programs.err()).isEmpty();
     Cli.Result lmctfys = cli.run("run", "/nope", "true");
     assertThat(lmctfys.code()).isEqualTo(5);
-    assertThat(lmctfys.err()).isEqualTo("Command exited with error message: 5: container /nope does not exist\n");
+    assertThat(lmctfys.err())
+        .isEqualTo("Command exited with error message: 5: container /nope does not exist\n");
     assertThat(fs.processes()).isEqualTo(before);
-    assertThat(ok(cli.run("run", "--help")).out().replaceAll("\\s+", " ")).contains("lmctfy's own failures come "
-        + "before the command starts and print \"Command exited with error message: <code>: ...\" on stderr");
+    assertThat(ok(cli.run("run", "--help")).out().replaceAll("\\s+", " "))
+        .contains(
+            "lmctfy's own failures come "
+                + "before the command starts and print \"Command exited with error message: <code>: ...\" on stderr");
   }
 
   @Test
-  void aRootThatIsNotThereIsNotFoundAndOneThatIsThereInSomeHierarchiesOnlyAFailedPrecondition() throws Exception {
+  void aRootThatIsNotThereIsNotFoundAndOneThatIsThereInSomeHierarchiesOnlyAFailedPrecondition()
+      throws Exception {
     Backend backend = new Backend(fs, null, true);
     Cli.Result absent = Cli.on(backend, "--root", "/nope").run("list", "containers", "/");
     assertThat(absent.code()).as(absent.toString()).isEqualTo(5);
     assertThat(absent.out()).isEmpty();
-    assertThat(absent.err()).startsWith("Command exited with error message: 5: --root /nope: there is no cgroup /nope "
-        + "(in none of the ");
-    Hierarchy first = fs.hierarchies().stream().filter(h -> !h.controllers().isEmpty()).findFirst().orElseThrow();
+    assertThat(absent.err())
+        .startsWith(
+            "Command exited with error message: 5: --root /nope: there is no cgroup /nope "
+                + "(in none of the ");
+    Hierarchy first =
+        fs.hierarchies().stream().filter(h -> !h.controllers().isEmpty()).findFirst().orElseThrow();
     fs.makeCgroup(first, CgroupPath.of("/half"));
     Cli.Result half = Cli.on(backend, "--root", "/half").run("create", "/a", "");
     assertThat(half.code()).as(half.toString()).isEqualTo(9);
     assertThat(half.err()).contains("--root /half: the cgroup /half is missing in ");
-    List<String> missing = List.of(half.err().strip().substring(half.err().indexOf("hierarchies: ") + 13).split(", "));
-    assertThat(missing).isNotEmpty().doesNotContain(first.display(CgroupPath.of("/half"), null))
+    List<String> missing =
+        List.of(half.err().strip().substring(half.err().indexOf("hierarchies: ") + 13).split(", "));
+    assertThat(missing)
+        .isNotEmpty()
+        .doesNotContain(first.display(CgroupPath.of("/half"), null))
         .allSatisfy(m -> assertThat(m).endsWith("/half"));
     assertThat(Cli.on(backend, "--root", "half").run("list", "containers", "/").err())
-        .startsWith("Command exited with error message: 3: --root half: not an absolute clean cgroup path");
+        .startsWith(
+            "Command exited with error message: 3: --root half: not an absolute clean cgroup path");
     ok(cli.run("create", "/there", ""));
     ok(Cli.on(backend, "--root", "/there").run("create", "/a", ""));
-    assertThat(ok(cli.run("list", "containers", "-r", "/")).out()).isEqualTo("name=\"/there\"\nname=\"/there/a\"\n");
+    assertThat(ok(cli.run("list", "containers", "-r", "/")).out())
+        .isEqualTo("name=\"/there\"\nname=\"/there/a\"\n");
   }
 
   @Test
   void theTerminalsForegroundIsReadFromProcStat() {
-    assertThat(ProgramSignals.inTerminalForeground("4242 (java (lmctfy) x) S 1 4242 4242 34816 4242 4194560 0")).isTrue();
-    assertThat(ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 34816 4100 4194560 0")).isFalse();
-    assertThat(ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 0 -1 4194560 0")).isFalse();
+    assertThat(
+            ProgramSignals.inTerminalForeground(
+                "4242 (java (lmctfy) x) S 1 4242 4242 34816 4242 4194560 0"))
+        .isTrue();
+    assertThat(
+            ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 34816 4100 4194560 0"))
+        .isFalse();
+    assertThat(ProgramSignals.inTerminalForeground("4242 (java) S 1 4242 4242 0 -1 4194560 0"))
+        .isFalse();
   }
 
   @Test
@@ -375,7 +453,8 @@ class CliTest {
   void pauseAndResumeFreezeAndThawTheContainer() throws Exception {
     ok(cli.run("create", "/a", ""));
     ok(cli.run("pause", "/a"));
-    Hierarchy freezer = fs.hierarchies().stream().filter(h -> h.has("freezer")).findFirst().orElseThrow();
+    Hierarchy freezer =
+        fs.hierarchies().stream().filter(h -> h.has("freezer")).findFirst().orElseThrow();
     assertThat(fs.read(freezer, CgroupPath.of("/a"), "freezer.state").strip()).isEqualTo("FROZEN");
     ok(cli.run("resume", "/a"));
     assertThat(fs.read(freezer, CgroupPath.of("/a"), "freezer.state").strip()).isEqualTo("THAWED");
@@ -388,7 +467,8 @@ class CliTest {
     long tid = fs.spawnThread(pid);
     ok(cli.run("enter", "/a", Long.toString(pid), Long.toString(tid)));
     assertThat(ok(cli.run("detect", Long.toString(pid))).out()).isEqualTo("name=\"/a\"\n");
-    assertThat(ok(cli.run("list", "tids", "/a")).out()).isEqualTo("tid=\"" + pid + "\"\ntid=\"" + tid + "\"\n");
+    assertThat(ok(cli.run("list", "tids", "/a")).out())
+        .isEqualTo("tid=\"" + pid + "\"\ntid=\"" + tid + "\"\n");
     ok(cli.run("killall", "/a"));
     assertThat(fs.processes()).doesNotContain(pid);
     assertThat(ok(cli.run("list", "pids", "/a")).out()).isEmpty();
@@ -406,7 +486,8 @@ class CliTest {
   void notifyBlocksUntilOneEventAndPrintsItsStatus() throws Exception {
     ok(cli.run("create", "/a", "memory { limit: 104857600 }"));
     java.util.concurrent.CompletableFuture<Cli.Result> oom =
-        java.util.concurrent.CompletableFuture.supplyAsync(() -> cli.run("notify", "memory", "oom", "/a"));
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> cli.run("notify", "memory", "oom", "/a"));
     var memory = fs.hierarchy("memory").orElseThrow();
     var path = org.lmctfy.cgroupfs.CgroupPath.of("/a");
     while (!oom.isDone()) {
@@ -435,7 +516,8 @@ class CliTest {
     assertThat(ok(cli.run("cleanup", "/keep")).out()).isEmpty();
     assertThat(ok(cli.run("cleanup")).out()).isEmpty();
     try (ContainerApi api = ContainerApi.open(fs)) {
-      assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.RECURSIVE)).containsExactly("/keep");
+      assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.RECURSIVE))
+          .containsExactly("/keep");
     }
   }
 
@@ -443,13 +525,17 @@ class CliTest {
   void everyCommandHasHelp() {
     List<String> paths = new ArrayList<>();
     collect(Lmctfy.tree(), new ArrayList<>(), paths);
-    assertThat(paths).contains("create", "list containers", "notify memory threshold", "update replace", "cleanup");
+    assertThat(paths)
+        .contains(
+            "create", "list containers", "notify memory threshold", "update replace", "cleanup");
     for (String path : paths) {
       List<String> args = new ArrayList<>(List.of(path.split(" ")));
       args.add("--help");
       Cli.Result r = ok(cli.run(args.toArray(String[]::new)));
       assertThat(r.out()).as(path).startsWith("Usage: lmctfy " + path);
-      assertThat(ok(cli.run(("help " + path).split(" "))).out()).as("help " + path).isEqualTo(r.out());
+      assertThat(ok(cli.run(("help " + path).split(" "))).out())
+          .as("help " + path)
+          .isEqualTo(r.out());
     }
     assertThat(ok(cli.run("help")).out()).startsWith("Usage: lmctfy [<options>] <command>");
     assertThat(cli.run("help", "frobnicate").code()).isEqualTo(5);
@@ -468,25 +554,35 @@ class CliTest {
   void completionPrintsABashScriptForEveryCommand() throws Exception {
     String script = ok(cli.run("completion")).out();
     assertThat(script).contains("complete -F", "_lmctfy", "containers", "threshold", "--backend");
-    assertThat(complete(script, "lmctfy", "list", "")).containsExactlyInAnyOrder("containers", "pids", "tids");
-    assertThat(complete(script, "lmctfy", "-v", "list", "containers", "-")).contains("-r", "--recursive", "--json")
+    assertThat(complete(script, "lmctfy", "list", ""))
+        .containsExactlyInAnyOrder("containers", "pids", "tids");
+    assertThat(complete(script, "lmctfy", "-v", "list", "containers", "-"))
+        .contains("-r", "--recursive", "--json")
         .doesNotContain("-f");
     assertThat(complete(script, "lmctfy", "--backend", "")).containsExactly("host", "fake");
     assertThat(complete(script, "lmctfy", "--verb")).containsExactly("--verbose");
     assertThat(complete(script, "lmctfy", "--root", "/x", "cr")).containsExactly("create");
     assertThat(complete(script, "lmctfy", "notify", "memory", "t")).containsExactly("threshold");
-    assertThat(complete(script, "lmctfy", "--fake-layout", "V")).containsExactly("V2", "V2_BARE", "V1");
+    assertThat(complete(script, "lmctfy", "--fake-layout", "V"))
+        .containsExactly("V2", "V2_BARE", "V1");
   }
 
-  /** What bash offers, with {@code script} loaded, for the command line {@code words} (the last one being typed). */
+  /**
+   * What bash offers, with {@code script} loaded, for the command line {@code words} (the last one
+   * being typed).
+   */
   private static List<String> complete(String script, String... words) throws Exception {
     StringBuilder line = new StringBuilder("COMP_WORDS=(");
     for (String w : words) {
       line.append(" '").append(w).append('\'');
     }
-    line.append(" ); COMP_CWORD=").append(words.length - 1).append("; _lmctfy; printf '%s\\n' \"${COMPREPLY[@]}\"");
-    Process bash = new ProcessBuilder("bash", "-c", script + "\n" + line).redirectErrorStream(true).start();
-    String out = new String(bash.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    line.append(" ); COMP_CWORD=")
+        .append(words.length - 1)
+        .append("; _lmctfy; printf '%s\\n' \"${COMPREPLY[@]}\"");
+    Process bash =
+        new ProcessBuilder("bash", "-c", script + "\n" + line).redirectErrorStream(true).start();
+    String out =
+        new String(bash.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     assertThat(bash.waitFor()).as(out).isZero();
     return out.lines().filter(l -> !l.isEmpty()).toList();
   }

@@ -43,8 +43,13 @@ class KernelRunCommandTest {
 
   @Test
   void aProgramThatTrapsTermAndExits3MakesLmctfyExit3() throws Exception {
-    try (ScratchCgroups scratch = ScratchCgroups.onHost(); Waiting run = Waiting.start(scratch, "sh", "-c",
-        "trap 'kill $!; exit 3' TERM; sleep " + FOREVER + " & echo ready; wait")) {
+    try (ScratchCgroups scratch = ScratchCgroups.onHost();
+        Waiting run =
+            Waiting.start(
+                scratch,
+                "sh",
+                "-c",
+                "trap 'kill $!; exit 3' TERM; sleep " + FOREVER + " & echo ready; wait")) {
       ProgramSignals.kill(run.cli.pid(), "TERM");
       assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
       assertThat(run.stderr()).as("3 is the program's, not INVALID_ARGUMENT").isEmpty();
@@ -85,7 +90,8 @@ class KernelRunCommandTest {
       assertThat(programs.err()).isEqualTo("err\n");
       Cli.Result lmctfys = cli.run("run", "/nope", "true");
       assertThat(lmctfys.code()).isEqualTo(5);
-      assertThat(lmctfys.err()).isEqualTo("Command exited with error message: 5: container /nope does not exist\n");
+      assertThat(lmctfys.err())
+          .isEqualTo("Command exited with error message: 5: container /nope does not exist\n");
       assertThat(ok(cli.run("run", "/", "--", "sh", "-c", "exit 0")).err()).isEmpty();
       assertThat(processesIn(scratch)).isEmpty();
     }
@@ -94,12 +100,18 @@ class KernelRunCommandTest {
   @Test
   void aProgramNotOnPathIsNamedWithTheNumberOfDirectoriesSearchedNotThePath() throws Exception {
     try (ScratchCgroups scratch = ScratchCgroups.onHost()) {
-      Cli.Result r = Cli.real("--root", scratch.path().toString()).run("run", "/", "lmctfy-no-such-program");
+      Cli.Result r =
+          Cli.real("--root", scratch.path().toString()).run("run", "/", "lmctfy-no-such-program");
       String path = System.getenv("PATH");
       assertThat(r.code()).as(r.toString()).isEqualTo(3);
-      assertThat(r.err()).isEqualTo("Command exited with error message: 3: argv[0] lmctfy-no-such-program is not an "
-          + "executable file in any of the " + path.split(":", -1).length + " directories of the program's PATH; give "
-          + "its path, or a PATH that holds it\n").doesNotContain(path);
+      assertThat(r.err())
+          .isEqualTo(
+              "Command exited with error message: 3: argv[0] lmctfy-no-such-program is not an "
+                  + "executable file in any of the "
+                  + path.split(":", -1).length
+                  + " directories of the program's PATH; give "
+                  + "its path, or a PATH that holds it\n")
+          .doesNotContain(path);
       assertThat(processesIn(scratch)).isEmpty();
     }
   }
@@ -111,15 +123,23 @@ class KernelRunCommandTest {
       Cli.Result r = Cli.real("--root", nope).run("list", "containers", "/");
       assertThat(r.code()).as(r.toString()).isEqualTo(5);
       assertThat(r.out()).isEmpty();
-      assertThat(r.err()).startsWith("Command exited with error message: 5: --root " + nope + ": there is no cgroup "
-          + nope + " (in none of the ");
+      assertThat(r.err())
+          .startsWith(
+              "Command exited with error message: 5: --root "
+                  + nope
+                  + ": there is no cgroup "
+                  + nope
+                  + " (in none of the ");
     }
   }
 
   /** The pids in the scratch cgroup of a hierarchy that holds containers' processes. */
   private static List<String> processesIn(ScratchCgroups scratch) throws IOException {
-    Hierarchy h = scratch.hierarchies().stream()
-        .filter(x -> x.version() == CgroupVersion.V2 || x.has("pids") || x.has("memory")).findFirst().orElseThrow();
+    Hierarchy h =
+        scratch.hierarchies().stream()
+            .filter(x -> x.version() == CgroupVersion.V2 || x.has("pids") || x.has("memory"))
+            .findFirst()
+            .orElseThrow();
     return scratch.fs().read(h, scratch.path(), "cgroup.procs").lines().toList();
   }
 
@@ -128,27 +148,48 @@ class KernelRunCommandTest {
    * (no terminal: every INT is passed on) with INT, HUP and TERM at their defaults whatever this
    * JVM was started with; started once the program has printed its first line.
    */
-  private record Waiting(Process cli, ProcessHandle program, BufferedReader stdout) implements AutoCloseable {
+  private record Waiting(Process cli, ProcessHandle program, BufferedReader stdout)
+      implements AutoCloseable {
     static Waiting start(ScratchCgroups scratch, String... program) throws IOException {
-      List<String> command = new ArrayList<>(List.of("setsid", "env", "--default-signal=INT,HUP,TERM",
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-          "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Lmctfy.class.getName(), "--root",
-          scratch.path().toString(), "run", "/"));
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  "setsid",
+                  "env",
+                  "--default-signal=INT,HUP,TERM",
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-XX:TieredStopAtLevel=1",
+                  "-XX:+UseSerialGC",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  Lmctfy.class.getName(),
+                  "--root",
+                  scratch.path().toString(),
+                  "run",
+                  "/"));
       command.addAll(List.of(program));
       Process cli = new ProcessBuilder(command).start();
-      BufferedReader stdout = new BufferedReader(new InputStreamReader(cli.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader stdout =
+          new BufferedReader(new InputStreamReader(cli.getInputStream(), StandardCharsets.UTF_8));
       String first = stdout.readLine();
       if (!"ready".equals(first)) {
         cli.destroyForcibly();
-        throw new AssertionError("lmctfy run did not start the program: stdout " + first + ", stderr "
-            + new String(cli.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        throw new AssertionError(
+            "lmctfy run did not start the program: stdout "
+                + first
+                + ", stderr "
+                + new String(cli.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
       }
-      List<ProcessHandle> children = cli.children().toList(); // the launcher execs: the program is lmctfy's child
+      List<ProcessHandle> children =
+          cli.children().toList(); // the launcher execs: the program is lmctfy's child
       assertThat(children).as("lmctfy's children").hasSize(1);
       return new Waiting(cli, children.get(0), stdout);
     }
 
-    /** Waits for lmctfy (a bound, not a timing check: a lmctfy that never ends fails here, and is killed). */
+    /**
+     * Waits for lmctfy (a bound, not a timing check: a lmctfy that never ends fails here, and is
+     * killed).
+     */
     int exitCode() throws InterruptedException {
       if (!cli.waitFor(60, TimeUnit.SECONDS)) {
         throw new AssertionError("lmctfy run went on waiting after its signal");

@@ -11,13 +11,18 @@ import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
-/** The transcript of docs/cli.md (lmctfy issue #37) through the CLI's main entry, on the kernel and on the fake. */
+/**
+ * The transcript of docs/cli.md (lmctfy issue #37) through the CLI's main entry, on the kernel and
+ * on the fake.
+ */
 class TranscriptTest {
 
   @Test
   @Tag("kernel")
-  @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
-  void onTheKernelUnderAScratchRootTheTranscriptEndsWithNothingLeftInAnyHierarchy() throws Exception {
+  @Tag(
+      "needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
+  void onTheKernelUnderAScratchRootTheTranscriptEndsWithNothingLeftInAnyHierarchy()
+      throws Exception {
     List<Long> started = Transcript.pids();
     try (ScratchCgroups scratch = ScratchCgroups.onHost()) {
       try {
@@ -45,7 +50,8 @@ class TranscriptTest {
   private static void killOurs(List<Long> pids) {
     long self = ProcessHandle.current().pid();
     for (long pid : pids) {
-      ProcessHandle.of(pid).filter(p -> p.parent().map(ProcessHandle::pid).orElse(-1L) == self)
+      ProcessHandle.of(pid)
+          .filter(p -> p.parent().map(ProcessHandle::pid).orElse(-1L) == self)
           .ifPresent(ProcessHandle::destroyForcibly);
     }
   }

@@ -9,11 +9,11 @@ import java.math.BigInteger;
 /**
  * Sizes in bytes as people write them: {@code 256M}, {@code 1G}, {@code 512Ki}. The suffixes are
  * binary, as systemd's {@code MemoryMax=} and Docker's {@code --memory} read them: {@code K} or
- * {@code Ki} is 1024, {@code M}/{@code Mi} 1024², {@code G}/{@code Gi} 1024³, {@code T}/{@code
- * Ti} 1024⁴, {@code P}/{@code Pi} 1024⁵. A size is a whole number of bytes with at most one
- * suffix; {@code -1} (unlimited) takes none. The text format writes them unquoted ({@code limit:
- * 256M}), JSON as strings ({@code "limit": "256M"}); only the byte fields of a spec (marked {@link
- * Input}) take them, and specs print bytes, which read back the same.
+ * {@code Ki} is 1024, {@code M}/{@code Mi} 1024², {@code G}/{@code Gi} 1024³, {@code T}/{@code Ti}
+ * 1024⁴, {@code P}/{@code Pi} 1024⁵. A size is a whole number of bytes with at most one suffix;
+ * {@code -1} (unlimited) takes none. The text format writes them unquoted ({@code limit: 256M}),
+ * JSON as strings ({@code "limit": "256M"}); only the byte fields of a spec (marked {@link Input})
+ * take them, and specs print bytes, which read back the same.
  */
 public final class ByteSize {
   private static final String SUFFIXES = "KMGTP";
@@ -54,18 +54,25 @@ public final class ByteSize {
     String digits = text.substring(0, end);
     String suffix = text.substring(end);
     int power = suffix.isEmpty() ? 0 : SUFFIXES.indexOf(suffix.charAt(0)) + 1;
-    boolean wellFormed = !digits.isEmpty() && (suffix.isEmpty() || (suffixLength(suffix, 0) == suffix.length()))
-        && digits.chars().skip(digits.charAt(0) == '-' ? 1 : 0).allMatch(Character::isDigit)
-        && digits.length() > (digits.charAt(0) == '-' ? 1 : 0);
+    boolean wellFormed =
+        !digits.isEmpty()
+            && (suffix.isEmpty() || (suffixLength(suffix, 0) == suffix.length()))
+            && digits.chars().skip(digits.charAt(0) == '-' ? 1 : 0).allMatch(Character::isDigit)
+            && digits.length() > (digits.charAt(0) == '-' ? 1 : 0);
     if (!wellFormed || (digits.startsWith("-") && (power > 0 || !digits.equals("-1")))) {
-      throw Checks.problem(path, "invalid size " + Checks.describe(text) + ": expected bytes as a whole number"
-          + " with an optional binary suffix (K or Ki = 1024, M or Mi, G or Gi, T or Ti, P or Pi), such as 256M,"
-          + " or -1 for unlimited");
+      throw Checks.problem(
+          path,
+          "invalid size "
+              + Checks.describe(text)
+              + ": expected bytes as a whole number"
+              + " with an optional binary suffix (K or Ki = 1024, M or Mi, G or Gi, T or Ti, P or Pi), such as 256M,"
+              + " or -1 for unlimited");
     }
     BigInteger bytes = new BigInteger(digits).shiftLeft(10 * power);
     if (bytes.bitLength() >= 64) {
-      throw Checks.problem(path, "invalid size " + Checks.describe(text) + ": more than "
-          + Long.MAX_VALUE + " bytes");
+      throw Checks.problem(
+          path,
+          "invalid size " + Checks.describe(text) + ": more than " + Long.MAX_VALUE + " bytes");
     }
     return bytes.longValue();
   }

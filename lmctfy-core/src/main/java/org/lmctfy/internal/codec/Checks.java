@@ -6,7 +6,8 @@ import org.lmctfy.LmctfyException;
 /**
  * Validation helpers for the spec records' compact constructors. Every failure is an {@link
  * LmctfyException} with {@link ErrorCode#INVALID_ARGUMENT} whose message starts with the field's
- * dotted path, then the bad value and the rule: {@code "cpu.limit: invalid value -5: must be >= 0"}.
+ * dotted path, then the bad value and the rule: {@code "cpu.limit: invalid value -5: must be >=
+ * 0"}.
  *
  * <p>Fields inside list elements are named with empty brackets ({@code "device.rules[].access"});
  * the codec fills in the index when it knows it.

@@ -113,7 +113,9 @@ final class ClassFileAnnotations {
     }
   }
 
-  /** The annotations of the method {@code name} with JVM {@code descriptor}; NONE if it has none. */
+  /**
+   * The annotations of the method {@code name} with JVM {@code descriptor}; NONE if it has none.
+   */
   Annotated method(String name, String descriptor) {
     return methods.getOrDefault(name + descriptor, Annotated.NONE);
   }

@@ -17,8 +17,8 @@ public final class CpuLists {
   private CpuLists() {}
 
   /**
-   * The canonical list form of {@code list} (sorted, ranges merged: {@code "3,0-2"} becomes
-   * {@code "0-3"}); fails naming {@code field} when it is not a non-empty list of ids and ranges.
+   * The canonical list form of {@code list} (sorted, ranges merged: {@code "3,0-2"} becomes {@code
+   * "0-3"}); fails naming {@code field} when it is not a non-empty list of ids and ranges.
    */
   public static String normalize(String list, String field) {
     if (list == null) {
@@ -31,8 +31,8 @@ public final class CpuLists {
   }
 
   /**
-   * The ids of a list as the kernel prints it ({@code "0-3,6\n"}; an empty one is an empty
-   * cpuset); fails naming {@code field} when it is not ids and ranges.
+   * The ids of a list as the kernel prints it ({@code "0-3,6\n"}; an empty one is an empty cpuset);
+   * fails naming {@code field} when it is not ids and ranges.
    */
   public static BitSet parse(String list, String field) {
     BitSet ids = new BitSet();
@@ -60,8 +60,8 @@ public final class CpuLists {
   }
 
   /**
-   * The list form of lmctfy's bitmask {@code words}; each word must be an unsigned 64-bit value
-   * and at least one bit must be set. {@code field} names the words in failures.
+   * The list form of lmctfy's bitmask {@code words}; each word must be an unsigned 64-bit value and
+   * at least one bit must be set. {@code field} names the words in failures.
    */
   public static String fromBitmask(List<BigInteger> words, String field) {
     BitSet ids = new BitSet();
@@ -97,7 +97,9 @@ public final class CpuLists {
     return id;
   }
 
-  /** The canonical list form of {@code ids}: sorted, ranges merged ({@code "0-3,6"}); "" for none. */
+  /**
+   * The canonical list form of {@code ids}: sorted, ranges merged ({@code "0-3,6"}); "" for none.
+   */
   public static String format(BitSet ids) {
     StringBuilder out = new StringBuilder();
     for (int lo = ids.nextSetBit(0); lo >= 0; lo = ids.nextSetBit(lo)) {

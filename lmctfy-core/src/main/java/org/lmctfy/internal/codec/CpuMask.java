@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * Reads {@code cpu.mask} in either form: the kernel's list {@code "0-3,6"}, or lmctfy's bitmask
- * message {@code mask { data: 5 data: 0 }} ({@code {"data": [5, 0]}} in JSON), which it converts
- * to the list form. Stateless and thread-safe.
+ * message {@code mask { data: 5 data: 0 }} ({@code {"data": [5, 0]}} in JSON), which it converts to
+ * the list form. Stateless and thread-safe.
  */
 public final class CpuMask {
   private static final String FIELD = "cpu.mask";
@@ -30,8 +30,11 @@ public final class CpuMask {
       return list;
     }
     if (!(node instanceof Map<?, ?> message)) {
-      throw Checks.problem(FIELD, "invalid value " + Json.write(node)
-          + ": must be a CPU list such as \"0-3,6\" or { data: ... }");
+      throw Checks.problem(
+          FIELD,
+          "invalid value "
+              + Json.write(node)
+              + ": must be a CPU list such as \"0-3,6\" or { data: ... }");
     }
     List<BigInteger> words = new ArrayList<>();
     for (Map.Entry<?, ?> field : message.entrySet()) {
@@ -55,7 +58,8 @@ public final class CpuMask {
       return BigInteger.valueOf(l);
     }
     if (!(word instanceof BigInteger)) {
-      throw Checks.problem(FIELD + ".data[" + index + "]",
+      throw Checks.problem(
+          FIELD + ".data[" + index + "]",
           "invalid value " + Json.write(word) + ": must be an unsigned 64-bit word");
     }
     return (BigInteger) word;

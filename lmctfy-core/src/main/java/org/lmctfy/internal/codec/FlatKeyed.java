@@ -6,9 +6,9 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 
 /**
- * The one parser of the kernel's flat-keyed files: a {@code key value} pair per line, as in
- * {@code memory.stat}, {@code cpu.stat}, {@code memory.events}, {@code memory.oom_control} and
- * {@code cgroup.events}.
+ * The one parser of the kernel's flat-keyed files: a {@code key value} pair per line, as in {@code
+ * memory.stat}, {@code cpu.stat}, {@code memory.events}, {@code memory.oom_control} and {@code
+ * cgroup.events}.
  */
 public final class FlatKeyed {
   private FlatKeyed() {}
@@ -45,7 +45,10 @@ public final class FlatKeyed {
     return false;
   }
 
-  /** A number as the kernel prints it, unsigned 64-bit values too; INTERNAL, naming {@code file}, if not. */
+  /**
+   * A number as the kernel prints it, unsigned 64-bit values too; INTERNAL, naming {@code file}, if
+   * not.
+   */
   public static long number(String v, String file) {
     try {
       return Long.parseUnsignedLong(v);
@@ -53,7 +56,8 @@ public final class FlatKeyed {
       try {
         return Long.parseLong(v);
       } catch (NumberFormatException again) {
-        throw new LmctfyException(ErrorCode.INTERNAL, "unexpected value \"" + v + "\" in " + file, again);
+        throw new LmctfyException(
+            ErrorCode.INTERNAL, "unexpected value \"" + v + "\" in " + file, again);
       }
     }
   }

@@ -31,8 +31,8 @@ final class JacksonErrors {
     if (e instanceof JsonMappingException m) {
       return new LmctfyException(ErrorCode.INVALID_ARGUMENT, mappingMessage(m), e);
     }
-    return new LmctfyException(ErrorCode.INVALID_ARGUMENT,
-        "invalid spec: " + e.getOriginalMessage(), e);
+    return new LmctfyException(
+        ErrorCode.INVALID_ARGUMENT, "invalid spec: " + e.getOriginalMessage(), e);
   }
 
   /** A tree-level mismatch, such as a second JSON value after the first. */
@@ -47,8 +47,8 @@ final class JacksonErrors {
 
   private static String readMessage(StreamReadException e) {
     JsonLocation at = e.getLocation();
-    String where = at == null ? "syntax error" : "syntax error at " + at.getLineNr() + ":"
-        + at.getColumnNr();
+    String where =
+        at == null ? "syntax error" : "syntax error at " + at.getLineNr() + ":" + at.getColumnNr();
     String path = e.getProcessor() == null ? "" : path(e.getProcessor().getParsingContext());
     return (path.isEmpty() ? "" : path + ": ") + where + ": " + e.getOriginalMessage();
   }

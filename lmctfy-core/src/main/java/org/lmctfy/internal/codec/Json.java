@@ -21,21 +21,22 @@ import java.util.Map;
 /**
  * JSON in and out of the codec's trees of plain values (see {@link TreeBinder}). Reading goes
  * through Jackson's {@code readTree} (strict: duplicate keys, trailing tokens and leading zeros
- * fail; failures as {@link JacksonErrors} words them); writing uses jackson-core's generator, so
- * it needs no {@link ObjectMapper} and writes what the mapper wrote (same escapes and number
- * forms, {@code NaN} as a string). The mapper and the factory are each made on first use,
- * configured once and never changed afterwards: thread-safe. The text format needs neither.
+ * fail; failures as {@link JacksonErrors} words them); writing uses jackson-core's generator, so it
+ * needs no {@link ObjectMapper} and writes what the mapper wrote (same escapes and number forms,
+ * {@code NaN} as a string). The mapper and the factory are each made on first use, configured once
+ * and never changed afterwards: thread-safe. The text format needs neither.
  */
 final class Json {
   private Json() {}
 
   private static final class Reader {
-    static final ObjectMapper MAPPER = JsonMapper.builder()
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-        .disable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
-        .build();
+    static final ObjectMapper MAPPER =
+        JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .disable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
+            .build();
   }
 
   private static final class Writer {
@@ -86,7 +87,9 @@ final class Json {
     }
   }
 
-  /** {@code value}, a tree, as compact JSON; also how a value appears in a message ({@code [1,2]}). */
+  /**
+   * {@code value}, a tree, as compact JSON; also how a value appears in a message ({@code [1,2]}).
+   */
   static String write(Object value) {
     StringWriter out = new StringWriter();
     try (JsonGenerator g = Writer.FACTORY.createGenerator(out)) {

@@ -21,22 +21,23 @@ import org.lmctfy.internal.codec.ClassFileAnnotations.Found;
 
 /**
  * What the codec knows of one spec record, read once from its Jackson annotations (through {@link
- * ClassFileAnnotations}, which makes no annotation proxies): the creator
- * that binding calls (a static {@link JsonCreator} factory if the record has one, else its
- * canonical constructor) with each parameter's field name, type and whether it is required
- * ({@code @JsonSetter(nulls = Nulls.FAIL)}), a {@link CpuMask.Input} or a {@link ByteSize.Input}; and the components that
+ * ClassFileAnnotations}, which makes no annotation proxies): the creator that binding calls (a
+ * static {@link JsonCreator} factory if the record has one, else its canonical constructor) with
+ * each parameter's field name, type and whether it is required ({@code @JsonSetter(nulls =
+ * Nulls.FAIL)}), a {@link CpuMask.Input} or a {@link ByteSize.Input}; and the components that
  * writing reads, in declaration order, with their names and whether an empty value is left out
  * ({@code @JsonInclude(NON_EMPTY)}; null is always left out).
  *
  * <p>Immutable and thread-safe; one instance per record class, cached in a {@link ClassValue}.
  */
 final class RecordShape {
-  private static final ClassValue<RecordShape> SHAPES = new ClassValue<>() {
-    @Override
-    protected RecordShape computeValue(Class<?> type) {
-      return new RecordShape(type);
-    }
-  };
+  private static final ClassValue<RecordShape> SHAPES =
+      new ClassValue<>() {
+        @Override
+        protected RecordShape computeValue(Class<?> type) {
+          return new RecordShape(type);
+        }
+      };
 
   /** One parameter of the creator: the field it binds from. */
   record Param(String name, Type type, boolean required, boolean cpuMask, boolean byteSize) {}
@@ -58,18 +59,28 @@ final class RecordShape {
     Constructor<?> canonical = canonical(type, parts);
     // The components' annotations are on the canonical constructor's parameters too.
     Annotated canonicalAnnotations =
-        file.method("<init>", ClassFileAnnotations.descriptor(canonical.getParameterTypes(), void.class));
+        file.method(
+            "<init>", ClassFileAnnotations.descriptor(canonical.getParameterTypes(), void.class));
     Method factory = factory(type, parts.length, file);
     this.creator = factory == null ? canonical : factory;
     creator.setAccessible(true);
-    Annotated annotations = factory == null ? canonicalAnnotations
-        : file.method(factory.getName(), ClassFileAnnotations.descriptor(factory.getParameterTypes(), type));
+    Annotated annotations =
+        factory == null
+            ? canonicalAnnotations
+            : file.method(
+                factory.getName(),
+                ClassFileAnnotations.descriptor(factory.getParameterTypes(), type));
     Type[] types = creator.getGenericParameterTypes();
     for (int i = 0; i < types.length; i++) {
       String name = name(annotations, i, parts[i]);
       Found setter = annotations.parameter(i, JsonSetter.class);
-      params.add(new Param(name, types[i], setter != null && "FAIL".equals(setter.values().get("nulls")),
-          annotations.parameter(i, CpuMask.Input.class) != null, annotations.parameter(i, ByteSize.Input.class) != null));
+      params.add(
+          new Param(
+              name,
+              types[i],
+              setter != null && "FAIL".equals(setter.values().get("nulls")),
+              annotations.parameter(i, CpuMask.Input.class) != null,
+              annotations.parameter(i, ByteSize.Input.class) != null));
       indexes.put(name, i);
     }
     this.knownFields = String.join(", ", new TreeSet<>(indexes.keySet()));
@@ -77,8 +88,11 @@ final class RecordShape {
       Method accessor = parts[i].getAccessor();
       accessor.setAccessible(true);
       Found include = canonicalAnnotations.parameter(i, JsonInclude.class);
-      components.add(new Component(name(canonicalAnnotations, i, parts[i]), accessor,
-          include != null && "NON_EMPTY".equals(include.values().get("value"))));
+      components.add(
+          new Component(
+              name(canonicalAnnotations, i, parts[i]),
+              accessor,
+              include != null && "NON_EMPTY".equals(include.values().get("value"))));
     }
   }
 
@@ -92,10 +106,13 @@ final class RecordShape {
   /** A static {@link JsonCreator} factory of the record taking one value per component, or null. */
   private static Method factory(Class<?> type, int arity, ClassFileAnnotations file) {
     for (Method m : type.getDeclaredMethods()) {
-      if (Modifier.isStatic(m.getModifiers()) && m.getReturnType() == type && arity > 0
+      if (Modifier.isStatic(m.getModifiers())
+          && m.getReturnType() == type
+          && arity > 0
           && m.getParameterCount() == arity
           && file.method(m.getName(), ClassFileAnnotations.descriptor(m.getParameterTypes(), type))
-              .annotation(JsonCreator.class) != null) {
+                  .annotation(JsonCreator.class)
+              != null) {
         return m;
       }
     }
@@ -110,7 +127,8 @@ final class RecordShape {
     try {
       return type.getDeclaredConstructor(types);
     } catch (NoSuchMethodException e) {
-      throw new IllegalStateException("record " + type.getName() + " has no canonical constructor", e);
+      throw new IllegalStateException(
+          "record " + type.getName() + " has no canonical constructor", e);
     }
   }
 
@@ -147,7 +165,8 @@ final class RecordShape {
   /** Calls the creator; a runtime exception or error it throws comes out unwrapped. */
   Object create(Object[] args) {
     try {
-      return creator instanceof Constructor<?> c ? c.newInstance(args)
+      return creator instanceof Constructor<?> c
+          ? c.newInstance(args)
           : ((Method) creator).invoke(null, args);
     } catch (InvocationTargetException e) {
       if (e.getCause() instanceof RuntimeException r) {

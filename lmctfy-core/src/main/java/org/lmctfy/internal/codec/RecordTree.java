@@ -8,11 +8,11 @@ import java.util.Map;
 import org.lmctfy.internal.codec.RecordShape.Component;
 
 /**
- * Turns a spec record into the tree of plain values that {@link TextFormatWriter} and {@link
- * Json} write: a record becomes a {@code Map} of its components in declaration order under their
- * field names, null values left out and, where a component says {@code @JsonInclude(NON_EMPTY)},
- * empty lists and maps too; enums become their names, collections lists, maps maps in their own
- * order; strings, numbers and booleans stay as they are. Stateless and thread-safe.
+ * Turns a spec record into the tree of plain values that {@link TextFormatWriter} and {@link Json}
+ * write: a record becomes a {@code Map} of its components in declaration order under their field
+ * names, null values left out and, where a component says {@code @JsonInclude(NON_EMPTY)}, empty
+ * lists and maps too; enums become their names, collections lists, maps maps in their own order;
+ * strings, numbers and booleans stay as they are. Stateless and thread-safe.
  */
 final class RecordTree {
   private RecordTree() {}
@@ -30,9 +30,9 @@ final class RecordTree {
   }
 
   private static boolean isEmpty(Object value) {
-    return value instanceof Collection<?> c ? c.isEmpty()
-        : value instanceof Map<?, ?> m ? m.isEmpty()
-        : value instanceof String s && s.isEmpty();
+    return value instanceof Collection<?> c
+        ? c.isEmpty()
+        : value instanceof Map<?, ?> m ? m.isEmpty() : value instanceof String s && s.isEmpty();
   }
 
   private static Object value(Object value) {

@@ -12,7 +12,15 @@ import org.lmctfy.LmctfyException;
  * comments (skipped). Each token knows its line and column, both counted from 1.
  */
 final class TextFormatLexer {
-  enum Kind { IDENT, STRING, INTEGER, FLOAT, SIZE, PUNCT, EOF }
+  enum Kind {
+    IDENT,
+    STRING,
+    INTEGER,
+    FLOAT,
+    SIZE,
+    PUNCT,
+    EOF
+  }
 
   /** One token; {@code value} is a String, BigInteger or Double as the kind says. */
   record Token(Kind kind, Object value, String text, int line, int column) {
@@ -69,8 +77,10 @@ final class TextFormatLexer {
       String word = in.substring(start, pos);
       return new Token(Kind.IDENT, word, word, line, col);
     }
-    if (Character.isDigit(c) || ((c == '-' || c == '+') && pos + 1 < in.length()
-        && (Character.isDigit(in.charAt(pos + 1)) || in.charAt(pos + 1) == '.'))) {
+    if (Character.isDigit(c)
+        || ((c == '-' || c == '+')
+            && pos + 1 < in.length()
+            && (Character.isDigit(in.charAt(pos + 1)) || in.charAt(pos + 1) == '.'))) {
       return number(col);
     }
     if (c == '"' || c == '\'') {
@@ -124,8 +134,8 @@ final class TextFormatLexer {
         throw syntaxError("", line, col, "malformed number '" + in.substring(start, pos) + "'");
       }
       BigInteger value = new BigInteger(hex, 16);
-      return new Token(Kind.INTEGER, negative ? value.negate() : value, in.substring(start, pos),
-          line, col);
+      return new Token(
+          Kind.INTEGER, negative ? value.negate() : value, in.substring(start, pos), line, col);
     }
     boolean isFloat = false;
     while (pos < in.length()) {
@@ -135,7 +145,8 @@ final class TextFormatLexer {
       } else if (c == '.' || c == 'e' || c == 'E') {
         isFloat = true;
         pos++;
-        if ((c == 'e' || c == 'E') && pos < in.length()
+        if ((c == 'e' || c == 'E')
+            && pos < in.length()
             && (in.charAt(pos) == '-' || in.charAt(pos) == '+')) {
           pos++;
         }
@@ -175,8 +186,14 @@ final class TextFormatLexer {
       while (end < in.length() && (isIdentPart(in.charAt(end)) || in.charAt(end) == '.')) {
         end++;
       }
-      throw syntaxError("", line, col, "malformed number '" + in.substring(start, end) + "' (a size is a whole"
-          + " number with one binary suffix: K, M, G, T, P or Ki, Mi, Gi, Ti, Pi, such as 256M)");
+      throw syntaxError(
+          "",
+          line,
+          col,
+          "malformed number '"
+              + in.substring(start, end)
+              + "' (a size is a whole"
+              + " number with one binary suffix: K, M, G, T, P or Ki, Mi, Gi, Ti, Pi, such as 256M)");
     }
   }
 
@@ -221,7 +238,8 @@ final class TextFormatLexer {
           pos--;
           out.append((char) digits(8, 1, 3, col));
         } else {
-          throw syntaxError("", line, pos - lineStart - 1, "unknown escape '\\" + c + "' in string");
+          throw syntaxError(
+              "", line, pos - lineStart - 1, "unknown escape '\\" + c + "' in string");
         }
       }
     }

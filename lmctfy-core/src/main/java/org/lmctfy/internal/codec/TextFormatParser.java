@@ -14,13 +14,15 @@ import org.lmctfy.internal.codec.TextFormatLexer.Token;
  *
  * <p>Grammar: a message is a sequence of fields, optionally separated by {@code ,} or {@code ;}. A
  * field is {@code name: value}, {@code name { message }} or {@code name: { message }} ({@code < >}
- * may replace the braces). A value is a string, a signed integer, a float, an identifier
- * ({@code true}/{@code false} become booleans, other identifiers such as enum constants become
- * strings), a message, or a list {@code [v, v]}. A repeated field becomes a JSON array. As an
- * extension a field name may be quoted, for map keys that are not identifiers.
+ * may replace the braces). A value is a string, a signed integer, a float, an identifier ({@code
+ * true}/{@code false} become booleans, other identifiers such as enum constants become strings), a
+ * message, or a list {@code [v, v]}. A repeated field becomes a JSON array. As an extension a field
+ * name may be quoted, for map keys that are not identifiers.
  */
 final class TextFormatParser {
-  /** Deeper than any spec nests (a few levels): a text nested more is refused, not recursed into. */
+  /**
+   * Deeper than any spec nests (a few levels): a text nested more is refused, not recursed into.
+   */
   static final int MAX_DEPTH = 64;
 
   private final List<Token> tokens;

@@ -6,8 +6,9 @@ import java.util.Map;
 /**
  * Writes a tree of plain values (from {@link RecordTree}) as lmctfy's protobuf text format: one
  * field a line, messages as {@code name {...}} indented by two spaces, repeated fields by
- * repetition, in the tree's order (the records' component order), so the output is deterministic. Upper-case identifiers such as
- * enum constants are written bare; every other string is quoted with C escapes.
+ * repetition, in the tree's order (the records' component order), so the output is deterministic.
+ * Upper-case identifiers such as enum constants are written bare; every other string is quoted with
+ * C escapes.
  */
 final class TextFormatWriter {
   private TextFormatWriter() {}

@@ -18,15 +18,15 @@ import org.lmctfy.internal.codec.RecordShape.Param;
 
 /**
  * Binds a tree (from JSON or from the text format) into a spec record, by reflection over the
- * records' annotations ({@link RecordShape}). A tree is made of plain values: a message is a
- * {@code Map<String, Object>} in field order, a list a {@code List}, a string a {@code String}, an
- * integer a {@code Long} (a {@code BigInteger} when it does not fit), a float a {@code Double}, a
- * boolean a {@code Boolean}, and a JSON {@code null} is {@code null}. The rules are the ones the
- * codec has always had: an unknown field fails (checked over the whole tree first, so a misspelt
- * field is named rather than reported as a missing one); a single value is taken for a one-element list (a repeated
- * text-format field given once); numbers, strings and booleans are never coerced into one
- * another, nor floats into integers, nor numbers into enums; a required field ({@code
- * @JsonSetter(nulls = Nulls.FAIL)}) that is absent or null fails. Failures are {@link
+ * records' annotations ({@link RecordShape}). A tree is made of plain values: a message is a {@code
+ * Map<String, Object>} in field order, a list a {@code List}, a string a {@code String}, an integer
+ * a {@code Long} (a {@code BigInteger} when it does not fit), a float a {@code Double}, a boolean a
+ * {@code Boolean}, and a JSON {@code null} is {@code null}. The rules are the ones the codec has
+ * always had: an unknown field fails (checked over the whole tree first, so a misspelt field is
+ * named rather than reported as a missing one); a single value is taken for a one-element list (a
+ * repeated text-format field given once); numbers, strings and booleans are never coerced into one
+ * another, nor floats into integers, nor numbers into enums; a required field
+ * ({@code @JsonSetter(nulls = Nulls.FAIL)}) that is absent or null fails. Failures are {@link
  * LmctfyException}s with {@link ErrorCode#INVALID_ARGUMENT} whose message starts with the field's
  * dotted path ({@code blockio.device_limits[1].read_bps}); a record's own validation failure gets
  * the indexes filled into its {@code []}.
@@ -44,7 +44,8 @@ final class TreeBinder {
 
   /** Fails on the first field, anywhere in {@code node}, that its record lacks. */
   private static void checkNames(Object node, Type type, String path) {
-    if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> raw
+    if (type instanceof ParameterizedType p
+        && p.getRawType() instanceof Class<?> raw
         && Collection.class.isAssignableFrom(raw)) {
       Type element = p.getActualTypeArguments()[0];
       if (!(node instanceof List<?> list)) {
@@ -63,7 +64,8 @@ final class TreeBinder {
     for (Map.Entry<?, ?> field : message.entrySet()) {
       String name = (String) field.getKey();
       String fieldPath = join(path, name);
-      checkNames(field.getValue(), shape.params().get(index(shape, name, fieldPath)).type(), fieldPath);
+      checkNames(
+          field.getValue(), shape.params().get(index(shape, name, fieldPath)).type(), fieldPath);
     }
   }
 
@@ -84,7 +86,8 @@ final class TreeBinder {
     if (type instanceof ParameterizedType p) {
       Class<?> raw = (Class<?>) p.getRawType();
       Type[] args = p.getActualTypeArguments();
-      return Map.class.isAssignableFrom(raw) ? map(node, args[1], path, raw)
+      return Map.class.isAssignableFrom(raw)
+          ? map(node, args[1], path, raw)
           : collection(node, args[0], path, Set.class.isAssignableFrom(raw));
     }
     Class<?> c = (Class<?>) type;
@@ -94,8 +97,11 @@ final class TreeBinder {
     if (c == Boolean.class || c == boolean.class) {
       return node instanceof Boolean ? node : mismatch(node, c, path);
     }
-    if (c == Double.class || c == double.class) { // an integer is a whole number of it: uclamp_min: 20
-      return node instanceof Double ? node : node instanceof Long l ? (Object) l.doubleValue() : mismatch(node, c, path);
+    if (c == Double.class
+        || c == double.class) { // an integer is a whole number of it: uclamp_min: 20
+      return node instanceof Double
+          ? node
+          : node instanceof Long l ? (Object) l.doubleValue() : mismatch(node, c, path);
     }
     if (c == String.class) {
       return node instanceof String ? node : mismatch(node, c, path);
@@ -109,7 +115,8 @@ final class TreeBinder {
       return mismatch(node, c, path);
     }
     if (c.isRecord()) {
-      return node instanceof Map<?, ?> message ? record(message, RecordShape.of(c), path)
+      return node instanceof Map<?, ?> message
+          ? record(message, RecordShape.of(c), path)
           : mismatch(node, c, path);
     }
     throw new IllegalStateException("the codec cannot bind " + type + " at " + path);
@@ -122,14 +129,17 @@ final class TreeBinder {
     if (node instanceof Long l && (isLong || l == l.intValue())) {
       return isLong ? (Object) l : (Object) l.intValue();
     }
-    String range = isLong ? "long (" + Long.MIN_VALUE + " - " + Long.MAX_VALUE + ")"
-        : "int (" + Integer.MIN_VALUE + " - " + Integer.MAX_VALUE + ")";
-    throw Checks.problem(path,
-        "invalid value: Numeric value (" + node + ") out of range of " + range);
+    String range =
+        isLong
+            ? "long (" + Long.MIN_VALUE + " - " + Long.MAX_VALUE + ")"
+            : "int (" + Integer.MIN_VALUE + " - " + Integer.MAX_VALUE + ")";
+    throw Checks.problem(
+        path, "invalid value: Numeric value (" + node + ") out of range of " + range);
   }
 
   /** A list or set: the elements of an array, or a single value as its one element. */
-  private static Collection<Object> collection(Object node, Type element, String path, boolean set) {
+  private static Collection<Object> collection(
+      Object node, Type element, String path, boolean set) {
     Collection<Object> out = set ? new HashSet<>() : new ArrayList<>();
     if (!(node instanceof List<?> list)) {
       out.add(nullable(node, element, path + "[0]"));
@@ -171,12 +181,16 @@ final class TreeBinder {
         if (param.required()) {
           throw Checks.problem(fieldPath, "required");
         }
-        args[i] = param.type() instanceof Class<?> c && c.isPrimitive() ? mismatch(null, c, fieldPath)
-            : null;
+        args[i] =
+            param.type() instanceof Class<?> c && c.isPrimitive()
+                ? mismatch(null, c, fieldPath)
+                : null;
       } else {
         Long size = param.byteSize() ? ByteSize.read(value, fieldPath) : null;
-        args[i] = size != null ? size
-            : param.cpuMask() ? CpuMask.read(value) : value(value, param.type(), fieldPath);
+        args[i] =
+            size != null
+                ? size
+                : param.cpuMask() ? CpuMask.read(value) : value(value, param.type(), fieldPath);
       }
     }
     for (int i = 0; i < args.length; i++) {
@@ -194,8 +208,14 @@ final class TreeBinder {
       throw message.equals(e.getMessage()) ? e : new LmctfyException(e.code(), message, e);
     } catch (RuntimeException t) {
       String problem = t.getMessage() == null ? "`" + t.getClass().getName() + "`" : t.getMessage();
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, (path.isEmpty() ? "spec" : path)
-          + ": Cannot construct instance of `" + shape.type().getName() + "`, problem: " + problem, t);
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          (path.isEmpty() ? "spec" : path)
+              + ": Cannot construct instance of `"
+              + shape.type().getName()
+              + "`, problem: "
+              + problem,
+          t);
     }
   }
 
@@ -232,7 +252,8 @@ final class TreeBinder {
 
   /** Fails: {@code node} is not a {@code type}. */
   private static <T> T mismatch(Object node, Class<?> type, String path) {
-    throw Checks.problem(path.isEmpty() ? "spec" : path,
+    throw Checks.problem(
+        path.isEmpty() ? "spec" : path,
         "invalid value " + shown(node) + ": expected " + expected(type));
   }
 
@@ -262,8 +283,10 @@ final class TreeBinder {
       return "a string";
     }
     if (type.isEnum()) {
-      return "one of " + Arrays.stream(type.getEnumConstants()).map(String::valueOf)
-          .collect(Collectors.joining(", "));
+      return "one of "
+          + Arrays.stream(type.getEnumConstants())
+              .map(String::valueOf)
+              .collect(Collectors.joining(", "));
     }
     if (Map.class.isAssignableFrom(type)) {
       return "a message of names to strings";

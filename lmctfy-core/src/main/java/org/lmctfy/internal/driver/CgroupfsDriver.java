@@ -24,11 +24,16 @@ import org.slf4j.LoggerFactory;
  */
 final class CgroupfsDriver extends Driver {
   private static final Logger LOG = LoggerFactory.getLogger(CgroupfsDriver.class);
+
   /** The leaf a delegated default root's processes move into (the demo's name for it, too). */
   static final String SUPERVISOR_LEAF = "lmctfy-supervisor";
 
   /** Who delegated the root, which says what the remedy for a missing controller is. */
-  enum Delegation { NONE, SYSTEMD_UNIT, CGROUP_NAMESPACE }
+  enum Delegation {
+    NONE,
+    SYSTEMD_UNIT,
+    CGROUP_NAMESPACE
+  }
 
   private final CgroupFs fs;
   private final CgroupPath root;
@@ -55,7 +60,8 @@ final class CgroupfsDriver extends Driver {
   public String describe() {
     return switch (delegation) {
       case NONE -> "cgroupfs";
-      case SYSTEMD_UNIT -> "systemd (this process's own unit, which systemd delegated: Delegate=yes)";
+      case SYSTEMD_UNIT ->
+          "systemd (this process's own unit, which systemd delegated: Delegate=yes)";
       case CGROUP_NAMESPACE -> "cgroupfs (the root of this process's cgroup namespace)";
     };
   }
@@ -69,14 +75,19 @@ final class CgroupfsDriver extends Driver {
       if (processes().isEmpty()) {
         return false; // the common case: moved at an earlier create, or by initMachine
       }
-      // two processes may move at once: the root's lock (root before the new container's) orders them
+      // two processes may move at once: the root's lock (root before the new container's) orders
+      // them
       try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
         moveIntoLeaf(lifecycle, fs, unified, root, SUPERVISOR_LEAF, processes());
       }
       return false; // the root was there: its processes' move into a leaf is not undone
     } catch (IOException e) {
-      throw Errors.of("move the processes of the API's root " + unified.display(root, null) + " into "
-          + SUPERVISOR_LEAF, e);
+      throw Errors.of(
+          "move the processes of the API's root "
+              + unified.display(root, null)
+              + " into "
+              + SUPERVISOR_LEAF,
+          e);
     }
   }
 
@@ -88,15 +99,23 @@ final class CgroupfsDriver extends Driver {
    * Moves the processes of {@code root} into its processes leaf {@code leaf} (initMachine's
    * processes_leaf, marked so that it is never taken for a container), when it still has any.
    */
-  static void moveIntoLeaf(Lifecycle lifecycle, CgroupFs fs, Hierarchy unified, CgroupPath root, String leaf,
+  static void moveIntoLeaf(
+      Lifecycle lifecycle,
+      CgroupFs fs,
+      Hierarchy unified,
+      CgroupPath root,
+      String leaf,
       String seen)
       throws IOException {
     if (seen.isEmpty() || fs.read(unified, root, "cgroup.procs").isBlank()) {
       return;
     }
-    LOG.info("the API's root {} holds processes [{}]; moving them into {}/ so that it can enable controllers for its"
-        + " containers (cgroup v2 lets only a cgroup without processes do that)", unified.display(root, null),
-        seen.replace('\n', ' '), leaf);
+    LOG.info(
+        "the API's root {} holds processes [{}]; moving them into {}/ so that it can enable controllers for its"
+            + " containers (cgroup v2 lets only a cgroup without processes do that)",
+        unified.display(root, null),
+        seen.replace('\n', ' '),
+        leaf);
     lifecycle.initMachine(new InitSpec(List.of(), Set.of(), leaf));
   }
 

@@ -5,21 +5,25 @@ import org.lmctfy.internal.lifecycle.RootKeeper;
 
 /** An API's root container and what keeps it usable; closed with the API. */
 public abstract class Driver implements RootKeeper, AutoCloseable {
-  /** The cgroup that is the root container (it may not exist yet: a unit asked for at the first create). */
+  /**
+   * The cgroup that is the root container (it may not exist yet: a unit asked for at the first
+   * create).
+   */
   public abstract CgroupPath root();
 
-  /** Which driver, for logs and messages: {@code cgroupfs}, {@code systemd (lmctfy.service of PID 1)}... */
+  /**
+   * Which driver, for logs and messages: {@code cgroupfs}, {@code systemd (lmctfy.service of PID
+   * 1)}...
+   */
   public abstract String describe();
 
   /**
-   * Before this process places a process in a container ({@code run}, {@code enter}): makes sure
-   * it may (a user's systemd driver moves this process into a scope of the user's manager once).
+   * Before this process places a process in a container ({@code run}, {@code enter}): makes sure it
+   * may (a user's systemd driver moves this process into a scope of the user's manager once).
    */
-  public void beforePlacing() {
-  }
+  public void beforePlacing() {}
 
   /** Ends what the driver holds (a D-Bus connection); idempotent. */
   @Override
-  public void close() {
-  }
+  public void close() {}
 }

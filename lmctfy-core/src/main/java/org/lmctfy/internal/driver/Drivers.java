@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Drivers {
   private static final Logger LOG = LoggerFactory.getLogger(Drivers.class);
+
   /** sd_booted(3): systemd runs the machine when this directory exists. */
   private static final Path SYSTEMD_RUNS = Path.of("/run/systemd/system");
 
@@ -49,53 +50,81 @@ public final class Drivers {
     boolean host = fs instanceof KernelCgroupFs;
     ApiOptions.Driver driver = options.driver();
     if (driver == ApiOptions.Driver.AUTO) {
-      driver = systemd != null || options.root() == null && host && pureV2 && Files.isDirectory(SYSTEMD_RUNS)
-          ? ApiOptions.Driver.SYSTEMD : ApiOptions.Driver.CGROUPFS;
+      driver =
+          systemd != null
+                  || options.root() == null && host && pureV2 && Files.isDirectory(SYSTEMD_RUNS)
+              ? ApiOptions.Driver.SYSTEMD
+              : ApiOptions.Driver.CGROUPFS;
     } else if (driver == ApiOptions.Driver.CGROUPFS && systemd != null) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "a systemd manager was given with the CGROUPFS driver;"
-          + " give AUTO or SYSTEMD, or open without the manager");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "a systemd manager was given with the CGROUPFS driver;"
+              + " give AUTO or SYSTEMD, or open without the manager");
     }
     if (systemd != null && options.root() != null) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "a systemd manager and a root (" + options.root()
-          + ") exclude each other: the systemd driver's root is the cgroup systemd delegated");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "a systemd manager and a root ("
+              + options.root()
+              + ") exclude each other: the systemd driver's root is the cgroup systemd delegated");
     }
-    Driver chosen = driver == ApiOptions.Driver.SYSTEMD
-        ? systemd(fs, unified, pureV2, host, options, systemd)
-        : cgroupfs(fs, unified, pureV2, options.root());
+    Driver chosen =
+        driver == ApiOptions.Driver.SYSTEMD
+            ? systemd(fs, unified, pureV2, host, options, systemd)
+            : cgroupfs(fs, unified, pureV2, options.root());
     LOG.debug("driver: {}; the root container is {}", chosen.describe(), chosen.root());
     return chosen;
   }
 
-  private static Driver systemd(CgroupFs fs, Hierarchy unified, boolean pureV2, boolean host, ApiOptions options,
+  private static Driver systemd(
+      CgroupFs fs,
+      Hierarchy unified,
+      boolean pureV2,
+      boolean host,
+      ApiOptions options,
       SystemdConnector given) {
     if (!pureV2) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the systemd driver needs the controllers on cgroup v2,"
-          + " and this machine has them on v1 hierarchies (" + fs.hierarchies().stream()
-          .filter(h -> h.version() == CgroupVersion.V1 && !h.controllers().isEmpty()).map(Hierarchy::mountPoint).toList()
-          + "); use the CGROUPFS driver");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "the systemd driver needs the controllers on cgroup v2,"
+              + " and this machine has them on v1 hierarchies ("
+              + fs.hierarchies().stream()
+                  .filter(h -> h.version() == CgroupVersion.V1 && !h.controllers().isEmpty())
+                  .map(Hierarchy::mountPoint)
+                  .toList()
+              + "); use the CGROUPFS driver");
     }
     if (given == null && host && !Files.isDirectory(SYSTEMD_RUNS)) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the systemd driver needs systemd as PID 1, and it is"
-          + " not (" + SYSTEMD_RUNS + " does not exist); use the CGROUPFS driver");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "the systemd driver needs systemd as PID 1, and it is"
+              + " not ("
+              + SYSTEMD_RUNS
+              + " does not exist); use the CGROUPFS driver");
     }
     CgroupPath own = defaultRoot(fs);
     if (!own.isRoot() && delegated(fs, unified, own)) {
-      return new CgroupfsDriver(fs, own, unified, Delegation.SYSTEMD_UNIT); // systemd delegated our own unit
+      return new CgroupfsDriver(
+          fs, own, unified, Delegation.SYSTEMD_UNIT); // systemd delegated our own unit
     }
     SystemdConnector connector = given != null ? given : installedConnector();
     if (connector == null) {
       if (options.driver() == ApiOptions.Driver.SYSTEMD) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the systemd driver talks to systemd over D-Bus"
-            + " through the module lmctfy-systemd (org.lmctfy:lmctfy-systemd), which is not on the class or module"
-            + " path; add it, or run this process in a unit with Delegate=yes");
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            "the systemd driver talks to systemd over D-Bus"
+                + " through the module lmctfy-systemd (org.lmctfy:lmctfy-systemd), which is not on the class or module"
+                + " path; add it, or run this process in a unit with Delegate=yes");
       }
-      LOG.warn("systemd runs this machine, but lmctfy-systemd (org.lmctfy:lmctfy-systemd) is not on the class path:"
-          + " the cgroupfs driver roots containers in this process's cgroup {}, which systemd did not delegate"
-          + " (a daemon-reload may reset their controllers); add lmctfy-systemd, or run in a unit with Delegate=yes",
+      LOG.warn(
+          "systemd runs this machine, but lmctfy-systemd (org.lmctfy:lmctfy-systemd) is not on the class path:"
+              + " the cgroupfs driver roots containers in this process's cgroup {}, which systemd did not delegate"
+              + " (a daemon-reload may reset their controllers); add lmctfy-systemd, or run in a unit with Delegate=yes",
           own);
       return cgroupfs(fs, unified, true, null);
     }
-    return SystemdUnitDriver.open(fs, unified, connector, options.systemdUnit(), options.systemdTimeout());
+    return SystemdUnitDriver.open(
+        fs, unified, connector, options.systemdUnit(), options.systemdTimeout());
   }
 
   private static Driver cgroupfs(CgroupFs fs, Hierarchy unified, boolean pureV2, CgroupPath given) {
@@ -114,21 +143,30 @@ public final class Drivers {
   private static boolean delegated(CgroupFs fs, Hierarchy unified, CgroupPath path) {
     try {
       int self = fs.effectiveUid();
-      return fs.delegated(unified, path) && (self == 0 || fs.owner(unified, path, null).uid() == self);
+      return fs.delegated(unified, path)
+          && (self == 0 || fs.owner(unified, path, null).uid() == self);
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE, "cannot tell whether " + unified.display(path, null)
-          + " was delegated to this process: " + e.getMessage(), e);
+      throw new LmctfyException(
+          ErrorCode.UNAVAILABLE,
+          "cannot tell whether "
+              + unified.display(path, null)
+              + " was delegated to this process: "
+              + e.getMessage(),
+          e);
     }
   }
 
   /** lmctfy-systemd's connector, where it is on the class or module path. */
   private static SystemdConnector installedConnector() {
-    Iterator<SystemdConnector> found = ServiceLoader.load(SystemdConnector.class, Drivers.class.getClassLoader())
-        .iterator();
+    Iterator<SystemdConnector> found =
+        ServiceLoader.load(SystemdConnector.class, Drivers.class.getClassLoader()).iterator();
     return found.hasNext() ? found.next() : null;
   }
 
-  /** See {@code ContainerApi.open(CgroupFs)}: this process's v2 cgroup where v2 carries the controllers, else the root. */
+  /**
+   * See {@code ContainerApi.open(CgroupFs)}: this process's v2 cgroup where v2 carries the
+   * controllers, else the root.
+   */
   public static CgroupPath defaultRoot(CgroupFs fs) {
     Hierarchy unified = null;
     for (Hierarchy h : fs.hierarchies()) {
@@ -147,12 +185,17 @@ public final class Drivers {
       if (self == null || self.isRoot()) {
         return CgroupPath.root();
       }
-      // in a processes leaf (initMachine's, or the drivers'), the root is the cgroup the leaf was made for
+      // in a processes leaf (initMachine's, or the drivers'), the root is the cgroup the leaf was
+      // made for
       String base = self.value().substring(self.value().lastIndexOf('/') + 1);
-      return fs.marker(unified, self.parent(), Layout.leafKey(base)).isPresent() ? self.parent() : self;
+      return fs.marker(unified, self.parent(), Layout.leafKey(base)).isPresent()
+          ? self.parent()
+          : self;
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.UNAVAILABLE,
-          "cannot read this process's cgroup to choose the API's root: " + e.getMessage(), e);
+      throw new LmctfyException(
+          ErrorCode.UNAVAILABLE,
+          "cannot read this process's cgroup to choose the API's root: " + e.getMessage(),
+          e);
     }
   }
 }

@@ -3,14 +3,19 @@ package org.lmctfy.internal.driver;
 import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupPath;
 
-/** What to tell a user whose root lacks a controller, or who has no systemd manager: said once, here. */
+/**
+ * What to tell a user whose root lacks a controller, or who has no systemd manager: said once,
+ * here.
+ */
 final class Remedies {
   /** What systemd (252) may delegate to a unit; hugetlb, misc and rdma it never does. */
   static final Set<String> SYSTEMD_DELEGATES = Set.of("cpu", "cpuset", "io", "memory", "pids");
+
   /** The drop-in that makes user managers delegate every controller systemd can delegate. */
-  static final String USER_DROP_IN = "as root, write /etc/systemd/system/user@.service.d/delegate.conf with the"
-      + " two lines [Service] and Delegate=cpu cpuset io memory pids, run systemctl daemon-reload, then log in"
-      + " again (a new user manager)";
+  static final String USER_DROP_IN =
+      "as root, write /etc/systemd/system/user@.service.d/delegate.conf with the"
+          + " two lines [Service] and Delegate=cpu cpuset io memory pids, run systemctl daemon-reload, then log in"
+          + " again (a new user manager)";
 
   private Remedies() {}
 
@@ -27,21 +32,32 @@ final class Remedies {
   /** For a root systemd delegated (a unit's cgroup): how to get {@code controller}. */
   static String systemdController(String controller, CgroupPath root) {
     if (!SYSTEMD_DELEGATES.contains(controller)) {
-      return "systemd does not delegate " + controller + " to a unit (it delegates only "
-          + String.join(" ", new java.util.TreeSet<>(SYSTEMD_DELEGATES)) + "); a spec that needs it runs under the"
+      return "systemd does not delegate "
+          + controller
+          + " to a unit (it delegates only "
+          + String.join(" ", new java.util.TreeSet<>(SYSTEMD_DELEGATES))
+          + "); a spec that needs it runs under the"
           + " cgroupfs driver with a root outside systemd's units (ApiOptions.root, --root)";
     }
     if (underUserManager(root)) {
-      return "your user manager does not delegate " + controller + " (a stock user@.service delegates cpu memory"
-          + " pids); " + USER_DROP_IN;
+      return "your user manager does not delegate "
+          + controller
+          + " (a stock user@.service delegates cpu memory"
+          + " pids); "
+          + USER_DROP_IN;
     }
-    return "the unit's Delegate= does not give " + controller + "; give the unit Delegate=yes (or list "
-        + controller + " in Delegate=)";
+    return "the unit's Delegate= does not give "
+        + controller
+        + "; give the unit Delegate=yes (or list "
+        + controller
+        + " in Delegate=)";
   }
 
   /** For the root of a cgroup namespace: how to get {@code controller}. */
   static String namespaceController(String controller) {
-    return "the cgroup namespace's root was not given " + controller + ": it must be enabled in its parent's"
+    return "the cgroup namespace's root was not given "
+        + controller
+        + ": it must be enabled in its parent's"
         + " cgroup.subtree_control, outside the namespace (by whoever made the container)";
   }
 }

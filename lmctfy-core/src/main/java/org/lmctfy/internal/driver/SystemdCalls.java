@@ -11,16 +11,17 @@ import org.lmctfy.cgroupfs.SystemdException;
 import org.lmctfy.cgroupfs.SystemdManager;
 
 /**
- * The systemd driver's calls: the D-Bus error of each failure turned into lmctfy's status with
- * the unit, the error name and the remedy (one table, here), and the wait for a job's {@code
+ * The systemd driver's calls: the D-Bus error of each failure turned into lmctfy's status with the
+ * unit, the error name and the remedy (one table, here), and the wait for a job's {@code
  * JobRemoved}, subscribed before the call that queues the job so that an early signal is kept.
  */
 final class SystemdCalls {
   private SystemdCalls() {}
 
   /** polkit's refusal of another user's call to PID 1, said so. */
-  static final String ONLY_ROOT = "only root may ask the system manager for a unit; lmctfy run by another user"
-      + " asks that user's own manager (its default), which needs no privilege";
+  static final String ONLY_ROOT =
+      "only root may ask the system manager for a unit; lmctfy run by another user"
+          + " asks that user's own manager (its default), which needs no privilege";
 
   /**
    * What {@code what} (a verb phrase: "start the unit lmctfy.service") failed of, as lmctfy's
@@ -37,18 +38,24 @@ final class SystemdCalls {
       }
       case SystemdException.NO_REPLY -> {
         code = ErrorCode.DEADLINE_EXCEEDED;
-        remedy = "systemd did not answer within " + timeout + " (ApiOptions.systemdTimeout); a busy manager may answer"
-            + " later: try again, or wait longer";
+        remedy =
+            "systemd did not answer within "
+                + timeout
+                + " (ApiOptions.systemdTimeout); a busy manager may answer"
+                + " later: try again, or wait longer";
       }
-      case SystemdException.NO_SERVER, "org.freedesktop.DBus.Error.ServiceUnknown",
+      case SystemdException.NO_SERVER,
+          "org.freedesktop.DBus.Error.ServiceUnknown",
           "org.freedesktop.DBus.Error.FileNotFound" -> {
         code = ErrorCode.FAILED_PRECONDITION;
         remedy = where.noManagerRemedy();
       }
       case SystemdException.DISCONNECTED -> {
         code = ErrorCode.UNAVAILABLE;
-        remedy = "the connection went away (the manager restarted, or stopped: " + where.noManagerRemedy()
-            + "); the next call connects again";
+        remedy =
+            "the connection went away (the manager restarted, or stopped: "
+                + where.noManagerRemedy()
+                + "); the next call connects again";
       }
       case SystemdException.UNIT_EXISTS -> {
         code = ErrorCode.ALREADY_EXISTS;
@@ -60,7 +67,10 @@ final class SystemdCalls {
       }
       case SystemdException.UNKNOWN_PROPERTY, "org.freedesktop.DBus.Error.PropertyReadOnly" -> {
         code = ErrorCode.UNIMPLEMENTED;
-        remedy = "this systemd (" + where.version() + ") does not know a property lmctfy sets (it needs 252 or later)";
+        remedy =
+            "this systemd ("
+                + where.version()
+                + ") does not know a property lmctfy sets (it needs 252 or later)";
       }
       case SystemdException.INVALID_ARGS -> {
         code = ErrorCode.INVALID_ARGUMENT;
@@ -71,10 +81,14 @@ final class SystemdCalls {
         remedy = "see what the manager logged: " + where.journalctl();
       }
     }
-    return new LmctfyException(code, what + " through " + where + ": " + e.getMessage() + "; " + remedy, e);
+    return new LmctfyException(
+        code, what + " through " + where + ": " + e.getMessage() + "; " + remedy, e);
   }
 
-  /** Which manager, for messages: its scope, the user's uid, its address once connected, its version. */
+  /**
+   * Which manager, for messages: its scope, the user's uid, its address once connected, its
+   * version.
+   */
   interface Where {
     String noManagerRemedy();
 
@@ -100,7 +114,8 @@ final class SystemdCalls {
       try {
         while (true) {
           long left = deadlineNanos - System.nanoTime();
-          SystemdManager.JobRemoved r = left <= 0 ? seen.poll() : seen.poll(left, TimeUnit.NANOSECONDS);
+          SystemdManager.JobRemoved r =
+              left <= 0 ? seen.poll() : seen.poll(left, TimeUnit.NANOSECONDS);
           if (r == null) {
             return null;
           }
@@ -110,7 +125,8 @@ final class SystemdCalls {
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new LmctfyException(ErrorCode.ABORTED, "interrupted while waiting for systemd's job " + job, e);
+        throw new LmctfyException(
+            ErrorCode.ABORTED, "interrupted while waiting for systemd's job " + job, e);
       }
     }
 
@@ -120,7 +136,8 @@ final class SystemdCalls {
         subscription.close();
       } catch (Exception e) {
         // the connection is going or gone: no more signals come either way
-        org.slf4j.LoggerFactory.getLogger(SystemdCalls.class).debug("ending a JobRemoved subscription: {}", e.toString());
+        org.slf4j.LoggerFactory.getLogger(SystemdCalls.class)
+            .debug("ending a JobRemoved subscription: {}", e.toString());
       }
     }
   }

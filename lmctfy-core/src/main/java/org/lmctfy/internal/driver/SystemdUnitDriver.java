@@ -26,27 +26,29 @@ import org.slf4j.LoggerFactory;
 /**
  * The systemd driver's own unit: one transient service ({@code lmctfy.service} unless the options
  * name another) with {@code Delegate=yes}, asked of the system manager by root and of the user's
- * own manager by anyone else, holds every container of the API; below it everything is cgroupfs,
- * so no D-Bus call is made per container.
+ * own manager by anyone else, holds every container of the API; below it everything is cgroupfs, so
+ * no D-Bus call is made per container.
  *
  * <ul>
- *   <li>Its cgroup is known without asking: {@code /system.slice/<unit>}, or {@code
- *       <the user manager's cgroup>/app.slice/<unit>}; reads look there and find nothing while it is
- *       absent, making nothing.
- *   <li>The first top-level create (under the root's lock, which cleanup takes to stop it) starts it
- *       with {@code StartTransientUnit} in mode {@code fail} and waits for its job; a unit of that
- *       name that is running (another process started it) is adopted, a failed one reset and
+ *   <li>Its cgroup is known without asking: {@code /system.slice/<unit>}, or {@code <the user
+ *       manager's cgroup>/app.slice/<unit>}; reads look there and find nothing while it is absent,
+ *       making nothing.
+ *   <li>The first top-level create (under the root's lock, which cleanup takes to stop it) starts
+ *       it with {@code StartTransientUnit} in mode {@code fail} and waits for its job; a unit of
+ *       that name that is running (another process started it) is adopted, a failed one reset and
  *       started again, once. Its keeper ({@code sleep infinity}: a service without processes stops)
- *       is moved into the processes leaf {@value #KEEPER_LEAF}, so that the unit's cgroup can enable
- *       controllers for the containers; systemd never writes into a delegated unit's subtree, so a
- *       {@code daemon-reload} changes none of their limits.
+ *       is moved into the processes leaf {@value #KEEPER_LEAF}, so that the unit's cgroup can
+ *       enable controllers for the containers; systemd never writes into a delegated unit's
+ *       subtree, so a {@code daemon-reload} changes none of their limits.
  *   <li>{@code cleanup()} stops it when it holds no container, and systemd removes its cgroups.
  * </ul>
  */
 final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   private static final Logger LOG = LoggerFactory.getLogger(SystemdUnitDriver.class);
+
   /** The processes leaf of the unit's keeper. */
   static final String KEEPER_LEAF = "lmctfy-keeper";
+
   /** How often a unit that is changing state is looked at again. */
   private static final long POLL_NANOS = 20_000_000L;
 
@@ -61,8 +63,16 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   private SystemdManager manager; // guarded by this; connected at the first need
   private boolean placeable; // guarded by this: this process runs in the user manager's tree
 
-  private SystemdUnitDriver(CgroupFs fs, Hierarchy unified, SystemdConnector connector, Scope scope, int uid,
-      String unit, Duration timeout, CgroupPath root, SystemdManager manager) {
+  private SystemdUnitDriver(
+      CgroupFs fs,
+      Hierarchy unified,
+      SystemdConnector connector,
+      Scope scope,
+      int uid,
+      String unit,
+      Duration timeout,
+      CgroupPath root,
+      SystemdManager manager) {
     this.fs = fs;
     this.unified = unified;
     this.connector = connector;
@@ -78,28 +88,46 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
    * The driver of {@code unit}: root's on PID 1, another user's on that user's manager. Connects
    * only where the user manager's cgroup is not where systemd puts it, and not at all for root.
    */
-  static SystemdUnitDriver open(CgroupFs fs, Hierarchy unified, SystemdConnector connector, String unit,
-      Duration timeout) {
+  static SystemdUnitDriver open(
+      CgroupFs fs, Hierarchy unified, SystemdConnector connector, String unit, Duration timeout) {
     int uid = fs.effectiveUid();
     Scope scope = uid == 0 ? Scope.SYSTEM : Scope.USER;
     if (scope == Scope.SYSTEM) {
-      return new SystemdUnitDriver(fs, unified, connector, scope, uid, unit, timeout,
-          CgroupPath.of("/system.slice/" + unit), null);
+      return new SystemdUnitDriver(
+          fs,
+          unified,
+          connector,
+          scope,
+          uid,
+          unit,
+          timeout,
+          CgroupPath.of("/system.slice/" + unit),
+          null);
     }
     CgroupPath usual = CgroupPath.of("/user.slice/user-" + uid + ".slice/user@" + uid + ".service");
     SystemdManager connected = null;
     CgroupPath managerCgroup = usual;
     try {
       if (!fs.exists(unified, usual)) {
-        connected = connector.connect(scope, timeout); // an administrator placed it elsewhere: ask it
+        connected =
+            connector.connect(scope, timeout); // an administrator placed it elsewhere: ask it
         managerCgroup = connected.controlGroup();
       }
     } catch (IOException e) {
       // no user manager answers: reads find nothing, and the first create says why and what to do
-      LOG.debug("uid {}: no user manager's cgroup at {} and none answers: {}", uid, usual, e.toString());
+      LOG.debug(
+          "uid {}: no user manager's cgroup at {} and none answers: {}", uid, usual, e.toString());
     }
-    return new SystemdUnitDriver(fs, unified, connector, scope, uid, unit, timeout,
-        managerCgroup.resolve("app.slice").resolve(unit), connected);
+    return new SystemdUnitDriver(
+        fs,
+        unified,
+        connector,
+        scope,
+        uid,
+        unit,
+        timeout,
+        managerCgroup.resolve("app.slice").resolve(unit),
+        connected);
   }
 
   @Override
@@ -113,8 +141,9 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   private String managerName() {
-    return scope == Scope.SYSTEM ? "the system manager (PID 1)" : "the user manager of uid " + uid
-        + " (user@" + uid + ".service)";
+    return scope == Scope.SYSTEM
+        ? "the system manager (PID 1)"
+        : "the user manager of uid " + uid + " (user@" + uid + ".service)";
   }
 
   @Override
@@ -157,12 +186,15 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     boolean started = ensureRoot(lifecycle);
     try {
       String procs = fs.read(unified, root, "cgroup.procs").strip();
-      if (!procs.isEmpty()) { // the keeper, right after the start or after a process died before moving it
+      if (!procs
+          .isEmpty()) { // the keeper, right after the start or after a process died before moving
+        // it
         CgroupfsDriver.moveIntoLeaf(lifecycle, fs, unified, root, KEEPER_LEAF, procs);
       }
       return started;
     } catch (IOException e) {
-      throw Errors.of("make " + unit + "'s cgroup " + unified.display(root, null) + " ready for containers", e);
+      throw Errors.of(
+          "make " + unit + "'s cgroup " + unified.display(root, null) + " ready for containers", e);
     }
   }
 
@@ -173,9 +205,13 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
    */
   private boolean start() throws IOException {
     SystemdManager m = manager();
-    SystemdManager.TransientService service = new SystemdManager.TransientService(
-        "lmctfy: the containers of " + (scope == Scope.SYSTEM ? "root" : "uid " + uid) + " (lmctfy for Java)",
-        scope == Scope.SYSTEM ? "system.slice" : "app.slice", List.of(keeper(), "infinity"));
+    SystemdManager.TransientService service =
+        new SystemdManager.TransientService(
+            "lmctfy: the containers of "
+                + (scope == Scope.SYSTEM ? "root" : "uid " + uid)
+                + " (lmctfy for Java)",
+            scope == Scope.SYSTEM ? "system.slice" : "app.slice",
+            List.of(keeper(), "infinity"));
     long deadline = System.nanoTime() + timeout.toNanos();
     for (int attempt = 0; ; attempt++) {
       String result;
@@ -192,8 +228,12 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
             return false;
           }
           if (attempt > 0) {
-            throw failed("start the unit " + unit + " (a unit of that name is loaded and neither runs"
-                + " nor goes away)", e);
+            throw failed(
+                "start the unit "
+                    + unit
+                    + " (a unit of that name is loaded and neither runs"
+                    + " nor goes away)",
+                e);
           }
           continue; // it was reset or went away: once more
         }
@@ -201,15 +241,40 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       }
       if ("done".equals(result)) {
         requireCgroup(m);
-        LOG.info("started {} on {}: the containers of this API live in {}", unit, this, unified.display(root, null));
+        LOG.info(
+            "started {} on {}: the containers of this API live in {}",
+            unit,
+            this,
+            unified.display(root, null));
         return true;
       }
-      LmctfyException failure = result == null
-          ? new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "start the unit " + unit + " through " + this + ": its job"
-              + " did not end within " + timeout + " (ApiOptions.systemdTimeout); " + journalctl() + " says what"
-              + " systemd did")
-          : new LmctfyException(ErrorCode.UNAVAILABLE, "start the unit " + unit + " through " + this + ": its job"
-              + " ended '" + result + "', not 'done'; " + journalctl() + " says why");
+      LmctfyException failure =
+          result == null
+              ? new LmctfyException(
+                  ErrorCode.DEADLINE_EXCEEDED,
+                  "start the unit "
+                      + unit
+                      + " through "
+                      + this
+                      + ": its job"
+                      + " did not end within "
+                      + timeout
+                      + " (ApiOptions.systemdTimeout); "
+                      + journalctl()
+                      + " says what"
+                      + " systemd did")
+              : new LmctfyException(
+                  ErrorCode.UNAVAILABLE,
+                  "start the unit "
+                      + unit
+                      + " through "
+                      + this
+                      + ": its job"
+                      + " ended '"
+                      + result
+                      + "', not 'done'; "
+                      + journalctl()
+                      + " says why");
       resetFailed(m, failure);
       throw failure;
     }
@@ -229,23 +294,39 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       switch (active) {
         case "active", "reloading" -> {
           requireCgroup(m);
-          LOG.info("adopted {} of {}, which runs: its cgroup {} holds this API's containers", unit, this,
+          LOG.info(
+              "adopted {} of {}, which runs: its cgroup {} holds this API's containers",
+              unit,
+              this,
               unified.display(root, null));
           return true;
         }
         case "failed" -> {
-          call("reset the failed unit " + unit, () -> {
-            m.resetFailedUnit(unit);
-            return null;
-          });
+          call(
+              "reset the failed unit " + unit,
+              () -> {
+                m.resetFailedUnit(unit);
+                return null;
+              });
           return false;
         }
-        default -> { } // activating, deactivating, inactive (unloaded soon: CollectMode)
+        default -> {} // activating, deactivating, inactive (unloaded soon: CollectMode)
       }
       if (System.nanoTime() - deadline > 0) {
-        throw new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "start the unit " + unit + " through " + this + ": a"
-            + " unit of that name stayed '" + active + "' for " + timeout + " (ApiOptions.systemdTimeout); "
-            + journalctl() + " says why");
+        throw new LmctfyException(
+            ErrorCode.DEADLINE_EXCEEDED,
+            "start the unit "
+                + unit
+                + " through "
+                + this
+                + ": a"
+                + " unit of that name stayed '"
+                + active
+                + "' for "
+                + timeout
+                + " (ApiOptions.systemdTimeout); "
+                + journalctl()
+                + " says why");
       }
       pause();
     }
@@ -256,13 +337,31 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     Optional<UnitState> state = call("look at the unit " + unit, () -> m.unit(unit));
     CgroupPath cgroup = state.map(UnitState::controlGroup).orElse(null);
     if (cgroup == null || !cgroup.equals(root)) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the unit " + unit + " of " + this + " runs in the"
-          + " cgroup " + cgroup + ", not in " + root + " where lmctfy keeps its containers (a unit of that name that"
-          + " lmctfy did not start?); stop it, or choose another name with ApiOptions.systemdUnit");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "the unit "
+              + unit
+              + " of "
+              + this
+              + " runs in the"
+              + " cgroup "
+              + cgroup
+              + ", not in "
+              + root
+              + " where lmctfy keeps its containers (a unit of that name that"
+              + " lmctfy did not start?); stop it, or choose another name with ApiOptions.systemdUnit");
     }
     if (!fs.exists(unified, root)) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the unit " + unit + " of " + this + " runs, but its"
-          + " cgroup " + unified.display(root, null) + " is not there");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "the unit "
+              + unit
+              + " of "
+              + this
+              + " runs, but its"
+              + " cgroup "
+              + unified.display(root, null)
+              + " is not there");
     }
   }
 
@@ -293,24 +392,60 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
         String job;
         try {
           LOG.debug("StartTransientUnit({}, fail) with PIDs=[{}] on {}", name, pid, this);
-          job = m.startTransientScope(name, "fail", new SystemdManager.TransientScope("lmctfy: the process " + pid
-              + " that runs programs in the containers of " + unit + " (lmctfy for Java)", "app.slice", pid));
+          job =
+              m.startTransientScope(
+                  name,
+                  "fail",
+                  new SystemdManager.TransientScope(
+                      "lmctfy: the process "
+                          + pid
+                          + " that runs programs in the containers of "
+                          + unit
+                          + " (lmctfy for Java)",
+                      "app.slice",
+                      pid));
         } catch (SystemdException e) {
-          throw failed("move this process (" + pid + ") into the scope " + name + " of " + managerName()
-              + ", from where it may place the processes it runs in containers", e);
+          throw failed(
+              "move this process ("
+                  + pid
+                  + ") into the scope "
+                  + name
+                  + " of "
+                  + managerName()
+                  + ", from where it may place the processes it runs in containers",
+              e);
         }
         result = jobs.await(job, deadline);
       }
       CgroupPath now = fs.cgroupsOf(pid).get(unified);
       if (!"done".equals(result) || now == null || !manager.isAncestorOrSelf(now)) {
-        throw new LmctfyException(result == null ? ErrorCode.DEADLINE_EXCEEDED : ErrorCode.UNAVAILABLE, "move this"
-            + " process (" + pid + ") into the scope " + name + " of " + this + ": its job "
-            + (result == null ? "did not end within " + timeout + " (ApiOptions.systemdTimeout)" : "ended '" + result
-            + "'") + " and the process is in " + now + "; cgroup v2 lets a user place a process only from a cgroup"
-            + " of its own; " + journalctl().replace(unit, name) + " says why");
+        throw new LmctfyException(
+            result == null ? ErrorCode.DEADLINE_EXCEEDED : ErrorCode.UNAVAILABLE,
+            "move this"
+                + " process ("
+                + pid
+                + ") into the scope "
+                + name
+                + " of "
+                + this
+                + ": its job "
+                + (result == null
+                    ? "did not end within " + timeout + " (ApiOptions.systemdTimeout)"
+                    : "ended '" + result + "'")
+                + " and the process is in "
+                + now
+                + "; cgroup v2 lets a user place a process only from a cgroup"
+                + " of its own; "
+                + journalctl().replace(unit, name)
+                + " says why");
       }
-      LOG.info("moved this process ({}) from {} into {} of {}, from where it may place the processes it runs in"
-          + " containers (cgroup v2 lets a user move a process only below a cgroup it owns)", pid, self, now, this);
+      LOG.info(
+          "moved this process ({}) from {} into {} of {}, from where it may place the processes it runs in"
+              + " containers (cgroup v2 lets a user move a process only below a cgroup it owns)",
+          pid,
+          self,
+          now,
+          this);
       placeable = true;
     } catch (IOException e) {
       throw Errors.of("find the cgroup of this process (" + pid + ")", e);
@@ -321,7 +456,8 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   public void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {
     try {
       if (!fs.exists(unified, root)) {
-        return; // not running (a failed unit is unloaded by systemd: CollectMode=inactive-or-failed); no lock taken
+        return; // not running (a failed unit is unloaded by systemd:
+        // CollectMode=inactive-or-failed); no lock taken
       }
     } catch (IOException e) {
       failures.add("the unit " + unit + ": " + Errors.of("look for its cgroup", e).getMessage());
@@ -331,8 +467,15 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       if (!stopIfEmpty(lifecycle)) {
         return;
       }
-      removed.add("the unit " + unit + " of " + managerName() + " (it held no container; systemd stopped it and"
-          + " removed its cgroup " + unified.display(root, null) + ")");
+      removed.add(
+          "the unit "
+              + unit
+              + " of "
+              + managerName()
+              + " (it held no container; systemd stopped it and"
+              + " removed its cgroup "
+              + unified.display(root, null)
+              + ")");
     } catch (IOException e) {
       failures.add("the unit " + unit + ": " + Errors.of("stop it", e).getMessage());
     } catch (LmctfyException e) {
@@ -341,14 +484,15 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   /**
-   * The unit this create started is stopped again when the create fails and the unit holds
-   * nothing (the create's own lock of the root is held): a refused spec leaves no unit behind.
+   * The unit this create started is stopped again when the create fails and the unit holds nothing
+   * (the create's own lock of the root is held): a refused spec leaves no unit behind.
    */
   @Override
   public void removeUnused(Lifecycle lifecycle, Exception failure) {
     try {
       if (stopIfEmpty(lifecycle)) {
-        LOG.debug("stopped {} again: the create that started it failed: {}", unit, failure.getMessage());
+        LOG.debug(
+            "stopped {} again: the create that started it failed: {}", unit, failure.getMessage());
       }
     } catch (IOException | RuntimeException e) {
       failure.addSuppressed(e); // the next cleanup() stops it
@@ -367,7 +511,10 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     return true;
   }
 
-  /** StopUnit and its job; systemd kills what is inside (only the keeper: cleanup checked) and removes the cgroups. */
+  /**
+   * StopUnit and its job; systemd kills what is inside (only the keeper: cleanup checked) and
+   * removes the cgroups.
+   */
   private void stop() throws IOException {
     SystemdManager m = manager();
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -386,16 +533,30 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       result = jobs.await(job, deadline);
     }
     if (!"done".equals(result)) {
-      LmctfyException failure = new LmctfyException(result == null ? ErrorCode.DEADLINE_EXCEEDED : ErrorCode.UNAVAILABLE,
-          "stop the unit " + unit + " through " + this + ": its job " + (result == null ? "did not end within " + timeout
-              + " (ApiOptions.systemdTimeout)" : "ended '" + result + "', not 'done'") + "; " + journalctl() + " says why");
+      LmctfyException failure =
+          new LmctfyException(
+              result == null ? ErrorCode.DEADLINE_EXCEEDED : ErrorCode.UNAVAILABLE,
+              "stop the unit "
+                  + unit
+                  + " through "
+                  + this
+                  + ": its job "
+                  + (result == null
+                      ? "did not end within " + timeout + " (ApiOptions.systemdTimeout)"
+                      : "ended '" + result + "', not 'done'")
+                  + "; "
+                  + journalctl()
+                  + " says why");
       resetFailed(m, failure);
       throw failure;
     }
     LOG.info("stopped {} of {}: it held no container", unit, this);
   }
 
-  /** ResetFailedUnit after a job that did not end well, so that the name is free; a failure of it is attached. */
+  /**
+   * ResetFailedUnit after a job that did not end well, so that the name is free; a failure of it is
+   * attached.
+   */
   private void resetFailed(SystemdManager m, LmctfyException failure) {
     try {
       Optional<UnitState> state = m.unit(unit);
@@ -412,7 +573,10 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     return Remedies.systemdController(controller, root);
   }
 
-  /** The connection, made at the first need; FAILED_PRECONDITION with the remedy when no manager answers. */
+  /**
+   * The connection, made at the first need; FAILED_PRECONDITION with the remedy when no manager
+   * answers.
+   */
   private synchronized SystemdManager manager() {
     if (manager == null) {
       try {
@@ -420,14 +584,26 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       } catch (SystemdException e) {
         throw failed("connect to " + managerName() + " for the unit " + unit, e);
       } catch (IOException e) {
-        throw new LmctfyException(ErrorCode.UNAVAILABLE, "connect to " + managerName() + " for the unit " + unit + ": "
-            + e.getMessage() + "; " + noManagerRemedy(), e);
+        throw new LmctfyException(
+            ErrorCode.UNAVAILABLE,
+            "connect to "
+                + managerName()
+                + " for the unit "
+                + unit
+                + ": "
+                + e.getMessage()
+                + "; "
+                + noManagerRemedy(),
+            e);
       }
     }
     return manager;
   }
 
-  /** A manager's refusal as lmctfy's status; a connection that went away is dropped, so the next call reconnects. */
+  /**
+   * A manager's refusal as lmctfy's status; a connection that went away is dropped, so the next
+   * call reconnects.
+   */
   private LmctfyException failed(String what, SystemdException e) {
     if (SystemdException.DISCONNECTED.equals(e.errorName())) {
       close();
@@ -465,8 +641,10 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
         return p;
       }
     }
-    throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the systemd driver's unit needs a keeper process, "
-        + "coreutils' sleep, and neither /usr/bin/sleep nor /bin/sleep is executable");
+    throw new LmctfyException(
+        ErrorCode.FAILED_PRECONDITION,
+        "the systemd driver's unit needs a keeper process, "
+            + "coreutils' sleep, and neither /usr/bin/sleep nor /bin/sleep is executable");
   }
 
   @Override
@@ -475,9 +653,14 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       return "PID 1 answers at /run/systemd/private (root only) and on the system bus; is this machine run by"
           + " systemd (/run/systemd/system)?";
     }
-    return "no systemd user manager answers for uid " + uid + ": it runs while the user is logged in, or always"
-        + " once lingering is on (loginctl enable-linger <user>); as root, systemctl start user@" + uid
-        + ".service starts it now. lmctfy finds it through $XDG_RUNTIME_DIR (/run/user/" + uid + "), which su and"
+    return "no systemd user manager answers for uid "
+        + uid
+        + ": it runs while the user is logged in, or always"
+        + " once lingering is on (loginctl enable-linger <user>); as root, systemctl start user@"
+        + uid
+        + ".service starts it now. lmctfy finds it through $XDG_RUNTIME_DIR (/run/user/"
+        + uid
+        + "), which su and"
         + " sudo do not set";
   }
 

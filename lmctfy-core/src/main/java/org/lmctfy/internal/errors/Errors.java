@@ -15,8 +15,8 @@ import org.lmctfy.cgroupfs.Errno;
 
 /**
  * Turns the cgroup filesystem's {@link IOException}s into {@link LmctfyException}s: the one
- * errno-to-status table of the library (the README's "Error codes" table says the same, and a
- * test holds them together).
+ * errno-to-status table of the library (the README's "Error codes" table says the same, and a test
+ * holds them together).
  *
  * <p>The rule: only what may succeed if simply tried again is UNAVAILABLE (EAGAIN, EINTR); the
  * caller's bad value is INVALID_ARGUMENT; a state of the machine the caller must change first is
@@ -27,12 +27,12 @@ import org.lmctfy.cgroupfs.Errno;
  * (UNAVAILABLE only where trying again can succeed), and otherwise follow the table:
  *
  * <ul>
- *   <li>a write of an id into a membership file ({@code enter}, the placement of a {@code run}):
- *       a cgroup that refuses processes is FAILED_PRECONDITION: ENOSPC (a v1 cpuset without cpus
- *       or memory nodes), EBUSY (v2: the cgroup has controllers enabled for its children, the
- *       no-internal-processes rule), EOPNOTSUPP (v2: a cgroup of type "domain invalid"); a
- *       vanished process (ESRCH) is NOT_FOUND naming it, EINVAL INVALID_ARGUMENT (a kernel thread
- *       cannot be moved);
+ *   <li>a write of an id into a membership file ({@code enter}, the placement of a {@code run}): a
+ *       cgroup that refuses processes is FAILED_PRECONDITION: ENOSPC (a v1 cpuset without cpus or
+ *       memory nodes), EBUSY (v2: the cgroup has controllers enabled for its children, the
+ *       no-internal-processes rule), EOPNOTSUPP (v2: a cgroup of type "domain invalid"); a vanished
+ *       process (ESRCH) is NOT_FOUND naming it, EINVAL INVALID_ARGUMENT (a kernel thread cannot be
+ *       moved);
  *   <li>the placement of a {@code run}'s launcher: as a membership write, except that a launcher
  *       killed by someone else while it was being placed (ESRCH) is ABORTED and EINVAL is
  *       UNAVAILABLE (the run can be tried again).
@@ -47,8 +47,18 @@ public final class Errors {
     put(ErrorCode.PERMISSION_DENIED, Errno.EPERM, Errno.EACCES);
     put(ErrorCode.NOT_FOUND, Errno.ENOENT, Errno.ESRCH, Errno.ENODATA);
     put(ErrorCode.ALREADY_EXISTS, Errno.EEXIST);
-    put(ErrorCode.INVALID_ARGUMENT, Errno.EINVAL, Errno.ERANGE, Errno.E2BIG, Errno.ENAMETOOLONG, Errno.EFBIG,
-        Errno.ENOTDIR, Errno.EISDIR, Errno.ELOOP, Errno.ENODEV, Errno.EXDEV);
+    put(
+        ErrorCode.INVALID_ARGUMENT,
+        Errno.EINVAL,
+        Errno.ERANGE,
+        Errno.E2BIG,
+        Errno.ENAMETOOLONG,
+        Errno.EFBIG,
+        Errno.ENOTDIR,
+        Errno.EISDIR,
+        Errno.ELOOP,
+        Errno.ENODEV,
+        Errno.EXDEV);
     put(ErrorCode.FAILED_PRECONDITION, Errno.EBUSY, Errno.ENOTEMPTY, Errno.EROFS, Errno.EDEADLK);
     put(ErrorCode.RESOURCE_EXHAUSTED, Errno.ENOSPC, Errno.ENOMEM, Errno.EMFILE, Errno.EDQUOT);
     put(ErrorCode.UNAVAILABLE, Errno.EAGAIN, Errno.EINTR);
@@ -58,15 +68,19 @@ public final class Errors {
   }
 
   /** Where a membership write reads an errno otherwise than {@link #TABLE}. */
-  private static final Map<Errno, ErrorCode> MEMBERSHIP = new EnumMap<>(Map.of(
-      Errno.ENOSPC, ErrorCode.FAILED_PRECONDITION,
-      Errno.EBUSY, ErrorCode.FAILED_PRECONDITION,
-      Errno.EOPNOTSUPP, ErrorCode.FAILED_PRECONDITION));
+  private static final Map<Errno, ErrorCode> MEMBERSHIP =
+      new EnumMap<>(
+          Map.of(
+              Errno.ENOSPC, ErrorCode.FAILED_PRECONDITION,
+              Errno.EBUSY, ErrorCode.FAILED_PRECONDITION,
+              Errno.EOPNOTSUPP, ErrorCode.FAILED_PRECONDITION));
 
   /** Where the placement of a run's launcher reads an errno otherwise than {@link #MEMBERSHIP}. */
-  private static final Map<Errno, ErrorCode> LAUNCH = new EnumMap<>(Map.of(
-      Errno.ESRCH, ErrorCode.ABORTED,
-      Errno.EINVAL, ErrorCode.UNAVAILABLE));
+  private static final Map<Errno, ErrorCode> LAUNCH =
+      new EnumMap<>(
+          Map.of(
+              Errno.ESRCH, ErrorCode.ABORTED,
+              Errno.EINVAL, ErrorCode.UNAVAILABLE));
 
   private static void put(ErrorCode code, Errno... errnos) {
     for (Errno e : errnos) {
@@ -141,7 +155,9 @@ public final class Errors {
     return new LmctfyException(codeOf(e), what + ": " + e.getMessage(), e);
   }
 
-  /** A failed move of ids ({@code enter}): a refused membership write by {@link #codeOfMembership}. */
+  /**
+   * A failed move of ids ({@code enter}): a refused membership write by {@link #codeOfMembership}.
+   */
   public static LmctfyException ofMove(String what, IOException e) {
     if (e instanceof CgroupFsException fs) {
       return new LmctfyException(codeOfMembership(fs.errno()), what + ": " + e.getMessage(), e);

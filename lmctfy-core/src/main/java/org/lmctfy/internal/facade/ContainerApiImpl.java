@@ -1,8 +1,8 @@
 package org.lmctfy.internal.facade;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,7 +43,10 @@ public final class ContainerApiImpl implements ContainerApi {
     return options.killTimeout();
   }
 
-  /** See {@link ContainerApi#open(CgroupFs)}: this process's v2 cgroup where v2 carries the controllers, else the root. */
+  /**
+   * See {@link ContainerApi#open(CgroupFs)}: this process's v2 cgroup where v2 carries the
+   * controllers, else the root.
+   */
   public static CgroupPath defaultRoot(CgroupFs fs) {
     return Drivers.defaultRoot(fs);
   }
@@ -54,7 +57,14 @@ public final class ContainerApiImpl implements ContainerApi {
     if (l == null) {
       synchronized (this) {
         if (lifecycle == null) {
-          lifecycle = new Lifecycle(fs, root, options.killTimeout(), options.lockTimeout(), notifier::destroyed, driver);
+          lifecycle =
+              new Lifecycle(
+                  fs,
+                  root,
+                  options.killTimeout(),
+                  options.lockTimeout(),
+                  notifier::destroyed,
+                  driver);
         }
         l = lifecycle;
       }
@@ -121,7 +131,8 @@ public final class ContainerApiImpl implements ContainerApi {
   @Override
   public void initMachine(InitSpec spec) {
     Objects.requireNonNull(spec, "spec");
-    lifecycle().prepareRoot(spec.processesLeaf() == null); // a systemd driver's unit is started first
+    lifecycle()
+        .prepareRoot(spec.processesLeaf() == null); // a systemd driver's unit is started first
     lifecycle().initMachine(spec);
     synchronized (this) {
       lifecycle = null; // hierarchies may have been mounted: read the layout again

@@ -3,10 +3,9 @@ package org.lmctfy.internal.facade;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeSet;
-import java.util.Map;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerProcess;
 import org.lmctfy.ErrorCode;
@@ -17,18 +16,17 @@ import org.lmctfy.StatsType;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.ProcessId;
 import org.lmctfy.cgroupfs.VirtualHosts;
-import org.lmctfy.cgroupfs.CgroupVersion;
-import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lifecycle.ContainerOperation;
 import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.lifecycle.VirtualHostKeeper;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
-import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.process.Freezer;
 import org.lmctfy.internal.process.LaunchedProcess;
 import org.lmctfy.internal.process.Members;
@@ -36,6 +34,7 @@ import org.lmctfy.internal.process.Mover;
 import org.lmctfy.internal.process.PlacementException;
 import org.lmctfy.internal.process.ProcessKiller;
 import org.lmctfy.internal.process.RunCommand;
+import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.EventSpec;
@@ -58,8 +57,13 @@ final class ContainerImpl implements Container {
 
   @Override
   public void update(ContainerSpec spec, UpdatePolicy policy) {
-    api.lifecycle().update(name, Objects.requireNonNull(spec, "spec"),
-        Objects.requireNonNull(policy, "policy") == UpdatePolicy.REPLACE ? Mode.REPLACE : Mode.DIFF);
+    api.lifecycle()
+        .update(
+            name,
+            Objects.requireNonNull(spec, "spec"),
+            Objects.requireNonNull(policy, "policy") == UpdatePolicy.REPLACE
+                ? Mode.REPLACE
+                : Mode.DIFF);
   }
 
   @Override
@@ -99,18 +103,35 @@ final class ContainerImpl implements Container {
   }
 
   /** Refuses ids outside the virtual host: they cannot join its namespaces. */
-  private void requireInside(VirtualHostKeeper.Record host, List<Long> tids, String what) throws IOException {
+  private void requireInside(VirtualHostKeeper.Record host, List<Long> tids, String what)
+      throws IOException {
     VirtualHosts vhosts = api.lifecycle().virtualHosts().vhosts();
     if (host.init() == null || !vhosts.isRunning(host.init())) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + ": " + name + " is in the virtual host "
-          + host.name() + ", whose init is not running, so no process is inside it; run starts a new one");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          what
+              + ": "
+              + name
+              + " is in the virtual host "
+              + host.name()
+              + ", whose init is not running, so no process is inside it; run starts a new one");
     }
     for (Long tid : tids) {
       if (tid != null && tid > 0 && !vhosts.holds(host.init(), tid)) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + ": " + tid + " is not inside the virtual host "
-            + host.name() + " (init " + host.init().pid() + "), and a process joins namespaces only as it starts: "
-            + "run the program in " + name + " instead (as in lmctfy, enter moves only the virtual host's own "
-            + "processes); nothing was moved");
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            what
+                + ": "
+                + tid
+                + " is not inside the virtual host "
+                + host.name()
+                + " (init "
+                + host.init().pid()
+                + "), and a process joins namespaces only as it starts: "
+                + "run the program in "
+                + name
+                + " instead (as in lmctfy, enter moves only the virtual host's own "
+                + "processes); nothing was moved");
       }
     }
   }
@@ -129,7 +150,8 @@ final class ContainerImpl implements Container {
       if (host.isPresent()) {
         ProcessBuilder command = RunCommand.forVirtualHost(argv, spec);
         new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), what);
-        return new LaunchedProcess(join(host.get(), command, spec.fdPolicy() == RunSpec.FdPolicy.DETACHED, cgroups));
+        return new LaunchedProcess(
+            join(host.get(), command, spec.fdPolicy() == RunSpec.FdPolicy.DETACHED, cgroups));
       }
       ProcessBuilder command = RunCommand.of(argv, spec);
       new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), what);
@@ -139,9 +161,16 @@ final class ContainerImpl implements Container {
     }
   }
 
-  /** Joins the virtual host, starting its init again first if it no longer runs (once more if it ends meanwhile). */
-  private Process join(VirtualHostKeeper.Record host, ProcessBuilder command, boolean newSession,
-      Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+  /**
+   * Joins the virtual host, starting its init again first if it no longer runs (once more if it
+   * ends meanwhile).
+   */
+  private Process join(
+      VirtualHostKeeper.Record host,
+      ProcessBuilder command,
+      boolean newSession,
+      Map<Hierarchy, CgroupPath> cgroups)
+      throws IOException {
     VirtualHostKeeper keeper = api.lifecycle().virtualHosts();
     try {
       return keeper.vhosts().join(keeper.running(host), command, newSession, cgroups);
@@ -149,7 +178,9 @@ final class ContainerImpl implements Container {
       if (e.errno() != Errno.ESRCH) {
         throw e;
       }
-      return keeper.vhosts().join(keeper.running(host), command, newSession, cgroups); // the init ended just then
+      return keeper
+          .vhosts()
+          .join(keeper.running(host), command, newSession, cgroups); // the init ended just then
     }
   }
 
@@ -163,8 +194,12 @@ final class ContainerImpl implements Container {
       }
       ProcessId init = host.get().init();
       if (init == null || !api.lifecycle().virtualHosts().vhosts().isRunning(init)) {
-        throw new LmctfyException(ErrorCode.NOT_FOUND, "the init of virtual host " + host.get().name() + " is not "
-            + "running (a killAll, or it ended); the next run starts a new one");
+        throw new LmctfyException(
+            ErrorCode.NOT_FOUND,
+            "the init of virtual host "
+                + host.get().name()
+                + " is not "
+                + "running (a killAll, or it ended); the next run starts a new one");
       }
       return init.pid();
     } catch (IOException e) {
@@ -174,29 +209,38 @@ final class ContainerImpl implements Container {
 
   @Override
   public void pause() {
-    administer(ContainerOperation.PAUSE, (layout, path) ->
-        new Freezer(layout.fs(), layout.managed(), api.killTimeout()).freeze(path));
+    administer(
+        ContainerOperation.PAUSE,
+        (layout, path) ->
+            new Freezer(layout.fs(), layout.managed(), api.killTimeout()).freeze(path));
   }
 
   @Override
   public void resume() {
-    administer(ContainerOperation.RESUME, (layout, path) ->
-        new Freezer(layout.fs(), layout.managed(), api.killTimeout()).thaw(path));
+    administer(
+        ContainerOperation.RESUME,
+        (layout, path) -> new Freezer(layout.fs(), layout.managed(), api.killTimeout()).thaw(path));
   }
 
   @Override
   public void killAll() {
-    administer(ContainerOperation.KILL_ALL, (layout, path) -> {
-      layout.requireDomain(name, "killAll"); // a threaded cgroup's cgroup.kill is EOPNOTSUPP: it holds threads
-      new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path);
-    });
+    administer(
+        ContainerOperation.KILL_ALL,
+        (layout, path) -> {
+          layout.requireDomain(
+              name, "killAll"); // a threaded cgroup's cgroup.kill is EOPNOTSUPP: it holds threads
+          new ProcessKiller(layout.fs(), api.killTimeout()).killAllAndThaw(layout.managed(), path);
+        });
   }
 
   private interface Step {
     void run(Layout layout, CgroupPath path) throws IOException;
   }
 
-  /** Runs an administrative step under the lock {@code op} holds, never on a container holding the caller. */
+  /**
+   * Runs an administrative step under the lock {@code op} holds, never on a container holding the
+   * caller.
+   */
   private void administer(ContainerOperation op, Step step) {
     String what = op.verb();
     try (ContainerLocks.Held held = api.lifecycle().hold(op, name)) {
@@ -205,8 +249,14 @@ final class ContainerImpl implements Container {
       CgroupPath path = layout.path(name);
       CgroupPath self = layout.fs().cgroupsOf(layout.fs().selfPid()).get(layout.anchor());
       if (self != null && path.isAncestorOrSelf(self)) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + " " + name + ": the calling process ("
-            + layout.fs().selfPid() + ") is inside it");
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            what
+                + " "
+                + name
+                + ": the calling process ("
+                + layout.fs().selfPid()
+                + ") is inside it");
       }
       step.run(layout, path);
     } catch (IOException e) {
@@ -236,14 +286,19 @@ final class ContainerImpl implements Container {
     api.lifecycle().requireExists(name);
     Layout layout = api.lifecycle().layout();
     if (file.equals("cgroup.procs")) {
-      layout.requireDomain(name, "listProcesses of"); // a threaded cgroup's cgroup.procs is EOPNOTSUPP
+      layout.requireDomain(
+          name, "listProcesses of"); // a threaded cgroup's cgroup.procs is EOPNOTSUPP
     }
     Hierarchy anchor = layout.anchor();
-    String actual = file.equals("tasks") && anchor.version() == CgroupVersion.V2 ? "cgroup.threads" : file;
+    String actual =
+        file.equals("tasks") && anchor.version() == CgroupVersion.V2 ? "cgroup.threads" : file;
     try {
-      return List.copyOf(Members.of(layout.fs(), anchor, layout.path(name), actual, policy == ListPolicy.RECURSIVE));
+      return List.copyOf(
+          Members.of(
+              layout.fs(), anchor, layout.path(name), actual, policy == ListPolicy.RECURSIVE));
     } catch (IOException e) {
-      throw Errors.of("list the " + (file.equals("tasks") ? "threads" : "processes") + " of " + name, e);
+      throw Errors.of(
+          "list the " + (file.equals("tasks") ? "threads" : "processes") + " of " + name, e);
     }
   }
 

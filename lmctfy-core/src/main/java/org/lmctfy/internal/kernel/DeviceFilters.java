@@ -34,11 +34,11 @@ import org.lmctfy.internal.libc.Libc;
  *
  * <p>The rules are recorded in the marker {@code devices.<id>} (the id: the first 8 bytes of the
  * SHA-1 of the instructions); the kernel tags a program with the first 8 bytes of the SHA-1 of its
- * instructions (6.1, 6.12) or of their SHA-256 (6.18, this project's host). A record is
- * believed only when the program generated from it has the tag of the program attached, so a
- * tenant who rewrites it cannot make {@code spec()} lie. The new record is written before the
- * program is attached and the old one removed after, so at any instant of a crash the attached
- * program's record exists.
+ * instructions (6.1, 6.12) or of their SHA-256 (6.18, this project's host). A record is believed
+ * only when the program generated from it has the tag of the program attached, so a tenant who
+ * rewrites it cannot make {@code spec()} lie. The new record is written before the program is
+ * attached and the old one removed after, so at any instant of a crash the attached program's
+ * record exists.
  */
 final class DeviceFilters {
   static final String NAME = "lmctfy_devices";
@@ -62,7 +62,8 @@ final class DeviceFilters {
   /** An attached program of ours: its descriptor (the caller closes it) and tag. */
   private record Attached(int fd, String tag) {}
 
-  static void set(CgroupFs fs, Hierarchy h, CgroupPath path, List<DeviceRule> rules) throws IOException {
+  static void set(CgroupFs fs, Hierarchy h, CgroupPath path, List<DeviceRule> rules)
+      throws IOException {
     String dir = requireV2(h, path);
     String shown = rules == null ? "none" : text(rules).strip().replace("\n", ", ");
     int cgroup = open(dir, shown);
@@ -71,11 +72,16 @@ final class DeviceFilters {
       try {
         if (rules == null) {
           if (old != null) {
-            attr(Operation.BPF, dir, shown, PROG_DETACH, a -> {
-              a.setInt(0, cgroup);
-              a.setInt(4, old.fd);
-              a.setInt(8, CGROUP_DEVICE);
-            });
+            attr(
+                Operation.BPF,
+                dir,
+                shown,
+                PROG_DETACH,
+                a -> {
+                  a.setInt(0, cgroup);
+                  a.setInt(4, old.fd);
+                  a.setInt(8, CGROUP_DEVICE);
+                });
           }
           removeRecords(fs, h, path, null);
           return;
@@ -86,20 +92,26 @@ final class DeviceFilters {
         try {
           int prog = load(program, dir, shown);
           try {
-            attr(Operation.BPF, dir, shown, PROG_ATTACH, a -> {
-              a.setInt(0, cgroup);
-              a.setInt(4, prog);
-              a.setInt(8, CGROUP_DEVICE);
-              a.setInt(12, F_ALLOW_MULTI | (old == null ? 0 : F_REPLACE));
-              a.setInt(16, old == null ? 0 : old.fd);
-            });
+            attr(
+                Operation.BPF,
+                dir,
+                shown,
+                PROG_ATTACH,
+                a -> {
+                  a.setInt(0, cgroup);
+                  a.setInt(4, prog);
+                  a.setInt(8, CGROUP_DEVICE);
+                  a.setInt(12, F_ALLOW_MULTI | (old == null ? 0 : F_REPLACE));
+                  a.setInt(16, old == null ? 0 : old.fd);
+                });
           } finally {
             close(prog);
           }
         } catch (CgroupFsException refused) {
           if (old == null || !tags(program).contains(old.tag)) {
             try {
-              fs.removeMarker(h, path, RECORD_PREFIX + tag); // the filter is as it was: so is its record
+              fs.removeMarker(
+                  h, path, RECORD_PREFIX + tag); // the filter is as it was: so is its record
             } catch (IOException e) {
               refused.addSuppressed(e);
             }
@@ -117,7 +129,8 @@ final class DeviceFilters {
     }
   }
 
-  static Optional<List<DeviceRule>> get(CgroupFs fs, Hierarchy h, CgroupPath path) throws IOException {
+  static Optional<List<DeviceRule>> get(CgroupFs fs, Hierarchy h, CgroupPath path)
+      throws IOException {
     String dir = requireV2(h, path);
     int cgroup = open(dir, null);
     Attached attached;
@@ -145,23 +158,35 @@ final class DeviceFilters {
         return Optional.of(rules);
       }
     }
-    throw new CgroupFsException(Operation.BPF, dir, null, Errno.UNKNOWN, "the device program attached (tag "
-        + attached.tag + ") has no record whose rules make that program: its rules are unknown (set them again "
-        + "with an update)");
+    throw new CgroupFsException(
+        Operation.BPF,
+        dir,
+        null,
+        Errno.UNKNOWN,
+        "the device program attached (tag "
+            + attached.tag
+            + ") has no record whose rules make that program: its rules are unknown (set them again "
+            + "with an update)");
   }
 
   private static String requireV2(Hierarchy h, CgroupPath path) throws CgroupFsException {
     String dir = h.display(path, null);
     if (h.version() != CgroupVersion.V2) {
-      throw new CgroupFsException(Operation.BPF, dir, null, Errno.EINVAL, "device filters are for cgroup v2 "
-          + "cgroups; v1 has the devices controller");
+      throw new CgroupFsException(
+          Operation.BPF,
+          dir,
+          null,
+          Errno.EINVAL,
+          "device filters are for cgroup v2 " + "cgroups; v1 has the devices controller");
     }
     return dir;
   }
 
-  private static void removeRecords(CgroupFs fs, Hierarchy h, CgroupPath path, String keep) throws IOException {
+  private static void removeRecords(CgroupFs fs, Hierarchy h, CgroupPath path, String keep)
+      throws IOException {
     for (String key : fs.markerKeys(h, path)) {
-      if (key.startsWith(RECORD_PREFIX) && !key.equals(keep == null ? null : RECORD_PREFIX + keep)) {
+      if (key.startsWith(RECORD_PREFIX)
+          && !key.equals(keep == null ? null : RECORD_PREFIX + keep)) {
         fs.removeMarker(h, path, key);
       }
     }
@@ -171,12 +196,20 @@ final class DeviceFilters {
   private static Attached find(int cgroup, String dir, String shown) throws CgroupFsException {
     int max = 64;
     Memory ids = new Memory(4L * max);
-    int count = (int) attr(Operation.BPF, dir, shown, PROG_QUERY, a -> {
-      a.setInt(0, cgroup);
-      a.setInt(4, CGROUP_DEVICE);
-      a.setLong(16, com.sun.jna.Pointer.nativeValue(ids));
-      a.setInt(24, max);
-    }, a -> a.getInt(24));
+    int count =
+        (int)
+            attr(
+                Operation.BPF,
+                dir,
+                shown,
+                PROG_QUERY,
+                a -> {
+                  a.setInt(0, cgroup);
+                  a.setInt(4, CGROUP_DEVICE);
+                  a.setLong(16, com.sun.jna.Pointer.nativeValue(ids));
+                  a.setInt(24, max);
+                },
+                a -> a.getInt(24));
     for (int i = 0; i < Math.min(count, max); i++) {
       int id = ids.getInt(4L * i);
       int fd;
@@ -191,11 +224,16 @@ final class DeviceFilters {
       Memory info = new Memory(80);
       info.clear();
       try {
-        attr(Operation.BPF, dir, shown, OBJ_GET_INFO_BY_FD, a -> {
-          a.setInt(0, fd);
-          a.setInt(4, 80);
-          a.setLong(8, com.sun.jna.Pointer.nativeValue(info));
-        });
+        attr(
+            Operation.BPF,
+            dir,
+            shown,
+            OBJ_GET_INFO_BY_FD,
+            a -> {
+              a.setInt(0, fd);
+              a.setInt(4, 80);
+              a.setLong(8, com.sun.jna.Pointer.nativeValue(info));
+            });
       } catch (CgroupFsException e) {
         close(fd);
         throw e;
@@ -215,14 +253,15 @@ final class DeviceFilters {
     Memory license = new Memory(8);
     license.clear();
     license.setString(0, "GPL", StandardCharsets.US_ASCII.name());
-    Fill fill = a -> {
-      a.setInt(0, PROG_TYPE_CGROUP_DEVICE);
-      a.setInt(4, program.length / 8);
-      a.setLong(8, com.sun.jna.Pointer.nativeValue(insns));
-      a.setLong(16, com.sun.jna.Pointer.nativeValue(license));
-      byte[] name = NAME.getBytes(StandardCharsets.US_ASCII);
-      a.write(48, name, 0, name.length);
-    };
+    Fill fill =
+        a -> {
+          a.setInt(0, PROG_TYPE_CGROUP_DEVICE);
+          a.setInt(4, program.length / 8);
+          a.setLong(8, com.sun.jna.Pointer.nativeValue(insns));
+          a.setLong(16, com.sun.jna.Pointer.nativeValue(license));
+          byte[] name = NAME.getBytes(StandardCharsets.US_ASCII);
+          a.write(48, name, 0, name.length);
+        };
     try {
       return (int) attr(Operation.BPF, dir, shown, PROG_LOAD, fill, null);
     } catch (CgroupFsException refused) {
@@ -232,16 +271,30 @@ final class DeviceFilters {
       Memory log = new Memory(16384); // the verifier says why: loaded again, with its log
       log.clear();
       try {
-        close((int) attr(Operation.BPF, dir, shown, PROG_LOAD, a -> {
-          fill.into(a);
-          a.setInt(24, 1);
-          a.setInt(28, (int) log.size());
-          a.setLong(32, com.sun.jna.Pointer.nativeValue(log));
-        }, null));
+        close(
+            (int)
+                attr(
+                    Operation.BPF,
+                    dir,
+                    shown,
+                    PROG_LOAD,
+                    a -> {
+                      fill.into(a);
+                      a.setInt(24, 1);
+                      a.setInt(28, (int) log.size());
+                      a.setLong(32, com.sun.jna.Pointer.nativeValue(log));
+                    },
+                    null));
       } catch (CgroupFsException again) {
         String why = log.getString(0, StandardCharsets.UTF_8.name()).strip().replace('\n', ';');
-        throw new CgroupFsException(Operation.BPF, dir, shown, refused.errno(), "the kernel refused the device "
-            + "program: " + (why.isEmpty() ? "no verifier log" : "verifier: " + why));
+        throw new CgroupFsException(
+            Operation.BPF,
+            dir,
+            shown,
+            refused.errno(),
+            "the kernel refused the device "
+                + "program: "
+                + (why.isEmpty() ? "no verifier log" : "verifier: " + why));
       }
       throw refused;
     }
@@ -249,7 +302,10 @@ final class DeviceFilters {
 
   // ---- the program
 
-  /** The instructions for {@code rules} (the devices allowed; everything else denied), little-endian. */
+  /**
+   * The instructions for {@code rules} (the devices allowed; everything else denied),
+   * little-endian.
+   */
   static byte[] program(List<DeviceRule> rules) {
     List<long[]> out = new ArrayList<>();
     out.add(insn(0x61, 2, 1, 0, 0)); // r2 = ctx->access_type
@@ -262,7 +318,13 @@ final class DeviceFilters {
       List<long[]> block = new ArrayList<>();
       List<Integer> jumps = new ArrayList<>();
       jumps.add(block.size());
-      block.add(insn(0x56, 2, 0, 0, r.type() == DeviceRule.Type.BLOCK ? DEV_BLOCK : DEV_CHAR)); // if w2 != type
+      block.add(
+          insn(
+              0x56,
+              2,
+              0,
+              0,
+              r.type() == DeviceRule.Type.BLOCK ? DEV_BLOCK : DEV_CHAR)); // if w2 != type
       int access = access(r.access());
       if (access != 7) {
         block.add(insn(0xbf, 1, 3, 0, 0)); // r1 = r3
@@ -300,11 +362,14 @@ final class DeviceFilters {
   }
 
   private static int access(String letters) {
-    return (letters.indexOf('m') >= 0 ? 1 : 0) | (letters.indexOf('r') >= 0 ? 2 : 0)
+    return (letters.indexOf('m') >= 0 ? 1 : 0)
+        | (letters.indexOf('r') >= 0 ? 2 : 0)
         | (letters.indexOf('w') >= 0 ? 4 : 0);
   }
 
-  /** The tags the kernel may give {@code program}: SHA-1 (up to 6.x), SHA-256 (newer), 8 bytes each. */
+  /**
+   * The tags the kernel may give {@code program}: SHA-1 (up to 6.x), SHA-256 (newer), 8 bytes each.
+   */
   static List<String> tags(byte[] program) {
     List<String> out = new ArrayList<>(2);
     for (String algorithm : List.of("SHA-1", "SHA-256")) {
@@ -347,17 +412,26 @@ final class DeviceFilters {
     long of(Memory attr);
   }
 
-  private static void attr(Operation op, String dir, String shown, int cmd, Fill fill) throws CgroupFsException {
+  private static void attr(Operation op, String dir, String shown, int cmd, Fill fill)
+      throws CgroupFsException {
     attr(op, dir, shown, cmd, fill, null);
   }
 
-  /** bpf(cmd) with a zeroed attr filled by {@code fill}; the return value, or {@code result} of the attr. */
-  private static long attr(Operation op, String dir, String shown, int cmd, Fill fill, Result result)
+  /**
+   * bpf(cmd) with a zeroed attr filled by {@code fill}; the return value, or {@code result} of the
+   * attr.
+   */
+  private static long attr(
+      Operation op, String dir, String shown, int cmd, Fill fill, Result result)
       throws CgroupFsException {
     long number = sysBpf();
     if (number < 0) {
-      throw new CgroupFsException(op, dir, shown, Errno.ENOSYS, "no bpf system call number for "
-          + System.getProperty("os.arch"));
+      throw new CgroupFsException(
+          op,
+          dir,
+          shown,
+          Errno.ENOSYS,
+          "no bpf system call number for " + System.getProperty("os.arch"));
     }
     Memory a = new Memory(ATTR_SIZE);
     a.clear();
@@ -367,9 +441,15 @@ final class DeviceFilters {
       return result == null ? rc : result.of(a);
     } catch (LastErrorException e) {
       Errno errno = Errno.of(e.getErrorCode());
-      throw new CgroupFsException(op, dir, shown, errno, "bpf command " + cmd
-          + (errno == Errno.UNKNOWN ? ", errno " + e.getErrorCode() : "")
-          + (errno == Errno.EPERM ? " (device filters need CAP_BPF or CAP_SYS_ADMIN)" : ""));
+      throw new CgroupFsException(
+          op,
+          dir,
+          shown,
+          errno,
+          "bpf command "
+              + cmd
+              + (errno == Errno.UNKNOWN ? ", errno " + e.getErrorCode() : "")
+              + (errno == Errno.EPERM ? " (device filters need CAP_BPF or CAP_SYS_ADMIN)" : ""));
     }
   }
 
@@ -387,7 +467,8 @@ final class DeviceFilters {
     try {
       return Libc.open(dir, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_CLOEXEC);
     } catch (LastErrorException e) {
-      throw new CgroupFsException(Operation.BPF, dir, shown, Errno.of(e.getErrorCode()), "open the cgroup");
+      throw new CgroupFsException(
+          Operation.BPF, dir, shown, Errno.of(e.getErrorCode()), "open the cgroup");
     }
   }
 
@@ -395,7 +476,8 @@ final class DeviceFilters {
     try {
       Libc.close(fd);
     } catch (LastErrorException e) {
-      // a descriptor of ours that close(2) refuses is gone all the same (EBADF/EINTR): nothing to undo
+      // a descriptor of ours that close(2) refuses is gone all the same (EBADF/EINTR): nothing to
+      // undo
     }
   }
 }

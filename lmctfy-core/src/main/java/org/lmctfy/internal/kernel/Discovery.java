@@ -29,7 +29,10 @@ final class Discovery {
    * @param v2Controllers reads {@code cgroup.controllers} of a v2 mount point
    */
   static List<Hierarchy> hierarchies(
-      String mountinfo, String selfCgroup, String procCgroups, Function<String, String> v2Controllers) {
+      String mountinfo,
+      String selfCgroup,
+      String procCgroups,
+      Function<String, String> v2Controllers) {
     Set<String> known = knownControllers(procCgroups);
     Map<String, String> selfPaths = new LinkedHashMap<>();
     Map<Set<String>, String> namesBySet = new LinkedHashMap<>();
@@ -48,8 +51,13 @@ final class Discovery {
         continue;
       }
       if (mount.fsType().equals("cgroup2")) {
-        Hierarchy h = new Hierarchy("", CgroupVersion.V2,
-            splitWords(v2Controllers.apply(mount.mountPoint())), mount.mountPoint(), mount.root());
+        Hierarchy h =
+            new Hierarchy(
+                "",
+                CgroupVersion.V2,
+                splitWords(v2Controllers.apply(mount.mountPoint())),
+                mount.mountPoint(),
+                mount.root());
         if (v2 == null || holdsSelf(h, selfPaths.get("")) && !holdsSelf(v2, selfPaths.get(""))) {
           v2 = h;
         }
@@ -71,7 +79,8 @@ final class Discovery {
           continue;
         }
         String name = namesBySet.getOrDefault(Set.copyOf(nameSet), String.join(",", nameSet));
-        Hierarchy h = new Hierarchy(name, CgroupVersion.V1, controllers, mount.mountPoint(), mount.root());
+        Hierarchy h =
+            new Hierarchy(name, CgroupVersion.V1, controllers, mount.mountPoint(), mount.root());
         Hierarchy previous = chosen.get(name);
         if (previous == null
             || holdsSelf(h, selfPaths.get(name)) && !holdsSelf(previous, selfPaths.get(name))) {
@@ -87,7 +96,8 @@ final class Discovery {
   }
 
   private static boolean holdsSelf(Hierarchy h, String selfPath) {
-    return selfPath != null && CgroupPath.of(h.mountRoot()).isAncestorOrSelf(CgroupPath.of(selfPath));
+    return selfPath != null
+        && CgroupPath.of(h.mountRoot()).isAncestorOrSelf(CgroupPath.of(selfPath));
   }
 
   /** The enabled controllers of {@code /proc/cgroups}. */

@@ -22,15 +22,20 @@ final class EpollSet {
   static final int EPOLLPRI = 0x2;
   static final int EPOLLERR = 0x8;
   static final int EPOLLHUP = 0x10;
+
   /** The token of the wake-up eventfd; an owner's tokens are others. */
   static final long WAKE = 0;
+
   private static final int EPOLL_CTL_ADD = 1;
   private static final int EPOLL_CTL_DEL = 2;
+
   /** {@code struct epoll_event} is packed on x86-64 (u32 events, u64 data), natural elsewhere. */
   private static final int EVENT_SIZE = Platform.isIntel() ? 12 : 16;
+
   private static final int DATA_OFFSET = Platform.isIntel() ? 4 : 8;
   private static final int MAX_EVENTS = 256;
-  private static final byte[] ONE = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(1).array();
+  private static final byte[] ONE =
+      ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(1).array();
 
   private final int epoll;
   private final int wake;
@@ -65,7 +70,10 @@ final class EpollSet {
     return set;
   }
 
-  /** Adds {@code fd}, whose events {@code eventMask} come back with {@code token}; {@code what} names it in errors. */
+  /**
+   * Adds {@code fd}, whose events {@code eventMask} come back with {@code token}; {@code what}
+   * names it in errors.
+   */
   void add(int fd, int eventMask, long token, String what) throws CgroupFsException {
     ctlEvent.setInt(0, eventMask);
     ctlEvent.setLong(DATA_OFFSET, token);
@@ -85,7 +93,10 @@ final class EpollSet {
     }
   }
 
-  /** Waits up to {@code millis} for events; their count, each read by {@link #mask} and {@link #token}. */
+  /**
+   * Waits up to {@code millis} for events; their count, each read by {@link #mask} and {@link
+   * #token}.
+   */
   int await(int millis) throws LastErrorException {
     return Libc.epoll_wait(epoll, events, MAX_EVENTS, millis);
   }
@@ -123,7 +134,10 @@ final class EpollSet {
     }
   }
 
-  /** Closes the wake-up eventfd and the epoll set; a failed close is added to {@code failure}, or becomes it. */
+  /**
+   * Closes the wake-up eventfd and the epoll set; a failed close is added to {@code failure}, or
+   * becomes it.
+   */
   CgroupFsException close(CgroupFsException failure) {
     failure = close(failure, wake);
     failure = close(failure, epoll);
@@ -171,7 +185,11 @@ final class EpollSet {
 
   static CgroupFsException fail(String file, String value, LastErrorException e) {
     Errno errno = Errno.of(e.getErrorCode());
-    return new CgroupFsException(Operation.WATCH, file, value, errno,
+    return new CgroupFsException(
+        Operation.WATCH,
+        file,
+        value,
+        errno,
         errno == Errno.UNKNOWN ? "errno " + e.getErrorCode() : null);
   }
 }

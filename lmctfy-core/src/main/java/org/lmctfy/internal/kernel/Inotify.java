@@ -20,7 +20,10 @@ final class Inotify {
   static final int IN_ONLYDIR = 0x1000000;
   private static final int BUFFER = 64 * 1024;
 
-  /** Told of each event read: the watch descriptor, the mask and the name in the directory (or null). */
+  /**
+   * Told of each event read: the watch descriptor, the mask and the name in the directory (or
+   * null).
+   */
   interface Listener {
     void event(int wd, int mask, String name);
   }
@@ -94,7 +97,10 @@ final class Inotify {
     }
   }
 
-  /** Closes the instance (and with it every watch); a failed close is added to {@code failure}, or becomes it. */
+  /**
+   * Closes the instance (and with it every watch); a failed close is added to {@code failure}, or
+   * becomes it.
+   */
   CgroupFsException close(CgroupFsException failure) {
     failure = EpollSet.close(failure, fd);
     buffer.close();

@@ -25,22 +25,23 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupFsException.Operation;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
-import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.CgroupWatcher;
+import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.Owner;
+import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.internal.libc.Libc;
 import org.lmctfy.internal.process.Launcher;
 import org.lmctfy.internal.vhost.HostVirtualHosts;
-import org.lmctfy.cgroupfs.VirtualHosts;
 
 /**
  * The host's cgroup filesystem. Mutations and reads of interface files go through libc so that
  * every failure keeps its errno; directory listings and metadata use NIO.
  */
 public final class KernelCgroupFs implements CgroupFs {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KernelCgroupFs.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(KernelCgroupFs.class);
   private static final String MARKER_PREFIX = "user.lmctfy.";
   private static final int READ_CHUNK = 4096;
   private static final int SMALL_BUFFER = 256;
@@ -50,8 +51,10 @@ public final class KernelCgroupFs implements CgroupFs {
 
   private final List<Hierarchy> hierarchies;
   private final Path proc;
+
   /** For each mount point this backend mounted, the directories it made for it, top first. */
   private final Map<String, List<Path>> madeForMount = new ConcurrentHashMap<>();
+
   private final VirtualHosts virtualHosts = new HostVirtualHosts(this);
 
   KernelCgroupFs(List<Hierarchy> hierarchies, Path proc) {
@@ -65,7 +68,8 @@ public final class KernelCgroupFs implements CgroupFs {
     String mountinfo = Files.readString(proc.resolve("self/mountinfo"));
     String self = Files.readString(proc.resolve("self/cgroup"));
     String cgroups = Files.readString(proc.resolve("cgroups"));
-    List<Hierarchy> found = Discovery.hierarchies(mountinfo, self, cgroups, KernelCgroupFs::controllersOf);
+    List<Hierarchy> found =
+        Discovery.hierarchies(mountinfo, self, cgroups, KernelCgroupFs::controllersOf);
     if (found.isEmpty()) {
       throw new IOException("no cgroup hierarchy is mounted (read /proc/self/mountinfo)");
     }
@@ -179,7 +183,8 @@ public final class KernelCgroupFs implements CgroupFs {
   /**
    * Reads without allocating: the C path is built in a buffer of the calling thread, the bytes go
    * straight into the caller's buffer (a second read sees the end, or continues a longer file), and
-   * ENOENT is -1 rather than an exception. Anything else fails as {@link #read} does, naming the file.
+   * ENOENT is -1 rather than an exception. Anything else fails as {@link #read} does, naming the
+   * file.
    */
   @Override
   public int readInto(Hierarchy h, CgroupPath path, String file, byte[] buffer) throws IOException {
@@ -270,7 +275,8 @@ public final class KernelCgroupFs implements CgroupFs {
     try {
       long n = Libc.write(fd, bytes, bytes.length);
       if (n != bytes.length) {
-        throw new CgroupFsException(Operation.WRITE, name, value, Errno.EIO, "short write of " + n + " bytes");
+        throw new CgroupFsException(
+            Operation.WRITE, name, value, Errno.EIO, "short write of " + n + " bytes");
       }
     } catch (LastErrorException e) {
       throw fail(Operation.WRITE, name, value, e);
@@ -279,7 +285,8 @@ public final class KernelCgroupFs implements CgroupFs {
     }
   }
 
-  private static void closeFd(int fd, Operation op, String name, String value) throws CgroupFsException {
+  private static void closeFd(int fd, Operation op, String name, String value)
+      throws CgroupFsException {
     try {
       Libc.close(fd);
     } catch (LastErrorException e) {
@@ -287,7 +294,8 @@ public final class KernelCgroupFs implements CgroupFs {
     }
   }
 
-  private static int open(String name, int flags, Operation op, String value) throws CgroupFsException {
+  private static int open(String name, int flags, Operation op, String value)
+      throws CgroupFsException {
     try {
       return Libc.open(name, flags | Libc.O_CLOEXEC);
     } catch (LastErrorException e) {
@@ -300,7 +308,8 @@ public final class KernelCgroupFs implements CgroupFs {
     String dir = h.display(path, null);
     String name = MARKER_PREFIX + key;
     try {
-      return Optional.of(new String(grown((b, n) -> Libc.getxattr(dir, name, b, n)), StandardCharsets.UTF_8));
+      return Optional.of(
+          new String(grown((b, n) -> Libc.getxattr(dir, name, b, n)), StandardCharsets.UTF_8));
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.ENODATA.number()) {
         return Optional.empty();
@@ -319,9 +328,14 @@ public final class KernelCgroupFs implements CgroupFs {
     }
     String dir = h.display(path, null);
     try {
-      return "1".equals(new String(grown((b, n) -> Libc.getxattr(dir, SYSTEMD_DELEGATE, b, n)), StandardCharsets.UTF_8));
+      return "1"
+          .equals(
+              new String(
+                  grown((b, n) -> Libc.getxattr(dir, SYSTEMD_DELEGATE, b, n)),
+                  StandardCharsets.UTF_8));
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == Errno.ENODATA.number() || e.getErrorCode() == Errno.EOPNOTSUPP.number()) {
+      if (e.getErrorCode() == Errno.ENODATA.number()
+          || e.getErrorCode() == Errno.EOPNOTSUPP.number()) {
         return false;
       }
       throw fail(Operation.GET_MARKER, dir, SYSTEMD_DELEGATE, e);
@@ -365,7 +379,8 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
-  public boolean addMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
+  public boolean addMarker(Hierarchy h, CgroupPath path, String key, String value)
+      throws IOException {
     String dir = h.display(path, null);
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     LOG.debug("setxattr (if absent) {} {}{} = \"{}\"", dir, MARKER_PREFIX, key, value);
@@ -394,7 +409,8 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws IOException {
+  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid)
+      throws IOException {
     String name = h.display(path, file);
     LOG.debug("chown {} {}:{}", name, uid, gid);
     try {
@@ -432,7 +448,8 @@ public final class KernelCgroupFs implements CgroupFs {
     Map<Hierarchy, CgroupPath> out = new LinkedHashMap<>();
     for (Discovery.Membership m : Discovery.memberships(text)) {
       for (Hierarchy h : hierarchies) {
-        boolean same = m.unified() ? h.version() == CgroupVersion.V2 : h.name().equals(m.hierarchyName());
+        boolean same =
+            m.unified() ? h.version() == CgroupVersion.V2 : h.name().equals(m.hierarchyName());
         if (!same) {
           continue;
         }
@@ -510,12 +527,16 @@ public final class KernelCgroupFs implements CgroupFs {
 
   /** The launcher places itself, then execs the command (see {@link Launcher}). */
   @Override
-  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+  public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
+      throws IOException {
     LOG.debug("start {} in {}", command.command(), cgroups.values());
     return Launcher.start(this, command, cgroups);
   }
 
-  /** Made with bubblewrap and joined with nsenter, through the launcher; see {@link HostVirtualHosts}. */
+  /**
+   * Made with bubblewrap and joined with nsenter, through the launcher; see {@link
+   * HostVirtualHosts}.
+   */
   @Override
   public Optional<VirtualHosts> virtualHosts() {
     return Optional.of(virtualHosts);
@@ -594,7 +615,8 @@ public final class KernelCgroupFs implements CgroupFs {
   }
 
   @Override
-  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> allowed) throws IOException {
+  public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> allowed)
+      throws IOException {
     LOG.debug("device filter of {}: {}", h.display(path, null), allowed);
     DeviceFilters.set(this, h, path, allowed);
   }
@@ -604,7 +626,8 @@ public final class KernelCgroupFs implements CgroupFs {
     return DeviceFilters.get(this, h, path);
   }
 
-  private static CgroupFsException fail(Operation op, String file, String value, LastErrorException e) {
+  private static CgroupFsException fail(
+      Operation op, String file, String value, LastErrorException e) {
     Errno errno = Errno.of(e.getErrorCode());
     String detail = errno == Errno.UNKNOWN ? "errno " + e.getErrorCode() : null;
     return new CgroupFsException(op, file, value, errno, detail);

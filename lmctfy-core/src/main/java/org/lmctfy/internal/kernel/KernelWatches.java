@@ -37,15 +37,16 @@ import org.lmctfy.internal.libc.Libc;
  * The kernel's wake-ups for any number of watches, and the rules of which file notifies how: one
  * {@link EpollSet} holding one {@link Inotify} instance (every file and removal watch, on the
  * cgroup's directory and its parent's: kernfs notifies a directory's watch with the name of a
- * changed {@code *.events} file, and its parent's with the name of a removed child), the eventfd
- * of each v1 {@code cgroup.event_control} registration, the descriptor of each PSI trigger
- * (POLLPRI), and the set's eventfd for {@link #wakeup}. Watches of files no kernel notifies are
- * signalled every {@link #POLL_INTERVAL} by {@link #await} itself. Descriptors of the watcher
- * itself are released only once no thread waits in {@code epoll_wait}.
+ * changed {@code *.events} file, and its parent's with the name of a removed child), the eventfd of
+ * each v1 {@code cgroup.event_control} registration, the descriptor of each PSI trigger (POLLPRI),
+ * and the set's eventfd for {@link #wakeup}. Watches of files no kernel notifies are signalled
+ * every {@link #POLL_INTERVAL} by {@link #await} itself. Descriptors of the watcher itself are
+ * released only once no thread waits in {@code epoll_wait}.
  */
 final class KernelWatches implements CgroupWatcher {
   /** A directory's watch hears its files modified and its children removed. */
   private static final int IN_MASK = IN_MODIFY | IN_DELETE | IN_ONLYDIR;
+
   /** The epoll token of the inotify instance ({@link EpollSet#WAKE} is 0; fd watches from 2). */
   private static final long INOTIFY = 1;
 
@@ -53,8 +54,10 @@ final class KernelWatches implements CgroupWatcher {
   private final Inotify inotify;
 
   private final Object lock = new Object();
+
   /** Directories with an inotify watch, by watch descriptor. */
   private final Map<Integer, Dir> dirs = new HashMap<>();
+
   private final Map<Long, FdWatch> fdWatches = new HashMap<>();
   private final Set<Watch> polled = new LinkedHashSet<>();
   private final Set<CgroupWatch> ready = new LinkedHashSet<>();
@@ -95,8 +98,12 @@ final class KernelWatches implements CgroupWatcher {
    */
   @Override
   public CgroupWatch watch(Hierarchy h, CgroupPath path, Set<String> files) throws IOException {
-    boolean notified = files.stream().allMatch(f -> h.version() == CgroupVersion.V2
-        && (f.endsWith(".events") || f.endsWith(".events.local")));
+    boolean notified =
+        files.stream()
+            .allMatch(
+                f ->
+                    h.version() == CgroupVersion.V2
+                        && (f.endsWith(".events") || f.endsWith(".events.local")));
     String dir = h.display(path, null);
     synchronized (lock) {
       requireOpen(dir);
@@ -116,7 +123,8 @@ final class KernelWatches implements CgroupWatcher {
       try {
         parent = path.isRoot() ? null : addDir(h.display(path.parent(), null));
         if (!Libc.exists(h.display(path, "cgroup.procs"))) {
-          throw new CgroupFsException(Operation.WATCH, dir, null, Errno.ENOENT); // removed meanwhile
+          throw new CgroupFsException(
+              Operation.WATCH, dir, null, Errno.ENOENT); // removed meanwhile
         }
       } catch (IOException | RuntimeException e) {
         if (own != null) {
@@ -127,7 +135,8 @@ final class KernelWatches implements CgroupWatcher {
         }
         throw e;
       }
-      FileWatch w = new FileWatch(own, parent, path.isRoot() ? null : path.name(), Set.copyOf(files));
+      FileWatch w =
+          new FileWatch(own, parent, path.isRoot() ? null : path.name(), Set.copyOf(files));
       for (String f : w.files) {
         own.byName.computeIfAbsent(f, k -> new ArrayList<>()).add(w);
       }
@@ -138,7 +147,9 @@ final class KernelWatches implements CgroupWatcher {
     }
   }
 
-  /** The directory's inotify watch (the kernel gives one descriptor per inode), one more user of it. */
+  /**
+   * The directory's inotify watch (the kernel gives one descriptor per inode), one more user of it.
+   */
   private Dir addDir(String dir) throws CgroupFsException {
     int wd = inotify.addWatch(dir, IN_MASK);
     Dir d = dirs.computeIfAbsent(wd, k -> new Dir(wd, dir));
@@ -146,7 +157,10 @@ final class KernelWatches implements CgroupWatcher {
     return d;
   }
 
-  /** One user less of a directory's watch; the last removes it. Failures are attached to {@code cause}. */
+  /**
+   * One user less of a directory's watch; the last removes it. Failures are attached to {@code
+   * cause}.
+   */
   private void unref(Dir d, Exception cause) {
     try {
       unref(d);
@@ -164,9 +178,12 @@ final class KernelWatches implements CgroupWatcher {
     inotify.removeWatch(d.wd, d.path);
   }
 
-  /** A v1 eventfd registration: {@code "<efd> <fd of file> <args>"} to {@code cgroup.event_control}. */
+  /**
+   * A v1 eventfd registration: {@code "<efd> <fd of file> <args>"} to {@code cgroup.event_control}.
+   */
   @Override
-  public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args) throws IOException {
+  public CgroupWatch eventControl(Hierarchy h, CgroupPath path, String file, String args)
+      throws IOException {
     String dir = h.display(path, null);
     String target = dir + "/" + file;
     String control = dir + "/cgroup.event_control";
@@ -202,7 +219,9 @@ final class KernelWatches implements CgroupWatcher {
     }
   }
 
-  /** A PSI trigger: the trigger written to an O_RDWR descriptor of the pressure file, then POLLPRI. */
+  /**
+   * A PSI trigger: the trigger written to an O_RDWR descriptor of the pressure file, then POLLPRI.
+   */
   @Override
   public CgroupWatch pressureTrigger(Hierarchy h, CgroupPath path, String file, String trigger)
       throws IOException {
@@ -226,7 +245,8 @@ final class KernelWatches implements CgroupWatcher {
     }
   }
 
-  private FdWatch addFd(int fd, int eventMask, boolean drain, String target) throws CgroupFsException {
+  private FdWatch addFd(int fd, int eventMask, boolean drain, String target)
+      throws CgroupFsException {
     long token = nextToken++;
     epoll.add(fd, eventMask, token, target);
     FdWatch w = new FdWatch(token, fd, drain, target);
@@ -236,7 +256,8 @@ final class KernelWatches implements CgroupWatcher {
 
   private void requireOpen(String what) throws CgroupFsException {
     if (closed) {
-      throw new CgroupFsException(Operation.WATCH, what, null, Errno.EBADF, "the watcher is closed");
+      throw new CgroupFsException(
+          Operation.WATCH, what, null, Errno.EBADF, "the watcher is closed");
     }
   }
 
@@ -446,11 +467,14 @@ final class KernelWatches implements CgroupWatcher {
   private static final class Dir {
     final int wd;
     final String path;
+
     /**
      * By name: the watches of this directory that care about a file of that name changing, and the
-     * watches of the child cgroup of that name (for its removal); names in one directory are unique.
+     * watches of the child cgroup of that name (for its removal); names in one directory are
+     * unique.
      */
     final Map<String, List<FileWatch>> byName = new HashMap<>();
+
     int refs;
     boolean gone;
 
@@ -470,7 +494,9 @@ final class KernelWatches implements CgroupWatcher {
     }
   }
 
-  /** inotify: {@code files} changing in the own directory, {@code name} removed from the parent's. */
+  /**
+   * inotify: {@code files} changing in the own directory, {@code name} removed from the parent's.
+   */
   private final class FileWatch extends Watch {
     final Dir own;
     final Dir parent;
@@ -506,7 +532,8 @@ final class KernelWatches implements CgroupWatcher {
         epoll.drainCounter(fd);
       }
       if ((mask & (EPOLLERR | EPOLLHUP)) != 0) {
-        // PSI: the cgroup went away; a level-triggered error would wake every epoll_wait from now on
+        // PSI: the cgroup went away; a level-triggered error would wake every epoll_wait from now
+        // on
         epoll.remove(fd);
       }
     }

@@ -2,8 +2,8 @@ package org.lmctfy.internal.kernel;
 
 /**
  * One line of {@code /proc/<pid>/mountinfo}: {@code id parent major:minor root mountpoint options
- * [optional fields...] - fstype source superoptions}, with the kernel's octal escapes ({@code
- * \040} for a space) undone in the root and the mount point.
+ * [optional fields...] - fstype source superoptions}, with the kernel's octal escapes ({@code \040}
+ * for a space) undone in the root and the mount point.
  */
 record MountLine(String root, String mountPoint, String fsType, String superOptions) {
 

@@ -15,9 +15,9 @@ import java.util.Map;
 
 /**
  * The library's one binding of libc: the few calls the kernel backend and the lock file make
- * directly, because Java's NIO hides their errno (or has no API for them), and their constants.
- * JNA direct mapping; 64-bit Linux ({@code size_t} and {@code ssize_t} are Java {@code long}).
- * Each call declares {@link LastErrorException}, which carries the errno.
+ * directly, because Java's NIO hides their errno (or has no API for them), and their constants. JNA
+ * direct mapping; 64-bit Linux ({@code size_t} and {@code ssize_t} are Java {@code long}). Each
+ * call declares {@link LastErrorException}, which carries the errno.
  */
 public final class Libc {
   public static final int O_RDONLY = 0;
@@ -30,12 +30,16 @@ public final class Libc {
   public static final int O_CLOEXEC = 0x80000;
   public static final int EFD_CLOEXEC = O_CLOEXEC;
   public static final int EFD_NONBLOCK = O_NONBLOCK;
+
   /** fcntl(2)'s open-file-description lock command, and {@code struct flock}'s lock types. */
   public static final int F_OFD_SETLK = 37;
+
   public static final short F_WRLCK = 1;
   public static final short F_UNLCK = 2;
+
   /** {@code st_mode}'s file type bits and two of their values. */
   public static final int S_IFMT = 0170000;
+
   public static final int S_IFREG = 0100000;
   public static final int S_IFDIR = 0040000;
 
@@ -60,11 +64,13 @@ public final class Libc {
     return rmdir(c(path));
   }
 
-  public static long getxattr(String path, String name, byte[] value, long size) throws LastErrorException {
+  public static long getxattr(String path, String name, byte[] value, long size)
+      throws LastErrorException {
     return getxattr(c(path), c(name), value, size);
   }
 
-  public static int setxattr(String path, String name, byte[] value, long size, int flags) throws LastErrorException {
+  public static int setxattr(String path, String name, byte[] value, long size, int flags)
+      throws LastErrorException {
     return setxattr(c(path), c(name), value, size, flags);
   }
 
@@ -88,7 +94,10 @@ public final class Libc {
     return chmod(c(path), mode);
   }
 
-  /** Whether {@code path} exists: access(2) with F_OK, which, unlike NIO, costs no exception when it does not. */
+  /**
+   * Whether {@code path} exists: access(2) with F_OK, which, unlike NIO, costs no exception when it
+   * does not.
+   */
   public static boolean exists(String path) {
     return access(c(path), 0) == 0;
   }
@@ -116,7 +125,9 @@ public final class Libc {
 
   public static native int close(int fd) throws LastErrorException;
 
-  /** {@code flock} is one {@code struct flock}: l_type, l_whence (shorts), l_start, l_len, l_pid. */
+  /**
+   * {@code flock} is one {@code struct flock}: l_type, l_whence (shorts), l_start, l_len, l_pid.
+   */
   public static native int fcntl(int fd, int cmd, byte[] flock) throws LastErrorException;
 
   public static native int fchmod(int fd, int mode) throws LastErrorException;
@@ -127,18 +138,21 @@ public final class Libc {
 
   private static native int rmdir(byte[] path) throws LastErrorException;
 
-  private static native long getxattr(byte[] path, byte[] name, byte[] value, long size) throws LastErrorException;
+  private static native long getxattr(byte[] path, byte[] name, byte[] value, long size)
+      throws LastErrorException;
 
   private static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags)
       throws LastErrorException;
 
-  private static native long listxattr(byte[] path, byte[] list, long size) throws LastErrorException;
+  private static native long listxattr(byte[] path, byte[] list, long size)
+      throws LastErrorException;
 
   private static native int removexattr(byte[] path, byte[] name) throws LastErrorException;
 
   private static native int chown(byte[] path, int uid, int gid) throws LastErrorException;
 
-  public static native int mount(String source, String target, String fstype, long flags, String data)
+  public static native int mount(
+      String source, String target, String fstype, long flags, String data)
       throws LastErrorException;
 
   public static native int umount2(String target, int flags) throws LastErrorException;
@@ -154,18 +168,22 @@ public final class Libc {
   public static native int epoll_create1(int flags) throws LastErrorException;
 
   /** {@code event} is one {@code struct epoll_event} (packed on x86-64: 12 bytes). */
-  public static native int epoll_ctl(int epfd, int op, int fd, Pointer event) throws LastErrorException;
+  public static native int epoll_ctl(int epfd, int op, int fd, Pointer event)
+      throws LastErrorException;
 
-  public static native int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis) throws LastErrorException;
+  public static native int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis)
+      throws LastErrorException;
 
   public static native int inotify_init1(int flags) throws LastErrorException;
 
-  private static native int inotify_add_watch(int fd, byte[] path, int mask) throws LastErrorException;
+  private static native int inotify_add_watch(int fd, byte[] path, int mask)
+      throws LastErrorException;
 
   public static native int inotify_rm_watch(int fd, int wd) throws LastErrorException;
 
   /** {@code bpf(cmd, attr, size)} through syscall(2): glibc has no wrapper for it. */
-  public static native long syscall(long number, int cmd, Pointer attr, int size) throws LastErrorException;
+  public static native long syscall(long number, int cmd, Pointer attr, int size)
+      throws LastErrorException;
 
   /** What fstat(2) says of an open file. */
   public record FileStat(long dev, long ino, long nlink, int mode, int uid) {}
@@ -180,9 +198,14 @@ public final class Libc {
           ? new FileStat(b.getLong(0), b.getLong(8), b.getLong(16), b.getInt(24), b.getInt(28))
           : new FileStat(b.getLong(0), b.getLong(8), b.getInt(20), b.getInt(16), b.getInt(24));
     }
-    Map<String, Object> a = Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:dev,ino,nlink,mode,uid");
-    return new FileStat((Long) a.get("dev"), (Long) a.get("ino"), (Integer) a.get("nlink"),
-        (Integer) a.get("mode"), (Integer) a.get("uid"));
+    Map<String, Object> a =
+        Files.readAttributes(Path.of("/proc/self/fd/" + fd), "unix:dev,ino,nlink,mode,uid");
+    return new FileStat(
+        (Long) a.get("dev"),
+        (Long) a.get("ino"),
+        (Integer) a.get("nlink"),
+        (Integer) a.get("mode"),
+        (Integer) a.get("uid"));
   }
 
   /**

@@ -39,15 +39,26 @@ public final class Census {
       intent = null;
     }
     boolean owned = present.contains(anchor) && owned(name);
-    return new State(name, path, List.copyOf(present), List.copyOf(missing), intent, owned, ignored);
+    return new State(
+        name, path, List.copyOf(present), List.copyOf(missing), intent, owned, ignored);
   }
 
   private String forged(CgroupPath dir, String key, String value) throws IOException {
-    return "marker " + key + "=" + value + " on " + Layout.describe(layout.anchor(), dir) + " (a directory of uid "
-        + layout.ownerOf(dir) + ") is not trusted, not obeyed";
+    return "marker "
+        + key
+        + "="
+        + value
+        + " on "
+        + Layout.describe(layout.anchor(), dir)
+        + " (a directory of uid "
+        + layout.ownerOf(dir)
+        + ") is not trusted, not obeyed";
   }
 
-  /** Whether the anchor cgroup of {@code name} exists and carries our ownership marker, where we trust it. */
+  /**
+   * Whether the anchor cgroup of {@code name} exists and carries our ownership marker, where we
+   * trust it.
+   */
   boolean owned(ContainerName name) throws IOException {
     return ownerValue(name).isPresent();
   }
@@ -70,11 +81,14 @@ public final class Census {
   }
 
   /**
-   * Whether {@code name}'s own directory, which the caller found trusted ({@link #delegated} false),
-   * carries our ownership marker: {@link #owned} without a second look at the directory's owner.
+   * Whether {@code name}'s own directory, which the caller found trusted ({@link #delegated}
+   * false), carries our ownership marker: {@link #owned} without a second look at the directory's
+   * owner.
    */
   boolean ownedHere(ContainerName name) throws IOException {
-    return marker(layout.anchor(), layout.path(name), Layout.OWNER_KEY).filter(Layout::isOwnerValue).isPresent();
+    return marker(layout.anchor(), layout.path(name), Layout.OWNER_KEY)
+        .filter(Layout::isOwnerValue)
+        .isPresent();
   }
 
   /** Whether {@code name}'s directory is delegated: it belongs to neither root nor us. */

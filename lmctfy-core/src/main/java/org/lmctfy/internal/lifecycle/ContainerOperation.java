@@ -8,9 +8,9 @@ package org.lmctfy.internal.lifecycle;
  */
 public enum ContainerOperation {
   /**
-   * The parent's lock first, which keeps the parent from being destroyed meanwhile (for a
-   * top-level create the root's only where the driver's cleanup may remove it, else top-level
-   * creates run side by side), then the container's.
+   * The parent's lock first, which keeps the parent from being destroyed meanwhile (for a top-level
+   * create the root's only where the driver's cleanup may remove it, else top-level creates run
+   * side by side), then the container's.
    */
   CREATE("create", Lock.ACROSS_PROCESSES, true),
   DESTROY("destroy", Lock.ACROSS_PROCESSES, false),
@@ -29,8 +29,9 @@ public enum ContainerOperation {
    * run and enter take no lock: placing a process is one {@code cgroup.procs} write per hierarchy,
    * which the kernel orders against a concurrent destroy (the destroy kills until its cgroups are
    * empty and retries their removal on EBUSY; a write into a removed cgroup is refused, NOT_FOUND),
-   * so runs and enters of one container go side by side and a run pays no lock. A virtual host's init that is gone is started
-   * again under the container's lock ({@link VirtualHostKeeper#running}).
+   * so runs and enters of one container go side by side and a run pays no lock. A virtual host's
+   * init that is gone is started again under the container's lock ({@link
+   * VirtualHostKeeper#running}).
    */
   RUN("run", Lock.NONE, false),
   ENTER("enter", Lock.NONE, false),

@@ -32,7 +32,11 @@ final class Destroyer {
   private final ProcessKiller killer;
   private final Consumer<ContainerName> onDestroyed;
 
-  Destroyer(Layout layout, Census census, ContainerLocks locks, ProcessKiller killer,
+  Destroyer(
+      Layout layout,
+      Census census,
+      ContainerLocks locks,
+      ProcessKiller killer,
       Consumer<ContainerName> onDestroyed) {
     this.onDestroyed = onDestroyed;
     this.layout = layout;
@@ -64,10 +68,13 @@ final class Destroyer {
     Hierarchy anchor = layout.anchor();
     CgroupPath parent = layout.path(name.parent());
     String intent = Layout.intentKey(name);
-    // one look at the directory's owner: where it is trusted, its own marker says whether it is ours
-    if (census.delegated(name) || !census.ownedHere(name)
+    // one look at the directory's owner: where it is trusted, its own marker says whether it is
+    // ours
+    if (census.delegated(name)
+        || !census.ownedHere(name)
         || !fs.addMarker(anchor, parent, intent, Layout.DESTROYING)) {
-      return false; // a delegated container goes the census way: whatever its tenant made below goes too
+      return false; // a delegated container goes the census way: whatever its tenant made below
+      // goes too
     }
     List<Hierarchy> managed = layout.managed();
     boolean removed = false;
@@ -96,7 +103,8 @@ final class Destroyer {
   void destroy(State state) {
     switch (state.kind()) {
       case ABSENT:
-        throw new LmctfyException(ErrorCode.NOT_FOUND, "container " + state.name() + " does not exist");
+        throw new LmctfyException(
+            ErrorCode.NOT_FOUND, "container " + state.name() + " does not exist");
       case FOREIGN:
       case PARTIAL:
         if (!state.isOurs()) {
@@ -113,15 +121,19 @@ final class Destroyer {
   /** Destroys a container of ours, or finishes what a dead process of ours began. */
   void finish(State state) {
     try {
-      if (state.isOurs() && state.present().contains(layout.anchor()) && census.delegated(state.name())) {
+      if (state.isOurs()
+          && state.present().contains(layout.anchor())
+          && census.delegated(state.name())) {
         removeOurs(state, true);
         return;
       }
       List<String> foreign = new ArrayList<>();
       List<ContainerName> children = census.children(state.name(), foreign);
       // threaded cgroups another tool made in it hold threads of its own processes: they go with it
-      boolean threads = state.isOurs() && state.present().contains(layout.anchor())
-          && layout.cgroupType(state.path()).equals("domain threaded");
+      boolean threads =
+          state.isOurs()
+              && state.present().contains(layout.anchor())
+              && layout.cgroupType(state.path()).equals("domain threaded");
       if (threads) {
         children.removeIf(c -> threaded(layout.path(c)));
         foreign.removeIf(f -> threaded(CgroupPath.of(f)));
@@ -132,8 +144,13 @@ final class Destroyer {
         }
       }
       if (!foreign.isEmpty()) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot destroy " + state.name()
-            + ": it holds cgroups that are not containers " + foreign + " (not made by lmctfy; remove them)");
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            "cannot destroy "
+                + state.name()
+                + ": it holds cgroups that are not containers "
+                + foreign
+                + " (not made by lmctfy; remove them)");
       }
       if (threads) {
         LOG.debug("destroy {}: a thread root; its threaded cgroups go with it", state.name());
@@ -213,7 +230,10 @@ final class Destroyer {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Destroyer.class);
 
-  /** The container name of a cgroup {@code relative} below {@code state}'s, if its components are valid names. */
+  /**
+   * The container name of a cgroup {@code relative} below {@code state}'s, if its components are
+   * valid names.
+   */
   private static java.util.Optional<ContainerName> descendant(State state, String relative) {
     ContainerName n = state.name();
     for (String c : relative.split("/")) {
@@ -227,8 +247,8 @@ final class Destroyer {
 
   /**
    * Removes the cgroups below {@code path} in {@code h}, deepest first, then {@code path} itself;
-   * when a tenant put a process back meanwhile (EBUSY), kills again, a few times. Each cgroup
-   * found below goes into {@code found} as {@code label:relative/path}.
+   * when a tenant put a process back meanwhile (EBUSY), kills again, a few times. Each cgroup found
+   * below goes into {@code found} as {@code label:relative/path}.
    */
   private void removeTree(Hierarchy h, CgroupPath path, List<Hierarchy> present, List<String> found)
       throws IOException {
@@ -246,7 +266,8 @@ final class Destroyer {
     }
   }
 
-  private void removeBelow(Hierarchy h, CgroupPath top, CgroupPath path, List<String> found) throws IOException {
+  private void removeBelow(Hierarchy h, CgroupPath top, CgroupPath path, List<String> found)
+      throws IOException {
     List<String> children;
     try {
       children = fs.children(h, path);
@@ -267,7 +288,9 @@ final class Destroyer {
     }
   }
 
-  /** Takes back a destroy's intent after a failure that removed nothing, keeping any new failure. */
+  /**
+   * Takes back a destroy's intent after a failure that removed nothing, keeping any new failure.
+   */
   private void unmark(Hierarchy anchor, CgroupPath parent, String intent, Exception failure) {
     try {
       fs.removeMarker(anchor, parent, intent);
@@ -305,12 +328,20 @@ final class Destroyer {
   private void removeForeign(State state) {
     try {
       for (Hierarchy h : state.present()) {
-        String members = h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2
-            && layout.cgroupType(state.path()).equals("threaded") ? "cgroup.threads" : "cgroup.procs";
-        if (!fs.children(h, state.path()).isEmpty() || !fs.read(h, state.path(), members).isBlank()) {
-          throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cgroups at " + state.name()
-              + " were not made by lmctfy and are not empty (" + Layout.describe(h, state.path())
-              + " has child cgroups or processes); lmctfy removes foreign cgroups only when empty");
+        String members =
+            h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2
+                    && layout.cgroupType(state.path()).equals("threaded")
+                ? "cgroup.threads"
+                : "cgroup.procs";
+        if (!fs.children(h, state.path()).isEmpty()
+            || !fs.read(h, state.path(), members).isBlank()) {
+          throw new LmctfyException(
+              ErrorCode.FAILED_PRECONDITION,
+              "cgroups at "
+                  + state.name()
+                  + " were not made by lmctfy and are not empty ("
+                  + Layout.describe(h, state.path())
+                  + " has child cgroups or processes); lmctfy removes foreign cgroups only when empty");
         }
       }
       for (Hierarchy h : state.present()) {
@@ -331,7 +362,9 @@ final class Destroyer {
         if (e.errno() == Errno.ENOENT) {
           return; // gone already: what we wanted
         }
-        if (e.errno() != Errno.EBUSY || attempt >= EBUSY_RETRIES || !fs.children(h, path).isEmpty()) {
+        if (e.errno() != Errno.EBUSY
+            || attempt >= EBUSY_RETRIES
+            || !fs.children(h, path).isEmpty()) {
           throw e;
         }
       }

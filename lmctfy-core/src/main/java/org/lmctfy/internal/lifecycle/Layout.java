@@ -7,9 +7,9 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
-import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.naming.ContainerName;
@@ -21,20 +21,27 @@ public final class Layout {
    * ({@code lmctfy fields=cpu.limit,memory.limit}), for spec(); one marker, set at once.
    */
   static final String OWNER_KEY = "owner";
+
   private static final String OWNER_VALUE = "lmctfy";
   private static final String WITH_FIELDS = OWNER_VALUE + " fields=";
   static final String CREATING = "creating";
   static final String DESTROYING = "destroying";
   static final String INTENT_PREFIX = "op.";
-  /** {@code leaf.<name>} on a cgroup: its child {@code name} is initMachine's processes leaf, no container. */
+
+  /**
+   * {@code leaf.<name>} on a cgroup: its child {@code name} is initMachine's processes leaf, no
+   * container.
+   */
   static final String LEAF_PREFIX = "leaf.";
 
   /** The marker that names {@code child} a processes leaf of initMachine. */
   public static String leafKey(String child) {
     return LEAF_PREFIX + child;
   }
+
   /** On the anchor cgroup of a container another tool made and we updated: its spec fields. */
   static final String FIELDS_KEY = "fields";
+
   /**
    * {@code record.<name>} on a cgroup: the ownership marker of its child {@code name} when that
    * child is delegated (its directory belongs to a tenant, who could rewrite a marker on it).
@@ -50,10 +57,13 @@ public final class Layout {
     this.fs = fs;
     this.root = root;
     this.self = fs.effectiveUid();
-    this.managed = fs.hierarchies().stream()
-        .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty()).toList();
+    this.managed =
+        fs.hierarchies().stream()
+            .filter(h -> h.version() == CgroupVersion.V2 || !h.controllers().isEmpty())
+            .toList();
     if (managed.isEmpty()) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION,
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
           "no mounted cgroup hierarchy carries a controller (found " + fs.hierarchies() + ")");
     }
   }
@@ -82,8 +92,8 @@ public final class Layout {
 
   /**
    * Whether markers on the anchor cgroup at {@code path} are believed: its directory belongs to
-   * root or to this API's uid, so no tenant could have written them (a tenant may write user
-   * xattrs on the directories it owns, and only there). An absent directory carries none.
+   * root or to this API's uid, so no tenant could have written them (a tenant may write user xattrs
+   * on the directories it owns, and only there). An absent directory carries none.
    */
   boolean trusted(CgroupPath path) throws IOException {
     try {
@@ -119,8 +129,8 @@ public final class Layout {
   /**
    * FAILED_PRECONDITION unless the cgroup of {@code name} is a domain one (a thread root is):
    * {@code what} of a threaded cgroup (a container of threads, which only another tool makes:
-   * lmctfy has no spec for one) or of a "domain invalid" one below a thread root is refused,
-   * saying why; the kernel would refuse its processes, its cgroup.kill and its domain controllers.
+   * lmctfy has no spec for one) or of a "domain invalid" one below a thread root is refused, saying
+   * why; the kernel would refuse its processes, its cgroup.kill and its domain controllers.
    */
   public void requireDomain(ContainerName name, String what) {
     CgroupPath path = path(name);
@@ -131,11 +141,21 @@ public final class Layout {
       throw Errors.of(what + " " + name, e);
     }
     if (type.equals("threaded") || type.equals("domain invalid")) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + " " + name + ": its cgroup "
-          + describe(anchor(), path) + " is of type \"" + type + "\" (" + (type.equals("threaded")
-              ? "a cgroup of threads whose processes belong to its thread root above it"
-              : "below a thread root: it can hold no process") + "; another tool made it so). lmctfy manages domain "
-          + "cgroups of whole processes: act on the container of the thread root, or destroy this one once empty");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          what
+              + " "
+              + name
+              + ": its cgroup "
+              + describe(anchor(), path)
+              + " is of type \""
+              + type
+              + "\" ("
+              + (type.equals("threaded")
+                  ? "a cgroup of threads whose processes belong to its thread root above it"
+                  : "below a thread root: it can hold no process")
+              + "; another tool made it so). lmctfy manages domain "
+              + "cgroups of whole processes: act on the container of the thread root, or destroy this one once empty");
     }
   }
 
@@ -156,7 +176,8 @@ public final class Layout {
 
   /** The fields an ownership marker's value lists. */
   static List<String> fieldsOf(String ownerValue) {
-    return ownerValue.startsWith(WITH_FIELDS) ? List.of(ownerValue.substring(WITH_FIELDS.length()).split(","))
+    return ownerValue.startsWith(WITH_FIELDS)
+        ? List.of(ownerValue.substring(WITH_FIELDS.length()).split(","))
         : List.of();
   }
 

@@ -22,8 +22,8 @@ import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.internal.stats.StatsReader;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.InitSpec;
 import org.lmctfy.spec.ContainerStats;
+import org.lmctfy.spec.InitSpec;
 
 /**
  * Create, destroy, existence, listing, detection and cleanup over one {@link Layout}, serialised
@@ -47,7 +47,11 @@ public final class Lifecycle {
    * @param onDestroyed told of each container this lifecycle destroyed (children before their
    *     parent), after its cgroups are gone; it must not block
    */
-  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
+  public Lifecycle(
+      CgroupFs fs,
+      CgroupPath root,
+      Duration killDeadline,
+      Duration lockDeadline,
       Consumer<ContainerName> onDestroyed) {
     this(fs, root, killDeadline, lockDeadline, onDestroyed, RootKeeper.CGROUPS_AS_THEY_ARE);
   }
@@ -55,8 +59,13 @@ public final class Lifecycle {
   /**
    * @param keeper what the driver that chose the root does for it
    */
-  public Lifecycle(CgroupFs fs, CgroupPath root, Duration killDeadline, Duration lockDeadline,
-      Consumer<ContainerName> onDestroyed, RootKeeper keeper) {
+  public Lifecycle(
+      CgroupFs fs,
+      CgroupPath root,
+      Duration killDeadline,
+      Duration lockDeadline,
+      Consumer<ContainerName> onDestroyed,
+      RootKeeper keeper) {
     this.keeper = keeper;
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
@@ -103,13 +112,15 @@ public final class Lifecycle {
 
   /**
    * Holds {@code name}'s parent's lock where {@code op} takes it first: for a top-level container
-   * the root's only where the driver's cleanup may remove it ({@link RootKeeper#lockRootForTopLevel}).
+   * the root's only where the driver's cleanup may remove it ({@link
+   * RootKeeper#lockRootForTopLevel}).
    */
   private ContainerLocks.Held holdParent(ContainerOperation op, ContainerName name) {
     if (!op.parentFirst()) {
       return null;
     }
-    return !name.parent().isRoot() ? lock(name.parent())
+    return !name.parent().isRoot()
+        ? lock(name.parent())
         : keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null;
   }
 
@@ -143,12 +154,15 @@ public final class Lifecycle {
         requireParent(name.parent());
         requireDomainParent(name);
         Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
-        ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, host).knowingTheDeviceFilter(false, Mode.CREATE, host);
+        ResourcePlan plan =
+            ResourcePlan.of(spec, Mode.CREATE, host)
+                .knowingTheDeviceFilter(false, Mode.CREATE, host);
         virtualHosts.check(name, spec);
         creator.create(name, plan, spec);
       } catch (IOException | RuntimeException e) {
         if (madeRoot) {
-          keeper.removeUnused(this, e); // a refused create changes nothing, not even the driver's unit
+          keeper.removeUnused(
+              this, e); // a refused create changes nothing, not even the driver's unit
         }
         throw e;
       }
@@ -182,7 +196,12 @@ public final class Lifecycle {
 
   /** What the resource handlers see of {@code name} and its parent. */
   Host host(ContainerName name) {
-    return new Host(layout.fs(), layout.managed(), layout.root(), layout.path(name.parent()), layout.path(name),
+    return new Host(
+        layout.fs(),
+        layout.managed(),
+        layout.root(),
+        layout.path(name.parent()),
+        layout.path(name),
         keeper::controllerRemedy);
   }
 
@@ -193,7 +212,9 @@ public final class Lifecycle {
   public boolean holdsNothing(ContainerName name) throws IOException {
     List<String> foreign = new ArrayList<>();
     List<String> forged = new ArrayList<>();
-    return census.children(name, foreign, forged).isEmpty() && foreign.isEmpty() && forged.isEmpty();
+    return census.children(name, foreign, forged).isEmpty()
+        && foreign.isEmpty()
+        && forged.isEmpty();
   }
 
   /** The container's spec as the kernel has it, for the fields its creator and updates gave. */
@@ -255,10 +276,19 @@ public final class Lifecycle {
     CgroupPath parent = layout.path(name.parent());
     String type = layout.cgroupType(parent);
     if (!type.equals("domain")) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "create " + name + ": its parent's cgroup "
-          + Layout.describe(layout.anchor(), parent) + " is of type \"" + type + "\" (another tool made threaded "
-          + "cgroups " + (type.equals("domain threaded") ? "in it" : "there") + "), where a new cgroup would be "
-          + "\"domain invalid\" and could hold no process; lmctfy makes domain containers only");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "create "
+              + name
+              + ": its parent's cgroup "
+              + Layout.describe(layout.anchor(), parent)
+              + " is of type \""
+              + type
+              + "\" (another tool made threaded "
+              + "cgroups "
+              + (type.equals("domain threaded") ? "in it" : "there")
+              + "), where a new cgroup would be "
+              + "\"domain invalid\" and could hold no process; lmctfy makes domain containers only");
     }
   }
 
@@ -274,7 +304,8 @@ public final class Lifecycle {
 
   public void destroy(ContainerName name) {
     if (name.isRoot()) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
     }
     try (ContainerLocks.Held n = hold(ContainerOperation.DESTROY, name)) {
       destroyer.destroy(name);
@@ -316,15 +347,30 @@ public final class Lifecycle {
   private static LmctfyException existenceError(State state, String role) {
     switch (state.kind()) {
       case PARTIAL:
-        return new LmctfyException(ErrorCode.FAILED_PRECONDITION, role + "container " + state.name()
-            + " is partial: " + state.describe() + (state.isOurs() ? "; destroy it to remove what is left"
-            : "; these cgroups were not made by lmctfy"));
+        return new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            role
+                + "container "
+                + state.name()
+                + " is partial: "
+                + state.describe()
+                + (state.isOurs()
+                    ? "; destroy it to remove what is left"
+                    : "; these cgroups were not made by lmctfy"));
       case UNFINISHED:
-        return new LmctfyException(ErrorCode.NOT_FOUND, role + "container " + state.name() + " does not exist: its "
-            + state.intent().replace("ing", "e") + " is in progress or was interrupted (" + state.describe()
-            + "); destroy, create or cleanup() finishes it");
+        return new LmctfyException(
+            ErrorCode.NOT_FOUND,
+            role
+                + "container "
+                + state.name()
+                + " does not exist: its "
+                + state.intent().replace("ing", "e")
+                + " is in progress or was interrupted ("
+                + state.describe()
+                + "); destroy, create or cleanup() finishes it");
       default:
-        return new LmctfyException(ErrorCode.NOT_FOUND, role + "container " + state.name() + " does not exist");
+        return new LmctfyException(
+            ErrorCode.NOT_FOUND, role + "container " + state.name() + " does not exist");
     }
   }
 
@@ -340,7 +386,8 @@ public final class Lifecycle {
     return out;
   }
 
-  private void collect(ContainerName name, boolean recursive, List<ContainerName> out) throws IOException {
+  private void collect(ContainerName name, boolean recursive, List<ContainerName> out)
+      throws IOException {
     for (ContainerName child : census.children(name, new ArrayList<>())) {
       if (census.of(child).isContainer()) {
         out.add(child);
@@ -361,9 +408,14 @@ public final class Lifecycle {
     }
     CgroupPath path = cgroups.get(layout.anchor());
     if (path == null || !layout.root().isAncestorOrSelf(path)) {
-      throw new LmctfyException(ErrorCode.NOT_FOUND, "process " + pid + " is in cgroup "
-          + (path == null ? "(none visible)" : Layout.describe(layout.anchor(), path))
-          + ", outside this API's root " + layout.root());
+      throw new LmctfyException(
+          ErrorCode.NOT_FOUND,
+          "process "
+              + pid
+              + " is in cgroup "
+              + (path == null ? "(none visible)" : Layout.describe(layout.anchor(), path))
+              + ", outside this API's root "
+              + layout.root());
     }
     ContainerName name = ContainerName.root();
     for (String c : path.relativeTo(layout.root()).components()) {
@@ -376,9 +428,7 @@ public final class Lifecycle {
     return name;
   }
 
-  /**
-   * Finishes or undoes every unfinished or partial container of ours below the root.
-   */
+  /** Finishes or undoes every unfinished or partial container of ours below the root. */
   public CleanupReport cleanup() {
     List<String> removed = new ArrayList<>();
     List<String> failures = new ArrayList<>();
@@ -397,8 +447,10 @@ public final class Lifecycle {
       failures.add(name + ": cannot list: " + e.getMessage());
       return;
     }
-    foreign.forEach(f -> failures.add(f + ": not a valid container name, not made by lmctfy: left alone"));
-    forged.forEach(failures::add); // each intent a tenant could have written: reported, never obeyed
+    foreign.forEach(
+        f -> failures.add(f + ": not a valid container name, not made by lmctfy: left alone"));
+    forged.forEach(
+        failures::add); // each intent a tenant could have written: reported, never obeyed
     for (ContainerName child : children) {
       try (ContainerLocks.Held held = hold(ContainerOperation.CLEANUP, child)) {
         State state = census.of(child);
@@ -406,10 +458,15 @@ public final class Lifecycle {
           sweep(child, removed, failures);
         } else if (state.isOurs()) {
           destroyer.finish(state);
-          removed.add(child + " (" + state.kind().name().toLowerCase() + ", " + state.describe() + ")");
+          removed.add(
+              child + " (" + state.kind().name().toLowerCase() + ", " + state.describe() + ")");
         } else if (state.kind() == State.Kind.PARTIAL) {
-          failures.add(child + ": partial and not made by lmctfy (" + state.describe() + "): left alone; "
-              + "destroy it by name to remove it if it is empty");
+          failures.add(
+              child
+                  + ": partial and not made by lmctfy ("
+                  + state.describe()
+                  + "): left alone; "
+                  + "destroy it by name to remove it if it is empty");
         }
       } catch (IOException | LmctfyException e) {
         failures.add(child + ": " + e.getMessage());
@@ -446,7 +503,8 @@ public final class Lifecycle {
         }
       }
     } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
-      if (e.errno() != org.lmctfy.cgroupfs.Errno.ENOENT) { // gone: no records (a driver's root not made yet)
+      if (e.errno()
+          != org.lmctfy.cgroupfs.Errno.ENOENT) { // gone: no records (a driver's root not made yet)
         failures.add(name + ": cannot read its records: " + e.getMessage());
       }
     } catch (IOException e) {

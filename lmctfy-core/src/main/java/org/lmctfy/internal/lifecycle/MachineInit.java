@@ -21,8 +21,8 @@ import org.lmctfy.spec.InitSpec.CgroupMount;
  * {@link org.lmctfy.ContainerApi#initMachine}: checks the whole request first, then mounts the
  * missing v1 hierarchies, moves the container root's processes into the leaf asked for, and enables
  * v2 controllers in the container root, each step undone if a later one fails. Nothing above the
- * container root is written: what its parent does not give is FAILED_PRECONDITION. Idempotent:
- * what is already there is left alone.
+ * container root is written: what its parent does not give is FAILED_PRECONDITION. Idempotent: what
+ * is already there is left alone.
  */
 public final class MachineInit {
   private final CgroupFs fs;
@@ -45,7 +45,9 @@ public final class MachineInit {
       }
       for (CgroupMount m : toMount) {
         Hierarchy h = fs.mount(m.hierarchy(), m.mountPath());
-        tx.add(ResourceHandle.of(h, "mount of " + m.hierarchy() + " at " + m.mountPath(), () -> fs.unmount(h)));
+        tx.add(
+            ResourceHandle.of(
+                h, "mount of " + m.hierarchy() + " at " + m.mountPath(), () -> fs.unmount(h)));
       }
       if (unified != null && spec.processesLeaf() != null) {
         moveProcessesToLeaf(tx, unified, spec.processesLeaf());
@@ -76,19 +78,35 @@ public final class MachineInit {
       Hierarchy there = mountedAt(m.mountPath());
       if (there != null) {
         if (!there.controllers().equals(m.hierarchy())) {
-          throw invalid("cgroup_mount: " + m.mountPath() + " already carries " + new TreeSet<>(there.controllers())
-              + ", not " + new TreeSet<>(m.hierarchy()));
+          throw invalid(
+              "cgroup_mount: "
+                  + m.mountPath()
+                  + " already carries "
+                  + new TreeSet<>(there.controllers())
+                  + ", not "
+                  + new TreeSet<>(m.hierarchy()));
         }
         continue;
       }
       for (String c : m.hierarchy()) {
-        fs.hierarchy(c).ifPresent(h -> {
-          throw invalid("cgroup_mount: hierarchy " + c + " is already mounted at " + h.mountPoint()
-              + ", not " + m.mountPath());
-        });
+        fs.hierarchy(c)
+            .ifPresent(
+                h -> {
+                  throw invalid(
+                      "cgroup_mount: hierarchy "
+                          + c
+                          + " is already mounted at "
+                          + h.mountPoint()
+                          + ", not "
+                          + m.mountPath());
+                });
         if (!unmounted.contains(c)) {
-          throw invalid("cgroup_mount: this kernel has no unmounted v1 controller \"" + c + "\" (available: "
-              + new TreeSet<>(unmounted) + ")");
+          throw invalid(
+              "cgroup_mount: this kernel has no unmounted v1 controller \""
+                  + c
+                  + "\" (available: "
+                  + new TreeSet<>(unmounted)
+                  + ")");
         }
         if (!claimed.add(c)) {
           throw invalid("cgroup_mount: hierarchy " + c + " is asked for twice");
@@ -110,20 +128,37 @@ public final class MachineInit {
 
   /** The unified hierarchy, checked to offer every controller asked for. */
   private Hierarchy unifiedFor(Set<String> controllers) {
-    Hierarchy unified = fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst()
-        .orElseThrow(() -> new LmctfyException(ErrorCode.FAILED_PRECONDITION,
-            "enable_controllers " + new TreeSet<>(controllers) + ": no cgroup2 hierarchy is mounted"));
+    Hierarchy unified =
+        fs.hierarchies().stream()
+            .filter(h -> h.version() == CgroupVersion.V2)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new LmctfyException(
+                        ErrorCode.FAILED_PRECONDITION,
+                        "enable_controllers "
+                            + new TreeSet<>(controllers)
+                            + ": no cgroup2 hierarchy is mounted"));
     for (String c : controllers) {
       if (!unified.has(c)) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "enable_controllers: the unified hierarchy at "
-            + unified.mountPoint() + " has no controller \"" + c + "\" (it has " + new TreeSet<>(unified.controllers())
-            + "; a controller mounted on a v1 hierarchy is not available to v2)");
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            "enable_controllers: the unified hierarchy at "
+                + unified.mountPoint()
+                + " has no controller \""
+                + c
+                + "\" (it has "
+                + new TreeSet<>(unified.controllers())
+                + "; a controller mounted on a v1 hierarchy is not available to v2)");
       }
     }
     return unified;
   }
 
-  /** The controllers asked for must reach the container root: its parent gives them, or it is the root. */
+  /**
+   * The controllers asked for must reach the container root: its parent gives them, or it is the
+   * root.
+   */
   private void requireGivenToRoot(Hierarchy unified, Set<String> controllers) throws IOException {
     if (root.isRoot() || controllers.isEmpty()) {
       return;
@@ -132,10 +167,18 @@ public final class MachineInit {
     TreeSet<String> missing = new TreeSet<>(controllers);
     missing.removeAll(given);
     if (!missing.isEmpty()) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "enable_controllers: " + missing + " do not reach "
-          + Layout.describe(unified, root) + " (its cgroup.controllers: " + new TreeSet<>(given) + "): enable them in "
-          + Layout.describe(unified, root.parent()) + "/cgroup.subtree_control and above (systemd: Delegate= of the"
-          + " unit); initMachine touches nothing above its root");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "enable_controllers: "
+              + missing
+              + " do not reach "
+              + Layout.describe(unified, root)
+              + " (its cgroup.controllers: "
+              + new TreeSet<>(given)
+              + "): enable them in "
+              + Layout.describe(unified, root.parent())
+              + "/cgroup.subtree_control and above (systemd: Delegate= of the"
+              + " unit); initMachine touches nothing above its root");
     }
   }
 
@@ -143,18 +186,25 @@ public final class MachineInit {
    * Moves every process of the container root into {@code leaf} (made if missing), until none is
    * left: a process forked meanwhile is moved in the next round. Each step is undone on failure.
    */
-  private void moveProcessesToLeaf(Transaction tx, Hierarchy unified, String name) throws IOException {
+  private void moveProcessesToLeaf(Transaction tx, Hierarchy unified, String name)
+      throws IOException {
     CgroupPath leaf = root.resolve(name);
     Hierarchy anchor = new Layout(fs, root).anchor();
     String key = Layout.leafKey(name);
     if (fs.addMarker(anchor, root, key, "processes")) { // marked first: never taken for a container
-      tx.add(ResourceHandle.of(key, () -> "marker " + key + " on " + Layout.describe(anchor, root),
-          () -> fs.removeMarker(anchor, root, key)));
+      tx.add(
+          ResourceHandle.of(
+              key,
+              () -> "marker " + key + " on " + Layout.describe(anchor, root),
+              () -> fs.removeMarker(anchor, root, key)));
     }
     if (!fs.exists(unified, leaf)) {
       fs.makeCgroup(unified, leaf);
-      tx.add(ResourceHandle.of(leaf, () -> "processes_leaf " + Layout.describe(unified, leaf),
-          () -> fs.removeCgroup(unified, leaf)));
+      tx.add(
+          ResourceHandle.of(
+              leaf,
+              () -> "processes_leaf " + Layout.describe(unified, leaf),
+              () -> fs.removeCgroup(unified, leaf)));
     }
     for (int round = 0; round < 100; round++) {
       String procs = fs.read(unified, root, "cgroup.procs").strip();
@@ -170,12 +220,19 @@ public final class MachineInit {
           }
           throw e;
         }
-        tx.add(ResourceHandle.of(pid, () -> "move of process " + pid + " into " + Layout.describe(unified, leaf),
-            () -> moveBack(unified, pid)));
+        tx.add(
+            ResourceHandle.of(
+                pid,
+                () -> "move of process " + pid + " into " + Layout.describe(unified, leaf),
+                () -> moveBack(unified, pid)));
       }
     }
-    throw new LmctfyException(ErrorCode.UNAVAILABLE, "processes_leaf: processes keep appearing in "
-        + Layout.describe(unified, root) + " after 100 rounds of moving them into " + Layout.describe(unified, leaf));
+    throw new LmctfyException(
+        ErrorCode.UNAVAILABLE,
+        "processes_leaf: processes keep appearing in "
+            + Layout.describe(unified, root)
+            + " after 100 rounds of moving them into "
+            + Layout.describe(unified, leaf));
   }
 
   private void moveBack(Hierarchy unified, String pid) throws IOException {

@@ -11,20 +11,22 @@ import java.util.List;
  */
 public interface RootKeeper {
   /** The root as it is: nothing to prepare or remove; the remedy is initMachine. */
-  RootKeeper CGROUPS_AS_THEY_ARE = new RootKeeper() { };
+  RootKeeper CGROUPS_AS_THEY_ARE = new RootKeeper() {};
 
-  /** Whether a top-level create holds the root's lock across processes (cleanup may remove the root). */
+  /**
+   * Whether a top-level create holds the root's lock across processes (cleanup may remove the
+   * root).
+   */
   default boolean lockRootForTopLevel() {
     return false;
   }
 
   /**
    * Before a top-level create takes any lock: says early what would keep the root from being made
-   * (no systemd manager answers), so that the error is the remedy and a create that cannot
-   * succeed makes no lock file either. Cheap when the root is there.
+   * (no systemd manager answers), so that the error is the remedy and a create that cannot succeed
+   * makes no lock file either. Cheap when the root is there.
    */
-  default void precheck() {
-  }
+  default void precheck() {}
 
   /**
    * Before a top-level create and initMachine: makes the root usable, or throws a {@code
@@ -39,8 +41,8 @@ public interface RootKeeper {
   }
 
   /**
-   * {@link #prepare} without moving the root's processes: for initMachine with a processes leaf
-   * of its own, which moves them itself.
+   * {@link #prepare} without moving the root's processes: for initMachine with a processes leaf of
+   * its own, which moves them itself.
    *
    * @return whether this call made the root
    */
@@ -54,15 +56,13 @@ public interface RootKeeper {
    * machine as it was. A failure to remove it is added to {@code failure}, suppressed (cleanup()
    * removes it later).
    */
-  default void removeUnused(Lifecycle lifecycle, Exception failure) {
-  }
+  default void removeUnused(Lifecycle lifecycle, Exception failure) {}
 
   /**
    * At the end of cleanup(), holding nothing: removes what the driver made and no container uses;
    * adds what it removed and what it could not to the lists.
    */
-  default void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {
-  }
+  default void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {}
 
   /**
    * How to give the root the v2 controller it lacks (the end of a FAILED_PRECONDITION message).

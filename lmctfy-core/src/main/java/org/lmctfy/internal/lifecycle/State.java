@@ -11,10 +11,17 @@ import org.lmctfy.internal.naming.ContainerName;
  *
  * @param intent the parent's intent marker for it ({@code creating}, {@code destroying}) or null
  * @param owned whether its anchor cgroup carries our ownership marker, where we trust it
- * @param ignored a marker found and not believed (a tenant could have forged it), described; or null
+ * @param ignored a marker found and not believed (a tenant could have forged it), described; or
+ *     null
  */
-public record State(ContainerName name, CgroupPath path, List<Hierarchy> present, List<Hierarchy> missing,
-    String intent, boolean owned, String ignored) {
+public record State(
+    ContainerName name,
+    CgroupPath path,
+    List<Hierarchy> present,
+    List<Hierarchy> missing,
+    String intent,
+    boolean owned,
+    String ignored) {
 
   public enum Kind {
     /** Nothing anywhere. */
@@ -61,6 +68,8 @@ public record State(ContainerName name, CgroupPath path, List<Hierarchy> present
   }
 
   private String labels(List<Hierarchy> hs) {
-    return hs.isEmpty() ? "none" : hs.stream().map(h -> Layout.describe(h, path)).collect(Collectors.joining(", "));
+    return hs.isEmpty()
+        ? "none"
+        : hs.stream().map(h -> Layout.describe(h, path)).collect(Collectors.joining(", "));
   }
 }

@@ -30,7 +30,8 @@ import org.lmctfy.internal.lock.ContainerLocks;
  * then be missing (ENOENT), or after the create, whose limit would silently be gone.
  */
 final class SubtreeControl {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SubtreeControl.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(SubtreeControl.class);
   private static final String SUBTREE = "cgroup.subtree_control";
 
   private final CgroupFs fs;
@@ -41,23 +42,34 @@ final class SubtreeControl {
     this.locks = locks;
   }
 
-  /** The lock of {@code p}'s {@code cgroup.subtree_control}: a key no cgroup has (no cgroup has that name). */
+  /**
+   * The lock of {@code p}'s {@code cgroup.subtree_control}: a key no cgroup has (no cgroup has that
+   * name).
+   */
   private ContainerLocks.Held lock(Hierarchy unified, CgroupPath p) {
-    return locks.lock(p.value() + (p.isRoot() ? "" : "/") + SUBTREE, SUBTREE + " of " + Layout.describe(unified, p));
+    return locks.lock(
+        p.value() + (p.isRoot() ? "" : "/") + SUBTREE,
+        SUBTREE + " of " + Layout.describe(unified, p));
   }
 
   /**
    * Enables {@code controllers} where they are missing in every cgroup from {@code top} down to
    * {@code bottom} (both included), top down (a cgroup can enable only what its parent gives it);
-   * each write is a step of {@code tx} that disables them again, unless another child than the
-   * one on the way down (below {@code bottom}: {@code ourChild}) is there by then.
+   * each write is a step of {@code tx} that disables them again, unless another child than the one
+   * on the way down (below {@code bottom}: {@code ourChild}) is there by then.
    *
    * @throws LmctfyException FAILED_PRECONDITION when a cgroup on the way holds processes, which
    *     cgroup v2's no-internal-processes rule forbids for a cgroup that enables controllers for
    *     its children (the kernel's EBUSY), naming the cgroup and its processes
    */
-  void enable(Transaction tx, Hierarchy unified, CgroupPath top, CgroupPath bottom, String ourChild,
-      Set<String> controllers) throws IOException {
+  void enable(
+      Transaction tx,
+      Hierarchy unified,
+      CgroupPath top,
+      CgroupPath bottom,
+      String ourChild,
+      Set<String> controllers)
+      throws IOException {
     List<CgroupPath> chain = new ArrayList<>();
     for (CgroupPath p = bottom; ; p = p.parent()) {
       chain.add(0, p);
@@ -67,14 +79,16 @@ final class SubtreeControl {
     }
     for (int i = 0; i < chain.size(); i++) {
       CgroupPath p = chain.get(i);
-      String ours = i + 1 < chain.size() ? chain.get(i + 1).name() : ourChild; // the child on our way down
+      String ours =
+          i + 1 < chain.size() ? chain.get(i + 1).name() : ourChild; // the child on our way down
       try (ContainerLocks.Held held = lock(unified, p)) {
         enableIn(tx, unified, p, ours, controllers);
       }
     }
   }
 
-  private void enableIn(Transaction tx, Hierarchy unified, CgroupPath p, String ours, Set<String> controllers)
+  private void enableIn(
+      Transaction tx, Hierarchy unified, CgroupPath p, String ours, Set<String> controllers)
       throws IOException {
     String current = fs.read(unified, p, SUBTREE);
     TreeSet<String> missing = new TreeSet<>();
@@ -97,8 +111,11 @@ final class SubtreeControl {
       }
       throw e;
     }
-    tx.add(ResourceHandle.of(p, SUBTREE + " of " + Layout.describe(unified, p),
-        () -> disableUnlessShared(unified, p, ours, missing)));
+    tx.add(
+        ResourceHandle.of(
+            p,
+            SUBTREE + " of " + Layout.describe(unified, p),
+            () -> disableUnlessShared(unified, p, ours, missing)));
   }
 
   /**
@@ -108,12 +125,16 @@ final class SubtreeControl {
    * this enable, may rely on them, and taking them away would make its files vanish under it. They
    * then stay enabled, which changes no value a container holds.
    */
-  private void disableUnlessShared(Hierarchy unified, CgroupPath p, String ours, Set<String> controllers)
-      throws IOException {
+  private void disableUnlessShared(
+      Hierarchy unified, CgroupPath p, String ours, Set<String> controllers) throws IOException {
     try (ContainerLocks.Held held = lock(unified, p)) {
       for (String child : ours == null ? List.<String>of() : fs.children(unified, p)) {
         if (!child.equals(ours)) {
-          LOG.debug("{}: leaves {} enabled: {} may use them", Layout.describe(unified, p), controllers, child);
+          LOG.debug(
+              "{}: leaves {} enabled: {} may use them",
+              Layout.describe(unified, p),
+              controllers,
+              child);
           return;
         }
       }
@@ -122,12 +143,25 @@ final class SubtreeControl {
   }
 
   /** The no-internal-processes refusal, said so, with the processes in the way. */
-  private static LmctfyException internalProcesses(Hierarchy unified, CgroupPath p, Set<String> controllers,
-      String procs, CgroupFsException cause) {
-    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot enable " + controllers + " for the children of "
-        + Layout.describe(unified, p) + ": it holds processes [" + procs.replace('\n', ' ') + "], and cgroup v2's no-internal-processes"
-        + " rule lets only a cgroup without processes enable controllers for its children; move them into a leaf"
-        + " cgroup first (initMachine with processes_leaf does it for the API's root, as systemd advises a"
-        + " delegated manager): " + cause.getMessage(), cause);
+  private static LmctfyException internalProcesses(
+      Hierarchy unified,
+      CgroupPath p,
+      Set<String> controllers,
+      String procs,
+      CgroupFsException cause) {
+    return new LmctfyException(
+        ErrorCode.FAILED_PRECONDITION,
+        "cannot enable "
+            + controllers
+            + " for the children of "
+            + Layout.describe(unified, p)
+            + ": it holds processes ["
+            + procs.replace('\n', ' ')
+            + "], and cgroup v2's no-internal-processes"
+            + " rule lets only a cgroup without processes enable controllers for its children; move them into a leaf"
+            + " cgroup first (initMachine with processes_leaf does it for the API's root, as systemd advises a"
+            + " delegated manager): "
+            + cause.getMessage(),
+        cause);
   }
 }

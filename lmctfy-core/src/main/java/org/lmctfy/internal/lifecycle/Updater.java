@@ -3,18 +3,18 @@ package org.lmctfy.internal.lifecycle;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.cgroupfs.CgroupFsException;
-import org.lmctfy.cgroupfs.Errno;
-import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Errno;
+import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.Chown;
@@ -30,11 +30,11 @@ import org.lmctfy.spec.ContainerSpec;
  * API's root down to the parent (a container has the files of a controller only once its parent
  * enables it; an enabling the kernel refuses is FAILED_PRECONDITION naming the controller and the
  * cgroup); then the plan is made against what the container has (REPLACE resets exactly the
- * controllers it has); the values of every field the plan touches are read before the first
- * write; the writes go in the plan's kernel-safe order; if one fails, a plan back to the values
- * read (worked out from the state the failure left) puts them back, the enabling is undone, and
- * the exception carries the failing file and errno with every value that could not be restored
- * attached as suppressed.
+ * controllers it has); the values of every field the plan touches are read before the first write;
+ * the writes go in the plan's kernel-safe order; if one fails, a plan back to the values read
+ * (worked out from the state the failure left) puts them back, the enabling is undone, and the
+ * exception carries the failing file and errno with every value that could not be restored attached
+ * as suppressed.
  */
 final class Updater {
   private final Layout layout;
@@ -44,7 +44,8 @@ final class Updater {
   private final Census census;
   private final SubtreeControl subtree;
 
-  Updater(Layout layout, Census census, Function<ContainerName, Host> hosts, SubtreeControl subtree) {
+  Updater(
+      Layout layout, Census census, Function<ContainerName, Host> hosts, SubtreeControl subtree) {
     this.subtree = subtree;
     this.census = census;
     this.layout = layout;
@@ -69,14 +70,22 @@ final class Updater {
     if (owner != null) {
       return new Recorded(owner, Layout.fieldsOf(owner));
     }
-    return new Recorded(null, fs.marker(layout.anchor(), path, Layout.FIELDS_KEY)
-        .map(v -> Arrays.asList(v.split(","))).orElse(List.of()));
+    return new Recorded(
+        null,
+        fs.marker(layout.anchor(), path, Layout.FIELDS_KEY)
+            .map(v -> Arrays.asList(v.split(",")))
+            .orElse(List.of()));
   }
 
   private void record(ContainerName name, Recorded was, Set<String> fields) throws IOException {
     CgroupPath path = layout.path(name);
-    if (was.ownerValue() != null && !layout.trusted(path)) { // delegated (now): on the parent, as create does
-      fs.setMarker(layout.anchor(), layout.path(name.parent()), Layout.recordKey(name), Layout.ownerValue(fields));
+    if (was.ownerValue() != null
+        && !layout.trusted(path)) { // delegated (now): on the parent, as create does
+      fs.setMarker(
+          layout.anchor(),
+          layout.path(name.parent()),
+          Layout.recordKey(name),
+          Layout.ownerValue(fields));
     } else if (was.ownerValue() != null) {
       fs.setMarker(layout.anchor(), path, Layout.OWNER_KEY, Layout.ownerValue(fields));
     } else {
@@ -101,7 +110,8 @@ final class Updater {
       if (!bring.isEmpty()) {
         enable(name, tx, bring);
       }
-      ResourcePlan plan = ResourcePlan.of(spec, mode, host).knowingTheDeviceFilter(before, mode, host);
+      ResourcePlan plan =
+          ResourcePlan.of(spec, mode, host).knowingTheDeviceFilter(before, mode, host);
       touched.addAll(plan.touched());
       old = ResourcePlan.read(host, touched);
       defaults = plan.asRead(host);
@@ -119,7 +129,8 @@ final class Updater {
       }
       tx.commit();
     } catch (IOException | RuntimeException e) {
-      LmctfyException failure = Errors.of("update " + name + " (every value changed was put back)", e);
+      LmctfyException failure =
+          Errors.of("update " + name + " (every value changed was put back)", e);
       if (old != null) {
         restore(host, path, old, touched, failure, defaults);
       }
@@ -132,22 +143,45 @@ final class Updater {
     }
   }
 
-  /** Enables {@code controllers} from the API's root down to the parent; a refusal names controller and cgroup. */
+  /**
+   * Enables {@code controllers} from the API's root down to the parent; a refusal names controller
+   * and cgroup.
+   */
   private void enable(ContainerName name, Transaction tx, Set<String> controllers) {
-    Hierarchy unified = layout.managed().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElseThrow();
+    Hierarchy unified =
+        layout.managed().stream()
+            .filter(h -> h.version() == CgroupVersion.V2)
+            .findFirst()
+            .orElseThrow();
     try {
-      subtree.enable(tx, unified, layout.root(), layout.path(name.parent()), name.baseName(), controllers);
+      subtree.enable(
+          tx, unified, layout.root(), layout.path(name.parent()), name.baseName(), controllers);
     } catch (IOException e) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "update " + name + ": the " + String.join(", ", controllers)
-          + " controller(s) must be enabled for it in " + Layout.describe(unified, layout.path(name.parent()))
-          + " (and each cgroup above it, up to the API's root), and the kernel refused: " + e.getMessage()
-          + (e instanceof CgroupFsException c && c.errno() == Errno.EBUSY ? " (a cgroup with processes of its own "
-              + "cannot enable controllers for its children)" : ""), e);
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "update "
+              + name
+              + ": the "
+              + String.join(", ", controllers)
+              + " controller(s) must be enabled for it in "
+              + Layout.describe(unified, layout.path(name.parent()))
+              + " (and each cgroup above it, up to the API's root), and the kernel refused: "
+              + e.getMessage()
+              + (e instanceof CgroupFsException c && c.errno() == Errno.EBUSY
+                  ? " (a cgroup with processes of its own "
+                      + "cannot enable controllers for its children)"
+                  : ""),
+          e);
     }
   }
 
   /** Puts back {@code old}: a plan from the state the failure left to the values read before. */
-  private void restore(Host host, CgroupPath path, ContainerSpec old, Set<String> touched, LmctfyException failure,
+  private void restore(
+      Host host,
+      CgroupPath path,
+      ContainerSpec old,
+      Set<String> touched,
+      LmctfyException failure,
       List<FileWrite> defaults) {
     ResourcePlan back = ResourcePlan.restoring(old, touched, host);
     List<FileWrite> writes = new ArrayList<>(back.writes());
@@ -156,8 +190,10 @@ final class Updater {
       try {
         fs.write(w.hierarchy(), path, w.file(), w.value());
       } catch (IOException e) {
-        failure.addSuppressed(new IOException("could not restore " + w.field() + " (\"" + w.value() + "\" to "
-            + w.file() + ")", e));
+        failure.addSuppressed(
+            new IOException(
+                "could not restore " + w.field() + " (\"" + w.value() + "\" to " + w.file() + ")",
+                e));
       }
     }
     DeviceFilter devices = back.deviceFilter();
@@ -165,8 +201,12 @@ final class Updater {
       try {
         fs.setDeviceFilter(devices.unified(), path, devices.rules());
       } catch (IOException e) {
-        failure.addSuppressed(new IOException("could not restore device.rules (the device filter of "
-            + devices.unified().display(path, null) + ")", e));
+        failure.addSuppressed(
+            new IOException(
+                "could not restore device.rules (the device filter of "
+                    + devices.unified().display(path, null)
+                    + ")",
+                e));
       }
     }
     for (Chown c : back.chowns()) {
@@ -175,7 +215,8 @@ final class Updater {
           fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
         }
       } catch (IOException e) {
-        failure.addSuppressed(new IOException("could not restore the owner of " + path + "/" + c.file(), e));
+        failure.addSuppressed(
+            new IOException("could not restore the owner of " + path + "/" + c.file(), e));
       }
     }
   }
@@ -210,10 +251,11 @@ final class Updater {
   }
 
   /**
-   * Whether an ENOENT of {@code w} means this kernel lacks the file: the cgroup is there, has (on v2)
-   * the file's controller, and still has no such file. Otherwise the controller was taken away and
-   * maybe given back meanwhile (a sibling's create that failed disabled it in the shared parent, and
-   * its retry enabled it again: seen in KernelConcurrencyTest), and the kernel's ENOENT goes as it is.
+   * Whether an ENOENT of {@code w} means this kernel lacks the file: the cgroup is there, has (on
+   * v2) the file's controller, and still has no such file. Otherwise the controller was taken away
+   * and maybe given back meanwhile (a sibling's create that failed disabled it in the shared
+   * parent, and its retry enabled it again: seen in KernelConcurrencyTest), and the kernel's ENOENT
+   * goes as it is.
    */
   private static boolean lacksFile(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
     if (!fs.exists(w.hierarchy(), path)) {
@@ -221,7 +263,8 @@ final class Updater {
     }
     if (w.hierarchy().version() == CgroupVersion.V2) {
       String controller = w.file().substring(0, w.file().indexOf('.'));
-      if (!org.lmctfy.internal.codec.FlatKeyed.hasWord(fs.read(w.hierarchy(), path, "cgroup.controllers"), controller)) {
+      if (!org.lmctfy.internal.codec.FlatKeyed.hasWord(
+          fs.read(w.hierarchy(), path, "cgroup.controllers"), controller)) {
         return false;
       }
     }
@@ -235,8 +278,15 @@ final class Updater {
    * so FAILED_PRECONDITION naming the field.
    */
   private static LmctfyException missingFile(FileWrite w, CgroupFsException e) {
-    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, w.field() + " cannot be honoured: this kernel has no "
-        + w.file() + (w.absent() == null ? "" : " (" + w.absent() + ")") + ": " + e.getMessage(), e);
+    return new LmctfyException(
+        ErrorCode.FAILED_PRECONDITION,
+        w.field()
+            + " cannot be honoured: this kernel has no "
+            + w.file()
+            + (w.absent() == null ? "" : " (" + w.absent() + ")")
+            + ": "
+            + e.getMessage(),
+        e);
   }
 
   /**
@@ -248,15 +298,32 @@ final class Updater {
     String shown = fs.read(w.hierarchy(), path, w.file()).strip();
     if (w.check() == FileWrite.Check.VALID) {
       if (shown.contains(" invalid")) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, w.field() + " \"" + w.value() + "\": the kernel made "
-            + w.hierarchy().display(path, w.file()) + " \"" + shown + "\"");
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            w.field()
+                + " \""
+                + w.value()
+                + "\": the kernel made "
+                + w.hierarchy().display(path, w.file())
+                + " \""
+                + shown
+                + "\"");
       }
       return;
     }
     if (!shown.equals(w.value().strip())) {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, w.field() + " \"" + w.value() + "\": the kernel holds it "
-          + "as \"" + shown.replace("\n", "\\n") + "\" (" + w.hierarchy().display(path, w.file()) + "); give the value as the"
-          + " kernel shows it, so that spec() reads back what the spec gave");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          w.field()
+              + " \""
+              + w.value()
+              + "\": the kernel holds it "
+              + "as \""
+              + shown.replace("\n", "\\n")
+              + "\" ("
+              + w.hierarchy().display(path, w.file())
+              + "); give the value as the"
+              + " kernel shows it, so that spec() reads back what the spec gave");
     }
   }
 

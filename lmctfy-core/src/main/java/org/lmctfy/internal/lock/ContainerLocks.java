@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Costs: a lock and its release are one {@code fcntl} each; the lock file is opened and checked
  * at the first lock that needs it, held open until {@link #close()}, and looked at again (is it
- * still linked?) at most once a second, so that a lock directory cleared under a running program
- * is made again rather than locking a file nobody else sees. The directory is made with mode 0700
+ * still linked?) at most once a second, so that a lock directory cleared under a running program is
+ * made again rather than locking a file nobody else sees. The directory is made with mode 0700
  * (whatever the umask) where it is missing, and refused (PERMISSION_DENIED) unless it is a real
  * directory of this process's effective uid that nobody else may write. An API that only reads
  * never locks, so it makes no directory and opens no file.
@@ -41,9 +41,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ContainerLocks implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerLocks.class);
+
   /** How long a wait goes on before it is logged. */
   static final long PATIENCE = TimeUnit.SECONDS.toNanos(1);
+
   private static final long RECHECK = TimeUnit.SECONDS.toNanos(1);
+
   /** The lock file's name in the lock directory. */
   public static final String FILE = LockFile.NAME;
 
@@ -52,13 +55,20 @@ public final class ContainerLocks implements AutoCloseable {
   private final Map<Long, Entry> entries = new HashMap<>();
   private final Object fileLock = new Object();
   private LockFile file; // guarded by fileLock
-  private final java.util.List<LockFile> retired = new java.util.ArrayList<>(); // guarded by fileLock
+  private final java.util.List<LockFile> retired =
+      new java.util.ArrayList<>(); // guarded by fileLock
   private long checkedAt; // guarded by fileLock
 
   private static final class Owned extends ReentrantLock {
     String holder() {
       Thread t = getOwner();
-      return t == null ? "nobody now" : "thread \"" + t.getName() + "\" of this process (pid " + ProcessHandle.current().pid() + ")";
+      return t == null
+          ? "nobody now"
+          : "thread \""
+              + t.getName()
+              + "\" of this process (pid "
+              + ProcessHandle.current().pid()
+              + ")";
     }
   }
 
@@ -127,8 +137,12 @@ public final class ContainerLocks implements AutoCloseable {
         if (!entry.lock.tryLock(Math.min(PATIENCE, deadlineNanos), TimeUnit.NANOSECONDS)) {
           long left = deadline - System.nanoTime();
           if (left > 0) {
-            LOG.info("waiting for the lock of container {} (cgroup {}), held by {}; giving up after {}", container,
-                key, entry.lock.holder(), Duration.ofNanos(deadlineNanos));
+            LOG.info(
+                "waiting for the lock of container {} (cgroup {}), held by {}; giving up after {}",
+                container,
+                key,
+                entry.lock.holder(),
+                Duration.ofNanos(deadlineNanos));
           }
           if (left <= 0 || !entry.lock.tryLock(left, TimeUnit.NANOSECONDS)) {
             throw timedOut(container, key, entry.lock.holder());
@@ -138,14 +152,16 @@ public final class ContainerLocks implements AutoCloseable {
     } catch (InterruptedException e) {
       forget(offset, entry);
       Thread.currentThread().interrupt();
-      throw new LmctfyException(ErrorCode.ABORTED, "interrupted while waiting for the lock of container " + container, e);
+      throw new LmctfyException(
+          ErrorCode.ABORTED, "interrupted while waiting for the lock of container " + container, e);
     } catch (LmctfyException e) {
       forget(offset, entry);
       throw e;
     }
     try {
       if (directory != null && acrossProcesses && entry.lock.getHoldCount() == 1) {
-        entry.locked = lockFile(offset, key, container, waited ? deadline : System.nanoTime() + deadlineNanos);
+        entry.locked =
+            lockFile(offset, key, container, waited ? deadline : System.nanoTime() + deadlineNanos);
       }
     } catch (RuntimeException e) {
       release(container, offset, entry);
@@ -155,11 +171,21 @@ public final class ContainerLocks implements AutoCloseable {
   }
 
   private LmctfyException timedOut(String container, String key, String holder) {
-    return new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "container " + container + " (cgroup " + key
-        + "): its lock was not free within " + Duration.ofNanos(deadlineNanos) + "; held by " + holder);
+    return new LmctfyException(
+        ErrorCode.DEADLINE_EXCEEDED,
+        "container "
+            + container
+            + " (cgroup "
+            + key
+            + "): its lock was not free within "
+            + Duration.ofNanos(deadlineNanos)
+            + "; held by "
+            + holder);
   }
 
-  /** Takes the byte at {@code offset} of the lock file, polling until the deadline; the file locked. */
+  /**
+   * Takes the byte at {@code offset} of the lock file, polling until the deadline; the file locked.
+   */
   private LockFile lockFile(long offset, String key, String container, long deadline) {
     LockFile f = null;
     try {
@@ -174,8 +200,13 @@ public final class ContainerLocks implements AutoCloseable {
         }
         if (!told && now - start >= PATIENCE) {
           told = true;
-          LOG.info("waiting for the lock of container {} (cgroup {}), held by {} (lock file {}); giving up after {}",
-              container, key, f.holder(offset), f.path(), Duration.ofNanos(deadlineNanos));
+          LOG.info(
+              "waiting for the lock of container {} (cgroup {}), held by {} (lock file {}); giving up after {}",
+              container,
+              key,
+              f.holder(offset),
+              f.path(),
+              Duration.ofNanos(deadlineNanos));
         }
         Thread.sleep(Math.max(1, Math.min(pause, (deadline - now) / 1_000_000)));
         pause = Math.min(pause * 2, 20);
@@ -183,14 +214,22 @@ public final class ContainerLocks implements AutoCloseable {
       return f;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LmctfyException(ErrorCode.ABORTED, "interrupted while waiting for the lock of container " + container, e);
+      throw new LmctfyException(
+          ErrorCode.ABORTED, "interrupted while waiting for the lock of container " + container, e);
     } catch (IOException e) {
-      throw Errors.of("cannot lock container " + container + " with lock file "
-          + (f != null ? f.path() : directory.resolve(LockFile.NAME)), e);
+      throw Errors.of(
+          "cannot lock container "
+              + container
+              + " with lock file "
+              + (f != null ? f.path() : directory.resolve(LockFile.NAME)),
+          e);
     }
   }
 
-  /** The lock file, opened at first use and again if it was unlinked (looked at once a second at most). */
+  /**
+   * The lock file, opened at first use and again if it was unlinked (looked at once a second at
+   * most).
+   */
   private LockFile file() throws IOException {
     synchronized (fileLock) {
       long now = System.nanoTime();
@@ -201,7 +240,8 @@ public final class ContainerLocks implements AutoCloseable {
         checkedAt = now;
         return file;
       }
-      // first use, or the file went (its directory was cleared): make and check the directory, open it
+      // first use, or the file went (its directory was cleared): make and check the directory, open
+      // it
       checkDirectory();
       LockFile opened = LockFile.open(directory);
       if (file != null) {
@@ -221,14 +261,23 @@ public final class ContainerLocks implements AutoCloseable {
     if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
       makeDirectories(directory); // the first lock on this machine, or /run was cleared
     }
-    Map<String, Object> a = Files.readAttributes(directory, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+    Map<String, Object> a =
+        Files.readAttributes(directory, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
     int uid = (Integer) a.get("uid");
     int self = Libc.geteuid();
     if ((mode & 0170000) != Libc.S_IFDIR || uid != self || (mode & 022) != 0) {
-      throw new CgroupFsException(Operation.STAT, directory.toString(), null, Errno.EACCES,
-          "a lock directory must be a directory of uid " + self + " that nobody else may write; it has mode "
-          + Integer.toOctalString(mode) + " and uid " + uid);
+      throw new CgroupFsException(
+          Operation.STAT,
+          directory.toString(),
+          null,
+          Errno.EACCES,
+          "a lock directory must be a directory of uid "
+              + self
+              + " that nobody else may write; it has mode "
+              + Integer.toOctalString(mode)
+              + " and uid "
+              + uid);
     }
   }
 
@@ -249,7 +298,8 @@ public final class ContainerLocks implements AutoCloseable {
         f.unlock(offset);
       }
     } catch (CgroupFsException | com.sun.jna.LastErrorException e) {
-      throw new LmctfyException(ErrorCode.INTERNAL, "cannot release the lock of " + container + ": " + e.getMessage(), e);
+      throw new LmctfyException(
+          ErrorCode.INTERNAL, "cannot release the lock of " + container + ": " + e.getMessage(), e);
     } finally {
       entry.lock.unlock();
       forget(offset, entry);

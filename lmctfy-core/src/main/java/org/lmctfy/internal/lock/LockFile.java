@@ -33,15 +33,18 @@ import org.lmctfy.internal.libc.Libc;
  *
  * <p>Checked once, at open: the directory as {@link ContainerLocks} says; the file opened with
  * {@code O_NOFOLLOW} (a symlink planted at its path is refused, its target never created or
- * opened), a regular file owned by this process's effective uid (else EACCES: someone else
- * planted it), given mode 0600 whatever the umask.
+ * opened), a regular file owned by this process's effective uid (else EACCES: someone else planted
+ * it), given mode 0600 whatever the umask.
  */
 final class LockFile implements AutoCloseable {
   /** The lock file's name in its directory. */
   static final String NAME = "lmctfy.locks";
 
   private static final int FILE_MODE = 0600;
-  /** {@code struct flock}: l_type (short), l_whence (short), l_start, l_len (off_t), l_pid (int). */
+
+  /**
+   * {@code struct flock}: l_type (short), l_whence (short), l_start, l_len (off_t), l_pid (int).
+   */
   private static final int FLOCK_SIZE = 32;
 
   private final String path;
@@ -65,7 +68,11 @@ final class LockFile implements AutoCloseable {
       fd = Libc.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_CREAT, FILE_MODE);
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.ELOOP.number()) {
-        throw new CgroupFsException(Operation.WRITE, path, null, Errno.EACCES,
+        throw new CgroupFsException(
+            Operation.WRITE,
+            path,
+            null,
+            Errno.EACCES,
             "a symbolic link where the lock file belongs: refused, not followed");
       }
       throw failure(Operation.WRITE, path, e);
@@ -73,9 +80,18 @@ final class LockFile implements AutoCloseable {
     try {
       Libc.FileStat st = Libc.fstat(fd);
       if ((st.mode() & S_IFMT) != S_IFREG || st.uid() != Libc.geteuid()) {
-        throw new CgroupFsException(Operation.WRITE, path, null, Errno.EACCES,
-            "not a regular file owned by uid " + Libc.geteuid() + " (mode " + Integer.toOctalString(st.mode())
-            + ", uid " + st.uid() + "): not a lock file of ours, left alone");
+        throw new CgroupFsException(
+            Operation.WRITE,
+            path,
+            null,
+            Errno.EACCES,
+            "not a regular file owned by uid "
+                + Libc.geteuid()
+                + " (mode "
+                + Integer.toOctalString(st.mode())
+                + ", uid "
+                + st.uid()
+                + "): not a lock file of ours, left alone");
       }
       if ((st.mode() & 07777) != FILE_MODE) {
         Libc.fchmod(fd, FILE_MODE); // created under a umask that took bits
@@ -101,7 +117,8 @@ final class LockFile implements AutoCloseable {
       Libc.fcntl(fd, F_OFD_SETLK, flock(F_WRLCK, offset));
       return true;
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == Errno.EAGAIN.number() || e.getErrorCode() == Errno.EACCES.number()
+      if (e.getErrorCode() == Errno.EAGAIN.number()
+          || e.getErrorCode() == Errno.EACCES.number()
           || e.getErrorCode() == Errno.EINTR.number()) {
         return false;
       }
@@ -131,14 +148,16 @@ final class LockFile implements AutoCloseable {
    */
   String holder(long offset) {
     String range = " " + offset + " " + offset;
-    try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> isNumber(p.getFileName().toString()))) {
+    try (DirectoryStream<Path> procs =
+        Files.newDirectoryStream(Path.of("/proc"), p -> isNumber(p.getFileName().toString()))) {
       for (Path proc : procs) {
         try (DirectoryStream<Path> fds = Files.newDirectoryStream(proc.resolve("fd"))) {
           for (Path fdLink : fds) {
             if (!path.equals(readLink(fdLink))) {
               continue;
             }
-            for (String line : Files.readAllLines(proc.resolve("fdinfo").resolve(fdLink.getFileName()))) {
+            for (String line :
+                Files.readAllLines(proc.resolve("fdinfo").resolve(fdLink.getFileName()))) {
               if (line.startsWith("lock:") && line.contains("OFDLCK") && line.endsWith(range)) {
                 return "process " + proc.getFileName();
               }
@@ -149,7 +168,8 @@ final class LockFile implements AutoCloseable {
         }
       }
     } catch (IOException | RuntimeException e) {
-      return "another process"; // the holder is a courtesy for the message: not knowing it is no failure
+      return "another process"; // the holder is a courtesy for the message: not knowing it is no
+      // failure
     }
     return "another process";
   }

@@ -18,8 +18,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
  * interface file ({@code tasks}, {@code cgroup.procs}, {@code memory.max}...) is refused, since the
  * kernel would mistake it for one. Every refusal is INVALID_ARGUMENT.
  *
- * <p>Immutable. It keeps its parent, base name and last cgroup path once made: one operation asks for
- * them many times, and every new path string would be hashed again by each lookup.
+ * <p>Immutable. It keeps its parent, base name and last cgroup path once made: one operation asks
+ * for them many times, and every new path string would be hashed again by each lookup.
  */
 public final class ContainerName {
   public static final int MAX_COMPONENT = 200;
@@ -28,8 +28,10 @@ public final class ContainerName {
 
   /** The name as a path below the API's root: a container name is a valid cgroup path. */
   private final CgroupPath relative;
+
   /** Set once, racily but safely: a final-field object, and any thread computes the same value. */
   private ContainerName parent;
+
   private String baseName;
   private Placed placed;
 
@@ -46,9 +48,25 @@ public final class ContainerName {
   }
 
   /** Controllers whose {@code <controller>.*} files a component could be mistaken for. */
-  private static final Set<String> CONTROLLERS = Set.of("cgroup", "cpu", "cpuacct", "cpuset", "memory",
-      "devices", "freezer", "blkio", "io", "pids", "hugetlb", "net_cls", "net_prio", "perf_event", "rdma",
-      "misc", "rlimit");
+  private static final Set<String> CONTROLLERS =
+      Set.of(
+          "cgroup",
+          "cpu",
+          "cpuacct",
+          "cpuset",
+          "memory",
+          "devices",
+          "freezer",
+          "blkio",
+          "io",
+          "pids",
+          "hugetlb",
+          "net_cls",
+          "net_prio",
+          "perf_event",
+          "rdma",
+          "misc",
+          "rlimit");
 
   public static ContainerName root() {
     return ROOT;
@@ -68,17 +86,28 @@ public final class ContainerName {
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-          || c == '.' || c == '/')) {
-        throw invalid(name, "character " + describe(c) + " at position " + i
-            + " is not allowed (allowed: letters, digits, '_', '-', '.', '/')");
+      if (!(c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || c == '_'
+          || c == '-'
+          || c == '.'
+          || c == '/')) {
+        throw invalid(
+            name,
+            "character "
+                + describe(c)
+                + " at position "
+                + i
+                + " is not allowed (allowed: letters, digits, '_', '-', '.', '/')");
       }
     }
     Deque<String> parts = new ArrayDeque<>();
     if (!name.startsWith("/")) {
       parts.addAll(caller.components());
     }
-    boolean canonical = name.startsWith("/"); // "/a/b" as given: no ".", "..", empty or trailing component
+    boolean canonical =
+        name.startsWith("/"); // "/a/b" as given: no ".", "..", empty or trailing component
     for (int start = 0, end; start <= name.length(); start = end + 1) {
       end = name.indexOf('/', start);
       if (end < 0) {
@@ -113,8 +142,13 @@ public final class ContainerName {
       throw invalid(name, "component \"" + part + "\" must start with a letter or digit");
     }
     if (part.length() > MAX_COMPONENT) {
-      throw invalid(name, "component \"" + part.substring(0, 20) + "...\" is longer than " + MAX_COMPONENT
-          + " characters");
+      throw invalid(
+          name,
+          "component \""
+              + part.substring(0, 20)
+              + "...\" is longer than "
+              + MAX_COMPONENT
+              + " characters");
     }
     int dot = part.indexOf('.');
     if (isKernelFile(part) || dot > 0 && CONTROLLERS.contains(part.substring(0, dot))) {
@@ -122,7 +156,10 @@ public final class ContainerName {
     }
   }
 
-  /** Whether {@code part} names an interface file that carries no controller prefix (compared, not hashed). */
+  /**
+   * Whether {@code part} names an interface file that carries no controller prefix (compared, not
+   * hashed).
+   */
   private static boolean isKernelFile(String part) {
     return part.equals("tasks") || part.equals("notify_on_release") || part.equals("release_agent");
   }
@@ -132,9 +169,11 @@ public final class ContainerName {
   }
 
   private static LmctfyException invalid(String name, String why) {
-    String shown = name == null ? "null" : name.length() > 80 ? name.substring(0, 80) + "..." : name;
+    String shown =
+        name == null ? "null" : name.length() > 80 ? name.substring(0, 80) + "..." : name;
     shown = shown.replace("\0", "\\0");
-    return new LmctfyException(ErrorCode.INVALID_ARGUMENT, "invalid container name \"" + shown + "\": " + why);
+    return new LmctfyException(
+        ErrorCode.INVALID_ARGUMENT, "invalid container name \"" + shown + "\": " + why);
   }
 
   public boolean isRoot() {
@@ -176,8 +215,16 @@ public final class ContainerName {
   public static boolean isValidComponent(String component) {
     try {
       checkComponent(component, component);
-      return component.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-          || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.');
+      return component
+          .chars()
+          .allMatch(
+              c ->
+                  c >= 'a' && c <= 'z'
+                      || c >= 'A' && c <= 'Z'
+                      || c >= '0' && c <= '9'
+                      || c == '_'
+                      || c == '-'
+                      || c == '.');
     } catch (LmctfyException e) {
       return false;
     }

@@ -24,35 +24,40 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The notification registrations of one ContainerApi: ids from 1, and while any registration
- * lives, one {@link Engine}: one {@link CgroupWatcher} holding every registration's watch, a
- * watch thread that waits on it and re-reads the files of the registrations that signalled, and a
- * delivery thread that calls the listeners, one notification at a time, in the order they were
- * found. The engine stops (both threads end, the watcher is closed) when its last registration is
- * done, and a later registration starts a new one. Every field is guarded by this object's
- * monitor; no lock is held while a listener runs or while the watch thread reads files.
+ * The notification registrations of one ContainerApi: ids from 1, and while any registration lives,
+ * one {@link Engine}: one {@link CgroupWatcher} holding every registration's watch, a watch thread
+ * that waits on it and re-reads the files of the registrations that signalled, and a delivery
+ * thread that calls the listeners, one notification at a time, in the order they were found. The
+ * engine stops (both threads end, the watcher is closed) when its last registration is done, and a
+ * later registration starts a new one. Every field is guarded by this object's monitor; no lock is
+ * held while a listener runs or while the watch thread reads files.
  */
 public final class Notifier {
   /** The names of the two threads of an engine. */
   public static final String WATCH_THREAD = "lmctfy-notify-watch";
+
   public static final String DELIVERY_THREAD = "lmctfy-notify-deliver";
   private static final Logger LOG = LoggerFactory.getLogger(Notifier.class);
   private static final Duration IDLE_WAIT = Duration.ofMinutes(1);
 
   private final Map<Long, Registration> live = new HashMap<>();
+
   /** The live registrations by container name, sorted: a destroy ends a subtree's at once. */
   private final TreeMap<String, List<Registration>> byName = new TreeMap<>();
+
   /**
    * Engines whose threads may still be alive (a stopping one may outlive its successor's start):
    * pruned only once both threads have terminated, so close() joins every thread still alive.
    */
   private final List<Engine> engines = new ArrayList<>();
+
   private Engine engine;
   private long lastId;
   private boolean closed;
 
   /** One notification or last notification to deliver. */
-  private record Item(Registration r, Notification.Kind kind, ErrorCode status, String detail, boolean last) {}
+  private record Item(
+      Registration r, Notification.Kind kind, ErrorCode status, String detail, boolean last) {}
 
   /** A watcher and its two threads, for the registrations made while it ran. */
   final class Engine {
@@ -78,11 +83,14 @@ public final class Notifier {
     }
   }
 
-  /** Starts a registration; the source is opened (and the container checked) before the id exists. */
-  public synchronized long register(Layout layout, ContainerName name, EventSpec event,
-      NotificationListener listener) {
+  /**
+   * Starts a registration; the source is opened (and the container checked) before the id exists.
+   */
+  public synchronized long register(
+      Layout layout, ContainerName name, EventSpec event, NotificationListener listener) {
     if (closed) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION,
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
           "cannot register a notification on " + name + ": the ContainerApi is closed");
     }
     Engine e = engine;
@@ -90,7 +98,8 @@ public final class Notifier {
     if (fresh) {
       e = new Engine(openWatcher(layout.fs(), name, event));
     }
-    // opened under this monitor: the watch thread cannot see the watch signal before its registration
+    // opened under this monitor: the watch thread cannot see the watch signal before its
+    // registration
     Source source;
     try {
       source = Source.open(layout, name, event, e.watcher);
@@ -138,7 +147,8 @@ public final class Notifier {
       if (r == null && id > 0 && id <= lastId) {
         return;
       }
-      throw new LmctfyException(ErrorCode.NOT_FOUND, "no notification registration " + id + " on " + name);
+      throw new LmctfyException(
+          ErrorCode.NOT_FOUND, "no notification registration " + id + " on " + name);
     }
     end(r, Registration.Ending.UNREGISTERED);
     Engine e = r.engine;
@@ -154,8 +164,15 @@ public final class Notifier {
       Thread.currentThread().interrupt();
     }
     if (r.closeFailure != null) {
-      throw new LmctfyException(ErrorCode.INTERNAL, "unregister notification " + id + " on " + name
-          + ": closing its kernel watch failed: " + r.closeFailure.getMessage(), r.closeFailure);
+      throw new LmctfyException(
+          ErrorCode.INTERNAL,
+          "unregister notification "
+              + id
+              + " on "
+              + name
+              + ": closing its kernel watch failed: "
+              + r.closeFailure.getMessage(),
+          r.closeFailure);
     }
   }
 
@@ -195,7 +212,10 @@ public final class Notifier {
       closed = true;
       all = new ArrayList<>(live.values());
       for (Registration r : all) {
-        end(r, new Registration.Ending(Notification.Kind.ENDED, ErrorCode.CANCELLED, "the ContainerApi was closed"));
+        end(
+            r,
+            new Registration.Ending(
+                Notification.Kind.ENDED, ErrorCode.CANCELLED, "the ContainerApi was closed"));
       }
       Thread self = Thread.currentThread();
       for (Engine e : engines) {
@@ -227,8 +247,11 @@ public final class Notifier {
       }
       if (e != null) {
         if (failure == null) {
-          failure = new LmctfyException(ErrorCode.INTERNAL, "close: ending notification registrations failed: "
-              + e.getMessage(), e);
+          failure =
+              new LmctfyException(
+                  ErrorCode.INTERNAL,
+                  "close: ending notification registrations failed: " + e.getMessage(),
+                  e);
         } else {
           failure.addSuppressed(e);
         }
@@ -312,23 +335,39 @@ public final class Notifier {
         signalled.clear();
       }
     } catch (IOException ex) {
-      failure = new Registration.Ending(Notification.Kind.ENDED, Errors.codeOf(ex),
-          "the notification watcher failed: " + ex.getMessage());
+      failure =
+          new Registration.Ending(
+              Notification.Kind.ENDED,
+              Errors.codeOf(ex),
+              "the notification watcher failed: " + ex.getMessage());
     } catch (InterruptedException ex) {
-      failure = new Registration.Ending(Notification.Kind.ENDED, ErrorCode.CANCELLED,
-          "the notification thread was interrupted");
+      failure =
+          new Registration.Ending(
+              Notification.Kind.ENDED,
+              ErrorCode.CANCELLED,
+              "the notification thread was interrupted");
     } catch (RuntimeException ex) {
-      failure = new Registration.Ending(Notification.Kind.ENDED, ErrorCode.INTERNAL,
-          "the notification watcher failed: " + ex);
+      failure =
+          new Registration.Ending(
+              Notification.Kind.ENDED,
+              ErrorCode.INTERNAL,
+              "the notification watcher failed: " + ex);
     } finally {
       synchronized (this) {
-        if (failure != null || !e.stopping) { // a failure: end this engine's registrations; none joins it
+        if (failure != null
+            || !e.stopping) { // a failure: end this engine's registrations; none joins it
           if (engine == e) {
             engine = null;
           }
           for (Registration r : new ArrayList<>(e.byWatch.values())) {
-            end(r, failure != null ? failure : new Registration.Ending(Notification.Kind.ENDED,
-                ErrorCode.INTERNAL, "the notification thread stopped"));
+            end(
+                r,
+                failure != null
+                    ? failure
+                    : new Registration.Ending(
+                        Notification.Kind.ENDED,
+                        ErrorCode.INTERNAL,
+                        "the notification thread stopped"));
           }
         }
       }
@@ -364,11 +403,21 @@ public final class Notifier {
         e.addSuppressed(again);
         gone = false;
       }
-      ending(r, gone ? Registration.destroyed() : new Registration.Ending(Notification.Kind.ENDED,
-          Errors.codeOf(e), "notification of " + r.name + " failed: " + e.getMessage()));
+      ending(
+          r,
+          gone
+              ? Registration.destroyed()
+              : new Registration.Ending(
+                  Notification.Kind.ENDED,
+                  Errors.codeOf(e),
+                  "notification of " + r.name + " failed: " + e.getMessage()));
     } catch (RuntimeException e) {
-      ending(r, new Registration.Ending(Notification.Kind.ENDED, ErrorCode.INTERNAL,
-          "notification of " + r.name + " failed: " + e));
+      ending(
+          r,
+          new Registration.Ending(
+              Notification.Kind.ENDED,
+              ErrorCode.INTERNAL,
+              "notification of " + r.name + " failed: " + e));
     }
   }
 
@@ -401,8 +450,12 @@ public final class Notifier {
       try {
         it.r.listener.onEvent(it.r.notification(it.kind, it.status, it.detail));
       } catch (RuntimeException ex) {
-        LOG.warn("the listener of notification {} ({} on {}) threw; its notifications go on", it.r.id,
-            it.r.event.toJson(), it.r.name, ex);
+        LOG.warn(
+            "the listener of notification {} ({} on {}) threw; its notifications go on",
+            it.r.id,
+            it.r.event.toJson(),
+            it.r.name,
+            ex);
       }
       synchronized (this) {
         e.delivering = null;

@@ -29,7 +29,12 @@ final class Registration {
   boolean done;
   IOException closeFailure;
 
-  Registration(long id, ContainerName name, EventSpec event, NotificationListener listener, Source source,
+  Registration(
+      long id,
+      ContainerName name,
+      EventSpec event,
+      NotificationListener listener,
+      Source source,
       Notifier.Engine engine) {
     this.id = id;
     this.name = name;

@@ -22,9 +22,9 @@ import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.EventSpec.PressureTrigger;
 
 /**
- * What one registration watches, and how it tells an event from a wake-up: the kernel mechanism
- * for each event spec on this machine's layout, the baseline read at registration, and the
- * re-read after each wake-up.
+ * What one registration watches, and how it tells an event from a wake-up: the kernel mechanism for
+ * each event spec on this machine's layout, the baseline read at registration, and the re-read
+ * after each wake-up.
  */
 abstract class Source {
   final CgroupFs fs;
@@ -43,7 +43,10 @@ abstract class Source {
     return fs.exists(h, path);
   }
 
-  /** After a wake-up: the detail of an event to deliver, or null if nothing the user asked for happened. */
+  /**
+   * After a wake-up: the detail of an event to deliver, or null if nothing the user asked for
+   * happened.
+   */
   abstract String check() throws IOException;
 
   /** Opens the watch on {@code watcher} and reads the baseline. */
@@ -75,33 +78,54 @@ abstract class Source {
       if (event.oomEvent() != null || event.memoryThreshold() != null) {
         boolean v2Memory = unified != null && fs.hasFile(unified, path, "memory.events");
         if (v1Memory == null && !v2Memory) {
-          throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "memory notifications for " + name
-              + " need the memory controller: no v1 memory hierarchy is mounted and the container's "
-              + "unified cgroup has no memory.events (enable memory in its parent's cgroup.subtree_control)");
+          throw new LmctfyException(
+              ErrorCode.FAILED_PRECONDITION,
+              "memory notifications for "
+                  + name
+                  + " need the memory controller: no v1 memory hierarchy is mounted and the container's "
+                  + "unified cgroup has no memory.events (enable memory in its parent's cgroup.subtree_control)");
         }
         if (event.oomEvent() != null) {
           source = v1Memory != null ? new OomV1(fs, v1Memory, path) : new OomV2(fs, unified, path);
         } else {
           long t = event.memoryThreshold().usage();
-          source = v1Memory != null ? new ThresholdV1(fs, v1Memory, path, t) : new ThresholdV2(fs, unified, path, t);
+          source =
+              v1Memory != null
+                  ? new ThresholdV1(fs, v1Memory, path, t)
+                  : new ThresholdV2(fs, unified, path, t);
         }
       } else if (event.containerEmptyEvent() != null) {
-        source = unified != null ? new EmptyV2(fs, unified, path) : new EmptyV1(fs, layout.anchor(), path);
+        source =
+            unified != null
+                ? new EmptyV2(fs, unified, path)
+                : new EmptyV1(fs, layout.anchor(), path);
       } else if (event.containerDestroyedEvent() != null) {
         source = new Destroyed(fs, layout.anchor(), path);
       } else {
         PressureTrigger p = event.pressure();
         String file = p.resource().name().toLowerCase(java.util.Locale.ROOT) + ".pressure";
         if (unified == null || !fs.hasFile(unified, path, file)) {
-          throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "pressure notifications for " + name
-              + " need a unified (v2) cgroup with " + file + (unified == null ? "; no unified hierarchy is mounted"
-              : "; the kernel has no PSI for it (boot with psi=1)"));
+          throw new LmctfyException(
+              ErrorCode.FAILED_PRECONDITION,
+              "pressure notifications for "
+                  + name
+                  + " need a unified (v2) cgroup with "
+                  + file
+                  + (unified == null
+                      ? "; no unified hierarchy is mounted"
+                      : "; the kernel has no PSI for it (boot with psi=1)"));
         }
         source = new Pressure(fs, unified, path, file, p);
       }
       if (source.needs() != null && !fs.capabilities().contains(source.needs())) {
-        throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "register " + event.toJson() + " on " + name
-            + ": this CgroupFs lacks CgroupFs.Capability." + source.needs());
+        throw new LmctfyException(
+            ErrorCode.UNIMPLEMENTED,
+            "register "
+                + event.toJson()
+                + " on "
+                + name
+                + ": this CgroupFs lacks CgroupFs.Capability."
+                + source.needs());
       }
       openOrClose(source, watcher);
       return source;
@@ -134,8 +158,10 @@ abstract class Source {
         return Errors.of(what + ": the container does not exist", e);
       }
       if (errno == Errno.EINVAL) {
-        String hint = event.pressure() != null
-            ? " (without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of 2 s)" : "";
+        String hint =
+            event.pressure() != null
+                ? " (without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of 2 s)"
+                : "";
         return Errors.of(what + ": the kernel refused it" + hint, e);
       }
     }
@@ -202,7 +228,8 @@ abstract class Source {
       if (o <= oom && k <= kills) {
         return null;
       }
-      String detail = "oom " + o + " (+" + (o - oom) + "), oom_kill " + k + " (+" + (k - kills) + ")";
+      String detail =
+          "oom " + o + " (+" + (o - oom) + "), oom_kill " + k + " (+" + (k - kills) + ")";
       oom = Math.max(o, oom);
       kills = Math.max(k, kills);
       return detail;

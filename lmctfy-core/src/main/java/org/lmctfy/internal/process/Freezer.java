@@ -18,40 +18,54 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * (it passes through {@code FREEZING}) or {@code THAWED}; {@code cgroup.events} says {@code frozen
  * 1} or {@code frozen 0}. A freeze that does not complete by the deadline is undone (thawed).
  *
- * <p>Both kernels freeze a subtree through its top and keep a cgroup frozen while an ancestor is:
- * a thaw of a cgroup whose ancestor is frozen lifts its own freeze, then fails FAILED_PRECONDITION
+ * <p>Both kernels freeze a subtree through its top and keep a cgroup frozen while an ancestor is: a
+ * thaw of a cgroup whose ancestor is frozen lifts its own freeze, then fails FAILED_PRECONDITION
  * naming that ancestor (it cannot run until the ancestor is thawed), on v1 and v2 alike.
  */
 public final class Freezer {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Freezer.class);
-  /** How long a wait for the kernel (the freezer, a kill loop) goes on before it is logged at INFO. */
+
+  /**
+   * How long a wait for the kernel (the freezer, a kill loop) goes on before it is logged at INFO.
+   */
   static final long PATIENCE_NANOS = 1_000_000_000L;
 
   private final CgroupFs fs;
   private final Hierarchy hierarchy;
   private final Duration deadline;
 
-  /** @throws LmctfyException UNIMPLEMENTED if neither a v1 freezer nor a unified hierarchy is mounted */
+  /**
+   * @throws LmctfyException UNIMPLEMENTED if neither a v1 freezer nor a unified hierarchy is
+   *     mounted
+   */
   public Freezer(CgroupFs fs, List<Hierarchy> managed, Duration deadline) {
     this.fs = fs;
     this.deadline = deadline;
-    this.hierarchy = managed.stream().filter(h -> h.has("freezer")).findFirst()
-        .or(() -> managed.stream().filter(h -> h.version() == CgroupVersion.V2).findFirst())
-        .orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
-            "pause and resume need the v1 freezer or the unified hierarchy; neither is mounted"));
+    this.hierarchy =
+        managed.stream()
+            .filter(h -> h.has("freezer"))
+            .findFirst()
+            .or(() -> managed.stream().filter(h -> h.version() == CgroupVersion.V2).findFirst())
+            .orElseThrow(
+                () ->
+                    new LmctfyException(
+                        ErrorCode.UNIMPLEMENTED,
+                        "pause and resume need the v1 freezer or the unified hierarchy; neither is mounted"));
   }
 
   /**
    * Whether any of {@code cgroups} is frozen (on its own or through an ancestor), by every freezer
    * the kernel has: a process placed there does not run until it is thawed.
    */
-  public static boolean isFrozen(CgroupFs fs, java.util.Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+  public static boolean isFrozen(CgroupFs fs, java.util.Map<Hierarchy, CgroupPath> cgroups)
+      throws IOException {
     for (java.util.Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
       Hierarchy h = e.getKey();
       if (h.has("freezer") && !fs.read(h, e.getValue(), "freezer.state").strip().equals("THAWED")) {
         return true;
       }
-      if (h.version() == CgroupVersion.V2 && fs.hasFile(h, e.getValue(), "cgroup.freeze")
+      if (h.version() == CgroupVersion.V2
+          && fs.hasFile(h, e.getValue(), "cgroup.freeze")
           && fs.read(h, e.getValue(), "cgroup.events").contains("frozen 1")) {
         return true;
       }
@@ -77,9 +91,12 @@ public final class Freezer {
     set(path, false);
     CgroupPath blocker = frozenAncestor(path);
     if (blocker != null) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, hierarchy.display(path, null)
-          + " is thawed itself but stays frozen while its ancestor " + hierarchy.display(blocker, null)
-          + " is frozen: resume that one");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          hierarchy.display(path, null)
+              + " is thawed itself but stays frozen while its ancestor "
+              + hierarchy.display(blocker, null)
+              + " is frozen: resume that one");
     }
     await(path, false);
   }
@@ -94,7 +111,10 @@ public final class Freezer {
       if (p.isRoot()) {
         return null; // the root cgroup cannot be frozen
       }
-      String self = v1() ? fs.read(hierarchy, p, "freezer.self_freezing") : fs.read(hierarchy, p, "cgroup.freeze");
+      String self =
+          v1()
+              ? fs.read(hierarchy, p, "freezer.self_freezing")
+              : fs.read(hierarchy, p, "cgroup.freeze");
       if (self.strip().equals("1")) {
         return p;
       }
@@ -114,13 +134,19 @@ public final class Freezer {
     }
   }
 
-  /** What the kernel reports now: {@code FROZEN}/{@code FREEZING}/{@code THAWED}, or {@code frozen 0|1}. */
+  /**
+   * What the kernel reports now: {@code FROZEN}/{@code FREEZING}/{@code THAWED}, or {@code frozen
+   * 0|1}.
+   */
   private String state(CgroupPath path) throws IOException {
     if (v1()) {
       return fs.read(hierarchy, path, "freezer.state").strip();
     }
-    return fs.read(hierarchy, path, "cgroup.events").lines().filter(l -> l.startsWith("frozen "))
-        .findFirst().orElse("frozen ?");
+    return fs.read(hierarchy, path, "cgroup.events")
+        .lines()
+        .filter(l -> l.startsWith("frozen "))
+        .findFirst()
+        .orElse("frozen ?");
   }
 
   private void await(CgroupPath path, boolean frozen) throws IOException {
@@ -136,20 +162,34 @@ public final class Freezer {
       long t = System.nanoTime();
       if (!told && t - start > PATIENCE_NANOS && t <= end) {
         told = true;
-        LOG.info("{} still says \"{}\" after 1 s; waiting for \"{}\" for up to {} ms in all",
-            hierarchy.display(path, v1() ? "freezer.state" : "cgroup.events"), now, wanted, deadline.toMillis());
+        LOG.info(
+            "{} still says \"{}\" after 1 s; waiting for \"{}\" for up to {} ms in all",
+            hierarchy.display(path, v1() ? "freezer.state" : "cgroup.events"),
+            now,
+            wanted,
+            deadline.toMillis());
       }
       if (t > end) {
         String file = v1() ? "freezer.state" : "cgroup.events";
-        throw new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, hierarchy.display(path, file) + " still says \""
-            + now + "\", not \"" + wanted + "\", after " + deadline.toMillis() + " ms"
-            + (frozen ? "; thawed it again" : ""));
+        throw new LmctfyException(
+            ErrorCode.DEADLINE_EXCEEDED,
+            hierarchy.display(path, file)
+                + " still says \""
+                + now
+                + "\", not \""
+                + wanted
+                + "\", after "
+                + deadline.toMillis()
+                + " ms"
+                + (frozen ? "; thawed it again" : ""));
       }
       try {
         Thread.sleep(2);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for " + hierarchy.display(path, null) + " to be " + wanted, e);
+        throw new IOException(
+            "interrupted while waiting for " + hierarchy.display(path, null) + " to be " + wanted,
+            e);
       }
     }
   }

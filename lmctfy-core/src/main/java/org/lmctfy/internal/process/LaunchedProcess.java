@@ -27,7 +27,8 @@ public final class LaunchedProcess implements ContainerProcess {
 
   @Override
   public OptionalInt waitFor(Duration timeout) throws InterruptedException {
-    return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS) ? OptionalInt.of(process.exitValue())
+    return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)
+        ? OptionalInt.of(process.exitValue())
         : OptionalInt.empty();
   }
 

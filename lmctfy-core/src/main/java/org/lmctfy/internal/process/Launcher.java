@@ -23,21 +23,21 @@ import org.lmctfy.cgroupfs.Hierarchy;
  * <ol>
  *   <li>The JVM starts a launcher, {@code /bin/sh -c SCRIPT}, whose environment holds nothing of
  *       the caller's under a name anything interprets: each entry of the program's environment
- *       travels as the value of {@code LMCTFY_X<i>} or {@code LMCTFY_A<i>}. No shell hook
- *       ({@code BASH_ENV}, {@code ENV}, {@code BASH_FUNC_*%%}, {@code SHELLOPTS}, {@code PS4}),
- *       no loader hook ({@code LD_PRELOAD}, {@code LD_AUDIT}, {@code GLIBC_TUNABLES}...) and no
- *       locale is seen by the launcher. Its standard input is a pipe from the JVM: the gate.
- *   <li>The launcher blocks reading one line from the gate. The JVM writes the launcher's pid
- *       into every cgroup's {@code cgroup.procs} itself, so a refusal is the kernel's errno on the
- *       file that refused. If one fails, the JVM kills the launcher (it has run nothing but that
- *       read) and reports the write.
+ *       travels as the value of {@code LMCTFY_X<i>} or {@code LMCTFY_A<i>}. No shell hook ({@code
+ *       BASH_ENV}, {@code ENV}, {@code BASH_FUNC_*%%}, {@code SHELLOPTS}, {@code PS4}), no loader
+ *       hook ({@code LD_PRELOAD}, {@code LD_AUDIT}, {@code GLIBC_TUNABLES}...) and no locale is
+ *       seen by the launcher. Its standard input is a pipe from the JVM: the gate.
+ *   <li>The launcher blocks reading one line from the gate. The JVM writes the launcher's pid into
+ *       every cgroup's {@code cgroup.procs} itself, so a refusal is the kernel's errno on the file
+ *       that refused. If one fails, the JVM kills the launcher (it has run nothing but that read)
+ *       and reports the write.
  *   <li>Placed, the JVM writes {@code go} to the gate. The launcher (inside now) opens the
- *       program's standard input file if it has one, exports the entries that a shell passes on
- *       as they are ({@code X}), and execs the program, through {@code env -u PWD -u OLDPWD -u
- *       SHLVL -u _ -u PATH -- <the A entries> argv} where the shell would add or change a variable or
- *       an entry cannot be a shell variable ({@code A}): the program gets exactly the
- *       environment it was given, nothing added. Where {@code /bin/sh} is dash, which adds only
- *       {@code PWD}, and no entry needs {@code env}, the launcher execs the program directly.
+ *       program's standard input file if it has one, exports the entries that a shell passes on as
+ *       they are ({@code X}), and execs the program, through {@code env -u PWD -u OLDPWD -u SHLVL
+ *       -u _ -u PATH -- <the A entries> argv} where the shell would add or change a variable or an
+ *       entry cannot be a shell variable ({@code A}): the program gets exactly the environment it
+ *       was given, nothing added. Where {@code /bin/sh} is dash, which adds only {@code PWD}, and
+ *       no entry needs {@code env}, the launcher execs the program directly.
  * </ol>
  *
  * <p>If the JVM dies before the gate opens, the launcher reads end-of-file and exits 125 without
@@ -52,53 +52,105 @@ public final class Launcher {
   private static final byte[] GO = "go\n".getBytes(StandardCharsets.US_ASCII);
 
   /**
-   * Positional parameters: the count of X entries, of A entries, the stdin file ("" = keep the
-   * gate pipe), the env program ("" = exec directly, unsetting the PWD dash adds), then argv.
-   * Every variable of the script is LMCTFY_-prefixed, and a caller's LMCTFY_ entry is an A entry,
-   * so no exported entry can be overwritten by the script.
+   * Positional parameters: the count of X entries, of A entries, the stdin file ("" = keep the gate
+   * pipe), the env program ("" = exec directly, unsetting the PWD dash adds), then argv. Every
+   * variable of the script is LMCTFY_-prefixed, and a caller's LMCTFY_ entry is an A entry, so no
+   * exported entry can be overwritten by the script.
    */
-  static final String SCRIPT = String.join("\n",
-      "LMCTFY_nx=$1 LMCTFY_na=$2 LMCTFY_in=$3 LMCTFY_env=$4",
-      "shift 4",
-      "IFS= read -r LMCTFY_go || exit 125",
-      "[ \"$LMCTFY_go\" = go ] || exit 125",
-      "if [ -n \"$LMCTFY_in\" ]; then",
-      "  { true <\"$LMCTFY_in\"; } || exit 125",
-      "  exec <\"$LMCTFY_in\"",
-      "fi",
-      "LMCTFY_i=$LMCTFY_na",
-      "while [ \"$LMCTFY_i\" -gt 0 ]; do",
-      "  LMCTFY_i=$((LMCTFY_i - 1))",
-      "  eval \"LMCTFY_e=\\$LMCTFY_A$LMCTFY_i\"",
-      "  unset \"LMCTFY_A$LMCTFY_i\"",
-      "  set -- \"$LMCTFY_e\" \"$@\"",
-      "done",
-      "[ -n \"$LMCTFY_env\" ] || unset PWD",
-      "LMCTFY_i=0",
-      "while [ \"$LMCTFY_i\" -lt \"$LMCTFY_nx\" ]; do",
-      "  eval \"LMCTFY_e=\\$LMCTFY_X$LMCTFY_i\"",
-      "  unset \"LMCTFY_X$LMCTFY_i\"",
-      "  export \"$LMCTFY_e\"",
-      "  LMCTFY_i=$((LMCTFY_i + 1))",
-      "done",
-      "if [ -n \"$LMCTFY_env\" ]; then",
-      "  exec \"$LMCTFY_env\" -u PWD -u OLDPWD -u SHLVL -u _ -u PATH -- \"$@\"",
-      "fi",
-      "exec \"$@\"",
-      "");
+  static final String SCRIPT =
+      String.join(
+          "\n",
+          "LMCTFY_nx=$1 LMCTFY_na=$2 LMCTFY_in=$3 LMCTFY_env=$4",
+          "shift 4",
+          "IFS= read -r LMCTFY_go || exit 125",
+          "[ \"$LMCTFY_go\" = go ] || exit 125",
+          "if [ -n \"$LMCTFY_in\" ]; then",
+          "  { true <\"$LMCTFY_in\"; } || exit 125",
+          "  exec <\"$LMCTFY_in\"",
+          "fi",
+          "LMCTFY_i=$LMCTFY_na",
+          "while [ \"$LMCTFY_i\" -gt 0 ]; do",
+          "  LMCTFY_i=$((LMCTFY_i - 1))",
+          "  eval \"LMCTFY_e=\\$LMCTFY_A$LMCTFY_i\"",
+          "  unset \"LMCTFY_A$LMCTFY_i\"",
+          "  set -- \"$LMCTFY_e\" \"$@\"",
+          "done",
+          "[ -n \"$LMCTFY_env\" ] || unset PWD",
+          "LMCTFY_i=0",
+          "while [ \"$LMCTFY_i\" -lt \"$LMCTFY_nx\" ]; do",
+          "  eval \"LMCTFY_e=\\$LMCTFY_X$LMCTFY_i\"",
+          "  unset \"LMCTFY_X$LMCTFY_i\"",
+          "  export \"$LMCTFY_e\"",
+          "  LMCTFY_i=$((LMCTFY_i + 1))",
+          "done",
+          "if [ -n \"$LMCTFY_env\" ]; then",
+          "  exec \"$LMCTFY_env\" -u PWD -u OLDPWD -u SHLVL -u _ -u PATH -- \"$@\"",
+          "fi",
+          "exec \"$@\"",
+          "");
 
   /**
-   * Names a shell sets, changes, refuses or computes (bash's readonly and dynamic variables,
-   * dash's and bash's own): such an entry goes to the program through {@code env}'s arguments,
-   * never through the shell.
+   * Names a shell sets, changes, refuses or computes (bash's readonly and dynamic variables, dash's
+   * and bash's own): such an entry goes to the program through {@code env}'s arguments, never
+   * through the shell.
    */
-  private static final Set<String> SHELL_OWNED = Set.of("PWD", "OLDPWD", "SHLVL", "_", "IFS", "PPID", "UID",
-      "EUID", "LINENO", "OPTIND", "OPTARG", "RANDOM", "SRANDOM", "SECONDS", "HISTCMD", "FUNCNAME", "GROUPS",
-      "DIRSTACK", "EPOCHSECONDS", "EPOCHREALTIME", "SHELLOPTS", "BASHOPTS", "BASHPID", "ENV", "PS1", "PS2",
-      "PS3", "PS4", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE", "POSIXLY_CORRECT", "TMOUT", "HISTFILE",
-      "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "MAILCHECK", "OPTERR", "COLUMNS", "LINES", "CDPATH",
-      "GLOBIGNORE", "FIGNORE", "TIMEFORMAT", "INPUTRC", "READLINE_LINE", "READLINE_POINT", "REPLY",
-      "KSH_VERSION", "ZSH_VERSION", "FCEDIT", "HISTCHARS", "ZDOTDIR");
+  private static final Set<String> SHELL_OWNED =
+      Set.of(
+          "PWD",
+          "OLDPWD",
+          "SHLVL",
+          "_",
+          "IFS",
+          "PPID",
+          "UID",
+          "EUID",
+          "LINENO",
+          "OPTIND",
+          "OPTARG",
+          "RANDOM",
+          "SRANDOM",
+          "SECONDS",
+          "HISTCMD",
+          "FUNCNAME",
+          "GROUPS",
+          "DIRSTACK",
+          "EPOCHSECONDS",
+          "EPOCHREALTIME",
+          "SHELLOPTS",
+          "BASHOPTS",
+          "BASHPID",
+          "ENV",
+          "PS1",
+          "PS2",
+          "PS3",
+          "PS4",
+          "HOSTNAME",
+          "HOSTTYPE",
+          "MACHTYPE",
+          "OSTYPE",
+          "POSIXLY_CORRECT",
+          "TMOUT",
+          "HISTFILE",
+          "HISTSIZE",
+          "HISTFILESIZE",
+          "HISTCONTROL",
+          "MAILCHECK",
+          "OPTERR",
+          "COLUMNS",
+          "LINES",
+          "CDPATH",
+          "GLOBIGNORE",
+          "FIGNORE",
+          "TIMEFORMAT",
+          "INPUTRC",
+          "READLINE_LINE",
+          "READLINE_POINT",
+          "REPLY",
+          "KSH_VERSION",
+          "ZSH_VERSION",
+          "FCEDIT",
+          "HISTCHARS",
+          "ZDOTDIR");
 
   /**
    * The shell that runs the launcher script: its binary, the arguments before {@code -c} (a
@@ -134,19 +186,27 @@ public final class Launcher {
   private Launcher() {}
 
   /** See {@link CgroupFs#start}: the host's {@code /bin/sh}. */
-  public static Process start(CgroupFs fs, ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
-      throws IOException {
+  public static Process start(
+      CgroupFs fs, ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
     return start(fs, command, cgroups, Shell.host());
   }
 
-  /** {@link #start(CgroupFs, ProcessBuilder, Map)} with a given launcher shell (tests: bash, busybox). */
-  public static Process start(CgroupFs fs, ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups, Shell shell)
+  /**
+   * {@link #start(CgroupFs, ProcessBuilder, Map)} with a given launcher shell (tests: bash,
+   * busybox).
+   */
+  public static Process start(
+      CgroupFs fs, ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups, Shell shell)
       throws IOException {
     List<String> argv = command.command();
-    if (!argv.isEmpty() && argv.get(0).indexOf('=') >= 0) { // refused whatever the environment and files
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "argv[0] " + argv.get(0)
-          + " contains '=', which env(1), the launcher's last step, reads as a variable: name the program"
-          + " by a path without '='");
+    if (!argv.isEmpty()
+        && argv.get(0).indexOf('=') >= 0) { // refused whatever the environment and files
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "argv[0] "
+              + argv.get(0)
+              + " contains '=', which env(1), the launcher's last step, reads as a variable: name the program"
+              + " by a path without '='");
     }
     RunCommand.check(command);
     ProcessBuilder.Redirect in = command.redirectInput();
@@ -156,8 +216,11 @@ public final class Launcher {
     } else if (in.type() == ProcessBuilder.Redirect.Type.READ) {
       stdinFile = in.file().getAbsolutePath();
     } else {
-      throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, "the host launcher takes stdin from a pipe or a file, not "
-          + in + " (it reads its start signal from a pipe first)");
+      throw new LmctfyException(
+          ErrorCode.INVALID_ARGUMENT,
+          "the host launcher takes stdin from a pipe or a file, not "
+              + in
+              + " (it reads its start signal from a pipe first)");
     }
     Map<String, String> given = command.environment();
     boolean direct = shell.direct() && given.keySet().stream().allMatch(n -> viaShell(n, true));
@@ -175,15 +238,23 @@ public final class Launcher {
     List<String> launch = new ArrayList<>();
     launch.add(shell.path());
     launch.addAll(shell.args());
-    launch.addAll(List.of("-c", SCRIPT, "lmctfy-launch", Integer.toString(exported.size()),
-        Integer.toString(passed.size()), stdinFile, env));
+    launch.addAll(
+        List.of(
+            "-c",
+            SCRIPT,
+            "lmctfy-launch",
+            Integer.toString(exported.size()),
+            Integer.toString(passed.size()),
+            stdinFile,
+            env));
     launch.addAll(argv);
-    ProcessBuilder launcher = new ProcessBuilder(launch)
-        .directory(command.directory())
-        .redirectInput(ProcessBuilder.Redirect.PIPE)
-        .redirectOutput(command.redirectOutput())
-        .redirectError(command.redirectError())
-        .redirectErrorStream(command.redirectErrorStream());
+    ProcessBuilder launcher =
+        new ProcessBuilder(launch)
+            .directory(command.directory())
+            .redirectInput(ProcessBuilder.Redirect.PIPE)
+            .redirectOutput(command.redirectOutput())
+            .redirectError(command.redirectError())
+            .redirectErrorStream(command.redirectErrorStream());
     Map<String, String> environment = launcher.environment();
     environment.clear();
     for (int i = 0; i < exported.size(); i++) {
@@ -206,11 +277,12 @@ public final class Launcher {
 
   /**
    * Whether the entry {@code name} reaches the program as an export of the shell (else as an
-   * argument of env). {@code direct}: the shell execs the program itself (dash, which exports a
-   * PWD and PATH it is given as they are and adds only PWD, which the script unsets).
+   * argument of env). {@code direct}: the shell execs the program itself (dash, which exports a PWD
+   * and PATH it is given as they are and adds only PWD, which the script unsets).
    */
   static boolean viaShell(String name, boolean direct) {
-    if (name.isEmpty() || !(Character.isLetter(name.charAt(0)) && name.charAt(0) < 128 || name.charAt(0) == '_')) {
+    if (name.isEmpty()
+        || !(Character.isLetter(name.charAt(0)) && name.charAt(0) < 128 || name.charAt(0) == '_')) {
       return false;
     }
     for (int i = 1; i < name.length(); i++) {
@@ -229,10 +301,11 @@ public final class Launcher {
   }
 
   /**
-   * Writes the launcher's pid into every cgroup. A refusal names the file and the errno; a
-   * launcher that vanished (ESRCH) was killed by someone else before it was inside.
+   * Writes the launcher's pid into every cgroup. A refusal names the file and the errno; a launcher
+   * that vanished (ESRCH) was killed by someone else before it was inside.
    */
-  private static void place(CgroupFs fs, Process p, Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+  private static void place(CgroupFs fs, Process p, Map<Hierarchy, CgroupPath> cgroups)
+      throws IOException {
     String pid = Long.toString(p.pid());
     int placed = 0;
     for (Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
@@ -252,8 +325,11 @@ public final class Launcher {
       gate.write(GO);
       gate.flush();
     } catch (IOException e) {
-      throw new PlacementException(p.pid(), "its start signal could not be written (" + e.getMessage()
-          + "): it ended before it was told to go");
+      throw new PlacementException(
+          p.pid(),
+          "its start signal could not be written ("
+              + e.getMessage()
+              + "): it ended before it was told to go");
     } finally {
       if (!stdinIsPipe) {
         gate.close();
@@ -268,8 +344,11 @@ public final class Launcher {
         return e;
       }
     }
-    throw new LmctfyException(ErrorCode.FAILED_PRECONDITION,
-        "no env(1) at " + ENV + ": the launcher needs it to give the program exactly its environment");
+    throw new LmctfyException(
+        ErrorCode.FAILED_PRECONDITION,
+        "no env(1) at "
+            + ENV
+            + ": the launcher needs it to give the program exactly its environment");
   }
 
   /** Reaps a killed launcher so that no process outlives a failed start. */

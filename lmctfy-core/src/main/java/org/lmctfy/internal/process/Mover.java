@@ -41,7 +41,8 @@ public final class Mover {
   public void move(List<Long> tids, List<Hierarchy> hierarchies, CgroupPath path, String what) {
     for (Long tid : tids) {
       if (tid == null || tid <= 0) {
-        throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, what + ": " + tid + " is not a thread id");
+        throw new LmctfyException(
+            ErrorCode.INVALID_ARGUMENT, what + ": " + tid + " is not a thread id");
       }
     }
     Map<Long, Map<Hierarchy, CgroupPath>> before = new LinkedHashMap<>();
@@ -68,10 +69,25 @@ public final class Mover {
               failed.add(u);
             }
           }
-          LmctfyException failure = Errors.ofMove(what + ": moving " + tid + " into " + h.label() + ":"
-              + h.display(path, null) + " failed (" + (made - failed.size()) + " of " + made + " moves undone"
-              + (failed.isEmpty() ? "" : "; " + failed.size() + " could not be: see the suppressed exceptions")
-              + ")", e);
+          LmctfyException failure =
+              Errors.ofMove(
+                  what
+                      + ": moving "
+                      + tid
+                      + " into "
+                      + h.label()
+                      + ":"
+                      + h.display(path, null)
+                      + " failed ("
+                      + (made - failed.size())
+                      + " of "
+                      + made
+                      + " moves undone"
+                      + (failed.isEmpty()
+                          ? ""
+                          : "; " + failed.size() + " could not be: see the suppressed exceptions")
+                      + ")",
+                  e);
           failed.forEach(failure::addSuppressed);
           throw failure;
         }
@@ -82,8 +98,8 @@ public final class Mover {
   }
 
   /**
-   * Before {@code run} places a new process, which starts in this JVM's cgroups, into {@code
-   * path}: the common-ancestor rule below, for the JVM's own process (nothing to check for root).
+   * Before {@code run} places a new process, which starts in this JVM's cgroups, into {@code path}:
+   * the common-ancestor rule below, for the JVM's own process (nothing to check for root).
    */
   public void checkPlacement(List<Hierarchy> hierarchies, CgroupPath path, String what) {
     if (fs.effectiveUid() == 0) {
@@ -103,8 +119,11 @@ public final class Mover {
    * user on its delegated subtree gets PERMISSION_DENIED naming that file rather than a half-made
    * move. Root may write every file; another user must own it.
    */
-  private void checkCommonAncestors(Map<Long, Map<Hierarchy, CgroupPath>> before, List<Hierarchy> hierarchies,
-      CgroupPath path, String what) {
+  private void checkCommonAncestors(
+      Map<Long, Map<Hierarchy, CgroupPath>> before,
+      List<Hierarchy> hierarchies,
+      CgroupPath path,
+      String what) {
     int self = fs.effectiveUid();
     if (self == 0) {
       return;
@@ -120,15 +139,32 @@ public final class Mover {
         try {
           owner = fs.owner(h, ancestor, "cgroup.procs").uid();
         } catch (IOException e) {
-          throw Errors.ofMove(what + ": cannot read the owner of the common ancestor "
-              + h.display(ancestor, "cgroup.procs"), e);
+          throw Errors.ofMove(
+              what
+                  + ": cannot read the owner of the common ancestor "
+                  + h.display(ancestor, "cgroup.procs"),
+              e);
         }
         if (owner != self) {
-          throw new LmctfyException(ErrorCode.PERMISSION_DENIED, what + ": moving " + tid.getKey() + " from "
-              + h.display(from, null) + " into " + h.display(path, null) + " needs write access to the common ancestor's "
-              + h.display(ancestor, "cgroup.procs") + " (cgroup v2's rule), which belongs to uid " + owner
-              + ", not to uid " + self + "; nothing was moved" + (tid.getKey() == fs.selfPid()
-              ? " (a process run starts in this JVM's cgroup)" : ""));
+          throw new LmctfyException(
+              ErrorCode.PERMISSION_DENIED,
+              what
+                  + ": moving "
+                  + tid.getKey()
+                  + " from "
+                  + h.display(from, null)
+                  + " into "
+                  + h.display(path, null)
+                  + " needs write access to the common ancestor's "
+                  + h.display(ancestor, "cgroup.procs")
+                  + " (cgroup v2's rule), which belongs to uid "
+                  + owner
+                  + ", not to uid "
+                  + self
+                  + "; nothing was moved"
+                  + (tid.getKey() == fs.selfPid()
+                      ? " (a process run starts in this JVM's cgroup)"
+                      : ""));
         }
       }
     }
@@ -146,14 +182,15 @@ public final class Mover {
 
   private void moveBack(Hierarchy h, CgroupPath back, long tid) {
     if (back == null) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "cannot move " + tid + " back in " + h.label()
-          + ": its cgroup there was not visible");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "cannot move " + tid + " back in " + h.label() + ": its cgroup there was not visible");
     }
     try {
       fs.write(h, back, file(h), Long.toString(tid));
     } catch (IOException e) {
-      throw Errors.ofMove("moving " + tid + " back to " + h.label() + ":" + h.display(back, null), e);
+      throw Errors.ofMove(
+          "moving " + tid + " back to " + h.label() + ":" + h.display(back, null), e);
     }
   }
-
 }

@@ -17,9 +17,20 @@ public final class PlacementException extends IOException {
   private final long pid;
 
   PlacementException(long pid, int placed, int of, CgroupFsException refused) {
-    super("placing the launcher (pid " + pid + ") in its cgroups: " + refused.getMessage()
-        + (refused.errno() == org.lmctfy.cgroupfs.Errno.ESRCH ? " (it was killed by someone else)" : "")
-        + "; placed in " + placed + " of " + of + " hierarchies, then killed before it ran anything", refused);
+    super(
+        "placing the launcher (pid "
+            + pid
+            + ") in its cgroups: "
+            + refused.getMessage()
+            + (refused.errno() == org.lmctfy.cgroupfs.Errno.ESRCH
+                ? " (it was killed by someone else)"
+                : "")
+            + "; placed in "
+            + placed
+            + " of "
+            + of
+            + " hierarchies, then killed before it ran anything",
+        refused);
     this.pid = pid;
   }
 
@@ -46,7 +57,8 @@ public final class PlacementException extends IOException {
    */
   public static LmctfyException ofRun(String what, IOException e) {
     if (e instanceof PlacementException p) {
-      ErrorCode code = p.refusal().map(r -> Errors.codeOfLaunch(r.errno())).orElse(ErrorCode.ABORTED);
+      ErrorCode code =
+          p.refusal().map(r -> Errors.codeOfLaunch(r.errno())).orElse(ErrorCode.ABORTED);
       return new LmctfyException(code, what + ": " + e.getMessage(), e);
     }
     if (e instanceof CgroupFsException fs) {

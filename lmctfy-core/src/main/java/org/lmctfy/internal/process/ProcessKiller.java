@@ -15,19 +15,20 @@ import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
- * Empties a cgroup (one path in several hierarchies) and every cgroup below it of processes:
- * {@code cgroup.kill} where the unified hierarchy has it (frozen processes die of it too), and
- * freeze, SIGKILL every member, thaw, repeated until every hierarchy's subtree is empty or the
- * deadline passes. Freezing first stops a fork loop from outrunning the kills; it uses the v1
- * freezer where there is one (which freezes the subtree), else the unified hierarchy's {@code
- * cgroup.freeze} when the kernel has no {@code cgroup.kill}. What it froze it always thaws.
+ * Empties a cgroup (one path in several hierarchies) and every cgroup below it of processes: {@code
+ * cgroup.kill} where the unified hierarchy has it (frozen processes die of it too), and freeze,
+ * SIGKILL every member, thaw, repeated until every hierarchy's subtree is empty or the deadline
+ * passes. Freezing first stops a fork loop from outrunning the kills; it uses the v1 freezer where
+ * there is one (which freezes the subtree), else the unified hierarchy's {@code cgroup.freeze} when
+ * the kernel has no {@code cgroup.kill}. What it froze it always thaws.
  *
  * <p>{@link #killAllAndThaw} is the user's killAll: it then thaws the whole subtree in every
- * freezer the kernel has (v1 {@code freezer.state}, v2 {@code cgroup.freeze}), whoever froze
- * it, so that the emptied containers take and run new processes at once, on v1 and v2 alike.
+ * freezer the kernel has (v1 {@code freezer.state}, v2 {@code cgroup.freeze}), whoever froze it, so
+ * that the emptied containers take and run new processes at once, on v1 and v2 alike.
  */
 public final class ProcessKiller {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ProcessKiller.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ProcessKiller.class);
   private static final String STATE = "freezer.state";
   private static final String FREEZE = "cgroup.freeze";
 
@@ -62,12 +63,23 @@ public final class ProcessKiller {
       long t = System.nanoTime();
       if (!told && t - start > Freezer.PATIENCE_NANOS && t <= end) {
         told = true;
-        LOG.info("processes {} in cgroup {} or below are still alive after 1 s of SIGKILL; going on for up to {} ms in all",
-            pids, path, deadline.toMillis());
+        LOG.info(
+            "processes {} in cgroup {} or below are still alive after 1 s of SIGKILL; going on for up to {} ms in all",
+            pids,
+            path,
+            deadline.toMillis());
       }
       if (t > end) {
-        throw new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "processes " + pids + " in cgroup " + path
-            + " or below survived SIGKILL for " + deadline.toMillis() + " ms: " + whereabouts(hierarchies, path));
+        throw new LmctfyException(
+            ErrorCode.DEADLINE_EXCEEDED,
+            "processes "
+                + pids
+                + " in cgroup "
+                + path
+                + " or below survived SIGKILL for "
+                + deadline.toMillis()
+                + " ms: "
+                + whereabouts(hierarchies, path));
       }
       if (round == 0 || round % 10 == 0) {
         signal(pids, unified, freezer, path, cgroupKill);
@@ -118,14 +130,18 @@ public final class ProcessKiller {
     }
   }
 
-  private void signal(TreeSet<Long> pids, Hierarchy unified, Hierarchy freezer, CgroupPath path, boolean cgroupKill)
+  private void signal(
+      TreeSet<Long> pids, Hierarchy unified, Hierarchy freezer, CgroupPath path, boolean cgroupKill)
       throws IOException {
     if (cgroupKill) {
       fs.write(unified, path, "cgroup.kill", "1");
     }
     boolean froze = freezer != null && !path.isRoot() && fs.exists(freezer, path);
     if (froze) {
-      fs.write(freezer, path, freezer.version() == CgroupVersion.V1 ? STATE : FREEZE,
+      fs.write(
+          freezer,
+          path,
+          freezer.version() == CgroupVersion.V1 ? STATE : FREEZE,
           freezer.version() == CgroupVersion.V1 ? "FROZEN" : "1");
       pids.addAll(members(List.of(freezer), path)); // what forked before the freeze took hold
     }

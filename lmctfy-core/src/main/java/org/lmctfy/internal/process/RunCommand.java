@@ -20,8 +20,8 @@ import org.lmctfy.spec.RunSpec;
  *   <li>{@code use_shell}: the argv joined with spaces becomes {@code /bin/sh -c <line>}.
  *   <li>DETACHED: the argv is prefixed with {@code setsid --} (util-linux, from /usr/bin or /bin),
  *       which the launcher execs after placing itself; the launcher is never a process-group
- *       leader, so setsid makes the new session without forking and the pid stays the same.
- *       Streams not redirected go to {@code /dev/null}.
+ *       leader, so setsid makes the new session without forking and the pid stays the same. Streams
+ *       not redirected go to {@code /dev/null}.
  *   <li>INHERIT: streams not redirected are pipes to the caller; redirected stdout and stderr are
  *       appended to.
  *   <li>environment: null inherits the caller's; a map is the whole environment.
@@ -78,17 +78,27 @@ public final class RunCommand {
 
   /**
    * The command to start inside a virtual host: as {@link #of}, but the working directory (default
-   * {@code /}) is the virtual host's, set as the builder's directory for {@code
-   * VirtualHosts.join}, and the redirected files are the host's, given by absolute paths; no
-   * {@code setsid} (the join makes the new session of DETACHED).
+   * {@code /}) is the virtual host's, set as the builder's directory for {@code VirtualHosts.join},
+   * and the redirected files are the host's, given by absolute paths; no {@code setsid} (the join
+   * makes the new session of DETACHED).
    */
   public static ProcessBuilder forVirtualHost(List<String> argv, RunSpec spec) {
-    ProcessBuilder pb = of(argv, new RunSpec(RunSpec.FdPolicy.INHERIT, spec.environment(), null, null, null, null,
-        spec.useShell()));
+    ProcessBuilder pb =
+        of(
+            argv,
+            new RunSpec(
+                RunSpec.FdPolicy.INHERIT,
+                spec.environment(),
+                null,
+                null,
+                null,
+                null,
+                spec.useShell()));
     boolean detached = spec.fdPolicy() == RunSpec.FdPolicy.DETACHED;
     String dir = spec.workingDirectory() == null ? "/" : spec.workingDirectory();
     if (!dir.startsWith("/")) {
-      throw invalid("working_directory " + dir + ": inside a virtual host it must be an absolute path");
+      throw invalid(
+          "working_directory " + dir + ": inside a virtual host it must be an absolute path");
     }
     pb.directory(new File(dir));
     if (spec.stdin() != null) {
@@ -96,17 +106,25 @@ public final class RunCommand {
     } else if (detached) {
       pb.redirectInput(DEV_NULL);
     }
-    pb.redirectOutput(spec.stdout() == null ? output(null, null, detached)
-        : ProcessBuilder.Redirect.appendTo(hostFile(spec.stdout(), "stdout").toFile()));
-    pb.redirectError(spec.stderr() == null ? output(null, null, detached)
-        : ProcessBuilder.Redirect.appendTo(hostFile(spec.stderr(), "stderr").toFile()));
+    pb.redirectOutput(
+        spec.stdout() == null
+            ? output(null, null, detached)
+            : ProcessBuilder.Redirect.appendTo(hostFile(spec.stdout(), "stdout").toFile()));
+    pb.redirectError(
+        spec.stderr() == null
+            ? output(null, null, detached)
+            : ProcessBuilder.Redirect.appendTo(hostFile(spec.stderr(), "stderr").toFile()));
     return pb;
   }
 
   private static Path hostFile(String file, String field) {
     if (!file.startsWith("/")) {
-      throw invalid(field + " " + file + ": a run in a virtual host redirects to files of the host, given by "
-          + "absolute paths (its working_directory is inside the virtual host)");
+      throw invalid(
+          field
+              + " "
+              + file
+              + ": a run in a virtual host redirects to files of the host, given by "
+              + "absolute paths (its working_directory is inside the virtual host)");
     }
     return Path.of(file);
   }
@@ -129,7 +147,8 @@ public final class RunCommand {
    * @throws LmctfyException INVALID_ARGUMENT naming what is wrong
    */
   public static void check(ProcessBuilder pb) {
-    Path dir = pb.directory() == null ? Path.of(System.getProperty("user.dir")) : pb.directory().toPath();
+    Path dir =
+        pb.directory() == null ? Path.of(System.getProperty("user.dir")) : pb.directory().toPath();
     if (!Files.isDirectory(dir)) {
       throw invalid("working_directory " + dir + " is not a directory");
     }
@@ -138,14 +157,16 @@ public final class RunCommand {
   }
 
   /**
-   * Checks the files of {@code pb}'s redirections, relative ones from {@code dir}: stdin a
-   * readable file, stdout and stderr in an existing directory.
+   * Checks the files of {@code pb}'s redirections, relative ones from {@code dir}: stdin a readable
+   * file, stdout and stderr in an existing directory.
    *
    * @throws LmctfyException INVALID_ARGUMENT naming the file
    */
   public static void checkRedirections(ProcessBuilder pb, Path dir) {
     File in = pb.redirectInput().file();
-    if (in != null && (!Files.isReadable(dir.resolve(in.toPath())) || Files.isDirectory(dir.resolve(in.toPath())))) {
+    if (in != null
+        && (!Files.isReadable(dir.resolve(in.toPath()))
+            || Files.isDirectory(dir.resolve(in.toPath())))) {
       throw invalid("stdin " + in + " is not a readable file");
     }
     for (ProcessBuilder.Redirect r : List.of(pb.redirectOutput(), pb.redirectError())) {
@@ -153,13 +174,16 @@ public final class RunCommand {
         Path out = dir.resolve(r.file().toPath());
         Path parent = out.getParent();
         if (parent == null || !Files.isDirectory(parent) || Files.isDirectory(out)) {
-          throw invalid("cannot append to " + out + ": its directory is missing or it is a directory");
+          throw invalid(
+              "cannot append to " + out + ": its directory is missing or it is a directory");
         }
       }
     }
   }
 
-  /** As sh finds a command: a name with a slash is a path (from the working directory), else PATH. */
+  /**
+   * As sh finds a command: a name with a slash is a path (from the working directory), else PATH.
+   */
   private static void requireExecutable(String program, Path dir, Map<String, String> env) {
     if (program.contains("/")) {
       if (!isExecutableFile(dir.resolve(program))) {
@@ -168,10 +192,18 @@ public final class RunCommand {
       return;
     }
     String path = env.getOrDefault("PATH", DEFAULT_PATH);
-    if (find(program, dir, path) == null) { // the PATH's value may be long and private: its size only
-      throw invalid("argv[0] " + program + " is not an executable file in any of the "
-          + path.split(":", -1).length + " directories of " + (env.containsKey("PATH") ? "the program's PATH"
-          : "sh's default PATH (the program's environment has none)") + "; give its path, or a PATH that holds it");
+    if (find(program, dir, path)
+        == null) { // the PATH's value may be long and private: its size only
+      throw invalid(
+          "argv[0] "
+              + program
+              + " is not an executable file in any of the "
+              + path.split(":", -1).length
+              + " directories of "
+              + (env.containsKey("PATH")
+                  ? "the program's PATH"
+                  : "sh's default PATH (the program's environment has none)")
+              + "; give its path, or a PATH that holds it");
     }
   }
 
@@ -187,13 +219,17 @@ public final class RunCommand {
   }
 
   /**
-   * {@code program} (a name without a slash) as sh finds it on {@code path} from {@code
-   * directory} (null: the JVM's); the name itself if it is not there (the start then fails as
-   * sh's would).
+   * {@code program} (a name without a slash) as sh finds it on {@code path} from {@code directory}
+   * (null: the JVM's); the name itself if it is not there (the start then fails as sh's would).
    */
   static String resolve(String program, String path, File directory) {
-    Path found = find(program, directory == null ? Path.of(System.getProperty("user.dir"))
-        : directory.toPath().toAbsolutePath(), path);
+    Path found =
+        find(
+            program,
+            directory == null
+                ? Path.of(System.getProperty("user.dir"))
+                : directory.toPath().toAbsolutePath(),
+            path);
     return found == null ? program : found.toString();
   }
 
@@ -201,7 +237,10 @@ public final class RunCommand {
     return Files.isRegularFile(p) && Files.isExecutable(p);
   }
 
-  /** util-linux's setsid by absolute path; the bare name where it is not there ({@link #check} then says so). */
+  /**
+   * util-linux's setsid by absolute path; the bare name where it is not there ({@link #check} then
+   * says so).
+   */
   private static String setsid() {
     for (String s : SETSID) {
       if (isExecutableFile(Path.of(s))) {

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.BlockIoSpec.DeviceLimit;
 import org.lmctfy.spec.BlockIoSpec.DeviceWeight;
 import org.lmctfy.spec.BlockIoSpec.LatencyTarget;
-import org.lmctfy.spec.BlockIoSpec;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
@@ -22,31 +22,52 @@ import org.lmctfy.spec.ContainerSpec;
  * removing one. v2: where the BFQ scheduler is loaded, {@code io.bfq.weight = "default " + weight}
  * (BFQ takes v1's units; looked for in the container, or on create in its parent), else {@code
  * io.weight = "default " + (1 + (weight - 10) * 9999 / 990)}, read back as {@code 10 + ceil((w - 1)
- * * 990 / 9999)}, as runc and crun do; {@code device_weights} as {@code "major:minor N"} lines of the
- * same file ({@code "major:minor default"} removes one); limits in {@code io.max} as {@code
+ * * 990 / 9999)}, as runc and crun do; {@code device_weights} as {@code "major:minor N"} lines of
+ * the same file ({@code "major:minor default"} removes one); limits in {@code io.max} as {@code
  * "major:minor rbps=.. wbps=.. riops=.. wiops=.."} ({@code max} unlimited); {@code latency_targets}
  * in {@code io.latency} as {@code "major:minor target=µs"} ({@code target=max} removes one). -1 in
  * the spec is unlimited. A given list replaces the container's whole list (devices left out lose
  * their setting); REPLACE clears what is not given.
  */
 final class BlockIoHandler implements ResourceHandler {
-  private static final String[][] V1_FILES = {{"read_bps", "blkio.throttle.read_bps_device"},
-      {"write_bps", "blkio.throttle.write_bps_device"}, {"read_iops", "blkio.throttle.read_iops_device"},
-      {"write_iops", "blkio.throttle.write_iops_device"}};
+  private static final String[][] V1_FILES = {
+    {"read_bps", "blkio.throttle.read_bps_device"},
+    {"write_bps", "blkio.throttle.write_bps_device"},
+    {"read_iops", "blkio.throttle.read_iops_device"},
+    {"write_iops", "blkio.throttle.write_iops_device"}
+  };
   private static final String[] V2_KEYS = {"rbps", "wbps", "riops", "wiops"};
 
   @Override
   public List<Field> fields() {
     return List.of(
-        new Field("blockio.weight", "io", List.of("blkio.weight", "blkio.bfq.weight"),
-            List.of("io.weight", "io.bfq.weight"), s -> blockio(s, BlockIoSpec::weight)),
-        new Field("blockio.device_limits", "io",
-            List.of("blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
-                "blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"), List.of("io.max"),
+        new Field(
+            "blockio.weight",
+            "io",
+            List.of("blkio.weight", "blkio.bfq.weight"),
+            List.of("io.weight", "io.bfq.weight"),
+            s -> blockio(s, BlockIoSpec::weight)),
+        new Field(
+            "blockio.device_limits",
+            "io",
+            List.of(
+                "blkio.throttle.read_bps_device",
+                "blkio.throttle.write_bps_device",
+                "blkio.throttle.read_iops_device",
+                "blkio.throttle.write_iops_device"),
+            List.of("io.max"),
             s -> blockio(s, BlockIoSpec::deviceLimits)),
-        new Field("blockio.device_weights", "io", List.of(), List.of("io.weight"),
+        new Field(
+            "blockio.device_weights",
+            "io",
+            List.of(),
+            List.of("io.weight"),
             s -> blockio(s, BlockIoSpec::deviceWeights)),
-        new Field("blockio.latency_targets", "io", List.of(), List.of("io.latency"),
+        new Field(
+            "blockio.latency_targets",
+            "io",
+            List.of(),
+            List.of("io.latency"),
             s -> blockio(s, BlockIoSpec::latencyTargets)));
   }
 
@@ -65,7 +86,8 @@ final class BlockIoHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.blockio(anyOf(given) ? normalise(spec.blockio(), host) : null);
   }
 
@@ -87,12 +109,19 @@ final class BlockIoHandler implements ResourceHandler {
     } else if (weight != null || replace) {
       String file = v1WeightFile(host, h, mode);
       if (weight != null && !hasV1Weight(host, h, mode, file)) {
-        throw Host.notOn(h, "blockio.weight", "this kernel has neither blkio.weight (CFQ) nor blkio.bfq.weight "
-            + "(the BFQ scheduler, a module: on no block device here), so there is no weight to set");
+        throw Host.notOn(
+            h,
+            "blockio.weight",
+            "this kernel has neither blkio.weight (CFQ) nor blkio.bfq.weight "
+                + "(the BFQ scheduler, a module: on no block device here), so there is no weight to set");
       }
       if (weight != null || host.selfHas(h, file)) {
-        out.add(new FileWrite(h, file, Integer.toString(weight == null ? defaultWeight(file) : weight),
-            "blockio.weight"));
+        out.add(
+            new FileWrite(
+                h,
+                file,
+                Integer.toString(weight == null ? defaultWeight(file) : weight),
+                "blockio.weight"));
       }
     }
     if (Host.isV2(h)) {
@@ -108,7 +137,10 @@ final class BlockIoHandler implements ResourceHandler {
         Long[] values = {d.readBps(), d.writeBps(), d.readIops(), d.writeIops()};
         for (int i = 0; i < 4; i++) {
           if (values[i] != null) {
-            sb.append(' ').append(V2_KEYS[i]).append('=').append(values[i] < 0 ? "max" : values[i].toString());
+            sb.append(' ')
+                .append(V2_KEYS[i])
+                .append('=')
+                .append(values[i] < 0 ? "max" : values[i].toString());
           }
         }
         out.add(new FileWrite(h, "io.max", sb.toString(), "blockio.device_limits"));
@@ -116,8 +148,12 @@ final class BlockIoHandler implements ResourceHandler {
         Long[] values = {d.readBps(), d.writeBps(), d.readIops(), d.writeIops()};
         for (int i = 0; i < 4; i++) {
           if (values[i] != null) {
-            out.add(new FileWrite(h, V1_FILES[i][1], d.device() + " " + (values[i] < 0 ? 0 : values[i]),
-                "blockio.device_limits"));
+            out.add(
+                new FileWrite(
+                    h,
+                    V1_FILES[i][1],
+                    d.device() + " " + (values[i] < 0 ? 0 : values[i]),
+                    "blockio.device_limits"));
           }
         }
       }
@@ -126,13 +162,14 @@ final class BlockIoHandler implements ResourceHandler {
 
   /**
    * The "default N" lines of the v2 weight files {@code planned} writes, as they are: a v1-unit
-   * weight read from them does not always map back to the same line (the kernel's default 100 is
-   * no v1 weight's image).
+   * weight read from them does not always map back to the same line (the kernel's default 100 is no
+   * v1 weight's image).
    */
   @Override
   public void keepAsRead(List<FileWrite> planned, Host host, List<FileWrite> out) {
     for (FileWrite w : planned) {
-      if (Host.isV2(w.hierarchy()) && w.value().startsWith("default ")
+      if (Host.isV2(w.hierarchy())
+          && w.value().startsWith("default ")
           && (w.file().equals("io.weight") || w.file().equals("io.bfq.weight"))) {
         String line = host.readSelf(w.hierarchy(), w.file()).split("\n")[0].strip();
         out.add(new FileWrite(w.hierarchy(), w.file(), line, w.field()));
@@ -140,11 +177,12 @@ final class BlockIoHandler implements ResourceHandler {
     }
   }
 
-  private static void planV2Weights(BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h,
-      List<FileWrite> out) {
+  private static void planV2Weights(
+      BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     String file = bfq(host, h, mode) ? "io.bfq.weight" : "io.weight";
     Integer weight = io == null ? null : io.weight();
-    if (weight != null || replace) { // REPLACE without a weight: the kernel's default, 100 in both files
+    if (weight != null
+        || replace) { // REPLACE without a weight: the kernel's default, 100 in both files
       int w = weight == null ? 100 : file.equals("io.weight") ? v2Weight(weight) : weight;
       out.add(new FileWrite(h, file, "default " + w, "blockio.weight"));
     }
@@ -163,8 +201,12 @@ final class BlockIoHandler implements ResourceHandler {
         }
       }
       for (DeviceWeight d : wanted) {
-        out.add(new FileWrite(h, file, d.device() + " " + (file.equals("io.weight") ? v2Weight(d.weight()) : d.weight()),
-            "blockio.device_weights"));
+        out.add(
+            new FileWrite(
+                h,
+                file,
+                d.device() + " " + (file.equals("io.weight") ? v2Weight(d.weight()) : d.weight()),
+                "blockio.device_weights"));
       }
     }
   }
@@ -175,44 +217,65 @@ final class BlockIoHandler implements ResourceHandler {
    */
   private static void requireIocost(Host host, Hierarchy h, String device) {
     String qos = host.readRoot(h, "io.cost.qos");
-    boolean enabled = qos != null && Arrays.stream(qos.split("\n"))
-        .anyMatch(line -> line.startsWith(device + " ") && line.contains(" enable=1"));
+    boolean enabled =
+        qos != null
+            && Arrays.stream(qos.split("\n"))
+                .anyMatch(line -> line.startsWith(device + " ") && line.contains(" enable=1"));
     if (!enabled) {
-      throw Host.notOn(h, "blockio.device_weights", "a per-device io.weight needs the iocost controller on device "
-          + device + " (\"" + device + " enable=1\" in the root cgroup's io.cost.qos, a machine-wide setting lmctfy "
-          + "leaves to the administrator), or the BFQ scheduler (io.bfq.weight)" + (qos == null
-              ? "; this kernel has no io.cost.qos" : ""));
+      throw Host.notOn(
+          h,
+          "blockio.device_weights",
+          "a per-device io.weight needs the iocost controller on device "
+              + device
+              + " (\""
+              + device
+              + " enable=1\" in the root cgroup's io.cost.qos, a machine-wide setting lmctfy "
+              + "leaves to the administrator), or the BFQ scheduler (io.bfq.weight)"
+              + (qos == null ? "; this kernel has no io.cost.qos" : ""));
     }
   }
 
-  private static void planLatency(BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h,
-      List<FileWrite> out) {
+  private static void planLatency(
+      BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     List<LatencyTarget> wanted = io == null ? List.of() : io.latencyTargets();
     if (wanted.isEmpty() && !(replace && host.selfHas(h, "io.latency"))) {
       return;
     }
-    boolean lacks = mode == Mode.CREATE ? host.lacks(h, "io.max", "io.latency")
-        : !host.selfHas(h, "io.latency");
+    boolean lacks =
+        mode == Mode.CREATE
+            ? host.lacks(h, "io.max", "io.latency")
+            : !host.selfHas(h, "io.latency");
     if (lacks) {
-      throw Host.notOn(h, "blockio.latency_targets", "this kernel has no io.latency (built without "
-          + "CONFIG_BLK_CGROUP_IOLATENCY)");
+      throw Host.notOn(
+          h,
+          "blockio.latency_targets",
+          "this kernel has no io.latency (built without " + "CONFIG_BLK_CGROUP_IOLATENCY)");
     }
     if (mode != Mode.CREATE) {
       for (String[] now : deviceLines(host, h, "io.latency")) {
         if (wanted.stream().noneMatch(d -> d.device().equals(now[0]))) {
-          out.add(new FileWrite(h, "io.latency", now[0] + " target=max", "blockio.latency_targets"));
+          out.add(
+              new FileWrite(h, "io.latency", now[0] + " target=max", "blockio.latency_targets"));
         }
       }
     }
     for (LatencyTarget t : wanted) {
-      out.add(new FileWrite(h, "io.latency", t.device() + " target=" + t.targetUs(), "blockio.latency_targets",
-          "built without CONFIG_BLK_CGROUP_IOLATENCY"));
+      out.add(
+          new FileWrite(
+              h,
+              "io.latency",
+              t.device() + " target=" + t.targetUs(),
+              "blockio.latency_targets",
+              "built without CONFIG_BLK_CGROUP_IOLATENCY"));
     }
   }
 
-  /** Whether the BFQ scheduler's io.bfq.weight is there (in the container, or on create its parent). */
+  /**
+   * Whether the BFQ scheduler's io.bfq.weight is there (in the container, or on create its parent).
+   */
   private static boolean bfq(Host host, Hierarchy h, Mode mode) {
-    return mode == Mode.CREATE ? host.nearestHas(h, "io.weight", "io.bfq.weight")
+    return mode == Mode.CREATE
+        ? host.nearestHas(h, "io.weight", "io.bfq.weight")
         : host.selfHas(h, "io.bfq.weight");
   }
 
@@ -231,8 +294,12 @@ final class BlockIoHandler implements ResourceHandler {
     return out;
   }
 
-  /** REPLACE and DIFF of the whole list: devices limited now but not in the spec are unlimited again. */
-  private static List<DeviceLimit> withRemovals(List<DeviceLimit> wanted, List<DeviceLimit> current) {
+  /**
+   * REPLACE and DIFF of the whole list: devices limited now but not in the spec are unlimited
+   * again.
+   */
+  private static List<DeviceLimit> withRemovals(
+      List<DeviceLimit> wanted, List<DeviceLimit> current) {
     List<DeviceLimit> out = new ArrayList<>(wanted);
     for (DeviceLimit c : current) {
       if (wanted.stream().noneMatch(w -> w.device().equals(c.device()))) {
@@ -242,17 +309,24 @@ final class BlockIoHandler implements ResourceHandler {
     return out;
   }
 
-  /** blkio.weight (CFQ) where the kernel has it, else BFQ's blkio.bfq.weight (only below the root). */
-  /** Whether the weight file is there (on create: CFQ's in the parent, or BFQ's files, which the root lacks). */
+  /**
+   * blkio.weight (CFQ) where the kernel has it, else BFQ's blkio.bfq.weight (only below the root).
+   */
+  /**
+   * Whether the weight file is there (on create: CFQ's in the parent, or BFQ's files, which the
+   * root lacks).
+   */
   private static boolean hasV1Weight(Host host, Hierarchy h, Mode mode, String file) {
     if (mode != Mode.CREATE) {
       return host.selfHas(h, file);
     }
-    return host.parentHas(h, file) || file.equals("blkio.bfq.weight") && host.parentHas(h, "blkio.bfq.io_service_bytes");
+    return host.parentHas(h, file)
+        || file.equals("blkio.bfq.weight") && host.parentHas(h, "blkio.bfq.io_service_bytes");
   }
 
   private static String v1WeightFile(Host host, Hierarchy h, Mode mode) {
-    boolean cfq = mode == Mode.CREATE ? host.parentHas(h, "blkio.weight") : host.selfHas(h, "blkio.weight");
+    boolean cfq =
+        mode == Mode.CREATE ? host.parentHas(h, "blkio.weight") : host.selfHas(h, "blkio.weight");
     return cfq ? "blkio.weight" : "blkio.bfq.weight";
   }
 
@@ -282,7 +356,10 @@ final class BlockIoHandler implements ResourceHandler {
         weight = file.equals("io.weight") ? weightOfV2(w) : w;
       } else {
         String v1File = v1WeightFile(host, h, Mode.DIFF);
-        weight = (int) Kernel.number(host.readSelf(h, v1File).split("\n")[0].replaceAll("^default ", ""), v1File);
+        weight =
+            (int)
+                Kernel.number(
+                    host.readSelf(h, v1File).split("\n")[0].replaceAll("^default ", ""), v1File);
       }
     }
     List<DeviceWeight> weights = new ArrayList<>();
@@ -290,19 +367,28 @@ final class BlockIoHandler implements ResourceHandler {
       for (String[] d : deviceLines(host, h, file)) {
         int w = (int) Kernel.number(d[1], file);
         String[] mm = d[0].split(":");
-        weights.add(new DeviceWeight(Long.parseLong(mm[0]), Long.parseLong(mm[1]),
-            file.equals("io.weight") ? weightOfV2(w) : w));
+        weights.add(
+            new DeviceWeight(
+                Long.parseLong(mm[0]),
+                Long.parseLong(mm[1]),
+                file.equals("io.weight") ? weightOfV2(w) : w));
       }
     }
     List<LatencyTarget> targets = new ArrayList<>();
     if (fields.contains("blockio.latency_targets")) {
       for (String[] d : deviceLines(host, h, "io.latency")) {
         String[] mm = d[0].split(":");
-        targets.add(new LatencyTarget(Long.parseLong(mm[0]), Long.parseLong(mm[1]),
-            Kernel.number(d[1].replaceFirst("^target=", ""), "io.latency")));
+        targets.add(
+            new LatencyTarget(
+                Long.parseLong(mm[0]),
+                Long.parseLong(mm[1]),
+                Kernel.number(d[1].replaceFirst("^target=", ""), "io.latency")));
       }
     }
-    return new BlockIoSpec(weight, fields.contains("blockio.device_limits") ? readLimits(host, h) : List.of(), weights,
+    return new BlockIoSpec(
+        weight,
+        fields.contains("blockio.device_limits") ? readLimits(host, h) : List.of(),
+        weights,
         targets);
   }
 
@@ -336,28 +422,52 @@ final class BlockIoHandler implements ResourceHandler {
       }
     }
     List<DeviceLimit> out = new ArrayList<>();
-    byDevice.forEach((dev, v) -> {
-      String[] mm = dev.split(":");
-      out.add(new DeviceLimit(Long.parseLong(mm[0]), Long.parseLong(mm[1]), v[0], v[1], v[2], v[3]));
-    });
+    byDevice.forEach(
+        (dev, v) -> {
+          String[] mm = dev.split(":");
+          out.add(
+              new DeviceLimit(
+                  Long.parseLong(mm[0]), Long.parseLong(mm[1]), v[0], v[1], v[2], v[3]));
+        });
     return out;
   }
 
   static BlockIoSpec normalise(BlockIoSpec io, Host host) {
     boolean v2 = host.find("io").isPresent();
-    Integer weight = io.weight() == null ? null : v2 ? weightOfV2(v2Weight(io.weight())) : io.weight();
+    Integer weight =
+        io.weight() == null ? null : v2 ? weightOfV2(v2Weight(io.weight())) : io.weight();
     List<DeviceLimit> limits = new ArrayList<>();
     for (DeviceLimit d : io.deviceLimits()) {
       if (v2) {
-        limits.add(new DeviceLimit(d.major(), d.minor(), orMax(d.readBps()), orMax(d.writeBps()), orMax(d.readIops()),
-            orMax(d.writeIops())));
-      } else if (!(isNone(d.readBps()) && isNone(d.writeBps()) && isNone(d.readIops()) && isNone(d.writeIops()))) {
-        limits.add(new DeviceLimit(d.major(), d.minor(), v1(d.readBps()), v1(d.writeBps()), v1(d.readIops()),
-            v1(d.writeIops())));
+        limits.add(
+            new DeviceLimit(
+                d.major(),
+                d.minor(),
+                orMax(d.readBps()),
+                orMax(d.writeBps()),
+                orMax(d.readIops()),
+                orMax(d.writeIops())));
+      } else if (!(isNone(d.readBps())
+          && isNone(d.writeBps())
+          && isNone(d.readIops())
+          && isNone(d.writeIops()))) {
+        limits.add(
+            new DeviceLimit(
+                d.major(),
+                d.minor(),
+                v1(d.readBps()),
+                v1(d.writeBps()),
+                v1(d.readIops()),
+                v1(d.writeIops())));
       }
     }
-    List<DeviceWeight> weights = io.deviceWeights().stream().map(d -> new DeviceWeight(d.major(), d.minor(),
-        v2 ? weightOfV2(v2Weight(d.weight())) : d.weight())).toList();
+    List<DeviceWeight> weights =
+        io.deviceWeights().stream()
+            .map(
+                d ->
+                    new DeviceWeight(
+                        d.major(), d.minor(), v2 ? weightOfV2(v2Weight(d.weight())) : d.weight()))
+            .toList();
     return new BlockIoSpec(weight, limits, weights, io.latencyTargets());
   }
 

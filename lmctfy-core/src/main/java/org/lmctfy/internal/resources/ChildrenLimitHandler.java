@@ -20,12 +20,18 @@ final class ChildrenLimitHandler implements ResourceHandler {
   @Override
   public List<Field> fields() {
     return List.of(
-        new Field(CHILDREN_LIMIT, null, List.of(), List.of("cgroup.max.descendants"),
+        new Field(
+            CHILDREN_LIMIT,
+            null,
+            List.of(),
+            List.of("cgroup.max.descendants"),
             ContainerSpec::childrenLimit));
   }
 
   private static Optional<Hierarchy> unified(Host host) {
-    return host.fs().hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst();
+    return host.fs().hierarchies().stream()
+        .filter(h -> h.version() == CgroupVersion.V2)
+        .findFirst();
   }
 
   @Override
@@ -39,10 +45,12 @@ final class ChildrenLimitHandler implements ResourceHandler {
       return;
     }
     if (unified == null) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, CHILDREN_LIMIT + " needs cgroup v2's " + FILE
-          + ", and no cgroup2 hierarchy is mounted");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          CHILDREN_LIMIT + " needs cgroup v2's " + FILE + ", and no cgroup2 hierarchy is mounted");
     }
-    out.writes.add(new FileWrite(unified, FILE, limit == null ? "max" : limit.toString(), CHILDREN_LIMIT));
+    out.writes.add(
+        new FileWrite(unified, FILE, limit == null ? "max" : limit.toString(), CHILDREN_LIMIT));
   }
 
   @Override
@@ -56,11 +64,15 @@ final class ChildrenLimitHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.childrenLimit(spec.childrenLimit());
   }
 
-  /** A limit read as none ({@code max}) is not in the spec read back, so a DIFF to it would write nothing. */
+  /**
+   * A limit read as none ({@code max}) is not in the spec read back, so a DIFF to it would write
+   * nothing.
+   */
   @Override
   public void restoreUnset(ContainerSpec old, Set<String> touched, Host host, List<FileWrite> out) {
     if (touched.contains(CHILDREN_LIMIT) && old.childrenLimit() == null) {

@@ -27,8 +27,8 @@ import org.lmctfy.spec.CpuSpec;
  * partition}: see {@link Cpuset}.
  *
  * <p>{@code uclamp_min}/{@code uclamp_max} are {@code cpu.uclamp.min}/{@code .max} on v1 and v2
- * (percent with two decimals; 100 is written and read as {@code max}; REPLACE resets 0 and
- * {@code max}); a kernel built without them is FAILED_PRECONDITION.
+ * (percent with two decimals; 100 is written and read as {@code max}; REPLACE resets 0 and {@code
+ * max}); a kernel built without them is FAILED_PRECONDITION.
  */
 final class CpuHandler implements ResourceHandler {
   static final long PERIOD_US = 100_000;
@@ -36,22 +36,60 @@ final class CpuHandler implements ResourceHandler {
   @Override
   public List<Field> fields() {
     return List.of(
-        new Field("cpu.limit", "cpu", List.of("cpu.shares"), List.of("cpu.weight"),
+        new Field(
+            "cpu.limit",
+            "cpu",
+            List.of("cpu.shares"),
+            List.of("cpu.weight"),
             s -> cpu(s, CpuSpec::limit)),
-        new Field("cpu.max_limit", "cpu", List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"), List.of("cpu.max"),
+        new Field(
+            "cpu.max_limit",
+            "cpu",
+            List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"),
+            List.of("cpu.max"),
             s -> cpu(s, CpuSpec::maxLimit)),
-        new Field("cpu.mask", "cpuset", List.of("cpuset.cpus"), List.of("cpuset.cpus"), s -> cpu(s, CpuSpec::mask)),
-        new Field("cpu.memory_nodes", "cpuset", List.of("cpuset.mems"), List.of("cpuset.mems"),
+        new Field(
+            "cpu.mask",
+            "cpuset",
+            List.of("cpuset.cpus"),
+            List.of("cpuset.cpus"),
+            s -> cpu(s, CpuSpec::mask)),
+        new Field(
+            "cpu.memory_nodes",
+            "cpuset",
+            List.of("cpuset.mems"),
+            List.of("cpuset.mems"),
             s -> cpu(s, CpuSpec::memoryNodes)),
-        new Field("cpu.period_us", "cpu", List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"), List.of("cpu.max"),
+        new Field(
+            "cpu.period_us",
+            "cpu",
+            List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"),
+            List.of("cpu.max"),
             s -> cpu(s, CpuSpec::periodUs)),
-        new Field("cpu.burst_us", "cpu", List.of(), List.of("cpu.max.burst"), s -> cpu(s, CpuSpec::burstUs)),
+        new Field(
+            "cpu.burst_us",
+            "cpu",
+            List.of(),
+            List.of("cpu.max.burst"),
+            s -> cpu(s, CpuSpec::burstUs)),
         new Field("cpu.idle", "cpu", List.of(), List.of("cpu.idle"), s -> cpu(s, CpuSpec::idle)),
-        new Field("cpu.uclamp_min", "cpu", List.of("cpu.uclamp.min"), List.of("cpu.uclamp.min"),
+        new Field(
+            "cpu.uclamp_min",
+            "cpu",
+            List.of("cpu.uclamp.min"),
+            List.of("cpu.uclamp.min"),
             s -> cpu(s, CpuSpec::uclampMin)),
-        new Field("cpu.uclamp_max", "cpu", List.of("cpu.uclamp.max"), List.of("cpu.uclamp.max"),
+        new Field(
+            "cpu.uclamp_max",
+            "cpu",
+            List.of("cpu.uclamp.max"),
+            List.of("cpu.uclamp.max"),
             s -> cpu(s, CpuSpec::uclampMax)),
-        new Field("cpu.partition", "cpuset", List.of(), List.of("cpuset.cpus.partition"),
+        new Field(
+            "cpu.partition",
+            "cpuset",
+            List.of(),
+            List.of("cpuset.cpus.partition"),
             s -> cpu(s, CpuSpec::partition)));
   }
 
@@ -79,7 +117,8 @@ final class CpuHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.cpu(anyOf(given) ? normalise(spec.cpu(), host) : null);
   }
 
@@ -88,10 +127,17 @@ final class CpuHandler implements ResourceHandler {
     boolean replace = mode == Mode.REPLACE && host.has("cpu");
     if (c.schedulingLatency() != null) {
       Hierarchy h = host.require("cpu", "cpu.scheduling_latency");
-      throw Host.notOn(h, "cpu.scheduling_latency", "the kernel has no cpu.lat (a Google kernel patch)");
+      throw Host.notOn(
+          h, "cpu.scheduling_latency", "the kernel has no cpu.lat (a Google kernel patch)");
     }
-    Hierarchy h = c.limit() != null || c.maxLimit() != null || c.burstUs() != null || c.idle() != null || replace
-        ? host.require("cpu", "cpu") : null;
+    Hierarchy h =
+        c.limit() != null
+                || c.maxLimit() != null
+                || c.burstUs() != null
+                || c.idle() != null
+                || replace
+            ? host.require("cpu", "cpu")
+            : null;
     if (h != null && !Host.isV2(h)) {
       if (c.burstUs() != null) {
         throw Host.notOn(h, "cpu.burst_us", "lmctfy sets cpu.max.burst on v2 only");
@@ -101,19 +147,31 @@ final class CpuHandler implements ResourceHandler {
       }
     }
     boolean v2 = h != null && Host.isV2(h);
-    String idle = c.idle() != null ? (c.idle() ? "1" : "0") : replace && v2 && host.selfHas(h, "cpu.idle") ? "0" : null;
-    if (c.limit() != null && idle == null && mode == Mode.DIFF && v2 && host.selfHas(h, "cpu.idle")
+    String idle =
+        c.idle() != null
+            ? (c.idle() ? "1" : "0")
+            : replace && v2 && host.selfHas(h, "cpu.idle") ? "0" : null;
+    if (c.limit() != null
+        && idle == null
+        && mode == Mode.DIFF
+        && v2
+        && host.selfHas(h, "cpu.idle")
         && Kernel.number(host.readSelf(h, "cpu.idle"), "cpu.idle") == 1) {
-      throw Kernel.invalid("cpu.limit", c.limit(), "cannot be set while the container is idle (cpu.idle 1): give "
-          + "idle: false with it");
+      throw Kernel.invalid(
+          "cpu.limit",
+          c.limit(),
+          "cannot be set while the container is idle (cpu.idle 1): give " + "idle: false with it");
     }
     if ("0".equals(idle)) {
-      out.add(new FileWrite(h, "cpu.idle", "0", "cpu.idle")); // the kernel refuses a weight while idle
+      out.add(
+          new FileWrite(h, "cpu.idle", "0", "cpu.idle")); // the kernel refuses a weight while idle
     }
     if (c.limit() != null || replace && !"1".equals(idle)) {
       long shares = c.limit() == null ? DEFAULT_SHARES : shares(c.limit());
-      out.add(v2 ? new FileWrite(h, "cpu.weight", Long.toString(weight(shares)), "cpu.limit")
-          : new FileWrite(h, "cpu.shares", Long.toString(shares), "cpu.limit"));
+      out.add(
+          v2
+              ? new FileWrite(h, "cpu.weight", Long.toString(weight(shares)), "cpu.limit")
+              : new FileWrite(h, "cpu.shares", Long.toString(shares), "cpu.limit"));
     }
     planMax(c, mode, replace, host, h, out);
     if ("1".equals(idle)) {
@@ -125,8 +183,12 @@ final class CpuHandler implements ResourceHandler {
 
   private static final String NO_UCLAMP = "built without CONFIG_UCLAMP_TASK_GROUP";
 
-  /** cpu.uclamp.max, then cpu.uclamp.min; the request is checked against the other one the container keeps. */
-  private static void planUclamp(CpuSpec c, Mode mode, boolean replace, Host host, List<FileWrite> out) {
+  /**
+   * cpu.uclamp.max, then cpu.uclamp.min; the request is checked against the other one the container
+   * keeps.
+   */
+  private static void planUclamp(
+      CpuSpec c, Mode mode, boolean replace, Host host, List<FileWrite> out) {
     boolean given = c.uclampMin() != null || c.uclampMax() != null;
     if (!given && !replace) {
       return;
@@ -136,19 +198,29 @@ final class CpuHandler implements ResourceHandler {
       return; // REPLACE on a kernel without uclamp: nothing to reset
     }
     String file = c.uclampMin() != null ? "cpu.uclamp.min" : "cpu.uclamp.max";
-    if (given && (mode == Mode.CREATE ? host.lacks(h, Host.isV2(h) ? "cpu.weight" : "cpu.shares", file)
-        : !host.selfHas(h, file))) {
-      throw Host.notOn(h, c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max", "this kernel has no "
-          + file + " (" + NO_UCLAMP + ")");
+    if (given
+        && (mode == Mode.CREATE
+            ? host.lacks(h, Host.isV2(h) ? "cpu.weight" : "cpu.shares", file)
+            : !host.selfHas(h, file))) {
+      throw Host.notOn(
+          h,
+          c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max",
+          "this kernel has no " + file + " (" + NO_UCLAMP + ")");
     }
     Double min = c.uclampMin() != null ? c.uclampMin() : replace ? Double.valueOf(0) : null;
     Double max = c.uclampMax() != null ? c.uclampMax() : replace ? Double.valueOf(100) : null;
     if (mode == Mode.DIFF && (min == null) != (max == null)) {
       double other = percent(host.readSelf(h, min == null ? "cpu.uclamp.min" : "cpu.uclamp.max"));
       if (min != null && min > other || max != null && max < other) {
-        throw Kernel.invalid(min != null ? "cpu.uclamp_min" : "cpu.uclamp_max", min != null ? min : max,
-            "is " + (min != null ? "above the container's cpu.uclamp_max " : "below the container's cpu.uclamp_min ")
-                + other + ": give both");
+        throw Kernel.invalid(
+            min != null ? "cpu.uclamp_min" : "cpu.uclamp_max",
+            min != null ? min : max,
+            "is "
+                + (min != null
+                    ? "above the container's cpu.uclamp_max "
+                    : "below the container's cpu.uclamp_min ")
+                + other
+                + ": give both");
       }
     }
     if (max != null) {
@@ -169,34 +241,49 @@ final class CpuHandler implements ResourceHandler {
     try {
       return kernel.equals("max") ? 100 : Double.parseDouble(kernel);
     } catch (NumberFormatException e) {
-      throw new org.lmctfy.LmctfyException(org.lmctfy.ErrorCode.INTERNAL, "unexpected cpu.uclamp value \"" + kernel
-          + "\"", e);
+      throw new org.lmctfy.LmctfyException(
+          org.lmctfy.ErrorCode.INTERNAL, "unexpected cpu.uclamp value \"" + kernel + "\"", e);
     }
   }
 
   /** cpu.max (or the v1 quota and period) and cpu.max.burst, in an order the kernel accepts. */
-  private static void planMax(CpuSpec c, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+  private static void planMax(
+      CpuSpec c, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     boolean v2 = h != null && Host.isV2(h);
-    boolean writesBurst = v2 && (c.burstUs() != null || replace && host.selfHas(h, "cpu.max.burst"));
+    boolean writesBurst =
+        v2 && (c.burstUs() != null || replace && host.selfHas(h, "cpu.max.burst"));
     if (c.maxLimit() == null && !replace && !writesBurst) {
       return;
     }
     boolean existing = mode != Mode.CREATE;
     long[] now = existing && h != null ? currentQuotaPeriod(host, h) : new long[] {-1, PERIOD_US};
-    long burstNow = existing && v2 && host.selfHas(h, "cpu.max.burst")
-        ? Kernel.number(host.readSelf(h, "cpu.max.burst"), "cpu.max.burst") : 0;
+    long burstNow =
+        existing && v2 && host.selfHas(h, "cpu.max.burst")
+            ? Kernel.number(host.readSelf(h, "cpu.max.burst"), "cpu.max.burst")
+            : 0;
     FileWrite max = null;
     long quota = now[0];
     if (c.maxLimit() != null || replace) {
       long period = c.periodUs() != null ? c.periodUs() : mode == Mode.DIFF ? now[1] : PERIOD_US;
       quota = quota(c.maxLimit() == null ? -1 : c.maxLimit(), period);
       if (quota >= 0 && quota < 1000) {
-        throw Kernel.invalid("cpu.max_limit", c.maxLimit(), "is below the kernel's smallest quota of 1000 µs per "
-            + period + " µs period (" + (1_000_000 + period - 1) / period + " milli-CPUs at this period)");
+        throw Kernel.invalid(
+            "cpu.max_limit",
+            c.maxLimit(),
+            "is below the kernel's smallest quota of 1000 µs per "
+                + period
+                + " µs period ("
+                + (1_000_000 + period - 1) / period
+                + " milli-CPUs at this period)");
       }
       checkParentQuota(host, h, quota, period);
       if (v2) {
-        max = new FileWrite(h, "cpu.max", (quota < 0 ? "max" : Long.toString(quota)) + " " + period, "cpu.max_limit");
+        max =
+            new FileWrite(
+                h,
+                "cpu.max",
+                (quota < 0 ? "max" : Long.toString(quota)) + " " + period,
+                "cpu.max_limit");
       } else {
         out.add(new FileWrite(h, "cpu.cfs_period_us", Long.toString(period), "cpu.max_limit"));
         out.add(new FileWrite(h, "cpu.cfs_quota_us", Long.toString(quota), "cpu.max_limit"));
@@ -210,9 +297,17 @@ final class CpuHandler implements ResourceHandler {
     }
     if (quota >= 0 && burstAfter > quota) {
       throw c.burstUs() != null
-          ? Kernel.invalid("cpu.burst_us", c.burstUs(), "is above the quota of " + quota + " µs (cpu.max_limit)")
-          : Kernel.invalid("cpu.max_limit", c.maxLimit(), "gives a quota of " + quota + " µs, below the container's "
-              + "cpu.max.burst of " + burstNow + " µs: lower cpu.burst_us with it");
+          ? Kernel.invalid(
+              "cpu.burst_us", c.burstUs(), "is above the quota of " + quota + " µs (cpu.max_limit)")
+          : Kernel.invalid(
+              "cpu.max_limit",
+              c.maxLimit(),
+              "gives a quota of "
+                  + quota
+                  + " µs, below the container's "
+                  + "cpu.max.burst of "
+                  + burstNow
+                  + " µs: lower cpu.burst_us with it");
     }
     // the kernel keeps burst <= quota after each write: a burst that fits the old quota goes first
     if (burst != null && (now[0] < 0 || burstAfter <= now[0])) {
@@ -232,9 +327,16 @@ final class CpuHandler implements ResourceHandler {
     if (!host.selfHas(h, Host.isV2(h) ? "cpu.max" : "cpu.cfs_quota_us")) {
       return new long[] {-1, PERIOD_US};
     }
-    String[] qp = Host.isV2(h) ? host.readSelf(h, "cpu.max").split(" ")
-        : new String[] {host.readSelf(h, "cpu.cfs_quota_us"), host.readSelf(h, "cpu.cfs_period_us")};
-    return new long[] {qp[0].equals("max") ? -1 : Kernel.number(qp[0], "cpu quota"), Kernel.number(qp[1], "cpu period")};
+    String[] qp =
+        Host.isV2(h)
+            ? host.readSelf(h, "cpu.max").split(" ")
+            : new String[] {
+              host.readSelf(h, "cpu.cfs_quota_us"), host.readSelf(h, "cpu.cfs_period_us")
+            };
+    return new long[] {
+      qp[0].equals("max") ? -1 : Kernel.number(qp[0], "cpu quota"),
+      Kernel.number(qp[1], "cpu period")
+    };
   }
 
   static long quota(long maxLimit, long period) {
@@ -243,7 +345,10 @@ final class CpuHandler implements ResourceHandler {
 
   static void validate(CpuSpec c) {
     if (c.limit() != null && shares(c.limit()) > MAX_SHARES) {
-      throw Kernel.invalid("cpu.limit", c.limit(), "is above the kernel's maximum of 256000 milli-CPUs (262144 shares)");
+      throw Kernel.invalid(
+          "cpu.limit",
+          c.limit(),
+          "is above the kernel's maximum of 256000 milli-CPUs (262144 shares)");
     }
   }
 
@@ -258,8 +363,10 @@ final class CpuHandler implements ResourceHandler {
     }
     long parentPeriod = Kernel.number(host.readParent(h, "cpu.cfs_period_us"), "cpu.cfs_period_us");
     if (quota * parentPeriod > parentQuota * period) {
-      throw Kernel.invalid("cpu.max_limit", quota * 1000 / period, "is above the parent's cap of "
-          + parentQuota * 1000 / parentPeriod + " milli-CPUs");
+      throw Kernel.invalid(
+          "cpu.max_limit",
+          quota * 1000 / period,
+          "is above the parent's cap of " + parentQuota * 1000 / parentPeriod + " milli-CPUs");
     }
   }
 
@@ -270,35 +377,55 @@ final class CpuHandler implements ResourceHandler {
     Long period = null;
     if (fields.contains("cpu.limit")) {
       Hierarchy h = host.require("cpu", "cpu.limit");
-      limit = Host.isV2(h) ? limitOfWeight(Kernel.number(host.readSelf(h, "cpu.weight"), "cpu.weight"))
-          : limitOfShares(Kernel.number(host.readSelf(h, "cpu.shares"), "cpu.shares"));
+      limit =
+          Host.isV2(h)
+              ? limitOfWeight(Kernel.number(host.readSelf(h, "cpu.weight"), "cpu.weight"))
+              : limitOfShares(Kernel.number(host.readSelf(h, "cpu.shares"), "cpu.shares"));
     }
     if (fields.contains("cpu.max_limit") || fields.contains("cpu.period_us")) {
       long[] qp = currentQuotaPeriod(host, host.require("cpu", "cpu.max_limit"));
       maxLimit = qp[0] < 0 ? -1 : qp[0] * 1000 / qp[1];
       period = fields.contains("cpu.period_us") ? qp[1] : null;
     }
-    Long burst = fields.contains("cpu.burst_us")
-        ? Kernel.number(host.readSelf(host.require("cpu", "cpu.burst_us"), "cpu.max.burst"), "cpu.max.burst") : null;
-    Boolean idle = fields.contains("cpu.idle")
-        ? Kernel.number(host.readSelf(host.require("cpu", "cpu.idle"), "cpu.idle"), "cpu.idle") == 1 : null;
+    Long burst =
+        fields.contains("cpu.burst_us")
+            ? Kernel.number(
+                host.readSelf(host.require("cpu", "cpu.burst_us"), "cpu.max.burst"),
+                "cpu.max.burst")
+            : null;
+    Boolean idle =
+        fields.contains("cpu.idle")
+            ? Kernel.number(host.readSelf(host.require("cpu", "cpu.idle"), "cpu.idle"), "cpu.idle")
+                == 1
+            : null;
     if (Boolean.TRUE.equals(idle)) {
       limit = null; // an idle cgroup has no weight of its own
     }
-    String mask = fields.contains("cpu.mask")
-        ? list(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus")) : null;
-    String nodes = fields.contains("cpu.memory_nodes")
-        ? list(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems")) : null;
-    Double uclampMin = fields.contains("cpu.uclamp_min")
-        ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_min"), "cpu.uclamp.min")) : null;
-    Double uclampMax = fields.contains("cpu.uclamp_max")
-        ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_max"), "cpu.uclamp.max")) : null;
+    String mask =
+        fields.contains("cpu.mask")
+            ? list(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus"))
+            : null;
+    String nodes =
+        fields.contains("cpu.memory_nodes")
+            ? list(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems"))
+            : null;
+    Double uclampMin =
+        fields.contains("cpu.uclamp_min")
+            ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_min"), "cpu.uclamp.min"))
+            : null;
+    Double uclampMax =
+        fields.contains("cpu.uclamp_max")
+            ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_max"), "cpu.uclamp.max"))
+            : null;
     CpuSpec.Partition partition = null;
-    if (fields.contains("cpu.partition")) { // the type asked for; an invalid one reads as it ("root invalid (..)")
-      String p = host.readSelf(host.require("cpuset", "cpu.partition"), Cpuset.PARTITION).split(" ")[0];
+    if (fields.contains(
+        "cpu.partition")) { // the type asked for; an invalid one reads as it ("root invalid (..)")
+      String p =
+          host.readSelf(host.require("cpuset", "cpu.partition"), Cpuset.PARTITION).split(" ")[0];
       partition = CpuSpec.Partition.valueOf(p.toUpperCase(java.util.Locale.ROOT));
     }
-    return new CpuSpec(limit, maxLimit, mask, nodes, null, period, burst, idle, uclampMin, uclampMax, partition);
+    return new CpuSpec(
+        limit, maxLimit, mask, nodes, null, period, burst, idle, uclampMin, uclampMax, partition);
   }
 
   /** A cpu or node list as the spec writes it; null for an empty one (the spec has no "none"). */
@@ -319,8 +446,17 @@ final class CpuHandler implements ResourceHandler {
       long period = c.periodUs() == null ? PERIOD_US : c.periodUs();
       maxLimit = quota(maxLimit, period) * 1000 / period;
     }
-    return new CpuSpec(limit, maxLimit, CpuLists.normalize(c.mask(), "cpu.mask"),
-        CpuLists.normalize(c.memoryNodes(), "cpu.memory_nodes"), c.schedulingLatency(),
-        c.periodUs(), c.burstUs(), c.idle(), c.uclampMin(), c.uclampMax(), c.partition());
+    return new CpuSpec(
+        limit,
+        maxLimit,
+        CpuLists.normalize(c.mask(), "cpu.mask"),
+        CpuLists.normalize(c.memoryNodes(), "cpu.memory_nodes"),
+        c.schedulingLatency(),
+        c.periodUs(),
+        c.burstUs(),
+        c.idle(),
+        c.uclampMin(),
+        c.uclampMax(),
+        c.partition());
   }
 }

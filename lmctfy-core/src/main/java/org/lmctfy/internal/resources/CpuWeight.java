@@ -4,12 +4,12 @@ package org.lmctfy.internal.resources;
  * cpu.limit's conversions: {@code shares = max(2, limit * 1024 / 1000)}. v1 writes {@code
  * cpu.shares} and reads it back as {@code ceil(shares * 1000 / 1024)}. v2 maps shares onto {@code
  * cpu.weight} as current runc, crun and containerd's cgroups do: with {@code L = log2(shares)},
- * {@code weight = ceil(10^((L² + 125·L) / 612 − 7/34))}, a parabola in log space through shares 2
- * → weight 1, 1024 → 100 and 262144 → 10000, so the v1 default (1024, one CPU's worth) lands on
- * the v2 default (100) and a container asked for one CPU weighs as much as a sibling that asked
- * for nothing. The mapping is many-to-one, so a weight reads back as the roundest limit (most
- * trailing decimal zeros) of those that map to it: every limit a person writes (500, 1000, 2500)
- * reads back unchanged.
+ * {@code weight = ceil(10^((L² + 125·L) / 612 − 7/34))}, a parabola in log space through shares 2 →
+ * weight 1, 1024 → 100 and 262144 → 10000, so the v1 default (1024, one CPU's worth) lands on the
+ * v2 default (100) and a container asked for one CPU weighs as much as a sibling that asked for
+ * nothing. The mapping is many-to-one, so a weight reads back as the roundest limit (most trailing
+ * decimal zeros) of those that map to it: every limit a person writes (500, 1000, 2500) reads back
+ * unchanged.
  */
 final class CpuWeight {
   static final long MAX_SHARES = 262_144;

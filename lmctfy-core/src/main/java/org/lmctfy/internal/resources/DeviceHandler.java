@@ -10,10 +10,10 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.DeviceSpec;
 import org.lmctfy.spec.DeviceSpec.DeviceRule;
 import org.lmctfy.spec.DeviceSpec.Permission;
 import org.lmctfy.spec.DeviceSpec.Type;
-import org.lmctfy.spec.DeviceSpec;
 
 /**
  * device: the rules are either {@code ALLOW ALL rwm}, or {@code DENY ALL rwm} followed by the
@@ -21,18 +21,26 @@ import org.lmctfy.spec.DeviceSpec;
  * allow-all are not listed by the kernel). On v1 written as {@code a} to {@code devices.deny} then
  * each rule to {@code devices.allow}; read back from {@code devices.list}, where the kernel merges
  * the access letters of one device. On v2 (no v1 devices hierarchy) the rules, merged the same way,
- * become the cgroup's device filter ({@link org.lmctfy.cgroupfs.CgroupFs#setDeviceFilter}, an
- * eBPF program on the kernel); {@code ALLOW ALL rwm} is a cgroup without one.
+ * become the cgroup's device filter ({@link org.lmctfy.cgroupfs.CgroupFs#setDeviceFilter}, an eBPF
+ * program on the kernel); {@code ALLOW ALL rwm} is a cgroup without one.
  */
 final class DeviceHandler implements ResourceHandler {
-  private static final DeviceRule ALLOW_ALL = new DeviceRule(Permission.ALLOW, Type.ALL, -1, -1, "rwm");
-  private static final DeviceRule DENY_ALL = new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm");
+  private static final DeviceRule ALLOW_ALL =
+      new DeviceRule(Permission.ALLOW, Type.ALL, -1, -1, "rwm");
+  private static final DeviceRule DENY_ALL =
+      new DeviceRule(Permission.DENY, Type.ALL, -1, -1, "rwm");
 
   static final String RULES = "device.rules";
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(RULES, null, List.of("devices.allow", "devices.deny"), List.of(), ContainerSpec::device));
+    return List.of(
+        new Field(
+            RULES,
+            null,
+            List.of("devices.allow", "devices.deny"),
+            List.of(),
+            ContainerSpec::device));
   }
 
   @Override
@@ -46,14 +54,15 @@ final class DeviceHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.device(spec.device() == null ? null : normalise(spec.device()));
   }
 
   /**
    * The planned v2 filter ({@code planned}) for a container that has a device filter of lmctfy's
-   * ({@code recorded} holds device.rules) or not: removing none is no call at all (a tenant
-   * without CAP_BPF may give ALLOW ALL), and REPLACE without a device section removes one it has.
+   * ({@code recorded} holds device.rules) or not: removing none is no call at all (a tenant without
+   * CAP_BPF may give ALLOW ALL), and REPLACE without a device section removes one it has.
    */
   static DeviceFilter knowing(DeviceFilter planned, Set<String> recorded, Mode mode, Host host) {
     boolean has = recorded.contains(RULES);
@@ -78,14 +87,21 @@ final class DeviceHandler implements ResourceHandler {
     validate(rules);
     Hierarchy h = host.find("devices").orElse(null);
     if (h == null) {
-      Hierarchy unified = host.unified().orElseThrow(() -> new LmctfyException(ErrorCode.UNIMPLEMENTED,
-          "device.rules need the v1 devices controller or a cgroup v2 hierarchy, and this machine mounts neither"));
+      Hierarchy unified =
+          host.unified()
+              .orElseThrow(
+                  () ->
+                      new LmctfyException(
+                          ErrorCode.UNIMPLEMENTED,
+                          "device.rules need the v1 devices controller or a cgroup v2 hierarchy, and this machine mounts neither"));
       if (rules.equals(List.of(ALLOW_ALL))) {
         return new DeviceFilter(unified, null);
       }
       if (!host.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
-        throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "device.rules on cgroup v2 need a device filter, and this "
-            + "CgroupFs has none (CgroupFs.Capability.DEVICE_FILTERS)");
+        throw new LmctfyException(
+            ErrorCode.UNIMPLEMENTED,
+            "device.rules on cgroup v2 need a device filter, and this "
+                + "CgroupFs has none (CgroupFs.Capability.DEVICE_FILTERS)");
       }
       return new DeviceFilter(unified, allowed(normalise(device)));
     }
@@ -102,17 +118,24 @@ final class DeviceHandler implements ResourceHandler {
 
   static void validate(List<DeviceRule> rules) {
     if (rules.isEmpty()) {
-      throw Kernel.invalid("device.rules", "[]", "is empty: give ALLOW ALL, or DENY ALL followed by ALLOW rules");
+      throw Kernel.invalid(
+          "device.rules", "[]", "is empty: give ALLOW ALL, or DENY ALL followed by ALLOW rules");
     }
     DeviceRule first = rules.get(0);
-    if (first.type() != Type.ALL || !first.access().equals("rwm")
+    if (first.type() != Type.ALL
+        || !first.access().equals("rwm")
         || first.permission() == Permission.ALLOW && rules.size() > 1) {
-      throw Kernel.invalid("device.rules", "[0] " + first.kernelRule(), "must be ALLOW ALL \"rwm\" alone, or DENY ALL "
-          + "\"rwm\" followed by ALLOW rules (the kernel cannot report deny exceptions to allow-all)");
+      throw Kernel.invalid(
+          "device.rules",
+          "[0] " + first.kernelRule(),
+          "must be ALLOW ALL \"rwm\" alone, or DENY ALL "
+              + "\"rwm\" followed by ALLOW rules (the kernel cannot report deny exceptions to allow-all)");
     }
     for (int i = 1; i < rules.size(); i++) {
       if (rules.get(i).permission() != Permission.ALLOW || rules.get(i).type() == Type.ALL) {
-        throw Kernel.invalid("device.rules", "[" + i + "] " + rules.get(i).kernelRule(),
+        throw Kernel.invalid(
+            "device.rules",
+            "[" + i + "] " + rules.get(i).kernelRule(),
             "must ALLOW one device type (after DENY ALL, only ALLOW rules for block or char devices count)");
       }
     }
@@ -128,11 +151,14 @@ final class DeviceHandler implements ResourceHandler {
       }
       Hierarchy unified = host.unified().get();
       try {
-        return host.fs().deviceFilter(unified, host.self()).map(DeviceHandler::denyAllBut)
+        return host.fs()
+            .deviceFilter(unified, host.self())
+            .map(DeviceHandler::denyAllBut)
             .orElse(new DeviceSpec(List.of(ALLOW_ALL)));
       } catch (java.io.IOException e) {
-        throw org.lmctfy.internal.errors.Errors.of("read device.rules (the device filter of "
-            + unified.display(host.self(), null) + ")", e);
+        throw org.lmctfy.internal.errors.Errors.of(
+            "read device.rules (the device filter of " + unified.display(host.self(), null) + ")",
+            e);
       }
     }
     Hierarchy h = host.require("devices", "device.rules");
@@ -153,16 +179,29 @@ final class DeviceHandler implements ResourceHandler {
   private static DeviceRule parse(String line) {
     String[] parts = line.split(" ");
     String[] mm = parts[1].split(":");
-    return new DeviceRule(Permission.ALLOW, parts[0].equals("b") ? Type.BLOCK : Type.CHAR,
-        mm[0].equals("*") ? -1 : Long.parseLong(mm[0]), mm[1].equals("*") ? -1 : Long.parseLong(mm[1]), parts[2]);
+    return new DeviceRule(
+        Permission.ALLOW,
+        parts[0].equals("b") ? Type.BLOCK : Type.CHAR,
+        mm[0].equals("*") ? -1 : Long.parseLong(mm[0]),
+        mm[1].equals("*") ? -1 : Long.parseLong(mm[1]),
+        parts[2]);
   }
 
-  /** The devices a normalised DENY ALL spec allows, as the device filter of {@link org.lmctfy.cgroupfs.CgroupFs} takes them. */
+  /**
+   * The devices a normalised DENY ALL spec allows, as the device filter of {@link
+   * org.lmctfy.cgroupfs.CgroupFs} takes them.
+   */
   private static List<org.lmctfy.cgroupfs.DeviceRule> allowed(DeviceSpec normalised) {
     List<org.lmctfy.cgroupfs.DeviceRule> out = new ArrayList<>();
     for (DeviceRule r : normalised.rules().subList(1, normalised.rules().size())) {
-      out.add(new org.lmctfy.cgroupfs.DeviceRule(r.type() == Type.BLOCK ? org.lmctfy.cgroupfs.DeviceRule.Type.BLOCK
-          : org.lmctfy.cgroupfs.DeviceRule.Type.CHAR, r.major(), r.minor(), r.access()));
+      out.add(
+          new org.lmctfy.cgroupfs.DeviceRule(
+              r.type() == Type.BLOCK
+                  ? org.lmctfy.cgroupfs.DeviceRule.Type.BLOCK
+                  : org.lmctfy.cgroupfs.DeviceRule.Type.CHAR,
+              r.major(),
+              r.minor(),
+              r.access()));
     }
     return List.copyOf(out);
   }
@@ -172,8 +211,13 @@ final class DeviceHandler implements ResourceHandler {
     List<DeviceRule> rules = new ArrayList<>();
     rules.add(DENY_ALL);
     for (org.lmctfy.cgroupfs.DeviceRule r : allowed) {
-      rules.add(new DeviceRule(Permission.ALLOW, r.type() == org.lmctfy.cgroupfs.DeviceRule.Type.BLOCK ? Type.BLOCK
-          : Type.CHAR, r.major(), r.minor(), r.access()));
+      rules.add(
+          new DeviceRule(
+              Permission.ALLOW,
+              r.type() == org.lmctfy.cgroupfs.DeviceRule.Type.BLOCK ? Type.BLOCK : Type.CHAR,
+              r.major(),
+              r.minor(),
+              r.access()));
     }
     return new DeviceSpec(rules);
   }
@@ -195,7 +239,9 @@ final class DeviceHandler implements ResourceHandler {
           letters.append(c);
         }
       }
-      merged.put(key, new DeviceRule(Permission.ALLOW, r.type(), r.major(), r.minor(), letters.toString()));
+      merged.put(
+          key,
+          new DeviceRule(Permission.ALLOW, r.type(), r.major(), r.minor(), letters.toString()));
     }
     List<DeviceRule> rules = new ArrayList<>();
     rules.add(DENY_ALL);

@@ -9,7 +9,8 @@ import org.lmctfy.cgroupfs.Hierarchy;
  *     when the write finds no such file; null for a file every kernel with the controller has
  * @param check what the file must show after the write, checked by reading it back
  */
-public record FileWrite(Hierarchy hierarchy, String file, String value, String field, String absent, Check check) {
+public record FileWrite(
+    Hierarchy hierarchy, String file, String value, String field, String absent, Check check) {
 
   /** What a write's file must show after it. */
   public enum Check {

@@ -28,15 +28,27 @@ public final class Host {
    * @param managed the hierarchies the container occupies, the anchor first
    * @param root the API's root cgroup, where v2 controllers must be available
    */
-  public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self) {
-    this(fs, managed, root, parent, self, (controller, offered) -> "run initMachine with enable_controllers");
+  public Host(
+      CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self) {
+    this(
+        fs,
+        managed,
+        root,
+        parent,
+        self,
+        (controller, offered) -> "run initMachine with enable_controllers");
   }
 
   /**
-   * @param remedy how to give the root a v2 controller it lacks, from the controller and the
-   *     root's {@code cgroup.controllers}: the driver that chose the root knows
+   * @param remedy how to give the root a v2 controller it lacks, from the controller and the root's
+   *     {@code cgroup.controllers}: the driver that chose the root knows
    */
-  public Host(CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self,
+  public Host(
+      CgroupFs fs,
+      List<Hierarchy> managed,
+      CgroupPath root,
+      CgroupPath parent,
+      CgroupPath self,
       java.util.function.BinaryOperator<String> remedy) {
     this.fs = fs;
     this.managed = managed;
@@ -46,7 +58,10 @@ public final class Host {
     this.remedy = remedy;
   }
 
-  /** How to give the API's root {@code controller}, which its {@code cgroup.controllers} ({@code offered}) lacks. */
+  /**
+   * How to give the API's root {@code controller}, which its {@code cgroup.controllers} ({@code
+   * offered}) lacks.
+   */
   String rootRemedy(String controller, String offered) {
     return remedy.apply(controller, offered);
   }
@@ -78,9 +93,9 @@ public final class Host {
   }
 
   /**
-   * Whether the container has {@code controller}: on v1 its hierarchy is mounted; on v2 the
-   * parent enables it for the container (the container's {@code cgroup.controllers} lists it).
-   * What REPLACE resets: a controller the container does not have has no files to reset.
+   * Whether the container has {@code controller}: on v1 its hierarchy is mounted; on v2 the parent
+   * enables it for the container (the container's {@code cgroup.controllers} lists it). What
+   * REPLACE resets: a controller the container does not have has no files to reset.
    */
   boolean has(String controller) {
     Optional<Hierarchy> h = find(controller);
@@ -98,9 +113,17 @@ public final class Host {
 
   /** The hierarchy of {@code controller}; FAILED_PRECONDITION naming {@code field} if none. */
   Hierarchy require(String controller, String field) {
-    return find(controller).orElseThrow(() -> new LmctfyException(ErrorCode.FAILED_PRECONDITION,
-        field + " needs the " + controller + " controller, which no mounted hierarchy carries (mounted: "
-            + fs.hierarchies().stream().map(Hierarchy::label).toList() + ")"));
+    return find(controller)
+        .orElseThrow(
+            () ->
+                new LmctfyException(
+                    ErrorCode.FAILED_PRECONDITION,
+                    field
+                        + " needs the "
+                        + controller
+                        + " controller, which no mounted hierarchy carries (mounted: "
+                        + fs.hierarchies().stream().map(Hierarchy::label).toList()
+                        + ")"));
   }
 
   static boolean isV2(Hierarchy h) {
@@ -109,8 +132,17 @@ public final class Host {
 
   /** FAILED_PRECONDITION: {@code field} has no equivalent in the cgroup version {@code h} is. */
   static LmctfyException notOn(Hierarchy h, String field, String why) {
-    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, field + " cannot be honoured on cgroup "
-        + (isV2(h) ? "v2" : "v1") + " (" + h.label() + " hierarchy at " + h.mountPoint() + "): " + why);
+    return new LmctfyException(
+        ErrorCode.FAILED_PRECONDITION,
+        field
+            + " cannot be honoured on cgroup "
+            + (isV2(h) ? "v2" : "v1")
+            + " ("
+            + h.label()
+            + " hierarchy at "
+            + h.mountPoint()
+            + "): "
+            + why);
   }
 
   /** A file of the parent, stripped. */
@@ -119,8 +151,8 @@ public final class Host {
   }
 
   /**
-   * A file of the nearest cgroup from the parent up that has it, stripped, with that cgroup: on v2 a
-   * cgroup whose parent does not enable a controller has none of its files, and its effective
+   * A file of the nearest cgroup from the parent up that has it, stripped, with that cgroup: on v2
+   * a cgroup whose parent does not enable a controller has none of its files, and its effective
    * values (cpuset.cpus.effective) are its parent's, so the nearest ancestor that has the file
    * answers for it. The hierarchy's root has every controller's root files.
    */
@@ -145,14 +177,19 @@ public final class Host {
     return p != null && !has(h, p, file);
   }
 
-  /** Whether the nearest cgroup below the root, from the parent up, that has {@code probe} has {@code file}. */
+  /**
+   * Whether the nearest cgroup below the root, from the parent up, that has {@code probe} has
+   * {@code file}.
+   */
   boolean nearestHas(Hierarchy h, String probe, String file) {
     CgroupPath p = nearest(h, probe);
     return p != null && has(h, p, file);
   }
 
   private CgroupPath nearest(Hierarchy h, String probe) {
-    for (CgroupPath p = parent; !p.isRoot(); p = p.parent()) { // a root lacks files a child has (on v1 too)
+    for (CgroupPath p = parent;
+        !p.isRoot();
+        p = p.parent()) { // a root lacks files a child has (on v1 too)
       if (has(h, p, probe)) {
         return p;
       }
@@ -160,7 +197,9 @@ public final class Host {
     return null;
   }
 
-  /** A file of the hierarchy's root cgroup (machine-wide settings), stripped; null if it has none. */
+  /**
+   * A file of the hierarchy's root cgroup (machine-wide settings), stripped; null if it has none.
+   */
   String readRoot(Hierarchy h, String file) {
     return has(h, CgroupPath.root(), file) ? read(h, CgroupPath.root(), file) : null;
   }

@@ -9,19 +9,22 @@ import org.lmctfy.spec.HugetlbSpec;
 import org.lmctfy.spec.HugetlbSpec.HugetlbLimit;
 
 /**
- * hugetlb: v1 {@code hugetlb.<size>.limit_in_bytes}, v2 {@code hugetlb.<size>.max}; reserved
- * limits v1 {@code hugetlb.<size>.rsvd.limit_in_bytes}, v2 {@code hugetlb.<size>.rsvd.max}. Page
- * sizes limited now and left out of the list go back to unlimited.
+ * hugetlb: v1 {@code hugetlb.<size>.limit_in_bytes}, v2 {@code hugetlb.<size>.max}; reserved limits
+ * v1 {@code hugetlb.<size>.rsvd.limit_in_bytes}, v2 {@code hugetlb.<size>.rsvd.max}. Page sizes
+ * limited now and left out of the list go back to unlimited.
  */
 final class HugetlbHandler implements ResourceHandler {
   static final String LIMITS = "hugetlb.limits";
+
   /** Huge page sizes the kernel names in hugetlb file names. */
   static final List<String> PAGE_SIZES = List.of("64KB", "2MB", "32MB", "512MB", "1GB", "16GB");
 
   @Override
   public List<Field> fields() {
     return List.of(
-        new Field(LIMITS, "hugetlb",
+        new Field(
+            LIMITS,
+            "hugetlb",
             List.of("hugetlb.<size>.limit_in_bytes", "hugetlb.<size>.rsvd.limit_in_bytes"),
             List.of("hugetlb.<size>.max", "hugetlb.<size>.rsvd.max"),
             ContainerSpec::hugetlb));
@@ -39,26 +42,35 @@ final class HugetlbHandler implements ResourceHandler {
     if (mode != Mode.CREATE) {
       for (HugetlbLimit now : read(host, h)) {
         if (limits.stream().noneMatch(l -> l.pageSize().equals(now.pageSize()))) {
-          limits.add(new HugetlbLimit(now.pageSize(), -1, now.reservedLimit() == null ? null : -1L));
+          limits.add(
+              new HugetlbLimit(now.pageSize(), -1, now.reservedLimit() == null ? null : -1L));
         }
       }
     }
     for (HugetlbLimit l : limits) {
-      out.writes.add(new FileWrite(h, file(l.pageSize(), v2, false), bytes(l.limit(), v2), LIMITS,
-          "the machine has no huge pages of " + l.pageSize()));
+      out.writes.add(
+          new FileWrite(
+              h,
+              file(l.pageSize(), v2, false),
+              bytes(l.limit(), v2),
+              LIMITS,
+              "the machine has no huge pages of " + l.pageSize()));
       String rsvd = file(l.pageSize(), v2, true);
       Long reserved = l.reservedLimit();
       if (reserved == null && mode == Mode.REPLACE && host.selfHas(h, rsvd)) {
         reserved = -1L;
       }
       if (reserved != null) {
-        boolean lacks = mode == Mode.CREATE
-            ? host.lacks(h, file(l.pageSize(), v2, false), rsvd)
-            : !host.selfHas(h, rsvd);
+        boolean lacks =
+            mode == Mode.CREATE
+                ? host.lacks(h, file(l.pageSize(), v2, false), rsvd)
+                : !host.selfHas(h, rsvd);
         if (lacks) {
           throw Host.notOn(h, LIMITS + ".reserved_limit", "this kernel has no " + rsvd);
         }
-        out.writes.add(new FileWrite(h, rsvd, bytes(reserved, v2), LIMITS, "reservation limits came with Linux 5.7"));
+        out.writes.add(
+            new FileWrite(
+                h, rsvd, bytes(reserved, v2), LIMITS, "reservation limits came with Linux 5.7"));
       }
     }
   }
@@ -79,7 +91,8 @@ final class HugetlbHandler implements ResourceHandler {
       if (host.selfHas(h, file)) {
         long limit = Kernel.bytes(host.readSelf(h, file), file);
         String rsvdFile = file(size, Host.isV2(h), true);
-        long rsvd = host.selfHas(h, rsvdFile) ? Kernel.bytes(host.readSelf(h, rsvdFile), rsvdFile) : -1;
+        long rsvd =
+            host.selfHas(h, rsvdFile) ? Kernel.bytes(host.readSelf(h, rsvdFile), rsvdFile) : -1;
         if (limit >= 0 || rsvd >= 0) {
           out.add(new HugetlbLimit(size, limit, rsvd >= 0 ? rsvd : null));
         }
@@ -90,14 +103,29 @@ final class HugetlbHandler implements ResourceHandler {
 
   @Override
   public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.hugetlb(fields.contains(LIMITS) ? new HugetlbSpec(read(host, host.require("hugetlb", "hugetlb"))) : null);
+    out.hugetlb(
+        fields.contains(LIMITS)
+            ? new HugetlbSpec(read(host, host.require("hugetlb", "hugetlb")))
+            : null);
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.hugetlb(spec.hugetlb() == null ? null : new HugetlbSpec(spec.hugetlb().limits().stream()
-        .map(l -> new HugetlbLimit(l.pageSize(), l.limit(), l.reservedLimit() == null || l.reservedLimit() < 0
-            ? null : l.reservedLimit()))
-        .filter(l -> l.limit() >= 0 || l.reservedLimit() != null).toList()));
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.hugetlb(
+        spec.hugetlb() == null
+            ? null
+            : new HugetlbSpec(
+                spec.hugetlb().limits().stream()
+                    .map(
+                        l ->
+                            new HugetlbLimit(
+                                l.pageSize(),
+                                l.limit(),
+                                l.reservedLimit() == null || l.reservedLimit() < 0
+                                    ? null
+                                    : l.reservedLimit()))
+                    .filter(l -> l.limit() >= 0 || l.reservedLimit() != null)
+                    .toList()));
   }
 }

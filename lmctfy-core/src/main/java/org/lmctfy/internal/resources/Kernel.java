@@ -7,6 +7,7 @@ import org.lmctfy.internal.codec.FlatKeyed;
 /** Unit conversions between spec values and interface-file text, shared by the handlers. */
 final class Kernel {
   static final long PAGE = 4096;
+
   /** What a v1 "unlimited" (-1) reads back as: the largest page-aligned signed value. */
   static final long V1_UNLIMITED = Long.MAX_VALUE / PAGE * PAGE;
 
@@ -40,7 +41,8 @@ final class Kernel {
     try {
       return Long.parseLong(text.strip());
     } catch (NumberFormatException e) {
-      throw new LmctfyException(ErrorCode.INTERNAL, "unexpected content \"" + text + "\" in " + file, e);
+      throw new LmctfyException(
+          ErrorCode.INTERNAL, "unexpected content \"" + text + "\" in " + file, e);
     }
   }
 
@@ -50,7 +52,8 @@ final class Kernel {
     if (value != null) {
       return value;
     }
-    throw new LmctfyException(ErrorCode.INTERNAL, "no \"" + key + "\" in " + file + ": \"" + text + "\"");
+    throw new LmctfyException(
+        ErrorCode.INTERNAL, "no \"" + key + "\" in " + file + ": \"" + text + "\"");
   }
 
   static LmctfyException invalid(String field, Object value, String why) {

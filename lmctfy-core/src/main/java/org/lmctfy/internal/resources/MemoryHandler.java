@@ -16,9 +16,9 @@ import org.lmctfy.spec.MemorySpec;
  *       v2 {@code memory.swap.max = swap_limit - limit}, read back as {@code swap.max + max}. A
  *       finite swap limit needs a finite memory limit (the spec's, or on DIFF the container's):
  *       else INVALID_ARGUMENT naming both fields, as runc refuses swap without memory. On v2 a DIFF
- *       of only {@code swap_limit} computes {@code swap.max} from the container's {@code memory.max},
- *       and a DIFF of only {@code limit} rewrites {@code swap.max} so that memory plus swap stays
- *       what it was (as v1's memsw does), refusing a limit above it.
+ *       of only {@code swap_limit} computes {@code swap.max} from the container's {@code
+ *       memory.max}, and a DIFF of only {@code limit} rewrites {@code swap.max} so that memory plus
+ *       swap stays what it was (as v1's memsw does), refusing a limit above it.
  *   <li>{@code min}: v2 {@code memory.min}; {@code zswap_limit}: v2 {@code memory.zswap.max}.
  *   <li>{@code reservation}: v1 {@code memory.soft_limit_in_bytes}, v2 {@code memory.low}.
  *   <li>{@code high}: v2 {@code memory.high}; {@code oom_group}: v2 {@code memory.oom.group}.
@@ -33,21 +33,59 @@ final class MemoryHandler implements ResourceHandler {
   @Override
   public List<Field> fields() {
     return List.of(
-        new Field("memory.limit", "memory", List.of("memory.limit_in_bytes"), List.of("memory.max"),
+        new Field(
+            "memory.limit",
+            "memory",
+            List.of("memory.limit_in_bytes"),
+            List.of("memory.max"),
             s -> memory(s, MemorySpec::limit)),
-        new Field("memory.swap_limit", "memory", List.of("memory.memsw.limit_in_bytes"), List.of("memory.swap.max"),
+        new Field(
+            "memory.swap_limit",
+            "memory",
+            List.of("memory.memsw.limit_in_bytes"),
+            List.of("memory.swap.max"),
             s -> memory(s, MemorySpec::swapLimit)),
-        new Field("memory.reservation", "memory", List.of("memory.soft_limit_in_bytes"), List.of("memory.low"),
+        new Field(
+            "memory.reservation",
+            "memory",
+            List.of("memory.soft_limit_in_bytes"),
+            List.of("memory.low"),
             s -> memory(s, MemorySpec::reservation)),
-        new Field("memory.high", "memory", List.of(), List.of("memory.high"), s -> memory(s, MemorySpec::high)),
-        new Field("memory.oom_kill_disable", "memory", List.of("memory.oom_control"), List.of(),
+        new Field(
+            "memory.high",
+            "memory",
+            List.of(),
+            List.of("memory.high"),
+            s -> memory(s, MemorySpec::high)),
+        new Field(
+            "memory.oom_kill_disable",
+            "memory",
+            List.of("memory.oom_control"),
+            List.of(),
             s -> memory(s, MemorySpec::oomKillDisable)),
-        new Field("memory.oom_group", "memory", List.of(), List.of("memory.oom.group"),
+        new Field(
+            "memory.oom_group",
+            "memory",
+            List.of(),
+            List.of("memory.oom.group"),
             s -> memory(s, MemorySpec::oomGroup)),
-        new Field("memory.swappiness", "memory", List.of("memory.swappiness"), List.of(),
+        new Field(
+            "memory.swappiness",
+            "memory",
+            List.of("memory.swappiness"),
+            List.of(),
             s -> memory(s, MemorySpec::swappiness)),
-        new Field("memory.min", "memory", List.of(), List.of("memory.min"), s -> memory(s, MemorySpec::min)),
-        new Field("memory.zswap_limit", "memory", List.of(), List.of("memory.zswap.max"),
+        new Field(
+            "memory.min",
+            "memory",
+            List.of(),
+            List.of("memory.min"),
+            s -> memory(s, MemorySpec::min)),
+        new Field(
+            "memory.zswap_limit",
+            "memory",
+            List.of(),
+            List.of("memory.zswap.max"),
             s -> memory(s, MemorySpec::zswapLimit)));
   }
 
@@ -66,7 +104,8 @@ final class MemoryHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.memory(anyOf(given) ? normalise(spec.memory(), host) : null);
   }
 
@@ -74,8 +113,15 @@ final class MemoryHandler implements ResourceHandler {
     MemorySpec m = memory == null ? MemorySpec.builder().build() : memory;
     boolean replace = mode == Mode.REPLACE && host.has("memory");
     // not the record's equals: its first call spins method handles, 10 ms of a CLI command's start
-    if (!replace && m.limit() == null && m.swapLimit() == null && m.reservation() == null && m.high() == null
-        && m.oomKillDisable() == null && m.oomGroup() == null && m.swappiness() == null && m.min() == null
+    if (!replace
+        && m.limit() == null
+        && m.swapLimit() == null
+        && m.reservation() == null
+        && m.high() == null
+        && m.oomKillDisable() == null
+        && m.oomGroup() == null
+        && m.swappiness() == null
+        && m.min() == null
         && m.zswapLimit() == null) {
       return;
     }
@@ -83,13 +129,21 @@ final class MemoryHandler implements ResourceHandler {
     if (m.swapLimit() != null && m.swapLimit() >= 0) {
       long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(host, h) : -1;
       if (limit < 0) {
-        throw Kernel.invalid("memory.swap_limit", m.swapLimit(), "needs a finite memory.limit (swap_limit is memory "
-            + "plus swap; the container's memory.limit is " + (m.limit() != null || mode == Mode.DIFF ? "unlimited"
-            : "not given, so unlimited") + ")");
+        throw Kernel.invalid(
+            "memory.swap_limit",
+            m.swapLimit(),
+            "needs a finite memory.limit (swap_limit is memory "
+                + "plus swap; the container's memory.limit is "
+                + (m.limit() != null || mode == Mode.DIFF ? "unlimited" : "not given, so unlimited")
+                + ")");
       }
       if (m.limit() == null && m.swapLimit() < limit) {
-        throw Kernel.invalid("memory.swap_limit", m.swapLimit(), "is below the container's memory.limit of " + limit
-            + " bytes: swap_limit is memory plus swap");
+        throw Kernel.invalid(
+            "memory.swap_limit",
+            m.swapLimit(),
+            "is below the container's memory.limit of "
+                + limit
+                + " bytes: swap_limit is memory plus swap");
       }
     }
     if (Host.isV2(h)) {
@@ -99,7 +153,8 @@ final class MemoryHandler implements ResourceHandler {
     }
   }
 
-  private static void planV1(MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+  private static void planV1(
+      MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     if (m.high() != null) {
       throw Host.notOn(h, "memory.high", "v1 has no memory.high (use limit and reservation)");
     }
@@ -112,19 +167,37 @@ final class MemoryHandler implements ResourceHandler {
     if (m.oomGroup() != null) {
       throw Host.notOn(h, "memory.oom_group", "v1 has no memory.oom.group");
     }
-    FileWrite limit = m.limit() != null || replace
-        ? new FileWrite(h, "memory.limit_in_bytes", Kernel.v1Bytes(or(m.limit(), -1)), "memory.limit") : null;
+    FileWrite limit =
+        m.limit() != null || replace
+            ? new FileWrite(
+                h, "memory.limit_in_bytes", Kernel.v1Bytes(or(m.limit(), -1)), "memory.limit")
+            : null;
     FileWrite swap = null;
     if (m.swapLimit() != null || replace && host.parentHas(h, "memory.memsw.limit_in_bytes")) {
       if (!host.parentHas(h, "memory.memsw.limit_in_bytes")) {
-        throw Host.notOn(h, "memory.swap_limit", "this kernel has no memory.memsw.limit_in_bytes (swap accounting is off)");
+        throw Host.notOn(
+            h,
+            "memory.swap_limit",
+            "this kernel has no memory.memsw.limit_in_bytes (swap accounting is off)");
       }
-      swap = new FileWrite(h, "memory.memsw.limit_in_bytes", Kernel.v1Bytes(or(m.swapLimit(), -1)), "memory.swap_limit");
+      swap =
+          new FileWrite(
+              h,
+              "memory.memsw.limit_in_bytes",
+              Kernel.v1Bytes(or(m.swapLimit(), -1)),
+              "memory.swap_limit");
     }
-    if (limit != null && swap == null && mode == Mode.DIFF && host.parentHas(h, "memory.memsw.limit_in_bytes")
+    if (limit != null
+        && swap == null
+        && mode == Mode.DIFF
+        && host.parentHas(h, "memory.memsw.limit_in_bytes")
         && raises(limit, host, h)) {
-      throw Kernel.invalid("memory.limit", m.limit(), "is above the container's memory.swap_limit (memory plus swap) of "
-          + host.readSelf(h, "memory.memsw.limit_in_bytes") + " bytes: give a swap_limit at least as high with it");
+      throw Kernel.invalid(
+          "memory.limit",
+          m.limit(),
+          "is above the container's memory.swap_limit (memory plus swap) of "
+              + host.readSelf(h, "memory.memsw.limit_in_bytes")
+              + " bytes: give a swap_limit at least as high with it");
     }
     if (limit != null && swap != null && mode != Mode.CREATE && raises(limit, host, h)) {
       out.add(swap);
@@ -134,28 +207,46 @@ final class MemoryHandler implements ResourceHandler {
       addIf(out, swap);
     }
     if (m.reservation() != null || replace) {
-      out.add(new FileWrite(h, "memory.soft_limit_in_bytes", Kernel.v1Bytes(or(m.reservation(), -1)), "memory.reservation"));
+      out.add(
+          new FileWrite(
+              h,
+              "memory.soft_limit_in_bytes",
+              Kernel.v1Bytes(or(m.reservation(), -1)),
+              "memory.reservation"));
     }
     if (m.oomKillDisable() != null || replace) {
-      out.add(new FileWrite(h, "memory.oom_control", Boolean.TRUE.equals(m.oomKillDisable()) ? "1" : "0",
-          "memory.oom_kill_disable"));
+      out.add(
+          new FileWrite(
+              h,
+              "memory.oom_control",
+              Boolean.TRUE.equals(m.oomKillDisable()) ? "1" : "0",
+              "memory.oom_kill_disable"));
     }
     if (m.swappiness() != null || replace) {
-      String value = m.swappiness() != null ? m.swappiness().toString() : host.readParent(h, "memory.swappiness");
+      String value =
+          m.swappiness() != null
+              ? m.swappiness().toString()
+              : host.readParent(h, "memory.swappiness");
       out.add(new FileWrite(h, "memory.swappiness", value, "memory.swappiness"));
     }
   }
 
   /** Whether the new limit is above the container's memory+swap now (then memsw goes first). */
   private static boolean raises(FileWrite limit, Host host, Hierarchy h) {
-    long now = Kernel.bytes(host.readSelf(h, "memory.memsw.limit_in_bytes"), "memory.memsw.limit_in_bytes");
+    long now =
+        Kernel.bytes(
+            host.readSelf(h, "memory.memsw.limit_in_bytes"), "memory.memsw.limit_in_bytes");
     long wanted = Long.parseLong(limit.value());
     return now >= 0 && (wanted < 0 || wanted > now);
   }
 
-  private static void planV2(MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+  private static void planV2(
+      MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
     if (m.oomKillDisable() != null) {
-      throw Host.notOn(h, "memory.oom_kill_disable", "v2 cannot disable the OOM killer (use memory.high, oom_group)");
+      throw Host.notOn(
+          h,
+          "memory.oom_kill_disable",
+          "v2 cannot disable the OOM killer (use memory.high, oom_group)");
     }
     if (m.swappiness() != null) {
       throw Host.notOn(h, "memory.swappiness", "v2 has no per-cgroup swappiness");
@@ -166,40 +257,71 @@ final class MemoryHandler implements ResourceHandler {
     if (m.swapLimit() != null || replace) {
       long swap = or(m.swapLimit(), -1);
       long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(host, h) : -1;
-      out.add(new FileWrite(h, "memory.swap.max", swap < 0 ? "max" : Long.toString(swap - limit), "memory.swap_limit"));
+      out.add(
+          new FileWrite(
+              h,
+              "memory.swap.max",
+              swap < 0 ? "max" : Long.toString(swap - limit),
+              "memory.swap_limit"));
     } else if (m.limit() != null && mode == Mode.DIFF && host.selfHas(h, "memory.swap.max")) {
       long swapMax = Kernel.bytes(host.readSelf(h, "memory.swap.max"), "memory.swap.max");
       long limitNow = currentLimit(host, h);
       if (swapMax >= 0 && limitNow >= 0) { // keep memory plus swap as it is
         long both = swapMax + limitNow;
         if (m.limit() < 0 || m.limit() > both) {
-          throw Kernel.invalid("memory.limit", m.limit(), "is above the container's memory.swap_limit (memory plus "
-              + "swap) of " + both + " bytes: give a swap_limit at least as high with it");
+          throw Kernel.invalid(
+              "memory.limit",
+              m.limit(),
+              "is above the container's memory.swap_limit (memory plus "
+                  + "swap) of "
+                  + both
+                  + " bytes: give a swap_limit at least as high with it");
         }
-        out.add(new FileWrite(h, "memory.swap.max", Long.toString(both - m.limit()), "memory.swap_limit"));
+        out.add(
+            new FileWrite(
+                h, "memory.swap.max", Long.toString(both - m.limit()), "memory.swap_limit"));
       }
     }
     if (m.reservation() != null || replace) {
-      out.add(new FileWrite(h, "memory.low", m.reservation() == null ? "0" : Kernel.v2Bytes(m.reservation()),
-          "memory.reservation"));
+      out.add(
+          new FileWrite(
+              h,
+              "memory.low",
+              m.reservation() == null ? "0" : Kernel.v2Bytes(m.reservation()),
+              "memory.reservation"));
     }
     if (m.min() != null || replace) {
-      out.add(new FileWrite(h, "memory.min", m.min() == null ? "0" : Kernel.v2Bytes(m.min()), "memory.min"));
+      out.add(
+          new FileWrite(
+              h, "memory.min", m.min() == null ? "0" : Kernel.v2Bytes(m.min()), "memory.min"));
     }
     if (m.high() != null || replace) {
       out.add(new FileWrite(h, "memory.high", Kernel.v2Bytes(or(m.high(), -1)), "memory.high"));
     }
     if (m.zswapLimit() != null || replace && host.selfHas(h, "memory.zswap.max")) {
-      boolean lacks = mode == Mode.CREATE ? host.lacks(h, "memory.max", "memory.zswap.max")
-          : !host.selfHas(h, "memory.zswap.max");
+      boolean lacks =
+          mode == Mode.CREATE
+              ? host.lacks(h, "memory.max", "memory.zswap.max")
+              : !host.selfHas(h, "memory.zswap.max");
       if (lacks) {
-        throw Host.notOn(h, "memory.zswap_limit", "this kernel has no memory.zswap.max (built without zswap)");
+        throw Host.notOn(
+            h, "memory.zswap_limit", "this kernel has no memory.zswap.max (built without zswap)");
       }
-      out.add(new FileWrite(h, "memory.zswap.max", Kernel.v2Bytes(or(m.zswapLimit(), -1)), "memory.zswap_limit",
-          "built without zswap"));
+      out.add(
+          new FileWrite(
+              h,
+              "memory.zswap.max",
+              Kernel.v2Bytes(or(m.zswapLimit(), -1)),
+              "memory.zswap_limit",
+              "built without zswap"));
     }
     if (m.oomGroup() != null || replace) {
-      out.add(new FileWrite(h, "memory.oom.group", Boolean.TRUE.equals(m.oomGroup()) ? "1" : "0", "memory.oom_group"));
+      out.add(
+          new FileWrite(
+              h,
+              "memory.oom.group",
+              Boolean.TRUE.equals(m.oomGroup()) ? "1" : "0",
+              "memory.oom_group"));
     }
   }
 
@@ -215,7 +337,10 @@ final class MemoryHandler implements ResourceHandler {
     }
     Hierarchy h = host.require("memory", "memory");
     boolean v2 = Host.isV2(h);
-    Long limit = fields.contains("memory.limit") ? bytes(host, h, v2 ? "memory.max" : "memory.limit_in_bytes") : null;
+    Long limit =
+        fields.contains("memory.limit")
+            ? bytes(host, h, v2 ? "memory.max" : "memory.limit_in_bytes")
+            : null;
     Long swap = null;
     if (fields.contains("memory.swap_limit")) {
       if (v2) {
@@ -226,18 +351,31 @@ final class MemoryHandler implements ResourceHandler {
         swap = bytes(host, h, "memory.memsw.limit_in_bytes");
       }
     }
-    Long reservation = fields.contains("memory.reservation")
-        ? bytes(host, h, v2 ? "memory.low" : "memory.soft_limit_in_bytes") : null;
+    Long reservation =
+        fields.contains("memory.reservation")
+            ? bytes(host, h, v2 ? "memory.low" : "memory.soft_limit_in_bytes")
+            : null;
     Long high = fields.contains("memory.high") ? bytes(host, h, "memory.high") : null;
-    Boolean oomKillDisable = fields.contains("memory.oom_kill_disable")
-        ? Kernel.keyed(host.readSelf(h, "memory.oom_control"), "oom_kill_disable", "memory.oom_control") == 1 : null;
-    Boolean oomGroup = fields.contains("memory.oom_group")
-        ? Kernel.number(host.readSelf(h, "memory.oom.group"), "memory.oom.group") == 1 : null;
-    Integer swappiness = fields.contains("memory.swappiness")
-        ? (int) Kernel.number(host.readSelf(h, "memory.swappiness"), "memory.swappiness") : null;
+    Boolean oomKillDisable =
+        fields.contains("memory.oom_kill_disable")
+            ? Kernel.keyed(
+                    host.readSelf(h, "memory.oom_control"),
+                    "oom_kill_disable",
+                    "memory.oom_control")
+                == 1
+            : null;
+    Boolean oomGroup =
+        fields.contains("memory.oom_group")
+            ? Kernel.number(host.readSelf(h, "memory.oom.group"), "memory.oom.group") == 1
+            : null;
+    Integer swappiness =
+        fields.contains("memory.swappiness")
+            ? (int) Kernel.number(host.readSelf(h, "memory.swappiness"), "memory.swappiness")
+            : null;
     Long min = fields.contains("memory.min") ? bytes(host, h, "memory.min") : null;
     Long zswap = fields.contains("memory.zswap_limit") ? bytes(host, h, "memory.zswap.max") : null;
-    return new MemorySpec(limit, swap, reservation, high, oomKillDisable, oomGroup, swappiness, min, zswap);
+    return new MemorySpec(
+        limit, swap, reservation, high, oomKillDisable, oomGroup, swappiness, min, zswap);
   }
 
   private static long bytes(Host host, Hierarchy h, String file) {
@@ -252,8 +390,16 @@ final class MemoryHandler implements ResourceHandler {
     } else if (swap != null) {
       swap = Kernel.pages(swap);
     }
-    return new MemorySpec(pages(m.limit()), swap, pages(m.reservation()), pages(m.high()), m.oomKillDisable(),
-        m.oomGroup(), m.swappiness(), pages(m.min()), pages(m.zswapLimit()));
+    return new MemorySpec(
+        pages(m.limit()),
+        swap,
+        pages(m.reservation()),
+        pages(m.high()),
+        m.oomKillDisable(),
+        m.oomGroup(),
+        m.swappiness(),
+        pages(m.min()),
+        pages(m.zswapLimit()));
   }
 
   private static Long pages(Long bytes) {

@@ -18,7 +18,10 @@ import org.lmctfy.internal.errors.Errors;
 public final class MemoryReclaim {
   private MemoryReclaim() {}
 
-  /** Reclaims {@code bytes} from the container of {@code host} (its name {@code name}, for messages). */
+  /**
+   * Reclaims {@code bytes} from the container of {@code host} (its name {@code name}, for
+   * messages).
+   */
   public static void reclaim(Host host, String name, long bytes) {
     String what = "reclaim " + bytes + " bytes from " + name;
     if (bytes < 1) {
@@ -26,23 +29,41 @@ public final class MemoryReclaim {
     }
     Hierarchy h = host.require("memory", "reclaim");
     if (!Host.isV2(h)) {
-      throw Host.notOn(h, "reclaim", "v1 has no memory.reclaim (memory.force_empty works only on an empty cgroup)");
+      throw Host.notOn(
+          h,
+          "reclaim",
+          "v1 has no memory.reclaim (memory.force_empty works only on an empty cgroup)");
     }
     if (!host.has("memory")) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + ": the container does not isolate memory (its "
-          + "parent does not enable the memory controller for it: give it a memory section first)");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          what
+              + ": the container does not isolate memory (its "
+              + "parent does not enable the memory controller for it: give it a memory section first)");
     }
     try {
       host.fs().write(h, host.self(), "memory.reclaim", Long.toString(bytes));
     } catch (CgroupFsException e) {
       if (e.errno() == Errno.ENOENT && exists(host, h)) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, what + ": this kernel has no memory.reclaim (it "
-            + "came with Linux 5.19): " + e.getMessage(), e);
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            what
+                + ": this kernel has no memory.reclaim (it "
+                + "came with Linux 5.19): "
+                + e.getMessage(),
+            e);
       }
       if (e.errno() == Errno.EAGAIN) {
-        throw new LmctfyException(ErrorCode.UNAVAILABLE, what + ": the kernel reclaimed less than that after its "
-            + "retries (memory.current is now " + current(host, h) + " bytes; what is left may be unreclaimable, "
-            + "such as anonymous memory without swap): " + e.getMessage(), e);
+        throw new LmctfyException(
+            ErrorCode.UNAVAILABLE,
+            what
+                + ": the kernel reclaimed less than that after its "
+                + "retries (memory.current is now "
+                + current(host, h)
+                + " bytes; what is left may be unreclaimable, "
+                + "such as anonymous memory without swap): "
+                + e.getMessage(),
+            e);
       }
       throw Errors.of(what, e);
     } catch (IOException e) {

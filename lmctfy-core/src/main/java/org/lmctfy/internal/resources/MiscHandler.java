@@ -9,8 +9,8 @@ import org.lmctfy.spec.MiscSpec;
 import org.lmctfy.spec.MiscSpec.MiscLimit;
 
 /**
- * misc (v2): {@code misc.max} lines {@code "resource N"}; resources limited now and left out of
- * the list go back to {@code max}.
+ * misc (v2): {@code misc.max} lines {@code "resource N"}; resources limited now and left out of the
+ * list go back to {@code max}.
  */
 final class MiscHandler implements ResourceHandler {
   static final String LIMITS = "misc.limits";
@@ -36,7 +36,8 @@ final class MiscHandler implements ResourceHandler {
       }
     }
     for (MiscLimit l : limits) {
-      out.writes.add(new FileWrite(h, "misc.max", l.resource() + " " + Kernel.v2Bytes(l.limit()), LIMITS));
+      out.writes.add(
+          new FileWrite(h, "misc.max", l.resource() + " " + Kernel.v2Bytes(l.limit()), LIMITS));
     }
   }
 
@@ -53,12 +54,17 @@ final class MiscHandler implements ResourceHandler {
 
   @Override
   public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.misc(fields.contains(LIMITS) ? new MiscSpec(read(host, host.require("misc", "misc"))) : null);
+    out.misc(
+        fields.contains(LIMITS) ? new MiscSpec(read(host, host.require("misc", "misc"))) : null);
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     MiscSpec misc = spec.misc();
-    out.misc(misc == null ? null : new MiscSpec(misc.limits().stream().filter(l -> l.limit() >= 0).toList()));
+    out.misc(
+        misc == null
+            ? null
+            : new MiscSpec(misc.limits().stream().filter(l -> l.limit() >= 0).toList()));
   }
 }

@@ -32,8 +32,10 @@ final class MonitoringHandler implements ResourceHandler {
     }
     host.require("perf_event", MONITORING);
     if (spec.enablePerfCounters() != null) {
-      throw new LmctfyException(ErrorCode.UNIMPLEMENTED, "monitoring.enable_perf_counters has no kernel switch: the "
-          + "container's perf_event cgroup is there; count it with perf -G");
+      throw new LmctfyException(
+          ErrorCode.UNIMPLEMENTED,
+          "monitoring.enable_perf_counters has no kernel switch: the "
+              + "container's perf_event cgroup is there; count it with perf -G");
     }
   }
 
@@ -43,7 +45,8 @@ final class MonitoringHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.monitoring(spec.monitoring());
   }
 }

@@ -20,9 +20,17 @@ final class NetworkHandler implements ResourceHandler {
   @Override
   public List<Field> fields() {
     return List.of(
-        new Field(CLASSID, null, List.of("net_cls.classid"), List.of(),
+        new Field(
+            CLASSID,
+            null,
+            List.of("net_cls.classid"),
+            List.of(),
             s -> s.network() == null ? null : s.network().classid()),
-        new Field(PRIORITIES, null, List.of("net_prio.ifpriomap"), List.of(),
+        new Field(
+            PRIORITIES,
+            null,
+            List.of("net_prio.ifpriomap"),
+            List.of(),
             s -> s.network() == null ? null : s.network().priorities()));
   }
 
@@ -33,7 +41,9 @@ final class NetworkHandler implements ResourceHandler {
     Long classid = spec == null ? null : spec.classid();
     if (classid != null || replace && host.find("net_cls").isPresent()) {
       Hierarchy h = host.require("net_cls", CLASSID);
-      out.writes.add(new FileWrite(h, "net_cls.classid", Long.toString(classid == null ? 0 : classid), CLASSID));
+      out.writes.add(
+          new FileWrite(
+              h, "net_cls.classid", Long.toString(classid == null ? 0 : classid), CLASSID));
     }
     List<InterfacePriority> wanted = spec == null ? List.of() : spec.priorities();
     if (!wanted.isEmpty() || mode != Mode.CREATE && host.find("net_prio").isPresent()) {
@@ -47,7 +57,8 @@ final class NetworkHandler implements ResourceHandler {
         }
       }
       for (InterfacePriority p : all) {
-        out.writes.add(new FileWrite(h, "net_prio.ifpriomap", p.iface() + " " + p.priority(), PRIORITIES));
+        out.writes.add(
+            new FileWrite(h, "net_prio.ifpriomap", p.iface() + " " + p.priority(), PRIORITIES));
       }
     }
   }
@@ -65,18 +76,30 @@ final class NetworkHandler implements ResourceHandler {
 
   @Override
   public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    Long classid = fields.contains(CLASSID)
-        ? Kernel.number(host.readSelf(host.require("net_cls", CLASSID), "net_cls.classid"), "net_cls.classid")
-        : null;
-    List<InterfacePriority> priorities = fields.contains(PRIORITIES)
-        ? readPriorities(host, host.require("net_prio", PRIORITIES)) : List.of();
-    out.network(classid == null && !fields.contains(PRIORITIES) ? null : new NetworkSpec(classid, priorities));
+    Long classid =
+        fields.contains(CLASSID)
+            ? Kernel.number(
+                host.readSelf(host.require("net_cls", CLASSID), "net_cls.classid"),
+                "net_cls.classid")
+            : null;
+    List<InterfacePriority> priorities =
+        fields.contains(PRIORITIES)
+            ? readPriorities(host, host.require("net_prio", PRIORITIES))
+            : List.of();
+    out.network(
+        classid == null && !fields.contains(PRIORITIES)
+            ? null
+            : new NetworkSpec(classid, priorities));
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     NetworkSpec n = spec.network();
-    out.network(anyOf(given)
-        ? new NetworkSpec(n.classid(), n.priorities().stream().filter(p -> p.priority() != 0).toList()) : null);
+    out.network(
+        anyOf(given)
+            ? new NetworkSpec(
+                n.classid(), n.priorities().stream().filter(p -> p.priority() != 0).toList())
+            : null);
   }
 }

@@ -18,8 +18,13 @@ import org.lmctfy.spec.ContainerSpec;
  */
 final class OwnerHandler implements ResourceHandler {
   static final List<String> V1_FILES = List.of("cgroup.procs", "tasks");
-  static final List<String> V2_FILES = List.of("cgroup.procs", "cgroup.threads", "cgroup.subtree_control",
-      "memory.oom.group", "memory.reclaim");
+  static final List<String> V2_FILES =
+      List.of(
+          "cgroup.procs",
+          "cgroup.threads",
+          "cgroup.subtree_control",
+          "memory.oom.group",
+          "memory.reclaim");
 
   static final String OWNER = "owner";
   static final String OWNER_GROUP = "owner_group";
@@ -43,15 +48,20 @@ final class OwnerHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.owner(spec.owner()).ownerGroup(spec.ownerGroup());
   }
 
-  static void plan(Long owner, Long group, Mode mode, Host host, List<Hierarchy> managed, List<Chown> out) {
+  static void plan(
+      Long owner, Long group, Mode mode, Host host, List<Hierarchy> managed, List<Chown> out) {
     if (owner == null && group == null && mode != Mode.REPLACE) {
       return;
     }
-    Owner parent = mode == Mode.REPLACE && (owner == null || group == null) ? parentOwner(host, managed.get(0)) : null;
+    Owner parent =
+        mode == Mode.REPLACE && (owner == null || group == null)
+            ? parentOwner(host, managed.get(0))
+            : null;
     int uid = owner != null ? owner.intValue() : parent != null ? parent.uid() : -1;
     int gid = group != null ? group.intValue() : parent != null ? parent.gid() : -1;
     String field = owner != null ? "owner" : "owner_group";
@@ -78,8 +88,10 @@ final class OwnerHandler implements ResourceHandler {
     }
     try {
       Owner o = host.fs().owner(anchor, host.self(), null);
-      return new Long[] {fields.contains("owner") ? (long) o.uid() : null,
-          fields.contains("owner_group") ? (long) o.gid() : null};
+      return new Long[] {
+        fields.contains("owner") ? (long) o.uid() : null,
+        fields.contains("owner_group") ? (long) o.gid() : null
+      };
     } catch (IOException e) {
       throw Errors.of("cannot read the owner of " + host.self(), e);
     }

@@ -13,7 +13,11 @@ final class PidsHandler implements ResourceHandler {
   @Override
   public List<Field> fields() {
     return List.of(
-        new Field(LIMIT, "pids", List.of("pids.max"), List.of("pids.max"),
+        new Field(
+            LIMIT,
+            "pids",
+            List.of("pids.max"),
+            List.of("pids.max"),
             s -> s.pids() == null ? null : s.pids().limit()));
   }
 
@@ -28,7 +32,8 @@ final class PidsHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.pids(given.contains(LIMIT) ? spec.pids() : null);
   }
 
@@ -38,7 +43,9 @@ final class PidsHandler implements ResourceHandler {
       return;
     }
     Hierarchy h = host.require("pids", "pids.limit");
-    out.add(new FileWrite(h, "pids.max", limit == null || limit < 0 ? "max" : limit.toString(), "pids.limit"));
+    out.add(
+        new FileWrite(
+            h, "pids.max", limit == null || limit < 0 ? "max" : limit.toString(), "pids.limit"));
   }
 
   static PidsSpec read(Host host, Set<String> fields) {

@@ -9,16 +9,17 @@ import org.lmctfy.spec.RdmaSpec;
 import org.lmctfy.spec.RdmaSpec.RdmaLimit;
 
 /**
- * rdma: {@code rdma.max} lines {@code "mlx4_0 hca_handle=2 hca_object=max"}, both resources
- * written (an absent one unlimited), on v1 and v2; devices limited now and left out of the list
- * go back to unlimited.
+ * rdma: {@code rdma.max} lines {@code "mlx4_0 hca_handle=2 hca_object=max"}, both resources written
+ * (an absent one unlimited), on v1 and v2; devices limited now and left out of the list go back to
+ * unlimited.
  */
 final class RdmaHandler implements ResourceHandler {
   static final String LIMITS = "rdma.limits";
 
   @Override
   public List<Field> fields() {
-    return List.of(new Field(LIMITS, "rdma", List.of("rdma.max"), List.of("rdma.max"), ContainerSpec::rdma));
+    return List.of(
+        new Field(LIMITS, "rdma", List.of("rdma.max"), List.of("rdma.max"), ContainerSpec::rdma));
   }
 
   @Override
@@ -37,8 +38,16 @@ final class RdmaHandler implements ResourceHandler {
       }
     }
     for (RdmaLimit l : limits) {
-      out.writes.add(new FileWrite(h, "rdma.max", l.device() + " hca_handle=" + maxOr(l.hcaHandle()) + " hca_object="
-          + maxOr(l.hcaObject()), LIMITS));
+      out.writes.add(
+          new FileWrite(
+              h,
+              "rdma.max",
+              l.device()
+                  + " hca_handle="
+                  + maxOr(l.hcaHandle())
+                  + " hca_object="
+                  + maxOr(l.hcaObject()),
+              LIMITS));
     }
   }
 
@@ -46,7 +55,9 @@ final class RdmaHandler implements ResourceHandler {
     return v == null || v < 0 ? "max" : v.toString();
   }
 
-  /** The devices with a limit: every line of rdma.max with a number (the kernel lists every device). */
+  /**
+   * The devices with a limit: every line of rdma.max with a number (the kernel lists every device).
+   */
   private static List<RdmaLimit> read(Host host, Hierarchy h) {
     List<RdmaLimit> out = new ArrayList<>();
     for (String line : host.readSelf(h, "rdma.max").split("\n")) {
@@ -74,14 +85,25 @@ final class RdmaHandler implements ResourceHandler {
 
   @Override
   public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.rdma(fields.contains(LIMITS) ? new RdmaSpec(read(host, host.require("rdma", LIMITS))) : null);
+    out.rdma(
+        fields.contains(LIMITS) ? new RdmaSpec(read(host, host.require("rdma", LIMITS))) : null);
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.rdma(spec.rdma() == null ? null : new RdmaSpec(spec.rdma().limits().stream()
-        .map(l -> new RdmaLimit(l.device(), l.hcaHandle() == null ? -1L : l.hcaHandle(),
-            l.hcaObject() == null ? -1L : l.hcaObject()))
-        .filter(l -> l.hcaHandle() >= 0 || l.hcaObject() >= 0).toList()));
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+    out.rdma(
+        spec.rdma() == null
+            ? null
+            : new RdmaSpec(
+                spec.rdma().limits().stream()
+                    .map(
+                        l ->
+                            new RdmaLimit(
+                                l.device(),
+                                l.hcaHandle() == null ? -1L : l.hcaHandle(),
+                                l.hcaObject() == null ? -1L : l.hcaObject()))
+                    .filter(l -> l.hcaHandle() >= 0 || l.hcaObject() >= 0)
+                    .toList()));
   }
 }

@@ -9,29 +9,35 @@ import java.util.function.Function;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
- * One section of {@link ContainerSpec}: its fields, with their controller and kernel files, and
- * how to plan, read back and normalise them on v1 and v2. {@link #all()} is the one list that
- * {@link ResourcePlan} (plan, {@code spec()}, the fields a spec sets) and the updater loop over, so
- * a new setting touches one handler; {@code ResourceHandlerTest} fails for a spec field no handler
- * names. Handlers are stateless.
+ * One section of {@link ContainerSpec}: its fields, with their controller and kernel files, and how
+ * to plan, read back and normalise them on v1 and v2. {@link #all()} is the one list that {@link
+ * ResourcePlan} (plan, {@code spec()}, the fields a spec sets) and the updater loop over, so a new
+ * setting touches one handler; {@code ResourceHandlerTest} fails for a spec field no handler names.
+ * Handlers are stateless.
  */
 interface ResourceHandler {
 
   /**
    * A field of the spec, as recorded for a container ({@code cpu.limit}, {@code owner}).
    *
-   * @param controller the cgroup v2 controller it writes to, or null when none (a v1 controller,
-   *     a device filter, an owner)
+   * @param controller the cgroup v2 controller it writes to, or null when none (a v1 controller, a
+   *     device filter, an owner)
    * @param v1Files the interface files it writes on v1 ({@code <size>} stands for a page size)
    * @param v2Files the interface files it writes on v2
    * @param value the part of a spec whose presence means the field is given (a list or map counts
    *     when not empty)
    */
-  record Field(String name, String controller, List<String> v1Files, List<String> v2Files,
+  record Field(
+      String name,
+      String controller,
+      List<String> v1Files,
+      List<String> v2Files,
       Function<ContainerSpec, Object> value) {
     boolean isSet(ContainerSpec spec) {
       Object v = value.apply(spec);
-      return v != null && !(v instanceof Collection<?> c && c.isEmpty()) && !(v instanceof Map<?, ?> m && m.isEmpty());
+      return v != null
+          && !(v instanceof Collection<?> c && c.isEmpty())
+          && !(v instanceof Map<?, ?> m && m.isEmpty());
     }
   }
 
@@ -86,7 +92,10 @@ interface ResourceHandler {
   /** Sets the section, as the kernel has it now for {@code fields} (null when none is asked). */
   void read(Host host, Set<String> fields, ContainerSpec.Builder out);
 
-  /** Sets the section as {@link #read} gives it back after applying {@code spec}, which gives {@code given}. */
+  /**
+   * Sets the section as {@link #read} gives it back after applying {@code spec}, which gives {@code
+   * given}.
+   */
   void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out);
 
   /**
@@ -99,7 +108,8 @@ interface ResourceHandler {
    * Adds the writes that put back a {@code touched} field which the values read before an update
    * ({@code old}) cannot say (a limit read as null, "none": a DIFF of it writes nothing).
    */
-  default void restoreUnset(ContainerSpec old, Set<String> touched, Host host, List<FileWrite> out) {}
+  default void restoreUnset(
+      ContainerSpec old, Set<String> touched, Host host, List<FileWrite> out) {}
 
   /**
    * Adds writes that put back, as they are now, files {@code planned} writes whose value {@link

@@ -14,10 +14,10 @@ import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
- * What applying a spec writes, worked out and checked against the host before anything is
- * written: every field's controller is mounted, values are in range, the parent allows them.
- * Writes are listed in an order the kernel accepts; each comes from one field, and a field the
- * host cannot honour is an error naming it, never ignored.
+ * What applying a spec writes, worked out and checked against the host before anything is written:
+ * every field's controller is mounted, values are in range, the parent allows them. Writes are
+ * listed in an order the kernel accepts; each comes from one field, and a field the host cannot
+ * honour is an error naming it, never ignored.
  *
  * @param writes interface-file writes of the container, in order
  * @param chowns owner changes of the container's directories and delegate files
@@ -26,8 +26,13 @@ import org.lmctfy.spec.ContainerSpec;
  * @param fields the spec's fields, as {@code section.field} ({@code cpu.limit}, {@code owner})
  * @param deviceFilter the cgroup v2 device filter to set after the writes, or null to leave it
  */
-public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<String> v2Controllers,
-    Hierarchy unified, Set<String> fields, DeviceFilter deviceFilter) {
+public record ResourcePlan(
+    List<FileWrite> writes,
+    List<Chown> chowns,
+    Set<String> v2Controllers,
+    Hierarchy unified,
+    Set<String> fields,
+    DeviceFilter deviceFilter) {
 
   /** Plans {@code spec} for the container of {@code host}: each handler in turn. */
   public static ResourcePlan of(ContainerSpec spec, Mode mode, Host host) {
@@ -39,7 +44,8 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       }
     } catch (LmctfyException e) {
       if (e.errno().orElse(null) == Errno.ENOENT) {
-        // a handler read a file of a controller the root lacks (the parent's cpuset.cpus.effective):
+        // a handler read a file of a controller the root lacks (the parent's
+        // cpuset.cpus.effective):
         // said as such, with the driver's remedy
         checkFieldControllers(fields, controllersOf(fields, host), host);
       }
@@ -56,11 +62,25 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
       }
     }
     if (unified != null) {
-      checkOffered(host, unified, v2, host.rootControllers(unified),
-          c -> writes.stream().filter(w -> w.file().startsWith(c + ".")).findFirst().orElseThrow().field());
+      checkOffered(
+          host,
+          unified,
+          v2,
+          host.rootControllers(unified),
+          c ->
+              writes.stream()
+                  .filter(w -> w.file().startsWith(c + "."))
+                  .findFirst()
+                  .orElseThrow()
+                  .field());
     }
-    return new ResourcePlan(List.copyOf(writes), List.copyOf(planning.chowns), Collections.unmodifiableSortedSet(v2),
-        unified, fields, planning.devices);
+    return new ResourcePlan(
+        List.copyOf(writes),
+        List.copyOf(planning.chowns),
+        Collections.unmodifiableSortedSet(v2),
+        unified,
+        fields,
+        planning.devices);
   }
 
   /**
@@ -73,12 +93,14 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
 
   /**
    * This plan for a container with the {@code recorded} fields: removing a device filter it does
-   * not have is no call at all (a tenant without CAP_BPF may give ALLOW ALL), and REPLACE without
-   * a device section removes one it has.
+   * not have is no call at all (a tenant without CAP_BPF may give ALLOW ALL), and REPLACE without a
+   * device section removes one it has.
    */
   public ResourcePlan knowingTheDeviceFilter(Set<String> recorded, Mode mode, Host host) {
     DeviceFilter devices = DeviceHandler.knowing(deviceFilter, recorded, mode, host);
-    return devices == deviceFilter ? this : new ResourcePlan(writes, chowns, v2Controllers, unified, fields, devices);
+    return devices == deviceFilter
+        ? this
+        : new ResourcePlan(writes, chowns, v2Controllers, unified, fields, devices);
   }
 
   /**
@@ -101,13 +123,18 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     for (ResourceHandler handler : ResourceHandler.all()) {
       handler.restoreUnset(old, touched, host, writes);
     }
-    return new ResourcePlan(List.copyOf(writes), back.chowns(), back.v2Controllers(), back.unified(), back.fields(),
+    return new ResourcePlan(
+        List.copyOf(writes),
+        back.chowns(),
+        back.v2Controllers(),
+        back.unified(),
+        back.fields(),
         back.deviceFilter());
   }
 
   /**
-   * Writes that put back, as they are now, files this plan writes whose value {@link #read}
-   * cannot give back exactly; after a failure they go after the plan back.
+   * Writes that put back, as they are now, files this plan writes whose value {@link #read} cannot
+   * give back exactly; after a failure they go after the plan back.
    */
   public List<FileWrite> asRead(Host host) {
     List<FileWrite> out = new ArrayList<>(0);
@@ -117,7 +144,9 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     return out;
   }
 
-  /** The fields this plan touches: the spec's, and those it resets or writes a device filter for. */
+  /**
+   * The fields this plan touches: the spec's, and those it resets or writes a device filter for.
+   */
   public Set<String> touched() {
     Set<String> out = new LinkedHashSet<>(fields);
     writes.forEach(w -> out.add(w.field()));
@@ -132,13 +161,25 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
    * On v2 a controller must reach the API root (its {@code offered} cgroup.controllers); below,
    * create enables it. FAILED_PRECONDITION naming the field ({@code fieldOf} the controller).
    */
-  private static void checkOffered(Host host, Hierarchy unified, Set<String> controllers, String offered,
+  private static void checkOffered(
+      Host host,
+      Hierarchy unified,
+      Set<String> controllers,
+      String offered,
       Function<String, String> fieldOf) {
     for (String c : controllers) {
       if (!FlatKeyed.hasWord(offered, c)) {
         String field = fieldOf.apply(c);
-        throw Host.notOn(unified, field, "the " + c + " controller does not reach the API's root cgroup (its "
-            + "cgroup.controllers is \"" + offered + "\"); " + host.rootRemedy(c, offered));
+        throw Host.notOn(
+            unified,
+            field,
+            "the "
+                + c
+                + " controller does not reach the API's root cgroup (its "
+                + "cgroup.controllers is \""
+                + offered
+                + "\"); "
+                + host.rootRemedy(c, offered));
       }
     }
   }
@@ -174,12 +215,17 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
    * Checks that the v2 {@code controllers} of {@code fields} reach the API's root (nothing is read
    * where there are none).
    */
-  private static void checkFieldControllers(Set<String> fields, Set<String> controllers, Host host) {
+  private static void checkFieldControllers(
+      Set<String> fields, Set<String> controllers, Host host) {
     if (controllers.isEmpty()) {
       return;
     }
     Hierarchy unified = host.unified().orElseThrow();
-    checkOffered(host, unified, controllers, host.rootControllers(unified),
+    checkOffered(
+        host,
+        unified,
+        controllers,
+        host.rootControllers(unified),
         c -> fields.stream().filter(f -> c.equals(controllerOf(f))).findFirst().orElseThrow());
   }
 
@@ -211,10 +257,13 @@ public record ResourcePlan(List<FileWrite> writes, List<Chown> chowns, Set<Strin
     return out.build();
   }
 
-  /** What {@link #read} gives back after applying {@code spec}: values as the kernel stores them. */
+  /**
+   * What {@link #read} gives back after applying {@code spec}: values as the kernel stores them.
+   */
   public static ContainerSpec normalise(ContainerSpec spec, Host host) {
     Set<String> given = fields(spec);
-    ContainerSpec.Builder out = ContainerSpec.builder().virtualHost(spec.virtualHost()).filesystem(spec.filesystem());
+    ContainerSpec.Builder out =
+        ContainerSpec.builder().virtualHost(spec.virtualHost()).filesystem(spec.filesystem());
     for (ResourceHandler handler : ResourceHandler.all()) {
       handler.normalise(spec, given, host, out);
     }

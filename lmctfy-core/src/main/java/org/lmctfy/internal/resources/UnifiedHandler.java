@@ -12,10 +12,10 @@ import org.lmctfy.internal.codec.UnifiedFiles;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
- * unified (v2): each file written as given, after every typed field, and checked to show the
- * value written; recorded as one field per file, {@code unified.<file>}, whose controller is the
- * file's. A REPLACE must give every file the container has: lmctfy cannot know the default of a
- * file the spec does not model.
+ * unified (v2): each file written as given, after every typed field, and checked to show the value
+ * written; recorded as one field per file, {@code unified.<file>}, whose controller is the file's.
+ * A REPLACE must give every file the container has: lmctfy cannot know the default of a file the
+ * spec does not model.
  */
 final class UnifiedHandler implements ResourceHandler {
   static final String PREFIX = "unified.";
@@ -33,7 +33,9 @@ final class UnifiedHandler implements ResourceHandler {
 
   @Override
   public String controllerOf(String field) {
-    return field.startsWith(PREFIX) ? field.substring(PREFIX.length(), field.indexOf('.', PREFIX.length())) : null;
+    return field.startsWith(PREFIX)
+        ? field.substring(PREFIX.length(), field.indexOf('.', PREFIX.length()))
+        : null;
   }
 
   @Override
@@ -46,12 +48,19 @@ final class UnifiedHandler implements ResourceHandler {
     for (Map.Entry<String, String> f : spec.unified().entrySet()) {
       String field = PREFIX + f.getKey();
       String controller = UnifiedFiles.controller(f.getKey());
-      Hierarchy h = host.unified().orElseThrow(() -> new LmctfyException(ErrorCode.FAILED_PRECONDITION,
-          field + " needs cgroup v2, and no cgroup2 hierarchy is mounted"));
+      Hierarchy h =
+          host.unified()
+              .orElseThrow(
+                  () ->
+                      new LmctfyException(
+                          ErrorCode.FAILED_PRECONDITION,
+                          field + " needs cgroup v2, and no cgroup2 hierarchy is mounted"));
       if (!h.has(controller)) {
-        throw Host.notOn(h, field, "the unified hierarchy does not carry the " + controller + " controller");
+        throw Host.notOn(
+            h, field, "the unified hierarchy does not carry the " + controller + " controller");
       }
-      out.writes.add(new FileWrite(h, f.getKey(), f.getValue(), field, null, FileWrite.Check.SHOWS_VALUE));
+      out.writes.add(
+          new FileWrite(h, f.getKey(), f.getValue(), field, null, FileWrite.Check.SHOWS_VALUE));
     }
   }
 
@@ -69,17 +78,23 @@ final class UnifiedHandler implements ResourceHandler {
   }
 
   @Override
-  public void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+  public void normalise(
+      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
     out.unified(spec.unified());
   }
 
   @Override
   public void checkReplace(ContainerSpec spec, Set<String> recorded, String operation) {
     for (String field : recorded) {
-      if (field.startsWith(PREFIX) && !spec.unified().containsKey(field.substring(PREFIX.length()))) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, operation + ": REPLACE would leave " + field
-            + " as it is: lmctfy cannot know the default of a file the spec does not model; give it in the spec "
-            + "with the value it should have");
+      if (field.startsWith(PREFIX)
+          && !spec.unified().containsKey(field.substring(PREFIX.length()))) {
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            operation
+                + ": REPLACE would leave "
+                + field
+                + " as it is: lmctfy cannot know the default of a file the spec does not model; give it in the spec "
+                + "with the value it should have");
       }
     }
   }

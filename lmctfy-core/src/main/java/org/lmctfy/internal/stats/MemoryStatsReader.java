@@ -12,17 +12,24 @@ import org.lmctfy.spec.ContainerStats.MemoryStats;
 final class MemoryStatsReader {
   /** What v1 prints for no limit (the largest page-aligned signed value). */
   private static final long V1_UNLIMITED = Long.MAX_VALUE / 4096 * 4096;
-  private static final byte[][] V1_STAT = StatFiles.keys("hierarchical_memory_limit", "total_inactive_file");
+
+  private static final byte[][] V1_STAT =
+      StatFiles.keys("hierarchical_memory_limit", "total_inactive_file");
   private static final byte[][] OOM_KILL = StatFiles.keys("oom_kill");
   private static final byte[][] V2_STAT = StatFiles.keys("inactive_file");
-  private static final byte[][] V2_EVENTS = StatFiles.keys("max", "oom", "oom_kill", "high", "low", "oom_group_kill");
+  private static final byte[][] V2_EVENTS =
+      StatFiles.keys("max", "oom", "oom_kill", "high", "low", "oom_group_kill");
 
   private final StatFiles f;
   private final Hierarchy h;
   private final long[] two = new long[2];
   private final long[] one = new long[1];
   private final long[] events = new long[V2_EVENTS.length];
-  /** v2: the lowest memory.max of each ancestor and its own ancestors (-1 none), read once per batch. */
+
+  /**
+   * v2: the lowest memory.max of each ancestor and its own ancestors (-1 none), read once per
+   * batch.
+   */
   private final Map<CgroupPath, Long> ancestorLimits = new HashMap<>();
 
   MemoryStatsReader(StatFiles f, Hierarchy h) {
@@ -75,8 +82,21 @@ final class MemoryStatsReader {
       long both = f.number(h, "memory.memsw.usage_in_bytes"); // where swap is accounted
       swap = both == StatFiles.ABSENT ? null : Math.max(0, both - usage);
     }
-    return new MemoryStats(usage, maxUsage, limit, effective, failCount, workingSet, null, oomKills, null, null, null,
-        swap, own, hierarchical);
+    return new MemoryStats(
+        usage,
+        maxUsage,
+        limit,
+        effective,
+        failCount,
+        workingSet,
+        null,
+        oomKills,
+        null,
+        null,
+        null,
+        swap,
+        own,
+        hierarchical);
   }
 
   private MemoryStats v2(boolean full) {
@@ -98,13 +118,26 @@ final class MemoryStatsReader {
       f.keyed(V2_EVENTS, events);
     }
     Long swap = full ? StatFiles.boxed(f.number(h, "memory.swap.current")) : null;
-    return new MemoryStats(usage, peak, StatFiles.boxed(limit), lowest(limit == StatFiles.ABSENT ? -1 : limit,
-        ancestorLimit(f.path().parent())), StatFiles.boxed(events[0]), workingSet, StatFiles.boxed(events[1]),
-        StatFiles.boxed(events[2]), StatFiles.boxed(events[3]), StatFiles.boxed(events[4]), StatFiles.boxed(events[5]),
-        swap, null, stat);
+    return new MemoryStats(
+        usage,
+        peak,
+        StatFiles.boxed(limit),
+        lowest(limit == StatFiles.ABSENT ? -1 : limit, ancestorLimit(f.path().parent())),
+        StatFiles.boxed(events[0]),
+        workingSet,
+        StatFiles.boxed(events[1]),
+        StatFiles.boxed(events[2]),
+        StatFiles.boxed(events[3]),
+        StatFiles.boxed(events[4]),
+        StatFiles.boxed(events[5]),
+        swap,
+        null,
+        stat);
   }
 
-  /** The lowest memory.max of {@code p} and its ancestors below the hierarchy's root, -1 for none. */
+  /**
+   * The lowest memory.max of {@code p} and its ancestors below the hierarchy's root, -1 for none.
+   */
   private long ancestorLimit(CgroupPath p) {
     if (p.isRoot()) {
       return -1;

@@ -9,15 +9,14 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.internal.errors.Errors;
 
 /**
  * Reads the stat files of one container after another into one reused buffer ({@link
- * CgroupFs#readInto}) and parses numbers straight from its bytes: no string, array or map per
- * file unless the caller asks for a map (FULL's breakdowns). A file this kernel lacks is absent
- * (the field stays null), a container that is gone is NOT_FOUND, any other refusal is an error
- * naming the file. One per stats call; not thread-safe.
+ * CgroupFs#readInto}) and parses numbers straight from its bytes: no string, array or map per file
+ * unless the caller asks for a map (FULL's breakdowns). A file this kernel lacks is absent (the
+ * field stays null), a container that is gone is NOT_FOUND, any other refusal is an error naming
+ * the file. One per stats call; not thread-safe.
  */
 final class StatFiles {
   /** What the parsers return for a value that is not there. */
@@ -25,10 +24,13 @@ final class StatFiles {
 
   private final CgroupFs fs;
   private byte[] buf = new byte[8192];
+
   /** The loaded file: {@code buf[0, len)}. */
   private int len;
+
   /** Where a parser stopped. */
   int pos;
+
   private String name;
   private CgroupPath path;
   private Hierarchy h;
@@ -69,8 +71,13 @@ final class StatFiles {
       if (n < 0) {
         len = 0;
         if (!exists(h, p)) {
-          throw new LmctfyException(ErrorCode.NOT_FOUND, "container " + name + " does not exist (its cgroup "
-              + h.display(p, null) + " is gone)");
+          throw new LmctfyException(
+              ErrorCode.NOT_FOUND,
+              "container "
+                  + name
+                  + " does not exist (its cgroup "
+                  + h.display(p, null)
+                  + " is gone)");
         }
         return false;
       }
@@ -175,7 +182,10 @@ final class StatFiles {
     }
   }
 
-  /** The decimal at {@code pos} (unsigned, as the kernel prints u64; a leading '-' negates); moves past it. */
+  /**
+   * The decimal at {@code pos} (unsigned, as the kernel prints u64; a leading '-' negates); moves
+   * past it.
+   */
   long parseLong() {
     int start = pos;
     boolean negative = pos < len && buf[pos] == '-';
@@ -257,8 +267,12 @@ final class StatFiles {
     while (end < len && buf[end] != '\n' && buf[end] != ' ' && end - at < 40) {
       end++;
     }
-    return new LmctfyException(ErrorCode.INTERNAL, "unexpected value \"" + new String(buf, at, end - at,
-        StandardCharsets.UTF_8) + "\" in " + h.display(loaded, file));
+    return new LmctfyException(
+        ErrorCode.INTERNAL,
+        "unexpected value \""
+            + new String(buf, at, end - at, StandardCharsets.UTF_8)
+            + "\" in "
+            + h.display(loaded, file));
   }
 
   static byte[][] keys(String... names) {

@@ -48,10 +48,23 @@ import org.lmctfy.spec.ContainerStats.Throttling;
  * </ul>
  */
 public final class StatsReader {
-  private static final byte[][] CPU_STAT = StatFiles.keys("usage_usec", "user_usec", "system_usec", "nr_periods",
-      "nr_throttled", "throttled_usec", "throttled_time", "nr_bursts", "burst_usec", "burst_time");
+  private static final byte[][] CPU_STAT =
+      StatFiles.keys(
+          "usage_usec",
+          "user_usec",
+          "system_usec",
+          "nr_periods",
+          "nr_throttled",
+          "throttled_usec",
+          "throttled_time",
+          "nr_bursts",
+          "burst_usec",
+          "burst_time");
+
   /** Huge page sizes as hugetlb file names spell them, probed until the kernel shows some. */
-  private static final List<String> HUGE_PAGE_SIZES = List.of("64KB", "2MB", "32MB", "512MB", "1GB", "16GB");
+  private static final List<String> HUGE_PAGE_SIZES =
+      List.of("64KB", "2MB", "32MB", "512MB", "1GB", "16GB");
+
   private static final byte[][] HUGETLB_EVENTS = StatFiles.keys("max");
 
   private final CgroupFs fs;
@@ -62,13 +75,18 @@ public final class StatsReader {
   private final Hierarchy io;
   private final Hierarchy unified;
   private final Hierarchy hugetlb;
-  /** The huge page sizes found in a container's files (machine-wide, so found once); empty until then. */
+
+  /**
+   * The huge page sizes found in a container's files (machine-wide, so found once); empty until
+   * then.
+   */
   private volatile List<String> hugeSizes = List.of();
 
   public StatsReader(CgroupFs fs, List<Hierarchy> managed) {
     this.fs = fs;
     this.cpuacct = find(managed, "cpuacct");
-    this.unified = managed.stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElse(null);
+    this.unified =
+        managed.stream().filter(h -> h.version() == CgroupVersion.V2).findFirst().orElse(null);
     this.cpu = find(managed, "cpu");
     this.memory = find(managed, "memory");
     this.pids = find(managed, "pids");
@@ -85,7 +103,9 @@ public final class StatsReader {
     return batch().read(name, path, type);
   }
 
-  /** A reader for one stats call over many containers: its buffers and ancestor limits are shared. */
+  /**
+   * A reader for one stats call over many containers: its buffers and ancestor limits are shared.
+   */
   public Batch batch() {
     return new Batch();
   }
@@ -103,7 +123,12 @@ public final class StatsReader {
     public ContainerStats read(String name, CgroupPath path, StatsType type) {
       f.at(name, path);
       boolean full = type == StatsType.FULL;
-      return new ContainerStats(cpu(full), memoryReader.read(full), pids(), blockio(), pressure(),
+      return new ContainerStats(
+          cpu(full),
+          memoryReader.read(full),
+          pids(),
+          blockio(),
+          pressure(),
           full ? hugetlb() : List.of());
     }
 
@@ -113,15 +138,22 @@ public final class StatsReader {
       if (cpuacct != null) {
         long total = f.number(cpuacct, "cpuacct.usage");
         if (total != StatFiles.ABSENT) {
-          base = new CpuStats(total, perCpu(), StatFiles.boxed(f.number(cpuacct, "cpuacct.usage_user")),
-              StatFiles.boxed(f.number(cpuacct, "cpuacct.usage_sys")), null);
+          base =
+              new CpuStats(
+                  total,
+                  perCpu(),
+                  StatFiles.boxed(f.number(cpuacct, "cpuacct.usage_user")),
+                  StatFiles.boxed(f.number(cpuacct, "cpuacct.usage_sys")),
+                  null);
         }
       }
       if (base == null && unified != null && f.load(unified, "cpu.stat")) {
         f.keyed(CPU_STAT, cpuStat);
         statRead = cpu != null && cpu.equals(unified);
         if (cpuStat[0] != StatFiles.ABSENT) {
-          base = new CpuStats(cpuStat[0] * 1000, List.of(), times1000(cpuStat[1]), times1000(cpuStat[2]), null);
+          base =
+              new CpuStats(
+                  cpuStat[0] * 1000, List.of(), times1000(cpuStat[1]), times1000(cpuStat[2]), null);
         }
       }
       if (base == null || !full || cpu == null) {
@@ -136,11 +168,20 @@ public final class StatsReader {
       if (cpuStat[3] == StatFiles.ABSENT) {
         return base;
       }
-      long throttledNs = cpuStat[6] != StatFiles.ABSENT ? cpuStat[6]
-          : cpuStat[5] == StatFiles.ABSENT ? 0 : cpuStat[5] * 1000;
+      long throttledNs =
+          cpuStat[6] != StatFiles.ABSENT
+              ? cpuStat[6]
+              : cpuStat[5] == StatFiles.ABSENT ? 0 : cpuStat[5] * 1000;
       long throttled = cpuStat[4] == StatFiles.ABSENT ? 0 : cpuStat[4];
-      Long burstNs = cpuStat[8] != StatFiles.ABSENT ? Long.valueOf(cpuStat[8] * 1000) : StatFiles.boxed(cpuStat[9]);
-      return new CpuStats(base.totalNs(), base.perCpuNs(), base.userNs(), base.systemNs(),
+      Long burstNs =
+          cpuStat[8] != StatFiles.ABSENT
+              ? Long.valueOf(cpuStat[8] * 1000)
+              : StatFiles.boxed(cpuStat[9]);
+      return new CpuStats(
+          base.totalNs(),
+          base.perCpuNs(),
+          base.userNs(),
+          base.systemNs(),
           new Throttling(cpuStat[3], throttled, throttledNs, StatFiles.boxed(cpuStat[7]), burstNs));
     }
 
@@ -165,7 +206,9 @@ public final class StatsReader {
         return null;
       }
       long current = f.number(pids, "pids.current");
-      return current == StatFiles.ABSENT ? null : new PidsStats(current, StatFiles.boxed(f.number(pids, "pids.max")));
+      return current == StatFiles.ABSENT
+          ? null
+          : new PidsStats(current, StatFiles.boxed(f.number(pids, "pids.max")));
     }
 
     private List<DeviceIo> blockio() {
@@ -187,12 +230,17 @@ public final class StatsReader {
       }
       List<DeviceIo> out = new ArrayList<>(devices.size());
       for (long[] d : devices) {
-        out.add(new DeviceIo(d[0], d[1], d[2], d[3], d[4], d[5], StatFiles.boxed(d[6]), StatFiles.boxed(d[7])));
+        out.add(
+            new DeviceIo(
+                d[0], d[1], d[2], d[3], d[4], d[5], StatFiles.boxed(d[6]), StatFiles.boxed(d[7])));
       }
       return out;
     }
 
-    /** v2 lines {@code "8:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=0 dios=0"} (iocost adds {@code cost.*} keys). */
+    /**
+     * v2 lines {@code "8:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=0 dios=0"} (iocost adds {@code
+     * cost.*} keys).
+     */
     private void ioStat(List<long[]> devices) {
       f.pos = 0;
       while (f.pos < f.length()) {
@@ -244,8 +292,12 @@ public final class StatsReader {
           f.skipSpaces();
           int word = f.pos;
           int end = f.wordEnd();
-          int column = f.matches(READ, word, end) ? read : f.matches(WRITE, word, end) ? write
-              : f.matches(DISCARD, word, end) ? discard : -1;
+          int column =
+              f.matches(READ, word, end)
+                  ? read
+                  : f.matches(WRITE, word, end)
+                      ? write
+                      : f.matches(DISCARD, word, end) ? discard : -1;
           if (column >= 0) {
             f.pos = end;
             f.skipSpaces();
@@ -309,9 +361,16 @@ public final class StatsReader {
         } else {
           failed = StatFiles.boxed(f.number(hugetlb, p + "failcnt"));
         }
-        Long reserved = StatFiles.boxed(f.number(hugetlb, p + (v2 ? "rsvd.current" : "rsvd.usage_in_bytes")));
-        out.add(new HugetlbStats(size, usage, max, limit == StatFiles.ABSENT ? null : limit >= HUGE_UNLIMITED ? -1L : limit,
-            failed, reserved));
+        Long reserved =
+            StatFiles.boxed(f.number(hugetlb, p + (v2 ? "rsvd.current" : "rsvd.usage_in_bytes")));
+        out.add(
+            new HugetlbStats(
+                size,
+                usage,
+                max,
+                limit == StatFiles.ABSENT ? null : limit >= HUGE_UNLIMITED ? -1L : limit,
+                failed,
+                reserved));
       }
       if (probing && !out.isEmpty()) {
         hugeSizes = out.stream().map(HugetlbStats::pageSize).toList();
@@ -323,8 +382,11 @@ public final class StatsReader {
       if (unified == null) {
         return null;
       }
-      PressureStats p = new PressureStats(Psi.read(f, unified, "cpu.pressure"),
-          Psi.read(f, unified, "memory.pressure"), Psi.read(f, unified, "io.pressure"));
+      PressureStats p =
+          new PressureStats(
+              Psi.read(f, unified, "cpu.pressure"),
+              Psi.read(f, unified, "memory.pressure"),
+              Psi.read(f, unified, "io.pressure"));
       return p.cpu() == null && p.memory() == null && p.io() == null ? null : p;
     }
   }
@@ -338,6 +400,7 @@ public final class StatsReader {
   private static final byte[] READ = StatFiles.keys("Read")[0];
   private static final byte[] WRITE = StatFiles.keys("Write")[0];
   private static final byte[] DISCARD = StatFiles.keys("Discard")[0];
+
   /**
    * At or above this, a v1 hugetlb limit is "none": v1 prints the largest value rounded down to a
    * whole huge page (9223372036852678656 for 2MB pages), which no machine's memory comes near.

@@ -45,22 +45,25 @@ import org.lmctfy.spec.VirtualHostSpec;
  *       pause mode ({@code -P}): it reaps orphans, ignores every signal but TERM and INT from
  *       inside, and never exits on its own; with a rootfs it is bound read-only at {@code
  *       /dev/.lmctfy/catatonit} inside bwrap's own {@code /dev} (nothing is written to the root).
- *       No {@code --die-with-parent}: the init outlives the creating JVM, and destroy, killAll
- *       and cleanup end it through the cgroups. The start returns once the init's executable is no
+ *       No {@code --die-with-parent}: the init outlives the creating JVM, and destroy, killAll and
+ *       cleanup end it through the cgroups. The start returns once the init's executable is no
  *       longer bwrap's (it has exec'd); if bwrap exits first, its message is the error.
- *   <li><b>join</b>: the launcher execs {@code [setsid --] nsenter -t INIT [-U --preserve-credentials]
- *       -m [-u] -i [-n] -p -r --wd=/proc/INIT/root/DIR -- ARGV}, joining every namespace of the init
- *       that differs from the JVM's; nsenter forks into the pid namespace and waits, passing the
- *       program's exit status (or its signal) on. The init's start time is checked before the
- *       start and again once the program runs (nsenter has opened the namespaces by then): a
- *       reused pid is never joined without being found out, and the process is then killed.
+ *   <li><b>join</b>: the launcher execs {@code [setsid --] nsenter -t INIT [-U
+ *       --preserve-credentials] -m [-u] -i [-n] -p -r --wd=/proc/INIT/root/DIR -- ARGV}, joining
+ *       every namespace of the init that differs from the JVM's; nsenter forks into the pid
+ *       namespace and waits, passing the program's exit status (or its signal) on. The init's start
+ *       time is checked before the start and again once the program runs (nsenter has opened the
+ *       namespaces by then): a reused pid is never joined without being found out, and the process
+ *       is then killed.
  * </ul>
  */
 public final class HostVirtualHosts implements VirtualHosts {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HostVirtualHosts.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(HostVirtualHosts.class);
 
   /** Where the default init is bound inside a virtual host with its own root. */
   static final String BOUND_INIT = "/dev/.lmctfy/catatonit";
+
   private static final Duration START_DEADLINE = Duration.ofSeconds(30);
   private static final Duration JOIN_DEADLINE = Duration.ofSeconds(10);
   private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
@@ -97,12 +100,22 @@ public final class HostVirtualHosts implements VirtualHosts {
     if (filesystem != null && filesystem.rootfs() != null) {
       root = Path.of(filesystem.rootfs());
       if (!Files.isDirectory(root)) {
-        throw invalid("filesystem.rootfs " + root + ": not a directory" + (Files.exists(root) ? "" : " (ENOENT)"));
+        throw invalid(
+            "filesystem.rootfs "
+                + root
+                + ": not a directory"
+                + (Files.exists(root) ? "" : " (ENOENT)"));
       }
       for (String dir : List.of("/proc", "/dev")) {
         if (!InsidePaths.isDirectory(root, "/", dir)) {
-          throw invalid("filesystem.rootfs " + root + ": has no " + dir + " directory for the virtual host's own "
-              + dir + " (lmctfy makes no mount points in a root filesystem: create it)");
+          throw invalid(
+              "filesystem.rootfs "
+                  + root
+                  + ": has no "
+                  + dir
+                  + " directory for the virtual host's own "
+                  + dir
+                  + " (lmctfy makes no mount points in a root filesystem: create it)");
         }
       }
     }
@@ -116,36 +129,62 @@ public final class HostVirtualHosts implements VirtualHosts {
       RunSpec run = init.runSpec() == null ? RunSpec.inherit() : init.runSpec();
       String dir = workingDirectory(run, "virtual_host.init.run_spec.working_directory");
       if (!InsidePaths.isDirectory(root, "/", dir)) {
-        throw invalid("virtual_host.init.run_spec.working_directory " + dir + ": not a directory inside the virtual "
-            + "host (in " + root + ")");
+        throw invalid(
+            "virtual_host.init.run_spec.working_directory "
+                + dir
+                + ": not a directory inside the virtual "
+                + "host (in "
+                + root
+                + ")");
       }
       String program = init.initArgv().get(0);
       if (Boolean.TRUE.equals(run.useShell())) {
         program = "/bin/sh";
       }
       if (InsidePaths.findProgram(root, dir, program, environment(run)) == null) {
-        throw invalid("virtual_host.init.init_argv[0] " + program + ": not an executable file inside the virtual host"
-            + " (in " + root + ", on " + (environment(run).containsKey("PATH") ? "its PATH" : "execvp's default PATH "
-            + InsidePaths.EXECVP_PATH) + ")");
+        throw invalid(
+            "virtual_host.init.init_argv[0] "
+                + program
+                + ": not an executable file inside the virtual host"
+                + " (in "
+                + root
+                + ", on "
+                + (environment(run).containsKey("PATH")
+                    ? "its PATH"
+                    : "execvp's default PATH " + InsidePaths.EXECVP_PATH)
+                + ")");
       }
       RunCommand.checkRedirections(initCommand(host, filesystem), Path.of("/"));
     }
   }
 
-  private static void checkMount(Path root, FilesystemSpec.Mount m, String field) throws IOException {
+  private static void checkMount(Path root, FilesystemSpec.Mount m, String field)
+      throws IOException {
     Path source = Path.of(m.source());
     if (!Files.exists(source)) {
-      throw invalid(field + ".source " + source + ": no such file or directory on the host (ENOENT)");
+      throw invalid(
+          field + ".source " + source + ": no such file or directory on the host (ENOENT)");
     }
     String target = InsidePaths.resolve(root, "/", m.insidePath());
     if (target == null) {
-      throw invalid(field + ".target " + m.target() + ": no such file or directory inside the virtual host (in "
-          + root + "); lmctfy makes no mount points: create it");
+      throw invalid(
+          field
+              + ".target "
+              + m.target()
+              + ": no such file or directory inside the virtual host (in "
+              + root
+              + "); lmctfy makes no mount points: create it");
     }
     boolean dir = Files.isDirectory(source);
     if (dir != Files.isDirectory(InsidePaths.host(root, target), LinkOption.NOFOLLOW_LINKS)) {
-      throw invalid(field + ".target " + m.target() + ": " + (dir ? "not a directory, but the source is one"
-          : "a directory, but the source is not"));
+      throw invalid(
+          field
+              + ".target "
+              + m.target()
+              + ": "
+              + (dir
+                  ? "not a directory, but the source is one"
+                  : "a directory, but the source is not"));
     }
   }
 
@@ -153,24 +192,31 @@ public final class HostVirtualHosts implements VirtualHosts {
   private static void checkUserNamespaces() throws IOException {
     Path max = Path.of("/proc/sys/user/max_user_namespaces");
     if (Files.exists(max) && Long.parseLong(Files.readString(max).strip()) == 0) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "a virtual host without root needs a user namespace, "
-          + "and user.max_user_namespaces is 0 on this machine");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "a virtual host without root needs a user namespace, "
+              + "and user.max_user_namespaces is 0 on this machine");
     }
     Path debian = Path.of("/proc/sys/kernel/unprivileged_userns_clone");
     if (Files.exists(debian) && Files.readString(debian).strip().equals("0")) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "a virtual host without root needs a user namespace, "
-          + "and kernel.unprivileged_userns_clone is 0 on this machine");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "a virtual host without root needs a user namespace, "
+              + "and kernel.unprivileged_userns_clone is 0 on this machine");
     }
     Path apparmor = Path.of("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
     if (Files.exists(apparmor) && Files.readString(apparmor).strip().equals("1")) {
-      throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "a virtual host without root needs a user namespace, "
-          + "and kernel.apparmor_restrict_unprivileged_userns is 1 on this machine (AppArmor lets unconfined "
-          + "programs make none; bwrap has no profile that allows it here)");
+      throw new LmctfyException(
+          ErrorCode.FAILED_PRECONDITION,
+          "a virtual host without root needs a user namespace, "
+              + "and kernel.apparmor_restrict_unprivileged_userns is 1 on this machine (AppArmor lets unconfined "
+              + "programs make none; bwrap has no profile that allows it here)");
     }
   }
 
   @Override
-  public ProcessId start(VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
+  public ProcessId start(
+      VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
       throws IOException {
     ProcessBuilder command = initCommand(host, filesystem);
     Procfs.FileId bwrap = Procfs.FileId.of(Tools.path(Tool.BWRAP).toRealPath());
@@ -197,13 +243,24 @@ public final class HostVirtualHosts implements VirtualHosts {
           }
         }
         if (!monitor.isAlive()) {
-          throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "the virtual host could not be made: bwrap exited "
-              + status(monitor.exitValue()) + " before its init ran" + said(monitor, command));
+          throw new LmctfyException(
+              ErrorCode.FAILED_PRECONDITION,
+              "the virtual host could not be made: bwrap exited "
+                  + status(monitor.exitValue())
+                  + " before its init ran"
+                  + said(monitor, command));
         }
         if (System.nanoTime() > end) {
-          throw new LmctfyException(ErrorCode.DEADLINE_EXCEEDED, "the virtual host's init did not start within "
-              + START_DEADLINE.toSeconds() + " s (bwrap pid " + monitor.pid() + ", its child " + child + ")"
-              + said(monitor, command));
+          throw new LmctfyException(
+              ErrorCode.DEADLINE_EXCEEDED,
+              "the virtual host's init did not start within "
+                  + START_DEADLINE.toSeconds()
+                  + " s (bwrap pid "
+                  + monitor.pid()
+                  + ", its child "
+                  + child
+                  + ")"
+                  + said(monitor, command));
         }
         LockSupport.parkNanos(POLL_NANOS);
       }
@@ -218,8 +275,14 @@ public final class HostVirtualHosts implements VirtualHosts {
     VirtualHostSpec.Init init = host.init();
     RunSpec run = init == null || init.runSpec() == null ? RunSpec.inherit() : init.runSpec();
     String rootfs = filesystem == null ? null : filesystem.rootfs();
-    List<String> argv = new ArrayList<>(List.of(Tools.path(Tool.SETSID).toString(), "--",
-        Tools.path(Tool.BWRAP).toString(), "--unshare-pid", "--unshare-ipc"));
+    List<String> argv =
+        new ArrayList<>(
+            List.of(
+                Tools.path(Tool.SETSID).toString(),
+                "--",
+                Tools.path(Tool.BWRAP).toString(),
+                "--unshare-pid",
+                "--unshare-ipc"));
     if (host.virtualHostname() != null) {
       argv.addAll(List.of("--unshare-uts", "--hostname", host.virtualHostname()));
     }
@@ -240,7 +303,11 @@ public final class HostVirtualHosts implements VirtualHosts {
     argv.addAll(List.of("--proc", "/proc"));
     if (filesystem != null) {
       for (FilesystemSpec.Mount m : filesystem.mountList()) {
-        argv.addAll(List.of(Boolean.TRUE.equals(m.readOnly()) ? "--ro-bind" : "--bind", m.source(), m.insidePath()));
+        argv.addAll(
+            List.of(
+                Boolean.TRUE.equals(m.readOnly()) ? "--ro-bind" : "--bind",
+                m.source(),
+                m.insidePath()));
       }
     }
     List<String> initArgv;
@@ -256,18 +323,31 @@ public final class HostVirtualHosts implements VirtualHosts {
     } else {
       initArgv = init.initArgv();
     }
-    argv.addAll(List.of("--chdir", workingDirectory(run, "virtual_host.init.run_spec.working_directory"), "--"));
+    argv.addAll(
+        List.of(
+            "--chdir",
+            workingDirectory(run, "virtual_host.init.run_spec.working_directory"),
+            "--"));
     argv.addAll(initArgv);
     ProcessBuilder pb = new ProcessBuilder(argv);
     if (run.environment() != null) {
       pb.environment().clear();
       pb.environment().putAll(run.environment());
     }
-    pb.redirectInput(run.stdin() == null ? DEV_NULL : absolute(run.stdin(), "virtual_host.init.run_spec.stdin").toFile());
-    pb.redirectOutput(run.stdout() == null ? ProcessBuilder.Redirect.DISCARD
-        : ProcessBuilder.Redirect.appendTo(absolute(run.stdout(), "virtual_host.init.run_spec.stdout").toFile()));
-    pb.redirectError(run.stderr() == null ? ProcessBuilder.Redirect.PIPE
-        : ProcessBuilder.Redirect.appendTo(absolute(run.stderr(), "virtual_host.init.run_spec.stderr").toFile()));
+    pb.redirectInput(
+        run.stdin() == null
+            ? DEV_NULL
+            : absolute(run.stdin(), "virtual_host.init.run_spec.stdin").toFile());
+    pb.redirectOutput(
+        run.stdout() == null
+            ? ProcessBuilder.Redirect.DISCARD
+            : ProcessBuilder.Redirect.appendTo(
+                absolute(run.stdout(), "virtual_host.init.run_spec.stdout").toFile()));
+    pb.redirectError(
+        run.stderr() == null
+            ? ProcessBuilder.Redirect.PIPE
+            : ProcessBuilder.Redirect.appendTo(
+                absolute(run.stderr(), "virtual_host.init.run_spec.stderr").toFile()));
     return pb;
   }
 
@@ -285,20 +365,29 @@ public final class HostVirtualHosts implements VirtualHosts {
 
   private static Path absolute(String file, String field) {
     if (!file.startsWith("/")) {
-      throw invalid(field + " " + file + ": a virtual host's redirections are files of the host, given by "
-          + "absolute paths");
+      throw invalid(
+          field
+              + " "
+              + file
+              + ": a virtual host's redirections are files of the host, given by "
+              + "absolute paths");
     }
     return Path.of(file);
   }
 
   @Override
-  public Process join(ProcessId init, ProcessBuilder command, boolean newSession, Map<Hierarchy, CgroupPath> cgroups)
+  public Process join(
+      ProcessId init,
+      ProcessBuilder command,
+      boolean newSession,
+      Map<Hierarchy, CgroupPath> cgroups)
       throws IOException {
     requireRunning(init);
     Path root = Path.of("/proc/" + init.pid() + "/root");
     String dir = command.directory() == null ? "/" : command.directory().getPath();
     if (!dir.startsWith("/")) {
-      throw invalid("working_directory " + dir + ": inside a virtual host it must be an absolute path");
+      throw invalid(
+          "working_directory " + dir + ": inside a virtual host it must be an absolute path");
     }
     String resolvedDir = InsidePaths.resolve(root, "/", dir);
     if (resolvedDir == null || !Files.isDirectory(InsidePaths.host(root, resolvedDir))) {
@@ -308,9 +397,17 @@ public final class HostVirtualHosts implements VirtualHosts {
     String program = command.command().get(0);
     if (InsidePaths.findProgram(root, resolvedDir, program, command.environment()) == null) {
       requireRunning(init);
-      throw invalid("argv[0] " + program + " is not an executable file inside the virtual host"
-          + (program.contains("/") ? "" : " (searched on " + (command.environment().containsKey("PATH")
-              ? "the program's PATH" : "execvp's default PATH " + InsidePaths.EXECVP_PATH) + ")"));
+      throw invalid(
+          "argv[0] "
+              + program
+              + " is not an executable file inside the virtual host"
+              + (program.contains("/")
+                  ? ""
+                  : " (searched on "
+                      + (command.environment().containsKey("PATH")
+                          ? "the program's PATH"
+                          : "execvp's default PATH " + InsidePaths.EXECVP_PATH)
+                      + ")"));
     }
     RunCommand.checkRedirections(command, Path.of("/"));
     List<String> argv = new ArrayList<>();
@@ -329,12 +426,13 @@ public final class HostVirtualHosts implements VirtualHosts {
     }
     argv.addAll(List.of("--root", "--wd=" + InsidePaths.host(root, resolvedDir), "--"));
     argv.addAll(command.command());
-    ProcessBuilder launch = new ProcessBuilder(argv)
-        .directory(new File("/"))
-        .redirectInput(command.redirectInput())
-        .redirectOutput(command.redirectOutput())
-        .redirectError(command.redirectError())
-        .redirectErrorStream(command.redirectErrorStream());
+    ProcessBuilder launch =
+        new ProcessBuilder(argv)
+            .directory(new File("/"))
+            .redirectInput(command.redirectInput())
+            .redirectOutput(command.redirectOutput())
+            .redirectError(command.redirectError())
+            .redirectErrorStream(command.redirectErrorStream());
     launch.environment().clear();
     launch.environment().putAll(command.environment());
     LOG.debug("join virtual host {}: {} in {}", init, argv, cgroups.values());
@@ -353,9 +451,15 @@ public final class HostVirtualHosts implements VirtualHosts {
         }
         // nsenter opened the namespaces before it forked (or it ended): the init must be the same
         if (!isRunning(init)) {
-          throw new CgroupFsException(CgroupFsException.Operation.KILL, "virtual host init " + init.pid(), null,
-              Errno.ESRCH, "the virtual host's init (pid " + init + ") ended while the process was joining it; "
-              + "the process was killed");
+          throw new CgroupFsException(
+              CgroupFsException.Operation.KILL,
+              "virtual host init " + init.pid(),
+              null,
+              Errno.ESRCH,
+              "the virtual host's init (pid "
+                  + init
+                  + ") ended while the process was joining it; "
+                  + "the process was killed");
         }
       }
       return new JoinedProcess(joiner, child);
@@ -368,13 +472,23 @@ public final class HostVirtualHosts implements VirtualHosts {
   @Override
   public boolean isRunning(ProcessId init) throws IOException {
     OptionalLong started = Procfs.startTime(init.pid());
-    return started.isPresent() && started.getAsLong() == init.startTime() && !Procfs.ended(init.pid());
+    return started.isPresent()
+        && started.getAsLong() == init.startTime()
+        && !Procfs.ended(init.pid());
   }
 
   private void requireRunning(ProcessId init) throws IOException {
     if (!isRunning(init)) {
-      throw new CgroupFsException(CgroupFsException.Operation.READ, "/proc/" + init.pid() + "/stat", null, Errno.ESRCH,
-          "the virtual host's init (pid " + init.pid() + ", start time " + init.startTime() + ") is not running");
+      throw new CgroupFsException(
+          CgroupFsException.Operation.READ,
+          "/proc/" + init.pid() + "/stat",
+          null,
+          Errno.ESRCH,
+          "the virtual host's init (pid "
+              + init.pid()
+              + ", start time "
+              + init.startTime()
+              + ") is not running");
     }
   }
 
@@ -383,13 +497,19 @@ public final class HostVirtualHosts implements VirtualHosts {
     requireRunning(init);
     long theirs = Procfs.namespace(tid, "pid");
     if (theirs < 0) {
-      throw new CgroupFsException(CgroupFsException.Operation.READ, "/proc/" + tid + "/ns/pid", null, Errno.ESRCH,
+      throw new CgroupFsException(
+          CgroupFsException.Operation.READ,
+          "/proc/" + tid + "/ns/pid",
+          null,
+          Errno.ESRCH,
           "no process or thread " + tid);
     }
     return theirs == Procfs.namespace(init.pid(), "pid");
   }
 
-  /** Kills what a failed start left: the child (the init, or nsenter's program) and the launcher. */
+  /**
+   * Kills what a failed start left: the child (the init, or nsenter's program) and the launcher.
+   */
   private void end(Process p, long child, Throwable failure) {
     try {
       if (child > 0) {
@@ -403,7 +523,9 @@ public final class HostVirtualHosts implements VirtualHosts {
     p.destroyForcibly();
     try {
       if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        failure.addSuppressed(new IllegalStateException("process " + p.pid() + " did not end within 10 s of SIGKILL"));
+        failure.addSuppressed(
+            new IllegalStateException(
+                "process " + p.pid() + " did not end within 10 s of SIGKILL"));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -411,7 +533,8 @@ public final class HostVirtualHosts implements VirtualHosts {
   }
 
   private static void closeStreams(Process p) {
-    for (java.io.Closeable c : List.<java.io.Closeable>of(p.getOutputStream(), p.getInputStream(), p.getErrorStream())) {
+    for (java.io.Closeable c :
+        List.<java.io.Closeable>of(p.getOutputStream(), p.getInputStream(), p.getErrorStream())) {
       try {
         c.close();
       } catch (IOException e) {
@@ -430,7 +553,9 @@ public final class HostVirtualHosts implements VirtualHosts {
     }
     try {
       InputStream err = p.getErrorStream();
-      String s = new String(err.readNBytes(Math.min(err.available(), 4096)), StandardCharsets.UTF_8).strip();
+      String s =
+          new String(err.readNBytes(Math.min(err.available(), 4096)), StandardCharsets.UTF_8)
+              .strip();
       return s.isEmpty() ? "" : ": " + s;
     } catch (IOException e) {
       return " (its standard error could not be read: " + e.getMessage() + ")";

@@ -100,10 +100,11 @@ final class InsidePaths {
 
   /**
    * Where {@code program} is inside, as execvp finds it: a name with a slash is a path from {@code
-   * dir}; any other is searched on the environment's PATH ({@link #EXECVP_PATH} without one).
-   * Null if it is no executable regular file there.
+   * dir}; any other is searched on the environment's PATH ({@link #EXECVP_PATH} without one). Null
+   * if it is no executable regular file there.
    */
-  static String findProgram(Path root, String dir, String program, Map<String, String> env) throws IOException {
+  static String findProgram(Path root, String dir, String program, Map<String, String> env)
+      throws IOException {
     if (program.contains("/")) {
       return executable(root, dir, program);
     }
@@ -122,6 +123,8 @@ final class InsidePaths {
       return null;
     }
     Path host = host(root, r);
-    return Files.isRegularFile(host, LinkOption.NOFOLLOW_LINKS) && Files.isExecutable(host) ? r : null;
+    return Files.isRegularFile(host, LinkOption.NOFOLLOW_LINKS) && Files.isExecutable(host)
+        ? r
+        : null;
   }
 }

@@ -23,7 +23,8 @@ final class JoinedProcess extends Process {
   JoinedProcess(Process nsenter, long program) {
     this.nsenter = nsenter;
     this.pid = program > 0 ? program : nsenter.pid();
-    this.program = program > 0 ? ProcessHandle.of(program) : Optional.empty(); // holds its start time
+    this.program =
+        program > 0 ? ProcessHandle.of(program) : Optional.empty(); // holds its start time
   }
 
   @Override
@@ -66,7 +67,9 @@ final class JoinedProcess extends Process {
     return nsenter.isAlive();
   }
 
-  /** SIGTERM to the program (nsenter, which does not pass signals on, if the program does not run). */
+  /**
+   * SIGTERM to the program (nsenter, which does not pass signals on, if the program does not run).
+   */
   @Override
   public void destroy() {
     if (program.isPresent()) {

@@ -61,7 +61,9 @@ final class Procfs {
   static List<Long> children(long pid) throws IOException {
     String text;
     try {
-      text = Files.readString(PROC.resolve(pid + "/task/" + pid + "/children"), StandardCharsets.US_ASCII);
+      text =
+          Files.readString(
+              PROC.resolve(pid + "/task/" + pid + "/children"), StandardCharsets.US_ASCII);
     } catch (NoSuchFileException e) {
       return List.of();
     } catch (IOException e) {
@@ -80,8 +82,8 @@ final class Procfs {
   }
 
   /**
-   * The inode of {@code /proc/<pid>/ns/<ns>}: the namespace's identity; -1 if the process is
-   * gone (or a zombie, whose namespaces are gone).
+   * The inode of {@code /proc/<pid>/ns/<ns>}: the namespace's identity; -1 if the process is gone
+   * (or a zombie, whose namespaces are gone).
    */
   static long namespace(long pid, String ns) throws IOException {
     return inode(PROC.resolve(pid + "/ns/" + ns));
@@ -116,19 +118,21 @@ final class Procfs {
   }
 
   /**
-   * ESRCH (a process that ended while its files were read) and ENOENT come as plain IOExceptions
-   * or NoSuchFileException; a zombie's links deny access.
+   * ESRCH (a process that ended while its files were read) and ENOENT come as plain IOExceptions or
+   * NoSuchFileException; a zombie's links deny access.
    */
   private static boolean isGone(IOException e) {
     String m = String.valueOf(e.getMessage());
-    return e instanceof AccessDeniedException ? false
+    return e instanceof AccessDeniedException
+        ? false
         : m.contains("No such process") || m.contains("No such file");
   }
 
   /** A file's identity: its device and inode. */
   record FileId(long dev, long ino) {
     static FileId of(Path p) throws IOException {
-      return new FileId(((Number) Files.getAttribute(p, "unix:dev")).longValue(),
+      return new FileId(
+          ((Number) Files.getAttribute(p, "unix:dev")).longValue(),
           ((Number) Files.getAttribute(p, "unix:ino")).longValue());
     }
   }

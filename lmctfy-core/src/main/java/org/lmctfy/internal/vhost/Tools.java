@@ -14,11 +14,11 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 
 /**
- * The distribution's programs a virtual host is made with, found by absolute path in the
- * system's directories (never through a caller's PATH), vetted once per JVM: a regular file owned
- * by root that neither its group nor others may write (whoever could change it would run code in
- * every virtual host), at a version that has every option the library passes. A missing or
- * unfit tool is FAILED_PRECONDITION naming its Debian package.
+ * The distribution's programs a virtual host is made with, found by absolute path in the system's
+ * directories (never through a caller's PATH), vetted once per JVM: a regular file owned by root
+ * that neither its group nor others may write (whoever could change it would run code in every
+ * virtual host), at a version that has every option the library passes. A missing or unfit tool is
+ * FAILED_PRECONDITION naming its Debian package.
  */
 final class Tools {
   /** One program: its name, the package that has it, the least version, and how to ask for it. */
@@ -47,7 +47,8 @@ final class Tools {
     }
   }
 
-  private static final List<String> DIRS = List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
+  private static final List<String> DIRS =
+      List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin");
   private static final Map<Tool, Path> FOUND = new ConcurrentHashMap<>();
 
   private Tools() {}
@@ -84,7 +85,8 @@ final class Tools {
     if (tool.least != null) {
       String v = version(tool, found);
       if (compare(v, tool.least) < 0) {
-        throw missing(tool, found + " is version " + v + "; lmctfy needs " + tool.least + " or later");
+        throw missing(
+            tool, found + " is version " + v + "; lmctfy needs " + tool.least + " or later");
       }
     }
     return found;
@@ -96,9 +98,18 @@ final class Tools {
       int uid = (Integer) Files.getAttribute(real, "unix:uid");
       int mode = (Integer) Files.getAttribute(real, "unix:mode");
       if (uid != 0 || (mode & 022) != 0) {
-        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, "virtual hosts: refusing " + real + " ("
-            + tool.program + "): it must belong to root and be writable by root alone (uid " + uid + ", mode "
-            + Integer.toOctalString(mode & 07777) + "); reinstall the package " + tool.pkg);
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            "virtual hosts: refusing "
+                + real
+                + " ("
+                + tool.program
+                + "): it must belong to root and be writable by root alone (uid "
+                + uid
+                + ", mode "
+                + Integer.toOctalString(mode & 07777)
+                + "); reinstall the package "
+                + tool.pkg);
       }
     } catch (IOException e) {
       throw missing(tool, "cannot read " + p + ": " + e);
@@ -108,8 +119,11 @@ final class Tools {
   private static String version(Tool tool, Path p) {
     String out;
     try {
-      Process v = new ProcessBuilder(p.toString(), tool.versionFlag).redirectErrorStream(true)
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      Process v =
+          new ProcessBuilder(p.toString(), tool.versionFlag)
+              .redirectErrorStream(true)
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .start();
       out = new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!v.waitFor(10, TimeUnit.SECONDS)) {
         v.destroyForcibly();
@@ -118,7 +132,8 @@ final class Tools {
       throw missing(tool, "cannot run " + p + " " + tool.versionFlag + ": " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LmctfyException(ErrorCode.CANCELLED, "interrupted while asking " + p + " for its version", e);
+      throw new LmctfyException(
+          ErrorCode.CANCELLED, "interrupted while asking " + p + " for its version", e);
     }
     Matcher m = tool.version.matcher(out);
     if (!m.find()) {
@@ -132,8 +147,10 @@ final class Tools {
     String[] x = a.split("\\.");
     String[] y = b.split("\\.");
     for (int i = 0; i < Math.max(x.length, y.length); i++) {
-      int c = Integer.compare(i < x.length && !x[i].isEmpty() ? Integer.parseInt(x[i]) : 0,
-          i < y.length && !y[i].isEmpty() ? Integer.parseInt(y[i]) : 0);
+      int c =
+          Integer.compare(
+              i < x.length && !x[i].isEmpty() ? Integer.parseInt(x[i]) : 0,
+              i < y.length && !y[i].isEmpty() ? Integer.parseInt(y[i]) : 0);
       if (c != 0) {
         return c;
       }
@@ -142,8 +159,17 @@ final class Tools {
   }
 
   private static LmctfyException missing(Tool tool, String why) {
-    return new LmctfyException(ErrorCode.FAILED_PRECONDITION, "virtual hosts need " + tool.program
-        + " from the package " + tool.pkg + (tool.least == null ? "" : " (" + tool.least + " or later)") + ": " + why
-        + "; install it (apt-get install " + tool.pkg + ")");
+    return new LmctfyException(
+        ErrorCode.FAILED_PRECONDITION,
+        "virtual hosts need "
+            + tool.program
+            + " from the package "
+            + tool.pkg
+            + (tool.least == null ? "" : " (" + tool.least + " or later)")
+            + ": "
+            + why
+            + "; install it (apt-get install "
+            + tool.pkg
+            + ")");
   }
 }

@@ -36,51 +36,75 @@ class PlainObjectMapperTest {
   static Stream<Arguments> specs() {
     return Stream.of(
         row(ContainerSpec.class, "{\"owner\": 1000, \"owner_group\": 100, \"children_limit\": 8}"),
-        row(ContainerSpec.class, "{\"cpu\": {\"limit\": 1024, \"max_limit\": 500, \"mask\": \"0-1\","
-            + " \"memory_nodes\": \"0\", \"scheduling_latency\": \"PRIORITY\", \"period_us\": 100000,"
-            + " \"burst_us\": 1000, \"idle\": false, \"uclamp_min\": 20.5, \"uclamp_max\": 80,"
-            + " \"partition\": \"MEMBER\"}}"),
-        row(ContainerSpec.class, "{\"memory\": {\"limit\": 268435456, \"swap_limit\": 536870912,"
-            + " \"reservation\": 1048576, \"high\": 134217728, \"oom_kill_disable\": false,"
-            + " \"oom_group\": true, \"swappiness\": 10, \"min\": 4096, \"zswap_limit\": -1}}"),
+        row(
+            ContainerSpec.class,
+            "{\"cpu\": {\"limit\": 1024, \"max_limit\": 500, \"mask\": \"0-1\","
+                + " \"memory_nodes\": \"0\", \"scheduling_latency\": \"PRIORITY\", \"period_us\": 100000,"
+                + " \"burst_us\": 1000, \"idle\": false, \"uclamp_min\": 20.5, \"uclamp_max\": 80,"
+                + " \"partition\": \"MEMBER\"}}"),
+        row(
+            ContainerSpec.class,
+            "{\"memory\": {\"limit\": 268435456, \"swap_limit\": 536870912,"
+                + " \"reservation\": 1048576, \"high\": 134217728, \"oom_kill_disable\": false,"
+                + " \"oom_group\": true, \"swappiness\": 10, \"min\": 4096, \"zswap_limit\": -1}}"),
         row(ContainerSpec.class, "{\"pids\": {\"limit\": 64}}"),
-        row(ContainerSpec.class, "{\"blockio\": {\"weight\": 100,"
-            + " \"device_limits\": [{\"major\": 8, \"minor\": 0, \"read_bps\": 1048576,"
-            + " \"write_bps\": 2097152, \"read_iops\": 100, \"write_iops\": 200}],"
-            + " \"device_weights\": [{\"major\": 8, \"minor\": 16, \"weight\": 50}],"
-            + " \"latency_targets\": [{\"major\": 8, \"minor\": 0, \"target_us\": 75000}]}}"),
-        row(ContainerSpec.class, "{\"device\": {\"rules\": [{\"permission\": \"DENY\", \"type\": \"ALL\","
-            + " \"major\": -1, \"minor\": -1, \"access\": \"rwm\"}, {\"permission\": \"ALLOW\","
-            + " \"type\": \"CHAR\", \"major\": 1, \"minor\": 3, \"access\": \"rw\"}]}}"),
-        row(ContainerSpec.class, "{\"hugetlb\": {\"limits\": [{\"page_size\": \"2MB\", \"limit\": 4194304,"
-            + " \"reserved_limit\": 2097152}]}}"),
-        row(ContainerSpec.class, "{\"network\": {\"classid\": 1048577,"
-            + " \"priorities\": [{\"interface\": \"eth0\", \"priority\": 5}]}}"),
+        row(
+            ContainerSpec.class,
+            "{\"blockio\": {\"weight\": 100,"
+                + " \"device_limits\": [{\"major\": 8, \"minor\": 0, \"read_bps\": 1048576,"
+                + " \"write_bps\": 2097152, \"read_iops\": 100, \"write_iops\": 200}],"
+                + " \"device_weights\": [{\"major\": 8, \"minor\": 16, \"weight\": 50}],"
+                + " \"latency_targets\": [{\"major\": 8, \"minor\": 0, \"target_us\": 75000}]}}"),
+        row(
+            ContainerSpec.class,
+            "{\"device\": {\"rules\": [{\"permission\": \"DENY\", \"type\": \"ALL\","
+                + " \"major\": -1, \"minor\": -1, \"access\": \"rwm\"}, {\"permission\": \"ALLOW\","
+                + " \"type\": \"CHAR\", \"major\": 1, \"minor\": 3, \"access\": \"rw\"}]}}"),
+        row(
+            ContainerSpec.class,
+            "{\"hugetlb\": {\"limits\": [{\"page_size\": \"2MB\", \"limit\": 4194304,"
+                + " \"reserved_limit\": 2097152}]}}"),
+        row(
+            ContainerSpec.class,
+            "{\"network\": {\"classid\": 1048577,"
+                + " \"priorities\": [{\"interface\": \"eth0\", \"priority\": 5}]}}"),
         row(ContainerSpec.class, "{\"monitoring\": {\"enable_perf_counters\": true}}"),
-        row(ContainerSpec.class, "{\"misc\": {\"limits\": [{\"resource\": \"sev\", \"limit\": 2}]}}"),
-        row(ContainerSpec.class, "{\"rdma\": {\"limits\": [{\"device\": \"mlx4_0\", \"hca_handle\": 2,"
-            + " \"hca_object\": 2000}]}}"),
+        row(
+            ContainerSpec.class,
+            "{\"misc\": {\"limits\": [{\"resource\": \"sev\", \"limit\": 2}]}}"),
+        row(
+            ContainerSpec.class,
+            "{\"rdma\": {\"limits\": [{\"device\": \"mlx4_0\", \"hca_handle\": 2,"
+                + " \"hca_object\": 2000}]}}"),
         row(ContainerSpec.class, "{\"unified\": {\"io.prio.class\": \"idle\"}}"),
-        row(ContainerSpec.class, "{\"virtual_host\": {\"virtual_hostname\": \"box\","
-            + " \"init\": {\"init_argv\": [\"/sbin/init\", \"-q\"], \"run_spec\": {\"use_shell\": true}},"
-            + " \"network\": {\"interface\": \"veth0\", \"connection\": {\"veth_pair\": {\"outside\": \"vo\","
-            + " \"inside\": \"vi\"}, \"bridge\": {\"name\": \"br0\", \"type\": \"ETH\"}},"
-            + " \"virtual_ip\": {\"ip\": \"10.0.0.2\", \"netmask\": \"255.255.255.0\","
-            + " \"gateway\": \"10.0.0.1\", \"mtu\": 1500, \"ip_forward\": false}}},"
-            + " \"filesystem\": {\"rootfs\": \"/srv/box\", \"mounts\": {\"mount\": [{\"source\": \"/data\","
-            + " \"target\": \"/data\", \"read_only\": true, \"private\": false}]}}}"),
-        row(RunSpec.class, "{\"fd_policy\": \"DETACHED\", \"environment\": {\"A\": \"1\", \"B\": \"two\"},"
-            + " \"working_directory\": \"/tmp\", \"stdin\": \"/dev/null\", \"stdout\": \"/tmp/out\","
-            + " \"stderr\": \"/tmp/err\", \"use_shell\": false}"),
+        row(
+            ContainerSpec.class,
+            "{\"virtual_host\": {\"virtual_hostname\": \"box\","
+                + " \"init\": {\"init_argv\": [\"/sbin/init\", \"-q\"], \"run_spec\": {\"use_shell\": true}},"
+                + " \"network\": {\"interface\": \"veth0\", \"connection\": {\"veth_pair\": {\"outside\": \"vo\","
+                + " \"inside\": \"vi\"}, \"bridge\": {\"name\": \"br0\", \"type\": \"ETH\"}},"
+                + " \"virtual_ip\": {\"ip\": \"10.0.0.2\", \"netmask\": \"255.255.255.0\","
+                + " \"gateway\": \"10.0.0.1\", \"mtu\": 1500, \"ip_forward\": false}}},"
+                + " \"filesystem\": {\"rootfs\": \"/srv/box\", \"mounts\": {\"mount\": [{\"source\": \"/data\","
+                + " \"target\": \"/data\", \"read_only\": true, \"private\": false}]}}}"),
+        row(
+            RunSpec.class,
+            "{\"fd_policy\": \"DETACHED\", \"environment\": {\"A\": \"1\", \"B\": \"two\"},"
+                + " \"working_directory\": \"/tmp\", \"stdin\": \"/dev/null\", \"stdout\": \"/tmp/out\","
+                + " \"stderr\": \"/tmp/err\", \"use_shell\": false}"),
         row(EventSpec.class, "{\"oom\": {}}"),
         row(EventSpec.class, "{\"memory_threshold\": {\"usage\": 1048576}}"),
         row(EventSpec.class, "{\"container_empty\": {}}"),
         row(EventSpec.class, "{\"container_destroyed\": {}}"),
-        row(EventSpec.class, "{\"pressure\": {\"resource\": \"MEMORY\", \"kind\": \"SOME\","
-            + " \"threshold_us\": 150000, \"window_us\": 1000000}}"),
-        row(InitSpec.class, "{\"cgroup_mount\": [{\"mount_path\": \"/sys/fs/cgroup/cpu\","
-            + " \"hierarchy\": [\"cpu\", \"cpuacct\"]}], \"enable_controllers\": [\"memory\", \"pids\"],"
-            + " \"processes_leaf\": \"init\"}"));
+        row(
+            EventSpec.class,
+            "{\"pressure\": {\"resource\": \"MEMORY\", \"kind\": \"SOME\","
+                + " \"threshold_us\": 150000, \"window_us\": 1000000}}"),
+        row(
+            InitSpec.class,
+            "{\"cgroup_mount\": [{\"mount_path\": \"/sys/fs/cgroup/cpu\","
+                + " \"hierarchy\": [\"cpu\", \"cpuacct\"]}], \"enable_controllers\": [\"memory\", \"pids\"],"
+                + " \"processes_leaf\": \"init\"}"));
   }
 
   private static Arguments row(Class<?> type, String json) {
@@ -105,25 +129,32 @@ class PlainObjectMapperTest {
   @Test
   void theTableSetsEveryFieldOfEverySection() {
     Set<String> fields = new TreeSet<>();
-    for (Class<?> root : Set.of(ContainerSpec.class, RunSpec.class, EventSpec.class, InitSpec.class)) {
+    for (Class<?> root :
+        Set.of(ContainerSpec.class, RunSpec.class, EventSpec.class, InitSpec.class)) {
       fieldsOf(root, fields);
     }
     Set<String> set = new TreeSet<>();
-    specs().forEach(row -> setFieldsOf(
-        SpecCodec.parse((String) row.get()[1], (Class<?>) row.get()[0], "spec"), set));
+    specs()
+        .forEach(
+            row ->
+                setFieldsOf(
+                    SpecCodec.parse((String) row.get()[1], (Class<?>) row.get()[0], "spec"), set));
 
     assertThat(set).containsAll(fields);
   }
 
   @Test
   void aPlainObjectMapperRefusesWhatOnlyTheCodecReads() {
-    for (String json : new String[] {
-        "{\"memory\": {\"limit\": \"256M\"}}", // a size with a suffix
-        "{\"cpu\": {\"mask\": {\"data\": [3]}}}", // lmctfy's bitmask form of a CPU mask
-        "{\"device\": {\"rules\": {\"permission\": \"DENY\", \"type\": \"ALL\", \"major\": -1,"
-            + " \"minor\": -1, \"access\": \"rwm\"}}}"}) { // one value for a list
+    for (String json :
+        new String[] {
+          "{\"memory\": {\"limit\": \"256M\"}}", // a size with a suffix
+          "{\"cpu\": {\"mask\": {\"data\": [3]}}}", // lmctfy's bitmask form of a CPU mask
+          "{\"device\": {\"rules\": {\"permission\": \"DENY\", \"type\": \"ALL\", \"major\": -1,"
+              + " \"minor\": -1, \"access\": \"rwm\"}}}"
+        }) { // one value for a list
       assertThat(SpecCodec.parse(json, ContainerSpec.class, "spec")).as(json).isNotNull();
-      assertThatThrownBy(() -> PLAIN.readValue(json, ContainerSpec.class)).as(json)
+      assertThatThrownBy(() -> PLAIN.readValue(json, ContainerSpec.class))
+          .as(json)
           .isInstanceOf(JsonProcessingException.class);
     }
   }
@@ -157,8 +188,10 @@ class PlainObjectMapperTest {
         } catch (ReflectiveOperationException e) {
           throw new AssertionError(e);
         }
-        boolean empty = field == null || (field instanceof Collection<?> c && c.isEmpty())
-            || (field instanceof Map<?, ?> m && m.isEmpty());
+        boolean empty =
+            field == null
+                || (field instanceof Collection<?> c && c.isEmpty())
+                || (field instanceof Map<?, ?> m && m.isEmpty());
         if (!empty) {
           out.add(value.getClass().getSimpleName() + "." + component.getName());
           setFieldsOf(field, out);

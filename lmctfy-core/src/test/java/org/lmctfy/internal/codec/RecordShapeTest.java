@@ -10,8 +10,8 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Parameter;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -32,8 +32,13 @@ class RecordShapeTest {
   @Test
   void everySpecRecordsShapeIsWhatReflectionReadsFromItsAnnotations() {
     Set<Class<?>> records = new LinkedHashSet<>();
-    for (Class<?> root : List.of(ContainerSpec.class, RunSpec.class, EventSpec.class, InitSpec.class,
-        ContainerStats.class)) {
+    for (Class<?> root :
+        List.of(
+            ContainerSpec.class,
+            RunSpec.class,
+            EventSpec.class,
+            InitSpec.class,
+            ContainerStats.class)) {
       collect(root, records);
     }
 
@@ -41,7 +46,8 @@ class RecordShapeTest {
     for (Class<?> type : records) {
       RecordShape shape = RecordShape.of(type);
       assertThat(shape.params()).as(type.getName()).containsExactlyElementsOf(expectedParams(type));
-      assertThat(shape.components()).as(type.getName())
+      assertThat(shape.components())
+          .as(type.getName())
           .containsExactlyElementsOf(expectedComponents(type));
     }
   }
@@ -50,7 +56,8 @@ class RecordShapeTest {
   void aStaticJsonCreatorFactoryIsTheCreatorAndNamesItsParameters() {
     RecordShape rule = RecordShape.of(org.lmctfy.spec.DeviceSpec.DeviceRule.class);
 
-    assertThat(rule.params()).extracting(Param::name)
+    assertThat(rule.params())
+        .extracting(Param::name)
         .containsExactly("permission", "type", "major", "minor", "access");
     assertThat(rule.params()).extracting(Param::type).contains(Long.class);
   }
@@ -63,9 +70,13 @@ class RecordShapeTest {
     for (int i = 0; i < parameters.length; i++) {
       JsonProperty property = parameters[i].getAnnotation(JsonProperty.class);
       JsonSetter setter = parameters[i].getAnnotation(JsonSetter.class);
-      params.add(new Param(property == null ? parts[i].getName() : property.value(),
-          parameters[i].getParameterizedType(), setter != null && setter.nulls() == Nulls.FAIL,
-          parameters[i].isAnnotationPresent(CpuMask.Input.class), parameters[i].isAnnotationPresent(ByteSize.Input.class)));
+      params.add(
+          new Param(
+              property == null ? parts[i].getName() : property.value(),
+              parameters[i].getParameterizedType(),
+              setter != null && setter.nulls() == Nulls.FAIL,
+              parameters[i].isAnnotationPresent(CpuMask.Input.class),
+              parameters[i].isAnnotationPresent(ByteSize.Input.class)));
     }
     return params;
   }
@@ -75,8 +86,11 @@ class RecordShapeTest {
     for (RecordComponent c : type.getRecordComponents()) {
       JsonProperty property = c.getAccessor().getAnnotation(JsonProperty.class);
       JsonInclude include = c.getAccessor().getAnnotation(JsonInclude.class);
-      components.add(new Component(property == null ? c.getName() : property.value(), c.getAccessor(),
-          include != null && include.value() == JsonInclude.Include.NON_EMPTY));
+      components.add(
+          new Component(
+              property == null ? c.getName() : property.value(),
+              c.getAccessor(),
+              include != null && include.value() == JsonInclude.Include.NON_EMPTY));
     }
     return components;
   }

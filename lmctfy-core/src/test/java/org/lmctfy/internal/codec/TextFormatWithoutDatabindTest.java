@@ -34,9 +34,12 @@ class TextFormatWithoutDatabindTest {
   void parsingAndPrintingTheTextFormatLoadsNoJacksonDatabindClass() throws Exception {
     try (Loader loader = new Loader()) {
       Class<?> spec = loader.loadClass("org.lmctfy.spec.ContainerSpec");
-      Object parsed = spec.getMethod("parse", String.class).invoke(null,
-          "cpu { limit: 500 mask { data: 5 } } memory { limit: 104857600 }"
-              + " device { rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: 'rw' } }");
+      Object parsed =
+          spec.getMethod("parse", String.class)
+              .invoke(
+                  null,
+                  "cpu { limit: 500 mask { data: 5 } } memory { limit: 104857600 }"
+                      + " device { rules { permission: ALLOW type: CHAR major: 1 minor: 3 access: 'rw' } }");
       Object text = spec.getMethod("toText").invoke(parsed);
 
       assertThat(text).asString().contains("mask: \"0,2\"", "access: \"rw\"");

@@ -11,8 +11,10 @@ class TreeBinderTest {
 
   @Test
   void aJsonNullForARequiredFieldIsRequired() {
-    assertThatThrownBy(() -> ContainerSpec.parse(
-        "{\"blockio\": {\"device_limits\": [{\"major\": null, \"minor\": 0, \"read_bps\": 1}]}}"))
+    assertThatThrownBy(
+            () ->
+                ContainerSpec.parse(
+                    "{\"blockio\": {\"device_limits\": [{\"major\": null, \"minor\": 0, \"read_bps\": 1}]}}"))
         .isInstanceOf(LmctfyException.class)
         .hasMessage("blockio.device_limits[0].major: required");
   }
@@ -25,10 +27,14 @@ class TreeBinderTest {
 
   @Test
   void aSingleValueIsAOneElementSetAndIndexesFillTheRecordsBrackets() {
-    assertThatThrownBy(() -> InitSpec.parse("cgroup_mount { mount_path: '/x' hierarchy: cpu }"
-        + " cgroup_mount { mount_path: '/y' hierarchy: 'a b' }"))
-        .hasMessage("cgroup_mount[1].hierarchy: invalid value \"a b\": must be a controller name such as"
-            + " \"cpu\" or CGROUP_CPU");
+    assertThatThrownBy(
+            () ->
+                InitSpec.parse(
+                    "cgroup_mount { mount_path: '/x' hierarchy: cpu }"
+                        + " cgroup_mount { mount_path: '/y' hierarchy: 'a b' }"))
+        .hasMessage(
+            "cgroup_mount[1].hierarchy: invalid value \"a b\": must be a controller name such as"
+                + " \"cpu\" or CGROUP_CPU");
   }
 
   @Test

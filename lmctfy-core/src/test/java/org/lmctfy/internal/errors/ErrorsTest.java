@@ -24,7 +24,8 @@ class ErrorsTest {
     for (String line : Files.readAllLines(Path.of("../README.md"))) {
       Matcher m = ROW.matcher(line);
       if (m.find()) {
-        for (Matcher e = Pattern.compile("`(E[A-Z0-9]+|UNKNOWN)`").matcher(m.group(2)); e.find(); ) {
+        for (Matcher e = Pattern.compile("`(E[A-Z0-9]+|UNKNOWN)`").matcher(m.group(2));
+            e.find(); ) {
           documented.put(Errno.valueOf(e.group(1)), ErrorCode.valueOf(m.group(1)));
         }
       }
@@ -48,24 +49,36 @@ class ErrorsTest {
 
   @Test
   void aFailureCarriesTheCodeOfItsErrnoAndSaysWhatFailed() {
-    var e = Errors.of("create /job", new CgroupFsException(CgroupFsException.Operation.WRITE,
-        "/sys/fs/cgroup/memory/job/memory.limit_in_bytes", "1", Errno.EINVAL));
+    var e =
+        Errors.of(
+            "create /job",
+            new CgroupFsException(
+                CgroupFsException.Operation.WRITE,
+                "/sys/fs/cgroup/memory/job/memory.limit_in_bytes",
+                "1",
+                Errno.EINVAL));
     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-    assertThat(e.getMessage()).startsWith("create /job: ").contains("memory.limit_in_bytes", "EINVAL");
+    assertThat(e.getMessage())
+        .startsWith("create /job: ")
+        .contains("memory.limit_in_bytes", "EINVAL");
   }
 
   @Test
   void javasOwnExceptionsMapByKindAndTheRestIsUnknown() {
-    assertThat(Errors.codeOf(new java.nio.file.AccessDeniedException("/run/lmctfy"))).isEqualTo(ErrorCode.PERMISSION_DENIED);
-    assertThat(Errors.codeOf(new java.nio.file.NoSuchFileException("/x"))).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThat(Errors.codeOf(new java.nio.file.AccessDeniedException("/run/lmctfy")))
+        .isEqualTo(ErrorCode.PERMISSION_DENIED);
+    assertThat(Errors.codeOf(new java.nio.file.NoSuchFileException("/x")))
+        .isEqualTo(ErrorCode.NOT_FOUND);
     assertThat(Errors.codeOf(new IOException("odd"))).isEqualTo(ErrorCode.UNKNOWN);
   }
 
   @Test
-  void aCgroupThatRefusesProcessesIsAFailedPreconditionForAMembershipWriteAndTheRestFollowsTheTable() {
+  void
+      aCgroupThatRefusesProcessesIsAFailedPreconditionForAMembershipWriteAndTheRestFollowsTheTable() {
     for (Errno e : Errno.values()) {
       boolean refusesProcesses = e == Errno.ENOSPC || e == Errno.EBUSY || e == Errno.EOPNOTSUPP;
-      assertThat(Errors.codeOfMembership(e)).as(e.name())
+      assertThat(Errors.codeOfMembership(e))
+          .as(e.name())
           .isEqualTo(refusesProcesses ? ErrorCode.FAILED_PRECONDITION : Errors.codeOf(e));
     }
   }
@@ -73,16 +86,24 @@ class ErrorsTest {
   @Test
   void aLauncherKilledWhileBeingPlacedIsAbortedAndEinvalMayBeTriedAgain() {
     for (Errno e : Errno.values()) {
-      ErrorCode expected = e == Errno.ESRCH ? ErrorCode.ABORTED
-          : e == Errno.EINVAL ? ErrorCode.UNAVAILABLE : Errors.codeOfMembership(e);
+      ErrorCode expected =
+          e == Errno.ESRCH
+              ? ErrorCode.ABORTED
+              : e == Errno.EINVAL ? ErrorCode.UNAVAILABLE : Errors.codeOfMembership(e);
       assertThat(Errors.codeOfLaunch(e)).as(e.name()).isEqualTo(expected);
     }
   }
 
   @Test
   void aRefusedMoveNamesTheFileAndIsReadAsAMembershipWrite() {
-    var e = Errors.ofMove("enter /job", new CgroupFsException(CgroupFsException.Operation.WRITE,
-        "/sys/fs/cgroup/job/cgroup.procs", "42", Errno.EBUSY));
+    var e =
+        Errors.ofMove(
+            "enter /job",
+            new CgroupFsException(
+                CgroupFsException.Operation.WRITE,
+                "/sys/fs/cgroup/job/cgroup.procs",
+                "42",
+                Errno.EBUSY));
     assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
     assertThat(e.getMessage()).startsWith("enter /job: ").contains("cgroup.procs", "EBUSY");
   }

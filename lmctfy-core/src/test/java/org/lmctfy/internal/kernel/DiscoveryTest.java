@@ -15,7 +15,8 @@ import org.lmctfy.cgroupfs.Hierarchy;
 class DiscoveryTest {
 
   private static String fixture(String layout, String file) throws IOException {
-    try (InputStream in = DiscoveryTest.class.getResourceAsStream("/layouts/" + layout + "/" + file)) {
+    try (InputStream in =
+        DiscoveryTest.class.getResourceAsStream("/layouts/" + layout + "/" + file)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
@@ -23,11 +24,15 @@ class DiscoveryTest {
   private static List<Hierarchy> discover(String layout) throws IOException {
     String controllers = fixture(layout, "controllers");
     return Discovery.hierarchies(
-        fixture(layout, "mountinfo"), fixture(layout, "cgroup"), fixture(layout, "cgroups"), mp -> controllers);
+        fixture(layout, "mountinfo"),
+        fixture(layout, "cgroup"),
+        fixture(layout, "cgroups"),
+        mp -> controllers);
   }
 
   @Test
-  void thisMachineHasEightSeparateV1ControllersTheNamedSystemdHierarchyAndAUnifiedOne() throws IOException {
+  void thisMachineHasEightSeparateV1ControllersTheNamedSystemdHierarchyAndAUnifiedOne()
+      throws IOException {
     assertThat(discover("v1-this-machine"))
         .extracting(Hierarchy::name, Hierarchy::version, Hierarchy::mountPoint)
         .containsExactly(
@@ -64,15 +69,29 @@ class DiscoveryTest {
     assertThat(found.get(0).version()).isEqualTo(CgroupVersion.V2);
     assertThat(found.get(0).mountPoint()).isEqualTo("/sys/fs/cgroup");
     assertThat(found.get(0).controllers())
-        .containsExactlyInAnyOrder("cpuset", "cpu", "io", "memory", "hugetlb", "pids", "rdma", "misc");
+        .containsExactlyInAnyOrder(
+            "cpuset", "cpu", "io", "memory", "hugetlb", "pids", "rdma", "misc");
   }
 
   @Test
-  void hybridSystemdKeepsCoMountedControllersAsOneHierarchyNamedAsProcSelfCgroupNamesIt() throws IOException {
+  void hybridSystemdKeepsCoMountedControllersAsOneHierarchyNamedAsProcSelfCgroupNamesIt()
+      throws IOException {
     List<Hierarchy> found = discover("hybrid-systemd");
-    assertThat(found).extracting(Hierarchy::name)
-        .containsExactly("name=systemd", "cpu,cpuacct", "memory", "net_cls,net_prio", "pids", "freezer",
-            "cpuset", "devices", "blkio", "perf_event", "hugetlb", "");
+    assertThat(found)
+        .extracting(Hierarchy::name)
+        .containsExactly(
+            "name=systemd",
+            "cpu,cpuacct",
+            "memory",
+            "net_cls,net_prio",
+            "pids",
+            "freezer",
+            "cpuset",
+            "devices",
+            "blkio",
+            "perf_event",
+            "hugetlb",
+            "");
     Hierarchy cpu = found.get(1);
     assertThat(cpu.controllers()).containsExactlyInAnyOrder("cpu", "cpuacct");
     assertThat(cpu.mountPoint()).isEqualTo("/sys/fs/cgroup/cpu,cpuacct");
@@ -82,7 +101,8 @@ class DiscoveryTest {
   @Test
   void insideAContainerTheMountRootIsTheContainersCgroup() throws IOException {
     List<Hierarchy> found = discover("v1-in-container");
-    assertThat(found).extracting(Hierarchy::name, Hierarchy::mountRoot)
+    assertThat(found)
+        .extracting(Hierarchy::name, Hierarchy::mountRoot)
         .containsExactly(
             tuple("name=systemd", "/docker/4e8f0b1c2d3a"),
             tuple("cpu,cpuacct", "/docker/4e8f0b1c2d3a"),
@@ -93,8 +113,10 @@ class DiscoveryTest {
 
   @Test
   void aHierarchyMountedTwiceIsTakenOnceAtItsFirstMountThatHoldsThisProcess() throws IOException {
-    assertThat(discover("v1-in-container")).filteredOn(h -> h.name().equals("cpuset"))
-        .extracting(Hierarchy::mountPoint).containsExactly("/sys/fs/cgroup/cpuset");
+    assertThat(discover("v1-in-container"))
+        .filteredOn(h -> h.name().equals("cpuset"))
+        .extracting(Hierarchy::mountPoint)
+        .containsExactly("/sys/fs/cgroup/cpuset");
   }
 
   @Test

@@ -16,9 +16,15 @@ class ContainerOperationTest {
 
   @Test
   void everyOperationThatChangesTheContainerLocksItAcrossProcesses() {
-    for (ContainerOperation op : EnumSet.of(ContainerOperation.CREATE, ContainerOperation.DESTROY,
-        ContainerOperation.UPDATE, ContainerOperation.PAUSE, ContainerOperation.RESUME, ContainerOperation.KILL_ALL,
-        ContainerOperation.CLEANUP)) {
+    for (ContainerOperation op :
+        EnumSet.of(
+            ContainerOperation.CREATE,
+            ContainerOperation.DESTROY,
+            ContainerOperation.UPDATE,
+            ContainerOperation.PAUSE,
+            ContainerOperation.RESUME,
+            ContainerOperation.KILL_ALL,
+            ContainerOperation.CLEANUP)) {
       assertThat(op.lock()).as(op.verb()).isEqualTo(Lock.ACROSS_PROCESSES);
     }
   }

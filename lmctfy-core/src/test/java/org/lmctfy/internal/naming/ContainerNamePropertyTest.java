@@ -17,12 +17,25 @@ class ContainerNamePropertyTest {
 
   @Provide
   Arbitrary<String> names() {
-    Arbitrary<String> piece = Arbitraries.oneOf(
-        Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(8),
-        Arbitraries.of("..", ".", "/", "//", "\0", "tasks", "cgroup.procs", "memory.max", "_x", "-x", "ü", " ",
-            "x".repeat(300)),
-        Arbitraries.strings().all().ofMaxLength(6),
-        Arbitraries.strings().ascii().ofMaxLength(12));
+    Arbitrary<String> piece =
+        Arbitraries.oneOf(
+            Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(8),
+            Arbitraries.of(
+                "..",
+                ".",
+                "/",
+                "//",
+                "\0",
+                "tasks",
+                "cgroup.procs",
+                "memory.max",
+                "_x",
+                "-x",
+                "ü",
+                " ",
+                "x".repeat(300)),
+            Arbitraries.strings().all().ofMaxLength(6),
+            Arbitraries.strings().ascii().ofMaxLength(12));
     return piece.list().ofMaxSize(12).map(parts -> String.join("", parts));
   }
 

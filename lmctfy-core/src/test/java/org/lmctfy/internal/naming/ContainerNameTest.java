@@ -8,10 +8,12 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 
 class ContainerNameTest {
-  private static final ContainerName CALLER = ContainerName.resolve("/sys/job", ContainerName.root());
+  private static final ContainerName CALLER =
+      ContainerName.resolve("/sys/job", ContainerName.root());
 
   private static String invalid(String name) {
-    LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> ContainerName.resolve(name, CALLER));
+    LmctfyException e =
+        catchThrowableOfType(LmctfyException.class, () -> ContainerName.resolve(name, CALLER));
     assertThat(e).as(name).isNotNull();
     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
     return e.getMessage();
@@ -47,8 +49,16 @@ class ContainerNameTest {
 
   @Test
   void componentsThatLookLikeKernelFilesAreRefused() {
-    for (String bad : new String[] {"/tasks", "/a/notify_on_release", "/release_agent", "/cgroup.procs",
-        "/memory.max", "/cpu.shares", "/a/pids.max"}) {
+    for (String bad :
+        new String[] {
+          "/tasks",
+          "/a/notify_on_release",
+          "/release_agent",
+          "/cgroup.procs",
+          "/memory.max",
+          "/cpu.shares",
+          "/a/pids.max"
+        }) {
       assertThat(invalid(bad)).contains("kernel interface file");
     }
     assertThat(ContainerName.resolve("/memoryhog.1", CALLER).value()).isEqualTo("/memoryhog.1");
@@ -56,7 +66,8 @@ class ContainerNameTest {
 
   @Test
   void lengthsAreLimited() {
-    assertThat(invalid("/" + "a".repeat(ContainerName.MAX_COMPONENT + 1))).contains("longer than 200");
+    assertThat(invalid("/" + "a".repeat(ContainerName.MAX_COMPONENT + 1)))
+        .contains("longer than 200");
     assertThat(invalid("/a".repeat(600))).contains("more than 1024");
     assertThat(invalid("")).contains("empty");
   }

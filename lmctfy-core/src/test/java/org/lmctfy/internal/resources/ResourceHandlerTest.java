@@ -28,7 +28,10 @@ class ResourceHandlerTest {
     return out;
   }
 
-  /** Each spec field as {@code section.field}, the way handlers name it; a map section as {@code section.*}. */
+  /**
+   * Each spec field as {@code section.field}, the way handlers name it; a map section as {@code
+   * section.*}.
+   */
   private static List<String> specFields() {
     List<String> out = new ArrayList<>();
     for (RecordComponent section : ContainerSpec.class.getRecordComponents()) {
@@ -63,8 +66,10 @@ class ResourceHandlerTest {
 
   @Test
   void everyHandlerFieldIsASpecFieldOrASectionsPresence() {
-    List<String> sections = List.of(ContainerSpec.class.getRecordComponents()).stream()
-        .map(c -> snake(c.getName())).toList();
+    List<String> sections =
+        List.of(ContainerSpec.class.getRecordComponents()).stream()
+            .map(c -> snake(c.getName()))
+            .toList();
     List<String> unknown = new ArrayList<>(handlerFields());
     unknown.addAll(refused());
     unknown.removeAll(specFields());
@@ -80,7 +85,9 @@ class ResourceHandlerTest {
 
   @Test
   void aSpecWithEveryFieldGivesEveryHandlerField() {
-    ContainerSpec spec = ContainerSpec.parse("""
+    ContainerSpec spec =
+        ContainerSpec.parse(
+            """
         { "owner": 1, "owner_group": 2, "children_limit": 3,
           "cpu": {"limit": 1000, "max_limit": -1, "mask": "0-1", "memory_nodes": "0",
                   "scheduling_latency": "PREMIER", "period_us": 100000, "burst_us": 0, "idle": false,
@@ -114,7 +121,9 @@ class ResourceHandlerTest {
       for (ResourceHandler.Field f : handler.fields()) {
         for (String file : f.v2Files()) {
           String prefix = file.substring(0, file.indexOf('.'));
-          assertThat(prefix.equals("cgroup") ? null : prefix).as(f.name() + " writes " + file).isEqualTo(f.controller());
+          assertThat(prefix.equals("cgroup") ? null : prefix)
+              .as(f.name() + " writes " + file)
+              .isEqualTo(f.controller());
         }
       }
     }
@@ -126,7 +135,9 @@ class ResourceHandlerTest {
       for (ResourceHandler.Field f : handler.fields()) {
         // hugetlb.<size>.max: refused as no lower-case file name before UnifiedFiles's hugetlb rule
         for (String name : f.v2Files().stream().filter(file -> !file.contains("<size>")).toList()) {
-          assertThatThrownBy(() -> UnifiedFiles.check(name, "1")).as(name).isInstanceOf(LmctfyException.class)
+          assertThatThrownBy(() -> UnifiedFiles.check(name, "1"))
+              .as(name)
+              .isInstanceOf(LmctfyException.class)
               .hasMessageContaining(f.name());
         }
       }
@@ -135,8 +146,8 @@ class ResourceHandlerTest {
 
   @Test
   void eachV2FieldNamesItsController() {
-    assertThat(ResourcePlan.fields(ContainerSpec.parse("cpu { mask: \"0\" limit: 100 }"))).containsExactly("cpu.limit",
-        "cpu.mask");
+    assertThat(ResourcePlan.fields(ContainerSpec.parse("cpu { mask: \"0\" limit: 100 }")))
+        .containsExactly("cpu.limit", "cpu.mask");
     ResourceHandler cpu = ResourceHandler.all().get(0);
     assertThat(cpu.controllerOf("cpu.mask")).isEqualTo("cpuset");
     assertThat(cpu.controllerOf("cpu.limit")).isEqualTo("cpu");

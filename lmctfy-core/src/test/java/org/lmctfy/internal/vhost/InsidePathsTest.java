@@ -14,7 +14,8 @@ class InsidePathsTest {
   void anAbsoluteLinkStartsAgainAtTheRootNotAtTheHosts(@TempDir Path root) throws Exception {
     Files.createDirectories(root.resolve("usr/bin"));
     Files.createSymbolicLink(root.resolve("bin"), Path.of("/usr/bin"));
-    Files.createSymbolicLink(root.resolve("etc"), Path.of("/etc")); // /etc is the host's, not the root's
+    Files.createSymbolicLink(
+        root.resolve("etc"), Path.of("/etc")); // /etc is the host's, not the root's
 
     assertThat(InsidePaths.resolve(root, "/", "/bin")).isEqualTo("/usr/bin");
     assertThat(InsidePaths.isDirectory(root, "/", "/bin")).isTrue();
@@ -22,7 +23,8 @@ class InsidePathsTest {
   }
 
   @Test
-  void dotDotStopsAtTheRootAndRelativePathsStartAtTheDirectory(@TempDir Path root) throws Exception {
+  void dotDotStopsAtTheRootAndRelativePathsStartAtTheDirectory(@TempDir Path root)
+      throws Exception {
     Files.createDirectories(root.resolve("srv/data"));
     assertThat(InsidePaths.resolve(root, "/", "/../../srv")).isEqualTo("/srv");
     assertThat(InsidePaths.resolve(root, "/srv", "data")).isEqualTo("/srv/data");
@@ -48,7 +50,9 @@ class InsidePathsTest {
     assertThat(InsidePaths.findProgram(root, "/", "sh", Map.of())).isEqualTo("/bin/busybox");
     assertThat(InsidePaths.findProgram(root, "/", "/bin/sh", Map.of())).isEqualTo("/bin/busybox");
     assertThat(InsidePaths.findProgram(root, "/", "sh", Map.of("PATH", "/opt"))).isNull();
-    assertThat(InsidePaths.findProgram(root, "/opt", "notes", Map.of("PATH", "."))).as("not executable").isNull();
+    assertThat(InsidePaths.findProgram(root, "/opt", "notes", Map.of("PATH", ".")))
+        .as("not executable")
+        .isNull();
     assertThat(InsidePaths.findProgram(root, "/", "java", Map.of())).isNull();
   }
 }

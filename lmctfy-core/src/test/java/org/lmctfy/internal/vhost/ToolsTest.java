@@ -19,10 +19,12 @@ class ToolsTest {
   void aMissingToolIsFailedPreconditionNamingItsPackageAndWhereItWasLookedFor(@TempDir Path dir) {
     assertThatThrownBy(() -> Tools.find(Tool.BWRAP, List.of(dir.toString())))
         .isInstanceOf(LmctfyException.class)
-        .hasMessageContaining("virtual hosts need bwrap from the package bubblewrap (0.4.0 or later)")
+        .hasMessageContaining(
+            "virtual hosts need bwrap from the package bubblewrap (0.4.0 or later)")
         .hasMessageContaining("no bwrap in " + dir)
         .hasMessageContaining("apt-get install bubblewrap")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.FAILED_PRECONDITION);
     assertThatThrownBy(() -> Tools.find(Tool.CATATONIT, List.of(dir.toString())))
         .hasMessageContaining("catatonit from the package catatonit (0.1.7 or later)");
     assertThatThrownBy(() -> Tools.find(Tool.NSENTER, List.of(dir.toString())))
@@ -37,12 +39,14 @@ class ToolsTest {
     assertThatThrownBy(() -> Tools.find(Tool.BWRAP, List.of(dir.toString())))
         .hasMessageContaining("refusing " + bwrap.toRealPath())
         .hasMessageContaining("must belong to root and be writable by root alone")
-        .extracting(e -> ((LmctfyException) e).code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
+        .extracting(e -> ((LmctfyException) e).code())
+        .isEqualTo(ErrorCode.FAILED_PRECONDITION);
   }
 
   @Test
   void aToolTooOldIsRefusedNamingItsVersion(@TempDir Path dir) throws Exception {
-    assumeTrue(Files.getAttribute(dir, "unix:uid").equals(0), "only root can make a file of root's");
+    assumeTrue(
+        Files.getAttribute(dir, "unix:uid").equals(0), "only root can make a file of root's");
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path bwrap = Files.writeString(dir.resolve("bwrap"), "#!/bin/sh\necho bubblewrap 0.3.3\n");
     Files.setPosixFilePermissions(bwrap, PosixFilePermissions.fromString("rwxr-xr-x"));

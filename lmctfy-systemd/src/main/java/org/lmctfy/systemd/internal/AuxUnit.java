@@ -9,6 +9,7 @@ public final class AuxUnit extends Struct {
   /** The unit's name. */
   @Position(0)
   public final String name;
+
   /** Its properties. */
   @Position(1)
   public final List<Property> properties;

@@ -49,7 +49,8 @@ public final class DbusManager implements SystemdManager {
   private final String destination;
   private final Duration timeout;
 
-  private DbusManager(Scope scope, String address, AbstractConnection connection, boolean bus, Duration timeout) {
+  private DbusManager(
+      Scope scope, String address, AbstractConnection connection, boolean bus, Duration timeout) {
     this.scope = scope;
     this.address = address;
     this.connection = connection;
@@ -62,23 +63,38 @@ public final class DbusManager implements SystemdManager {
    * {@code timeout} (the connection and its authentication run on a thread of their own, left
    * behind if the deadline passes).
    */
-  public static DbusManager connect(Scope scope, String address, boolean bus, Duration timeout) throws SystemdException {
+  public static DbusManager connect(Scope scope, String address, boolean bus, Duration timeout)
+      throws SystemdException {
     CompletableFuture<AbstractConnection> made = new CompletableFuture<>();
-    Thread connecting = new Thread(() -> {
-      try {
-        // one connection attempt (dbus-java retries a refused connect every 500 ms for its transport
-        // timeout, 10 s by default: a stale socket file would spend the deadline of every address)
-        AbstractConnection c = bus
-            ? DBusConnectionBuilder.forAddress(address).withShared(false).transportConfig().withTimeout(500).back()
-                .build()
-            : DirectConnectionBuilder.forAddress(address).transportConfig().withTimeout(500).back().build();
-        if (!made.complete(c)) {
-          c.close(); // too late: the caller gave up
-        }
-      } catch (Exception | LinkageError e) {
-        made.completeExceptionally(e);
-      }
-    }, "lmctfy-dbus-connect");
+    Thread connecting =
+        new Thread(
+            () -> {
+              try {
+                // one connection attempt (dbus-java retries a refused connect every 500 ms for its
+                // transport
+                // timeout, 10 s by default: a stale socket file would spend the deadline of every
+                // address)
+                AbstractConnection c =
+                    bus
+                        ? DBusConnectionBuilder.forAddress(address)
+                            .withShared(false)
+                            .transportConfig()
+                            .withTimeout(500)
+                            .back()
+                            .build()
+                        : DirectConnectionBuilder.forAddress(address)
+                            .transportConfig()
+                            .withTimeout(500)
+                            .back()
+                            .build();
+                if (!made.complete(c)) {
+                  c.close(); // too late: the caller gave up
+                }
+              } catch (Exception | LinkageError e) {
+                made.completeExceptionally(e);
+              }
+            },
+            "lmctfy-dbus-connect");
     connecting.setDaemon(true);
     connecting.start();
     AbstractConnection connection;
@@ -86,13 +102,17 @@ public final class DbusManager implements SystemdManager {
       connection = made.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       made.cancel(false);
-      throw new SystemdException(SystemdException.NO_REPLY, "no connection to " + address + " within " + timeout, e);
+      throw new SystemdException(
+          SystemdException.NO_REPLY, "no connection to " + address + " within " + timeout, e);
     } catch (ExecutionException e) {
-      throw new SystemdException(SystemdException.NO_SERVER, "cannot connect to " + address + ": "
-          + e.getCause().getMessage(), e.getCause());
+      throw new SystemdException(
+          SystemdException.NO_SERVER,
+          "cannot connect to " + address + ": " + e.getCause().getMessage(),
+          e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SystemdException(SystemdException.NO_REPLY, "interrupted while connecting to " + address, e);
+      throw new SystemdException(
+          SystemdException.NO_REPLY, "interrupted while connecting to " + address, e);
     }
     DbusManager m = new DbusManager(scope, address, connection, bus, timeout);
     if (bus) {
@@ -145,32 +165,55 @@ public final class DbusManager implements SystemdManager {
     if (name.endsWith(".service")) {
       cgroup = String.valueOf(property(path, "org.freedesktop.systemd1.Service", "ControlGroup"));
     }
-    return Optional.of(new UnitState(name, load, active, sub, cgroup.isEmpty() ? null : CgroupPath.of(cgroup)));
+    return Optional.of(
+        new UnitState(name, load, active, sub, cgroup.isEmpty() ? null : CgroupPath.of(cgroup)));
   }
 
   @Override
-  public String startTransientService(String name, String mode, TransientService service) throws IOException {
+  public String startTransientService(String name, String mode, TransientService service)
+      throws IOException {
     List<String> command = service.command();
-    List<Property> properties = List.of(
-        new Property("Description", new Variant<>(service.description())),
-        new Property("Slice", new Variant<>(service.slice())),
-        new Property("Type", new Variant<>("exec")),
-        new Property("ExecStart", new Variant<>(List.of(new ExecCommand(command.get(0), command, false)), "a(sasb)")),
-        new Property("Delegate", new Variant<>(Boolean.TRUE)),
-        new Property("CollectMode", new Variant<>("inactive-or-failed")),
-        new Property("OOMPolicy", new Variant<>("continue")));
-    return ((DBusPath) call(PATH, MANAGER, "StartTransientUnit", name, mode, properties, new ArrayList<AuxUnit>()))
+    List<Property> properties =
+        List.of(
+            new Property("Description", new Variant<>(service.description())),
+            new Property("Slice", new Variant<>(service.slice())),
+            new Property("Type", new Variant<>("exec")),
+            new Property(
+                "ExecStart",
+                new Variant<>(List.of(new ExecCommand(command.get(0), command, false)), "a(sasb)")),
+            new Property("Delegate", new Variant<>(Boolean.TRUE)),
+            new Property("CollectMode", new Variant<>("inactive-or-failed")),
+            new Property("OOMPolicy", new Variant<>("continue")));
+    return ((DBusPath)
+            call(
+                PATH,
+                MANAGER,
+                "StartTransientUnit",
+                name,
+                mode,
+                properties,
+                new ArrayList<AuxUnit>()))
         .getPath();
   }
 
   @Override
-  public String startTransientScope(String name, String mode, TransientScope scope) throws IOException {
-    List<Property> properties = List.of(
-        new Property("Description", new Variant<>(scope.description())),
-        new Property("Slice", new Variant<>(scope.slice())),
-        new Property("PIDs", new Variant<>(List.of(new UInt32(scope.pid())), "au")),
-        new Property("CollectMode", new Variant<>("inactive-or-failed")));
-    return ((DBusPath) call(PATH, MANAGER, "StartTransientUnit", name, mode, properties, new ArrayList<AuxUnit>()))
+  public String startTransientScope(String name, String mode, TransientScope scope)
+      throws IOException {
+    List<Property> properties =
+        List.of(
+            new Property("Description", new Variant<>(scope.description())),
+            new Property("Slice", new Variant<>(scope.slice())),
+            new Property("PIDs", new Variant<>(List.of(new UInt32(scope.pid())), "au")),
+            new Property("CollectMode", new Variant<>("inactive-or-failed")));
+    return ((DBusPath)
+            call(
+                PATH,
+                MANAGER,
+                "StartTransientUnit",
+                name,
+                mode,
+                properties,
+                new ArrayList<AuxUnit>()))
         .getPath();
   }
 
@@ -187,11 +230,14 @@ public final class DbusManager implements SystemdManager {
   @Override
   public AutoCloseable onJobRemoved(Consumer<JobRemoved> listener) throws IOException {
     try {
-      return connection.addSigHandler(Manager.JobRemoved.class,
+      return connection.addSigHandler(
+          Manager.JobRemoved.class,
           s -> listener.accept(new JobRemoved(s.id(), s.job(), s.unit(), s.result())));
     } catch (Exception e) {
-      throw new SystemdException(SystemdException.DISCONNECTED, "cannot subscribe to JobRemoved on " + address + ": "
-          + e.getMessage(), e);
+      throw new SystemdException(
+          SystemdException.DISCONNECTED,
+          "cannot subscribe to JobRemoved on " + address + ": " + e.getMessage(),
+          e);
     }
   }
 
@@ -201,38 +247,57 @@ public final class DbusManager implements SystemdManager {
   }
 
   /**
-   * Sends {@code member} of {@code iface} to {@code path} with {@code args} (typed as the method
-   * of that name in {@link Manager} says) and waits for the answer: its only value, or null.
+   * Sends {@code member} of {@code iface} to {@code path} with {@code args} (typed as the method of
+   * that name in {@link Manager} says) and waits for the answer: its only value, or null.
    */
-  private Object call(String path, String iface, String member, Object... args) throws SystemdException {
-    Method method = Arrays.stream(Manager.class.getMethods()).filter(m -> m.getName().equals(member)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no method " + member + " in " + Manager.class));
+  private Object call(String path, String iface, String member, Object... args)
+      throws SystemdException {
+    Method method =
+        Arrays.stream(Manager.class.getMethods())
+            .filter(m -> m.getName().equals(member))
+            .findFirst()
+            .orElseThrow(
+                () -> new IllegalArgumentException("no method " + member + " in " + Manager.class));
     Type[] types = method.getGenericParameterTypes();
     MethodCall call;
     try {
       String signature = types.length == 0 ? null : Marshalling.getDBusType(types);
-      Object[] converted = types.length == 0 ? new Object[0] : Marshalling.convertParameters(args, types, connection);
-      call = connection.getMessageFactory().createMethodCall(null, destination, path, iface, member, (byte) 0,
-          signature, converted);
+      Object[] converted =
+          types.length == 0
+              ? new Object[0]
+              : Marshalling.convertParameters(args, types, connection);
+      call =
+          connection
+              .getMessageFactory()
+              .createMethodCall(
+                  null, destination, path, iface, member, (byte) 0, signature, converted);
     } catch (Exception e) {
-      throw new SystemdException(SystemdException.INVALID_ARGS, "cannot build " + iface + "." + member + ": "
-          + e.getMessage(), e);
+      throw new SystemdException(
+          SystemdException.INVALID_ARGS,
+          "cannot build " + iface + "." + member + ": " + e.getMessage(),
+          e);
     }
     if (!connection.isConnected()) {
-      throw new SystemdException(SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
+      throw new SystemdException(
+          SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
     }
     LOG.debug("{}.{}{} on {}", iface, member, Arrays.toString(args), address);
     connection.sendMessage(call);
     Message reply = call.getReply(Math.max(1, timeout.toMillis()));
     if (reply == null) {
-      throw new SystemdException(connection.isConnected() ? SystemdException.NO_REPLY : SystemdException.DISCONNECTED,
-          iface + "." + member + " on " + address + ": no answer within " + timeout, null);
+      throw new SystemdException(
+          connection.isConnected() ? SystemdException.NO_REPLY : SystemdException.DISCONNECTED,
+          iface + "." + member + " on " + address + ": no answer within " + timeout,
+          null);
     }
     if (reply instanceof org.freedesktop.dbus.messages.Error error) {
       String detail;
       try {
         Object[] params = error.getParameters();
-        detail = params == null ? "" : Arrays.stream(params).map(String::valueOf).collect(Collectors.joining(" "));
+        detail =
+            params == null
+                ? ""
+                : Arrays.stream(params).map(String::valueOf).collect(Collectors.joining(" "));
       } catch (Exception e) {
         detail = "(no message: " + e.getMessage() + ")";
       }
@@ -243,11 +308,22 @@ public final class DbusManager implements SystemdManager {
       return null;
     }
     try {
-      Object[] values = Marshalling.deSerializeParameters(reply.getParameters(), new Type[] {returned}, connection);
+      Object[] values =
+          Marshalling.deSerializeParameters(
+              reply.getParameters(), new Type[] {returned}, connection);
       return values == null || values.length == 0 ? null : values[0];
     } catch (Exception e) {
-      throw new SystemdException(SystemdException.INVALID_ARGS, "cannot read the answer of " + iface + "." + member
-          + " on " + address + ": " + e.getMessage(), e);
+      throw new SystemdException(
+          SystemdException.INVALID_ARGS,
+          "cannot read the answer of "
+              + iface
+              + "."
+              + member
+              + " on "
+              + address
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

@@ -17,7 +17,8 @@ import org.freedesktop.dbus.types.Variant;
 @DBusInterfaceName("org.freedesktop.systemd1.Manager")
 public interface Manager extends DBusInterface {
   /** {@code StartTransientUnit(s name, s mode, a(sv) properties, a(sa(sv)) aux) -> o job}. */
-  DBusPath StartTransientUnit(String name, String mode, List<Property> properties, List<AuxUnit> aux);
+  DBusPath StartTransientUnit(
+      String name, String mode, List<Property> properties, List<AuxUnit> aux);
 
   /** {@code StopUnit(s name, s mode) -> o job}. */
   DBusPath StopUnit(String name, String mode);
@@ -28,7 +29,9 @@ public interface Manager extends DBusInterface {
   /** {@code GetUnit(s name) -> o unit}. */
   DBusPath GetUnit(String name);
 
-  /** {@code Subscribe()}: signals to this client of the bus (a private connection is subscribed). */
+  /**
+   * {@code Subscribe()}: signals to this client of the bus (a private connection is subscribed).
+   */
   void Subscribe();
 
   /** {@code org.freedesktop.DBus.Properties.Get(s interface, s property) -> v}. */
@@ -51,7 +54,8 @@ public interface Manager extends DBusInterface {
      * @param result done, failed...
      * @throws DBusException if the message cannot be built
      */
-    public JobRemoved(String path, UInt32 id, DBusPath job, String unit, String result) throws DBusException {
+    public JobRemoved(String path, UInt32 id, DBusPath job, String unit, String result)
+        throws DBusException {
       super(path, id, job, unit, result);
       this.id = id.longValue();
       this.job = job.getPath();

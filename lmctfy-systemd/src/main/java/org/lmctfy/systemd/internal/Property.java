@@ -9,6 +9,7 @@ public final class Property extends Struct {
   /** The property's name. */
   @Position(0)
   public final String name;
+
   /** Its value. */
   @Position(1)
   public final Variant<?> value;

@@ -14,12 +14,12 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.Owner;
 
 /**
- * Delegation as the kernel enforces it on the unified hierarchy: root delegates {@code t} to a
- * user (the directory, {@code cgroup.procs}, {@code cgroup.subtree_control}, {@code
- * cgroup.threads}, as systemd does), and the user, without capabilities, may make and remove
- * cgroups below {@code t}, owns what it makes, writes only files it owns, sets markers only on
- * directories it owns, cannot chown, and moves a process only where it may write {@code
- * cgroup.procs} of the common ancestor. Every refusal leaves the tree as it was.
+ * Delegation as the kernel enforces it on the unified hierarchy: root delegates {@code t} to a user
+ * (the directory, {@code cgroup.procs}, {@code cgroup.subtree_control}, {@code cgroup.threads}, as
+ * systemd does), and the user, without capabilities, may make and remove cgroups below {@code t},
+ * owns what it makes, writes only files it owns, sets markers only on directories it owns, cannot
+ * chown, and moves a process only where it may write {@code cgroup.procs} of the common ancestor.
+ * Every refusal leaves the tree as it was.
  */
 public abstract class CgroupDelegationContract extends CgroupFsContractSupport {
   /** The user the cases delegate to: a uid no account of this machine has. */
@@ -30,9 +30,12 @@ public abstract class CgroupDelegationContract extends CgroupFsContractSupport {
   private Hierarchy h;
   private CgroupPath t;
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupDelegationContract(ContractBackend backend) {
     super(backend);
     this.backend = backend;

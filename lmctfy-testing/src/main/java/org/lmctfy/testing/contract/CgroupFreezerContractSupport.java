@@ -7,14 +7,18 @@ import java.util.function.Predicate;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 
-/** What the freezer contracts share: waiting for a file to say what the kernel reaches in its own time. */
+/**
+ * What the freezer contracts share: waiting for a file to say what the kernel reaches in its own
+ * time.
+ */
 abstract class CgroupFreezerContractSupport extends CgroupFsContractSupport {
   CgroupFreezerContractSupport(ContractBackend backend) {
     super(backend);
   }
 
   /** Waits up to 5 s for {@code file} to satisfy {@code done}; returns its content. */
-  final String awaitFile(Hierarchy h, CgroupPath p, String file, Predicate<String> done) throws IOException {
+  final String awaitFile(Hierarchy h, CgroupPath p, String file, Predicate<String> done)
+      throws IOException {
     long end = System.nanoTime() + 5_000_000_000L;
     String now = fs.read(h, p, file);
     while (!done.test(now) && System.nanoTime() < end) {

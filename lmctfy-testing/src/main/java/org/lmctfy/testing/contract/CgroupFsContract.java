@@ -25,9 +25,12 @@ import org.lmctfy.cgroupfs.Owner;
  */
 public abstract class CgroupFsContract extends CgroupFsContractSupport {
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupFsContract(ContractBackend backend) {
     super(backend);
   }
@@ -146,7 +149,8 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
   void readingOrWritingAnUnknownFileIsEnoent() {
     for (Hierarchy h : fs.hierarchies()) {
       assertErrno(Errno.ENOENT, () -> fs.read(h, scratch.path(), "no.such.file"));
-      CgroupFsException e = assertErrno(Errno.ENOENT, () -> fs.write(h, scratch.path(), "no.such.file", "1"));
+      CgroupFsException e =
+          assertErrno(Errno.ENOENT, () -> fs.write(h, scratch.path(), "no.such.file", "1"));
       assertThat(e.file()).isEqualTo(h.display(scratch.path(), "no.such.file"));
       assertThat(e.value()).isEqualTo("1");
     }
@@ -224,12 +228,17 @@ public abstract class CgroupFsContract extends CgroupFsContractSupport {
     for (int i = 0; i < 128; i++) {
       fs.setMarker(h, p, "op.c" + i, "creating");
     }
-    CgroupFsException e = catchThrowableOfType(CgroupFsException.class, () -> fs.setMarker(h, p, "op.c128", "creating"));
+    CgroupFsException e =
+        catchThrowableOfType(
+            CgroupFsException.class, () -> fs.setMarker(h, p, "op.c128", "creating"));
     assertThat(e).as("the 129th marker").isNotNull();
     assertThat(e.errno()).isEqualTo(Errno.ENOSPC);
-    CgroupFsException replacing = catchThrowableOfType(CgroupFsException.class,
-        () -> fs.setMarker(h, p, "op.c0", "destroying"));
-    assertThat(replacing).as("kernfs counts a replacement as a new marker until it is done").isNotNull();
+    CgroupFsException replacing =
+        catchThrowableOfType(
+            CgroupFsException.class, () -> fs.setMarker(h, p, "op.c0", "destroying"));
+    assertThat(replacing)
+        .as("kernfs counts a replacement as a new marker until it is done")
+        .isNotNull();
     assertThat(replacing.errno()).isEqualTo(Errno.ENOSPC);
     fs.removeMarker(h, p, "op.c1");
     fs.setMarker(h, p, "op.c0", "destroying");

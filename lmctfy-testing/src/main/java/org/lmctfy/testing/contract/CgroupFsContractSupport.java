@@ -31,14 +31,19 @@ public abstract class CgroupFsContractSupport {
 
   /** The backend under test, set before each case. */
   protected CgroupFs fs;
+
   /** The scratch parent each case works under, removed after it. */
   protected ScratchCgroups scratch;
+
   private final ContractBackend backend;
   private final List<Long> started = new ArrayList<>();
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupFsContractSupport(ContractBackend backend) {
     this.backend = backend;
   }
@@ -76,7 +81,8 @@ public abstract class CgroupFsContractSupport {
    * A process for this case; it is stopped after the case.
    *
    * @return A process for this case; it is stopped after the case
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   protected final long process() throws IOException {
     long pid = backend.startProcess(fs);
@@ -88,7 +94,8 @@ public abstract class CgroupFsContractSupport {
    * Stops a process of this case before the case ends.
    *
    * @param pid the process id
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   protected final void stop(long pid) throws IOException {
     started.remove(pid);
@@ -99,24 +106,29 @@ public abstract class CgroupFsContractSupport {
    * The hierarchy carrying {@code controller}; the case is skipped where the layout has none.
    *
    * @param controller the controller's name ({@code "memory"}) or the named hierarchy's name
-   * @return the hierarchy carrying {@code controller}; the case is skipped where the layout has none
+   * @return the hierarchy carrying {@code controller}; the case is skipped where the layout has
+   *     none
    */
   protected final Hierarchy hierarchy(String controller) {
     Optional<Hierarchy> h = fs.hierarchy(controller);
-    assumeHas(h.isPresent() && h.get().version() == CgroupVersion.V1,
+    assumeHas(
+        h.isPresent() && h.get().version() == CgroupVersion.V1,
         "this layout has no v1 " + controller + " hierarchy");
     return h.get();
   }
 
   /**
-   * A hierarchy for cases of process membership that hold on every version: v1 memory where it
-   * is mounted, else the unified hierarchy.
+   * A hierarchy for cases of process membership that hold on every version: v1 memory where it is
+   * mounted, else the unified hierarchy.
    *
    * @return the hierarchy
    */
   protected final Hierarchy membershipHierarchy() {
-    return fs.hierarchy("memory").filter(h -> h.version() == CgroupVersion.V1)
-        .or(() -> fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst())
+    return fs.hierarchy("memory")
+        .filter(h -> h.version() == CgroupVersion.V1)
+        .or(
+            () ->
+                fs.hierarchies().stream().filter(h -> h.version() == CgroupVersion.V2).findFirst())
         .orElseThrow(() -> new AssertionError("no v1 memory and no unified hierarchy"));
   }
 
@@ -126,7 +138,8 @@ public abstract class CgroupFsContractSupport {
    * @return the unified hierarchy; the case is skipped where the layout has none
    */
   protected final Hierarchy unified() {
-    Optional<Hierarchy> h = fs.hierarchies().stream().filter(x -> x.version() == CgroupVersion.V2).findFirst();
+    Optional<Hierarchy> h =
+        fs.hierarchies().stream().filter(x -> x.version() == CgroupVersion.V2).findFirst();
     assumeHas(h.isPresent(), "this layout has no cgroup2 hierarchy");
     return h.get();
   }
@@ -151,7 +164,8 @@ public abstract class CgroupFsContractSupport {
    * @param h the hierarchy
    * @param name a path relative to the scratch parent ({@code "a/b"})
    * @return the CgroupPath
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   protected final CgroupPath make(Hierarchy h, String name) throws IOException {
     CgroupPath p = scratch.path();
@@ -171,7 +185,8 @@ public abstract class CgroupFsContractSupport {
    * @param p the p
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @return the content of a file without its trailing newline
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   protected final String read(Hierarchy h, CgroupPath p, String file) throws IOException {
     return fs.read(h, p, file).strip();
@@ -199,10 +214,11 @@ public abstract class CgroupFsContractSupport {
    * @param p the p
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @param value the value
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
-  protected final void assertWriteRefused(Errno errno, Hierarchy h, CgroupPath p, String file, String value)
-      throws IOException {
+  protected final void assertWriteRefused(
+      Errno errno, Hierarchy h, CgroupPath p, String file, String value) throws IOException {
     String before = fs.read(h, p, file);
     CgroupFsException e = assertErrno(errno, () -> fs.write(h, p, file, value));
     assertThat(e.file()).endsWith(file);
@@ -218,9 +234,11 @@ public abstract class CgroupFsContractSupport {
    * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
    * @param value the value
    * @return the text
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
-  protected final String writeAndRead(Hierarchy h, CgroupPath p, String file, String value) throws IOException {
+  protected final String writeAndRead(Hierarchy h, CgroupPath p, String file, String value)
+      throws IOException {
     fs.write(h, p, file, value);
     return read(h, p, file);
   }

@@ -17,9 +17,12 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupFsFilesContract extends CgroupFsContractSupport {
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupFsFilesContract(ContractBackend backend) {
     super(backend);
   }
@@ -93,9 +96,15 @@ public abstract class CgroupFsFilesContract extends CgroupFsContractSupport {
   void writingZeroToCgroupProcsMovesTheWriter() throws IOException, InterruptedException {
     Hierarchy h = membershipHierarchy();
     CgroupPath p = make(h, "a");
-    if (!mayMoveTheTestProcess()) { // the kernel: a shell writes 0 itself, so the test JVM stays put
-      Process sh = new ProcessBuilder("/bin/sh", "-c", "echo 0 > \"$0\" && exec sleep 100",
-          h.display(p, "cgroup.procs")).start();
+    if (!mayMoveTheTestProcess()) { // the kernel: a shell writes 0 itself, so the test JVM stays
+      // put
+      Process sh =
+          new ProcessBuilder(
+                  "/bin/sh",
+                  "-c",
+                  "echo 0 > \"$0\" && exec sleep 100",
+                  h.display(p, "cgroup.procs"))
+              .start();
       try {
         for (int i = 0; i < 500 && read(h, p, "cgroup.procs").isEmpty() && sh.isAlive(); i++) {
           Thread.sleep(10);

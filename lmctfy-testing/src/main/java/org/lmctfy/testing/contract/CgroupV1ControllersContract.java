@@ -11,17 +11,21 @@ import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
  * How the v1 controllers' interface files take values: defaults, units, rounding, clamping and
- * refusals, as seen on a real kernel (Linux 6.18, cgroup v1). Each rule the fake models has a
- * case here, so the fake cannot drift from the kernel.
+ * refusals, as seen on a real kernel (Linux 6.18, cgroup v1). Each rule the fake models has a case
+ * here, so the fake cannot drift from the kernel.
  */
 public abstract class CgroupV1ControllersContract extends CgroupFsContractSupport {
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupV1ControllersContract(ContractBackend backend) {
     super(backend);
   }
+
   /** What a v1 memory limit of -1 (unlimited) reads back as on 4 KiB pages. */
   protected static final String V1_UNLIMITED = "9223372036854771712";
 
@@ -142,7 +146,8 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
   void cpuStatIsReadOnly() throws IOException {
     Hierarchy h = hierarchy("cpu");
     CgroupPath p = make(h, "a");
-    assertThat(fs.read(h, p, "cpu.stat")).startsWith("nr_periods 0\nnr_throttled 0\nthrottled_time 0\n");
+    assertThat(fs.read(h, p, "cpu.stat"))
+        .startsWith("nr_periods 0\nnr_throttled 0\nthrottled_time 0\n");
     assertWriteRefused(Errno.EINVAL, h, p, "cpu.stat", "1");
   }
 
@@ -157,7 +162,8 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
   @Test
   void cpusBeyondTheMachineAreErangeAndGarbageIsEinval() throws IOException {
     Hierarchy h = hierarchy("cpuset");
-    assertWriteRefused(Errno.ERANGE, h, scratch.path(), "cpuset.cpus", Integer.toString(cpuCount(h) + 3));
+    assertWriteRefused(
+        Errno.ERANGE, h, scratch.path(), "cpuset.cpus", Integer.toString(cpuCount(h) + 3));
     assertWriteRefused(Errno.EINVAL, h, scratch.path(), "cpuset.cpus", "x");
   }
 
@@ -286,7 +292,8 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
   void blkioThrottleOfAnUnknownDeviceIsEnodevAndGarbageIsEinval() throws IOException {
     Hierarchy h = hierarchy("blkio");
     CgroupPath p = make(h, "a");
-    assertErrno(Errno.ENODEV, () -> fs.write(h, p, "blkio.throttle.read_bps_device", "4095:4095 1000"));
+    assertErrno(
+        Errno.ENODEV, () -> fs.write(h, p, "blkio.throttle.read_bps_device", "4095:4095 1000"));
     assertErrno(Errno.EINVAL, () -> fs.write(h, p, "blkio.throttle.read_bps_device", "abc"));
     assertThat(fs.read(h, p, "blkio.throttle.read_bps_device")).isEmpty();
   }

@@ -16,9 +16,12 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContractSupport {
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupV1CpusetDevicesPidsContract(ContractBackend backend) {
     super(backend);
   }

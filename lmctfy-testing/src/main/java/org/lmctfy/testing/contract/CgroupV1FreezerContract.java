@@ -10,14 +10,15 @@ import org.lmctfy.cgroupfs.Hierarchy;
 /**
  * The v1 freezer, with processes, as this machine's kernel has it: what pause, resume and killAll
  * rely on. A frozen cgroup freezes the cgroups below it ({@code parent_freezing}); a thaw of one of
- * those alone leaves it frozen; SIGKILL does not end a process the freezer holds until it is
- * thawed (which is why killAll freezes, kills, then thaws).
+ * those alone leaves it frozen; SIGKILL does not end a process the freezer holds until it is thawed
+ * (which is why killAll freezes, kills, then thaws).
  */
 public abstract class CgroupV1FreezerContract extends CgroupFreezerContractSupport {
   /**
    * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host}
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
    */
   protected CgroupV1FreezerContract(ContractBackend backend) {
     super(backend);
@@ -49,7 +50,8 @@ public abstract class CgroupV1FreezerContract extends CgroupFreezerContractSuppo
     fs.write(h, child, "freezer.state", "THAWED");
     assertThat(read(h, child, "freezer.state")).isEqualTo("FROZEN");
     fs.write(h, child.parent(), "freezer.state", "THAWED");
-    assertThat(awaitFile(h, child, "freezer.state", s -> s.equals("THAWED\n"))).isEqualTo("THAWED\n");
+    assertThat(awaitFile(h, child, "freezer.state", s -> s.equals("THAWED\n")))
+        .isEqualTo("THAWED\n");
   }
 
   @Test

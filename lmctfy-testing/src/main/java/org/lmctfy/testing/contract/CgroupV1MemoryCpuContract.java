@@ -17,12 +17,16 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV1MemoryCpuContract extends CgroupFsContractSupport {
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupV1MemoryCpuContract(ContractBackend backend) {
     super(backend);
   }
+
   private static final String V1_UNLIMITED = CgroupV1ControllersContract.V1_UNLIMITED;
 
   // ---- memory.
@@ -82,7 +86,8 @@ public abstract class CgroupV1MemoryCpuContract extends CgroupFsContractSupport 
     CgroupPath p = make(h, "a");
     assertThat(writeAndRead(h, p, "memory.failcnt", "5")).isEqualTo("0");
     assertThat(writeAndRead(h, p, "memory.memsw.failcnt", "7")).isEqualTo("0");
-    assertThat(writeAndRead(h, p, "memory.max_usage_in_bytes", "abc")).isEqualTo(read(h, p, "memory.usage_in_bytes"));
+    assertThat(writeAndRead(h, p, "memory.max_usage_in_bytes", "abc"))
+        .isEqualTo(read(h, p, "memory.usage_in_bytes"));
     assertThat(writeAndRead(h, p, "memory.memsw.max_usage_in_bytes", "1"))
         .isEqualTo(read(h, p, "memory.memsw.usage_in_bytes"));
   }
@@ -110,14 +115,17 @@ public abstract class CgroupV1MemoryCpuContract extends CgroupFsContractSupport 
     fs.write(h, parent, "memory.limit_in_bytes", "1G");
     CgroupPath child = make(h, "a/b");
     fs.write(h, child, "memory.limit_in_bytes", "2G");
-    assertThat(fs.read(h, child, "memory.stat")).contains("\nhierarchical_memory_limit 1073741824\n");
+    assertThat(fs.read(h, child, "memory.stat"))
+        .contains("\nhierarchical_memory_limit 1073741824\n");
   }
 
   @Test
   void shownRamTakesPageRoundedBytesBelowTheRootOnly() throws IOException {
     Hierarchy h = hierarchy("memory");
     CgroupPath p = make(h, "a");
-    assumeHas(fs.hasFile(h, p, "memory.shown_ram_in_bytes"), "this kernel has no memory.shown_ram_in_bytes");
+    assumeHas(
+        fs.hasFile(h, p, "memory.shown_ram_in_bytes"),
+        "this kernel has no memory.shown_ram_in_bytes");
     assertThat(fs.hasFile(h, CgroupPath.root(), "memory.shown_ram_in_bytes")).isFalse();
     assertThat(writeAndRead(h, p, "memory.shown_ram_in_bytes", "100000")).isEqualTo("98304");
     assertWriteRefused(Errno.EINVAL, h, p, "memory.shown_ram_in_bytes", "-1");
@@ -147,7 +155,8 @@ public abstract class CgroupV1MemoryCpuContract extends CgroupFsContractSupport 
   void cfsQuotaTakesUpTo2To44MinusOneMicroseconds() throws IOException {
     Hierarchy h = hierarchy("cpu");
     CgroupPath p = make(h, "a");
-    assertThat(writeAndRead(h, p, "cpu.cfs_quota_us", "17592186044415")).isEqualTo("17592186044415");
+    assertThat(writeAndRead(h, p, "cpu.cfs_quota_us", "17592186044415"))
+        .isEqualTo("17592186044415");
     assertWriteRefused(Errno.EINVAL, h, p, "cpu.cfs_quota_us", "99999999999999");
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
@@ -17,9 +16,12 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV2Contract extends CgroupFsContractSupport {
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupV2Contract(ContractBackend backend) {
     super(backend);
   }
@@ -28,9 +30,20 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   void everyCgroupHasTheCoreInterfaceFiles() throws IOException {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a");
-    for (String file : new String[] {"cgroup.procs", "cgroup.threads", "cgroup.events", "cgroup.freeze",
-        "cgroup.kill", "cgroup.type", "cgroup.controllers", "cgroup.subtree_control", "cgroup.max.depth",
-        "cgroup.max.descendants", "cgroup.stat"}) {
+    for (String file :
+        new String[] {
+          "cgroup.procs",
+          "cgroup.threads",
+          "cgroup.events",
+          "cgroup.freeze",
+          "cgroup.kill",
+          "cgroup.type",
+          "cgroup.controllers",
+          "cgroup.subtree_control",
+          "cgroup.max.depth",
+          "cgroup.max.descendants",
+          "cgroup.stat"
+        }) {
       assertThat(fs.hasFile(h, p, file)).as(file).isTrue();
     }
   }
@@ -142,7 +155,8 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   }
 
   @Test
-  void aChildOfACgroupWithNothingEnabledHasEmptyControllerListsWithoutANewline() throws IOException {
+  void aChildOfACgroupWithNothingEnabledHasEmptyControllerListsWithoutANewline()
+      throws IOException {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a/b"); // a enables nothing for b, whatever the scratch parent enables
     assertThat(fs.read(h, p, "cgroup.controllers")).isEmpty();
@@ -185,7 +199,8 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   }
 
   @Test
-  void aThreadedCgroupMakesItsParentAThreadRootAndItsSiblingsAndNewChildrenInvalidDomains() throws IOException {
+  void aThreadedCgroupMakesItsParentAThreadRootAndItsSiblingsAndNewChildrenInvalidDomains()
+      throws IOException {
     Hierarchy h = unified();
     CgroupPath b = make(h, "a/b");
     CgroupPath sibling = make(h, "a/s");
@@ -231,5 +246,4 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   }
 
   /** Enables {@code controller} in the scratch parent, or skips where the layout cannot. */
-
 }

@@ -17,9 +17,12 @@ import org.lmctfy.cgroupfs.Hierarchy;
  */
 public abstract class CgroupV2ControllersContract extends CgroupFsContractSupport {
 
-  /** The cases, run on {@code backend}.
+  /**
+   * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host} */
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
+   */
   protected CgroupV2ControllersContract(ContractBackend backend) {
     super(backend);
   }
@@ -27,7 +30,8 @@ public abstract class CgroupV2ControllersContract extends CgroupFsContractSuppor
   private Hierarchy withController(String controller) throws IOException {
     Hierarchy h = unified();
     assertThat(Set.of(read(h, scratch.path(), "cgroup.controllers").split(" ")))
-        .as("controllers of the scratch parent (a needs-v2 case: the layout gives memory, cpu, io, pids)")
+        .as(
+            "controllers of the scratch parent (a needs-v2 case: the layout gives memory, cpu, io, pids)")
         .contains(controller);
     fs.write(h, scratch.path(), "cgroup.subtree_control", "+" + controller);
     return h;
@@ -53,7 +57,8 @@ public abstract class CgroupV2ControllersContract extends CgroupFsContractSuppor
 
   @Test
   void processesAndDomainControllersDoNotMixInOneCgroup() throws IOException {
-    Hierarchy h = withController("memory"); // a domain controller: threaded ones (pids, cpu) may mix
+    Hierarchy h =
+        withController("memory"); // a domain controller: threaded ones (pids, cpu) may mix
     long pid = process();
     CgroupPath p = make(h, "a");
     fs.write(h, p, "cgroup.procs", Long.toString(pid));
@@ -107,7 +112,8 @@ public abstract class CgroupV2ControllersContract extends CgroupFsContractSuppor
     fs.write(h, p, "cgroup.subtree_control", "+pids"); // pids is threaded: no EBUSY
     assertThat(read(h, p, "cgroup.subtree_control")).isEqualTo("pids");
     assertThat(read(h, p, "cgroup.type")).isEqualTo("domain threaded");
-    assertWriteRefused(Errno.EOPNOTSUPP, h, p, "cgroup.subtree_control", "+memory"); // no domain one now
+    assertWriteRefused(
+        Errno.EOPNOTSUPP, h, p, "cgroup.subtree_control", "+memory"); // no domain one now
     CgroupPath child = p.resolve("c");
     fs.makeCgroup(h, child);
     assertThat(read(h, child, "cgroup.type")).isEqualTo("domain invalid");

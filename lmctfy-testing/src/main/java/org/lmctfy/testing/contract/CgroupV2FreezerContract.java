@@ -8,17 +8,18 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
- * The unified hierarchy's freezer, with processes, as a real kernel has it (checked on 6.1 and
- * 6.12 in the kernel harness, and on this machine's unified hierarchy): what pause, resume and
- * killAll rely on. {@code cgroup.freeze} is a cgroup's own state; {@code frozen} in {@code
- * cgroup.events} is the effective one, set once every process below is frozen (an empty cgroup at
- * once); SIGKILL and {@code cgroup.kill} end frozen processes, and the emptied cgroup stays frozen.
+ * The unified hierarchy's freezer, with processes, as a real kernel has it (checked on 6.1 and 6.12
+ * in the kernel harness, and on this machine's unified hierarchy): what pause, resume and killAll
+ * rely on. {@code cgroup.freeze} is a cgroup's own state; {@code frozen} in {@code cgroup.events}
+ * is the effective one, set once every process below is frozen (an empty cgroup at once); SIGKILL
+ * and {@code cgroup.kill} end frozen processes, and the emptied cgroup stays frozen.
  */
 public abstract class CgroupV2FreezerContract extends CgroupFreezerContractSupport {
   /**
    * The cases, run on {@code backend}.
    *
-   * @param backend the backend under test: {@link ContractBackend#fake} or {@link ContractBackend#host}
+   * @param backend the backend under test: {@link ContractBackend#fake} or {@link
+   *     ContractBackend#host}
    */
   protected CgroupV2FreezerContract(ContractBackend backend) {
     super(backend);
@@ -31,9 +32,11 @@ public abstract class CgroupV2FreezerContract extends CgroupFreezerContractSuppo
     fs.write(h, p, "cgroup.freeze", "1");
     long pid = process();
     fs.write(h, p, "cgroup.procs", Long.toString(pid));
-    assertThat(awaitFile(h, p, "cgroup.events", s -> s.contains("frozen 1"))).isEqualTo("populated 1\nfrozen 1\n");
+    assertThat(awaitFile(h, p, "cgroup.events", s -> s.contains("frozen 1")))
+        .isEqualTo("populated 1\nfrozen 1\n");
     fs.write(h, p, "cgroup.freeze", "0");
-    assertThat(awaitFile(h, p, "cgroup.events", s -> s.contains("frozen 0"))).isEqualTo("populated 1\nfrozen 0\n");
+    assertThat(awaitFile(h, p, "cgroup.events", s -> s.contains("frozen 0")))
+        .isEqualTo("populated 1\nfrozen 0\n");
   }
 
   @Test

@@ -26,7 +26,8 @@ public interface ContractBackend {
    * The backend under test, fresh for each case (a shared one is fine for the kernel).
    *
    * @return the backend under test, fresh for each case (a shared one is fine for the kernel)
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   CgroupFs open() throws IOException;
 
@@ -35,7 +36,8 @@ public interface ContractBackend {
    *
    * @param fs the cgroup filesystem
    * @return the number
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   long startProcess(CgroupFs fs) throws IOException;
 
@@ -44,7 +46,8 @@ public interface ContractBackend {
    *
    * @param fs the cgroup filesystem
    * @param pid the process id
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   void stopProcess(CgroupFs fs, long pid) throws IOException;
 
@@ -52,7 +55,9 @@ public interface ContractBackend {
    * Whether a case may move the test's own process (writing "0" to cgroup.procs moves the writer):
    * never on the kernel, where that would move the test JVM; the fake models its "self".
    *
-   * @return whether a case may move the test's own process (writing "0" to cgroup.procs moves the writer): never on the kernel, where that would move the test JVM; the fake models its "self"
+   * @return whether a case may move the test's own process (writing "0" to cgroup.procs moves the
+   *     writer): never on the kernel, where that would move the test JVM; the fake models its
+   *     "self"
    */
   default boolean mayMoveTheTestProcess() {
     return false;

@@ -7,14 +7,13 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
 
 /**
- * Gives each test a fresh {@link FakeCgroupFs} and a {@link org.lmctfy.ContainerApi} over it:
- * as parameters of test, constructor and lifecycle methods, and in non-static fields of those
- * types. The API is closed after the test.
+ * Gives each test a fresh {@link FakeCgroupFs} and a {@link org.lmctfy.ContainerApi} over it: as
+ * parameters of test, constructor and lifecycle methods, and in non-static fields of those types.
+ * The API is closed after the test.
  *
  * <pre>{@code
  * @FakeCgroups

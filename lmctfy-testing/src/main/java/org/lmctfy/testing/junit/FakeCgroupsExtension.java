@@ -4,8 +4,8 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -38,7 +38,8 @@ public final class FakeCgroupsExtension implements BeforeEachCallback, Parameter
     }
   }
 
-  private static void inject(Field f, Object instance, Fixture fixture) throws IllegalAccessException {
+  private static void inject(Field f, Object instance, Fixture fixture)
+      throws IllegalAccessException {
     if (Modifier.isStatic(f.getModifiers()) || Modifier.isFinal(f.getModifiers())) {
       return;
     }
@@ -72,16 +73,29 @@ public final class FakeCgroupsExtension implements BeforeEachCallback, Parameter
 
   /** The fixture of the current test (or of the class, for constructors and @BeforeAll). */
   private static Fixture fixture(ExtensionContext context) {
-    return context.getStore(NAMESPACE).getOrComputeIfAbsent(Fixture.class, k -> {
-      FakeCgroupFs fs = FakeCgroupFs.create(layout(context));
-      return new Fixture(fs, ContainerApi.open(fs));
-    }, Fixture.class);
+    return context
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(
+            Fixture.class,
+            k -> {
+              FakeCgroupFs fs = FakeCgroupFs.create(layout(context));
+              return new Fixture(fs, ContainerApi.open(fs));
+            },
+            Fixture.class);
   }
 
   private static FakeLayout layout(ExtensionContext context) {
-    Optional<FakeCgroups> onMethod = context.getTestMethod()
-        .flatMap(m -> AnnotationSupport.findAnnotation(m, FakeCgroups.class));
-    return onMethod.or(() -> context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c, FakeCgroups.class)))
-        .map(FakeCgroups::layout).orElse(FakeLayout.SYSTEMD_V2);
+    Optional<FakeCgroups> onMethod =
+        context
+            .getTestMethod()
+            .flatMap(m -> AnnotationSupport.findAnnotation(m, FakeCgroups.class));
+    return onMethod
+        .or(
+            () ->
+                context
+                    .getTestClass()
+                    .flatMap(c -> AnnotationSupport.findAnnotation(c, FakeCgroups.class)))
+        .map(FakeCgroups::layout)
+        .orElse(FakeLayout.SYSTEMD_V2);
   }
 }

@@ -14,8 +14,9 @@ import org.lmctfy.testing.internal.host.HostFacts;
 
 /**
  * A scratch parent cgroup, {@code /lmctfy-test-<random>}, made in every hierarchy of a {@link
- * CgroupFs} (a v1 cpuset one gets the root's cpus and memory nodes) so that a test works only below it; {@link #close()} removes it and everything the test
- * left below it, deepest first, in every hierarchy, and fails if anything stays.
+ * CgroupFs} (a v1 cpuset one gets the root's cpus and memory nodes) so that a test works only below
+ * it; {@link #close()} removes it and everything the test left below it, deepest first, in every
+ * hierarchy, and fails if anything stays.
  *
  * <p>{@link #onHost()} is the way to run a test on the real kernel: it needs root and writable
  * mounted cgroups. Where the kernel is not usable, the test is skipped with the reason.
@@ -48,12 +49,14 @@ public final class ScratchCgroups implements AutoCloseable {
    *
    * @param fs the cgroup filesystem
    * @return the ScratchCgroups
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static ScratchCgroups on(CgroupFs fs) throws IOException {
     Objects.requireNonNull(fs, "fs");
     ScratchCgroups scratch =
-        new ScratchCgroups(fs, CgroupPath.root().resolve(PREFIX + UUID.randomUUID().toString().substring(0, 12)));
+        new ScratchCgroups(
+            fs, CgroupPath.root().resolve(PREFIX + UUID.randomUUID().toString().substring(0, 12)));
     try {
       for (Hierarchy h : fs.hierarchies()) {
         fs.makeCgroup(h, scratch.path);
@@ -81,7 +84,8 @@ public final class ScratchCgroups implements AutoCloseable {
    * be used here ({@link #hostUnusableReason()}).
    *
    * @return the ScratchCgroups
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static ScratchCgroups onHost() throws IOException {
     return on(requireHost());
@@ -92,7 +96,8 @@ public final class ScratchCgroups implements AutoCloseable {
    * used here ({@link #hostUnusableReason()}).
    *
    * @return the host's cgroups
-   * @throws IOException if the cgroup filesystem refuses (a {@link org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
+   * @throws IOException if the cgroup filesystem refuses (a {@link
+   *     org.lmctfy.cgroupfs.CgroupFsException} names the file, the value and the errno)
    */
   public static CgroupFs requireHost() throws IOException {
     String reason = hostUnusableReason();
@@ -151,7 +156,9 @@ public final class ScratchCgroups implements AutoCloseable {
         removeTree(h, path);
       } catch (IOException e) {
         if (failure == null) {
-          failure = new IOException("could not remove the scratch cgroups " + path + " (remove them by hand)");
+          failure =
+              new IOException(
+                  "could not remove the scratch cgroups " + path + " (remove them by hand)");
         }
         failure.addSuppressed(e);
       }

@@ -6,7 +6,9 @@ import org.lmctfy.testing.contract.CgroupV1FreezerContract;
 import org.lmctfy.testing.contract.CgroupV2FreezerContract;
 import org.lmctfy.testing.contract.ContractBackend;
 
-/** The freezer contracts on the fake: the v1 freezer of the hybrid layout, the unified one of both. */
+/**
+ * The freezer contracts on the fake: the v1 freezer of the hybrid layout, the unified one of both.
+ */
 class FakeFreezerContractTest {
   @Nested
   class V1 extends CgroupV1FreezerContract {

@@ -32,20 +32,27 @@ class FakeCgroupsExtensionTest {
   void eachTestGetsAFreshFakeWithOnlyTheStartingTree() {
     CgroupAssertions.assertThat(cgroups).hasNoCgroupsButTheRoots();
     api.create("/job", ContainerSpec.empty());
-    CgroupAssertions.assertThat(cgroups).hasContainer("/job").hasCgroup("unified:/system.slice/app.service/job");
+    CgroupAssertions.assertThat(cgroups)
+        .hasContainer("/job")
+        .hasCgroup("unified:/system.slice/app.service/job");
   }
 
   @Test
   void theDefaultIsSystemdOnPureV2WithTheApiReadyForLimitsInTheTestsUnit() throws Exception {
-    assertThat(cgroups.hierarchies()).singleElement().extracting(h -> h.version()).isEqualTo(CgroupVersion.V2);
+    assertThat(cgroups.hierarchies())
+        .singleElement()
+        .extracting(h -> h.version())
+        .isEqualTo(CgroupVersion.V2);
     assertThat(api.root()).isEqualTo(CgroupPath.of("/system.slice/app.service"));
     assertThat(cgroups.cgroupsOf(cgroups.selfPid()).values())
         .containsExactly(CgroupPath.of("/system.slice/app.service/lmctfy-supervisor"));
     assertThat(cgroups.mutations()).as("the record starts with the test").isEmpty();
     api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
-    CgroupAssertions.assertThat(cgroups).hasValue("/job", "memory.max", "104857600")
+    CgroupAssertions.assertThat(cgroups)
+        .hasValue("/job", "memory.max", "104857600")
         .hasCgroup("unified:/system.slice/app.service/job");
-    assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.RECURSIVE)).as("the leaf is no container")
+    assertThat(api.get("/").listSubcontainers(org.lmctfy.ListPolicy.RECURSIVE))
+        .as("the leaf is no container")
         .containsExactly("/job");
   }
 
@@ -53,7 +60,8 @@ class FakeCgroupsExtensionTest {
   void aFailedCreateCanBeCheckedToLeaveTheTreeAsItWas() {
     FakeSnapshot before = cgroups.snapshot();
     cgroups.failMutation(4, Errno.ENOSPC);
-    assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse("memory { limit: 1000000 }")))
+    assertThatLmctfyException(
+            () -> api.create("/job", ContainerSpec.parse("memory { limit: 1000000 }")))
         .hasMessageContaining("ENOSPC");
     CgroupAssertions.assertThat(cgroups).matches(before).hasNoContainer("/job");
   }
@@ -63,14 +71,19 @@ class FakeCgroupsExtensionTest {
     FakeSnapshot before = cgroups.snapshot();
     api.create("/job", ContainerSpec.empty());
     assertThatThrownBy(() -> CgroupAssertions.assertThat(cgroups).matches(before))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("/job");
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("/job");
     assertThatThrownBy(() -> CgroupAssertions.assertThat(cgroups).hasNoCgroupsButTheRoots())
-        .isInstanceOf(AssertionError.class).hasMessageContaining("unified:/system.slice/app.service/job");
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("unified:/system.slice/app.service/job");
   }
 
   @Test
   @FakeCgroups(layout = FakeLayout.V2)
   void aMethodCanAskForAnotherLayout() {
-    assertThat(cgroups.hierarchies()).singleElement().extracting(h -> h.version()).isEqualTo(CgroupVersion.V2);
+    assertThat(cgroups.hierarchies())
+        .singleElement()
+        .extracting(h -> h.version())
+        .isEqualTo(CgroupVersion.V2);
   }
 }

@@ -23,16 +23,19 @@ import org.lmctfy.testing.contract.ContractBackend;
  * The kernel backend's cgroup v2 device filters (eBPF cgroup-device programs) on this machine's
  * unified hierarchy, which every layout has (this machine's hybrid one, the guests' v2 and
  * v2-bare): what a process in the cgroup may open, read-back, a forged record, replacement,
- * removal, and a parent's filter holding its child. Skipped, with the reason, where this machine does not serve it.
+ * removal, and a parent's filter holding its child. Skipped, with the reason, where this machine
+ * does not serve it.
  */
 @Tag("kernel")
 class KernelDeviceFilterTest extends CgroupFsContractSupport {
   private static final DeviceRule NULL = new DeviceRule(Type.CHAR, 1, 3, "rw");
   private static final DeviceRule ZERO_READ = new DeviceRule(Type.CHAR, 1, 5, "r");
   private static final DeviceRule URANDOM = new DeviceRule(Type.CHAR, 1, 9, "rw");
+
   /** Each device opened in a subshell; one word per line: ok or denied. */
-  private static final String PROBE = "for f in 'head -c1 /dev/zero' 'echo x >/dev/zero' 'head -c1 /dev/urandom' "
-      + "'echo x >/dev/null'; do if (eval \"$f\" >/dev/null) 2>/dev/null; then echo ok; else echo denied; fi; done";
+  private static final String PROBE =
+      "for f in 'head -c1 /dev/zero' 'echo x >/dev/zero' 'head -c1 /dev/urandom' "
+          + "'echo x >/dev/null'; do if (eval \"$f\" >/dev/null) 2>/dev/null; then echo ok; else echo denied; fi; done";
 
   private Hierarchy unified;
 
@@ -49,10 +52,15 @@ class KernelDeviceFilterTest extends CgroupFsContractSupport {
     return make(unified, relative);
   }
 
-  /** What the probe could open, from inside {@code cgroup}: zero read, zero write, urandom read, null write. */
+  /**
+   * What the probe could open, from inside {@code cgroup}: zero read, zero write, urandom read,
+   * null write.
+   */
   private List<String> probe(CgroupPath cgroup) throws Exception {
-    Process p = fs.start(new ProcessBuilder("/bin/sh", "-c", PROBE).redirectErrorStream(true),
-        Map.of(unified, cgroup));
+    Process p =
+        fs.start(
+            new ProcessBuilder("/bin/sh", "-c", PROBE).redirectErrorStream(true),
+            Map.of(unified, cgroup));
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     return List.of(out.strip().split("\n"));
@@ -97,11 +105,18 @@ class KernelDeviceFilterTest extends CgroupFsContractSupport {
   void aRewrittenRecordIsNotBelieved() throws Exception {
     CgroupPath job = make("job");
     fs.setDeviceFilter(unified, job, List.of(NULL));
-    String key = fs.markerKeys(unified, job).stream().filter(k -> k.startsWith("devices.")).findFirst().orElseThrow();
-    fs.setMarker(unified, job, key, "a *:* rwm\n"); // what a tenant owning the directory could write
-    CgroupFsException e = catchThrowableOfType(CgroupFsException.class, () -> fs.deviceFilter(unified, job));
+    String key =
+        fs.markerKeys(unified, job).stream()
+            .filter(k -> k.startsWith("devices."))
+            .findFirst()
+            .orElseThrow();
+    fs.setMarker(
+        unified, job, key, "a *:* rwm\n"); // what a tenant owning the directory could write
+    CgroupFsException e =
+        catchThrowableOfType(CgroupFsException.class, () -> fs.deviceFilter(unified, job));
     assertThat(e).isNotNull();
     assertThat(e.getMessage()).contains(job.value(), "no record");
-    assertThat(probe(job)).containsExactly("denied", "denied", "denied", "ok"); // the program is what holds
+    assertThat(probe(job))
+        .containsExactly("denied", "denied", "denied", "ok"); // the program is what holds
   }
 }

@@ -6,7 +6,10 @@ import org.lmctfy.testing.contract.CgroupV1FreezerContract;
 import org.lmctfy.testing.contract.CgroupV2FreezerContract;
 import org.lmctfy.testing.contract.ContractBackend;
 
-/** The freezer contracts on this machine's kernel (skipped, with the reason, where this machine does not serve it). */
+/**
+ * The freezer contracts on this machine's kernel (skipped, with the reason, where this machine does
+ * not serve it).
+ */
 @Tag("kernel")
 class KernelFreezerContractTest {
   @Nested

@@ -20,8 +20,8 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.spec.InitSpec.CgroupMount;
 import org.lmctfy.spec.InitSpec;
+import org.lmctfy.spec.InitSpec.CgroupMount;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
@@ -38,12 +38,17 @@ class KernelInitMachineTest {
   void setUp() throws IOException {
     fs = ScratchCgroups.requireHost();
     // A hierarchy lives on briefly after its last unmount (the kernel frees it asynchronously).
-    for (int i = 0; i < 100 && !fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")); i++) {
+    for (int i = 0;
+        i < 100 && !fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event"));
+        i++) {
       sleepBriefly();
     }
-    assumeHas(fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")),
+    assumeHas(
+        fs.unmountedControllers().containsAll(Set.of("net_cls", "perf_event")),
         "needs net_cls and perf_event unmounted, as on this project's machines");
-    base = Path.of("/tmp", ScratchCgroups.PREFIX + "mnt-" + UUID.randomUUID().toString().substring(0, 8));
+    base =
+        Path.of(
+            "/tmp", ScratchCgroups.PREFIX + "mnt-" + UUID.randomUUID().toString().substring(0, 8));
   }
 
   @AfterEach
@@ -69,7 +74,9 @@ class KernelInitMachineTest {
   }
 
   private static InitSpec mount(String path, String... controllers) {
-    return InitSpec.builder().cgroupMounts(List.of(new CgroupMount(path, Set.of(controllers)))).build();
+    return InitSpec.builder()
+        .cgroupMounts(List.of(new CgroupMount(path, Set.of(controllers))))
+        .build();
   }
 
   @Test
@@ -88,13 +95,19 @@ class KernelInitMachineTest {
   @Test
   void aMountThatFailsHalfWayUndoesTheMountsBeforeIt() throws IOException {
     String first = base.resolve("net_cls").toString();
-    InitSpec spec = InitSpec.builder()
-        .cgroupMounts(List.of(new CgroupMount(first, Set.of("net_cls")),
-            new CgroupMount("/proc/version/perf_event", Set.of("perf_event"))))
-        .build();
+    InitSpec spec =
+        InitSpec.builder()
+            .cgroupMounts(
+                List.of(
+                    new CgroupMount(first, Set.of("net_cls")),
+                    new CgroupMount("/proc/version/perf_event", Set.of("perf_event"))))
+            .build();
 
-    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).hasErrno(Errno.ENOTDIR).actual();
+    LmctfyException e =
+        assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .hasErrno(Errno.ENOTDIR)
+            .actual();
     assertThat(e.getMessage()).contains("/proc/version/perf_event");
     assertThat(fs.hierarchy("net_cls")).isEmpty();
     assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(first);
@@ -104,14 +117,20 @@ class KernelInitMachineTest {
   @Test
   void aControllerMountedElsewhereIsInvalidAndNothingChanges() throws IOException {
     String mountPoint = base.resolve("memory").toString();
-    InitSpec spec = InitSpec.builder()
-        .cgroupMounts(List.of(new CgroupMount(base.resolve("net_cls").toString(), Set.of("net_cls")),
-            new CgroupMount(mountPoint, Set.of("memory"))))
-        .build();
+    InitSpec spec =
+        InitSpec.builder()
+            .cgroupMounts(
+                List.of(
+                    new CgroupMount(base.resolve("net_cls").toString(), Set.of("net_cls")),
+                    new CgroupMount(mountPoint, Set.of("memory"))))
+            .build();
 
-    LmctfyException e = assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
-        .hasCode(ErrorCode.INVALID_ARGUMENT).actual();
-    assertThat(e.getMessage()).contains("memory", fs.hierarchy("memory").orElseThrow().mountPoint());
+    LmctfyException e =
+        assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(spec))
+            .hasCode(ErrorCode.INVALID_ARGUMENT)
+            .actual();
+    assertThat(e.getMessage())
+        .contains("memory", fs.hierarchy("memory").orElseThrow().mountPoint());
     assertThat(fs.hierarchy("net_cls")).isEmpty();
     assertThat(base).doesNotExist();
   }

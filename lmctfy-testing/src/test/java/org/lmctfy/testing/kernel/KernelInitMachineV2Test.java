@@ -22,9 +22,9 @@ import org.lmctfy.support.Teardown;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
- * initMachine's v2 half and the no-internal-processes rule on a real v2 kernel, as inside a
- * systemd unit with {@code Delegate=yes}: the API's root is a cgroup that holds a process (the
- * "unit", below the scratch parent, which gives it memory and pids as systemd would).
+ * initMachine's v2 half and the no-internal-processes rule on a real v2 kernel, as inside a systemd
+ * unit with {@code Delegate=yes}: the API's root is a cgroup that holds a process (the "unit",
+ * below the scratch parent, which gives it memory and pids as systemd would).
  */
 @Tag("kernel")
 @Tag("needs-v2") // controllers enabled on a v2 hierarchy
@@ -39,8 +39,12 @@ class KernelInitMachineV2Test {
   void aUnitWithAProcessInIt() throws IOException {
     scratch = ScratchCgroups.onHost();
     fs = scratch.fs();
-    unified = fs.hierarchies().stream().filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
-        .findFirst().orElseThrow(); // needs-v2: the rule ran it only where the cgroup2 root enables memory and pids
+    unified =
+        fs.hierarchies().stream()
+            .filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
+            .findFirst()
+            .orElseThrow(); // needs-v2: the rule ran it only where the cgroup2 root enables memory
+    // and pids
     fs.write(unified, scratch.path(), "cgroup.subtree_control", "+memory +pids");
     unit = scratch.path().resolve("app.service");
     fs.makeCgroup(unified, unit);
@@ -67,19 +71,28 @@ class KernelInitMachineV2Test {
   @Test
   void aCreateInARootThatHoldsProcessesNamesTheRuleAndChangesNothing() throws IOException {
     ContainerApi api = ContainerApi.open(fs, unit);
-    assertThatLmctfyException(() -> api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }")))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).hasMessageContainingAll("no-internal-processes", unified.display(unit, null),
-        Long.toString(member.pid()), "processes_leaf", "EBUSY");
+    assertThatLmctfyException(
+            () -> api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }")))
+        .hasCode(ErrorCode.FAILED_PRECONDITION)
+        .hasMessageContainingAll(
+            "no-internal-processes",
+            unified.display(unit, null),
+            Long.toString(member.pid()),
+            "processes_leaf",
+            "EBUSY");
     assertThat(fs.children(unified, unit)).isEmpty();
     assertThat(read(unit, "cgroup.subtree_control")).isEmpty();
   }
 
   @Test
-  void processesLeafMovesTheUnitsProcessesIntoALeafAndThenContainersGetTheirLimits() throws IOException {
+  void processesLeafMovesTheUnitsProcessesIntoALeafAndThenContainersGetTheirLimits()
+      throws IOException {
     ContainerApi api = ContainerApi.open(fs, unit);
-    api.initMachine(InitSpec.parse("enable_controllers: [memory, pids] processes_leaf: \"supervisor\""));
+    api.initMachine(
+        InitSpec.parse("enable_controllers: [memory, pids] processes_leaf: \"supervisor\""));
     assertThat(read(unit, "cgroup.procs")).isEmpty();
-    assertThat(read(unit.resolve("supervisor"), "cgroup.procs")).isEqualTo(Long.toString(member.pid()));
+    assertThat(read(unit.resolve("supervisor"), "cgroup.procs"))
+        .isEqualTo(Long.toString(member.pid()));
     assertThat(read(unit, "cgroup.subtree_control")).isEqualTo("memory pids");
 
     api.create("/job", ContainerSpec.parse("memory { limit: 104857600 } pids { limit: 20 }"));
@@ -92,10 +105,14 @@ class KernelInitMachineV2Test {
   }
 
   @Test
-  void controllersTheRootsParentDoesNotGiveAreRefusedAndNothingAboveTheRootIsWritten() throws IOException {
+  void controllersTheRootsParentDoesNotGiveAreRefusedAndNothingAboveTheRootIsWritten()
+      throws IOException {
     ContainerApi api = ContainerApi.open(fs, unit);
-    LmctfyException e = assertThatLmctfyException(() -> api.initMachine(InitSpec.parse("enable_controllers: [cpu]")))
-        .hasCode(ErrorCode.FAILED_PRECONDITION).actual();
+    LmctfyException e =
+        assertThatLmctfyException(
+                () -> api.initMachine(InitSpec.parse("enable_controllers: [cpu]")))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
     assertThat(e.getMessage()).contains("[cpu]", unified.display(scratch.path(), null));
     assertThat(read(scratch.path(), "cgroup.subtree_control")).isEqualTo("memory pids");
     assertThat(read(unit, "cgroup.procs")).isEqualTo(Long.toString(member.pid()));

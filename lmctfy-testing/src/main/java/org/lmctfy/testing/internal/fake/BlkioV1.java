@@ -12,35 +12,41 @@ import org.lmctfy.cgroupfs.Errno;
 /**
  * The v1 blkio controller as this machine has it (throttling and BFQ files, no CFQ blkio.weight).
  * Checked: blkio.bfq.weight and blkio.bfq.weight_device exist only below the root; the weight is
- * 1..1000, else ERANGE ("abc" EINVAL); weight_device takes "default N" (ERANGE outside 1..1000)
- * and per-device weights are EOPNOTSUPP because the disk does not use BFQ; throttle files take
- * "MAJ:MIN N" for an existing disk (else ENODEV), N a u64 ("max", "-1" EINVAL), 0 removes the rule;
- * the stats read "Total 0" until I/O happens.
+ * 1..1000, else ERANGE ("abc" EINVAL); weight_device takes "default N" (ERANGE outside 1..1000) and
+ * per-device weights are EOPNOTSUPP because the disk does not use BFQ; throttle files take "MAJ:MIN
+ * N" for an existing disk (else ENODEV), N a u64 ("max", "-1" EINVAL), 0 removes the rule; the
+ * stats read "Total 0" until I/O happens.
  */
 final class BlkioV1 extends Controller {
   private static final String TOTAL = "Total 0\n";
-  private static final List<String> THROTTLES = List.of("blkio.throttle.read_bps_device",
-      "blkio.throttle.read_iops_device", "blkio.throttle.write_bps_device", "blkio.throttle.write_iops_device");
+  private static final List<String> THROTTLES =
+      List.of(
+          "blkio.throttle.read_bps_device",
+          "blkio.throttle.read_iops_device",
+          "blkio.throttle.write_bps_device",
+          "blkio.throttle.write_iops_device");
 
   private final Machine machine;
 
   BlkioV1(Machine machine) {
-    super("blkio", List.of(
-        ro("blkio.bfq.io_service_bytes", TOTAL),
-        ro("blkio.bfq.io_service_bytes_recursive", TOTAL),
-        ro("blkio.bfq.io_serviced", TOTAL),
-        ro("blkio.bfq.io_serviced_recursive", TOTAL),
-        rw("blkio.bfq.weight", "100\n").childOnly(),
-        rw("blkio.bfq.weight_device", "default 100\n").childOnly(),
-        wo("blkio.reset_stats"),
-        ro("blkio.throttle.io_service_bytes", TOTAL),
-        ro("blkio.throttle.io_service_bytes_recursive", TOTAL),
-        ro("blkio.throttle.io_serviced", TOTAL),
-        ro("blkio.throttle.io_serviced_recursive", TOTAL),
-        rw(THROTTLES.get(0), ""),
-        rw(THROTTLES.get(1), ""),
-        rw(THROTTLES.get(2), ""),
-        rw(THROTTLES.get(3), "")));
+    super(
+        "blkio",
+        List.of(
+            ro("blkio.bfq.io_service_bytes", TOTAL),
+            ro("blkio.bfq.io_service_bytes_recursive", TOTAL),
+            ro("blkio.bfq.io_serviced", TOTAL),
+            ro("blkio.bfq.io_serviced_recursive", TOTAL),
+            rw("blkio.bfq.weight", "100\n").childOnly(),
+            rw("blkio.bfq.weight_device", "default 100\n").childOnly(),
+            wo("blkio.reset_stats"),
+            ro("blkio.throttle.io_service_bytes", TOTAL),
+            ro("blkio.throttle.io_service_bytes_recursive", TOTAL),
+            ro("blkio.throttle.io_serviced", TOTAL),
+            ro("blkio.throttle.io_serviced_recursive", TOTAL),
+            rw(THROTTLES.get(0), ""),
+            rw(THROTTLES.get(1), ""),
+            rw(THROTTLES.get(2), ""),
+            rw(THROTTLES.get(3), "")));
     this.machine = machine;
   }
 

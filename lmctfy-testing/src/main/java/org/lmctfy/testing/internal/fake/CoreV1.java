@@ -11,18 +11,20 @@ import java.util.List;
  * u64 (non-zero reads 1, "-1" and "abc" are EINVAL) and a new cgroup inherits both.
  */
 final class CoreV1 extends Controller {
-  private static final List<FileSpec> FILES = List.of(
-      rw("cgroup.clone_children", "0\n"),
-      rw("cgroup.procs", null),
-      ro("cgroup.sane_behavior", "0\n").rootOnly(),
-      rw("notify_on_release", "0\n"),
-      rw("release_agent", "\n").rootOnly(),
-      rw("tasks", null));
+  private static final List<FileSpec> FILES =
+      List.of(
+          rw("cgroup.clone_children", "0\n"),
+          rw("cgroup.procs", null),
+          ro("cgroup.sane_behavior", "0\n").rootOnly(),
+          rw("notify_on_release", "0\n"),
+          rw("release_agent", "\n").rootOnly(),
+          rw("tasks", null));
 
   static final CoreV1 INSTANCE = new CoreV1();
 
   /** What a new cgroup copies from its parent. */
-  private static final List<String> INHERITED = List.of("cgroup.clone_children", "notify_on_release");
+  private static final List<String> INHERITED =
+      List.of("cgroup.clone_children", "notify_on_release");
 
   private CoreV1() {
     super("", FILES);

@@ -13,53 +13,60 @@ import org.lmctfy.cgroupfs.Errno;
 
 /**
  * The core files of the v2 hierarchy. Checked on this machine's /sys/fs/cgroup/unified: which files
- * exist at the root and below it, their initial content, that an empty controller list reads ""
- * (no newline), that cgroup.subtree_control refuses a token without +/- and an unknown controller
+ * exist at the root and below it, their initial content, that an empty controller list reads "" (no
+ * newline), that cgroup.subtree_control refuses a token without +/- and an unknown controller
  * (EINVAL) and one not in cgroup.controllers (ENOENT), and accepts "-x" for one not enabled;
  * cgroup.max.descendants/depth ("max", negative ERANGE, garbage EINVAL, mkdir beyond them EAGAIN);
  * cgroup.freeze 0/1 (2 ERANGE), cgroup.kill only 1 (0, 2 ERANGE; reading it EINVAL); cgroup.type
  * "domain" that takes only "threaded" (then cgroup.procs reads EOPNOTSUPP, the parent reads "domain
- * threaded", its siblings and new children "domain invalid"); unknown pids ESRCH.
- * From Documentation/admin-guide/cgroup-v2.rst: no internal processes (cgroup.procs EBUSY where
+ * threaded", its siblings and new children "domain invalid"); unknown pids ESRCH. From
+ * Documentation/admin-guide/cgroup-v2.rst: no internal processes (cgroup.procs EBUSY where
  * subtree_control is not empty, enabling EBUSY where there are processes) except for threaded
  * controllers (cpuset, cpu, perf_event, pids), which make such a cgroup a thread root where a
  * domain controller is EOPNOTSUPP (checked on 6.12); "+perf_event" ENOENT, "-perf_event" accepted;
- * cgroup.kill of a threaded cgroup EOPNOTSUPP; disabling what a child
- * still enables EBUSY, controller files follow the parent's subtree_control, cgroup.kill kills the
- * subtree, cgroup.threads moves one thread within its threaded subtree (from its thread root into
- * a threaded cgroup below it, and back; EOPNOTSUPP across subtrees, checked on 6.1 and 6.12).
+ * cgroup.kill of a threaded cgroup EOPNOTSUPP; disabling what a child still enables EBUSY,
+ * controller files follow the parent's subtree_control, cgroup.kill kills the subtree,
+ * cgroup.threads moves one thread within its threaded subtree (from its thread root into a threaded
+ * cgroup below it, and back; EOPNOTSUPP across subtrees, checked on 6.1 and 6.12).
  */
 final class CoreV2 extends Controller {
   static final String SUBTREE = "cgroup.subtree_control";
+
   /** Controllers every v2 cgroup has without enabling them (cgroup.stat counts them). */
   private static final List<String> IMPLICIT = List.of("perf_event");
-  /** The threaded controllers (cgrp_dfl_threaded_ss_mask): they may share a cgroup with processes. */
+
+  /**
+   * The threaded controllers (cgrp_dfl_threaded_ss_mask): they may share a cgroup with processes.
+   */
   private static final Set<String> THREADED = Set.of("cpuset", "cpu", "perf_event", "pids");
-  private static final String PSI = "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
-      + "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n";
+
+  private static final String PSI =
+      "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+          + "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n";
   private static final String CPU_STAT = "usage_usec 0\nuser_usec 0\nsystem_usec 0\nnice_usec 0\n";
   private static final String CPU_STAT_BANDWIDTH =
       "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\nnr_bursts 0\nburst_usec 0\n";
 
-  private static final List<FileSpec> FILES = List.of(
-      ro("cgroup.controllers", null),
-      ro("cgroup.events", null).childOnly(),
-      rw("cgroup.freeze", "0\n").childOnly(),
-      wo("cgroup.kill").childOnly(),
-      rw("cgroup.max.depth", "max\n"),
-      rw("cgroup.max.descendants", "max\n"),
-      rw("cgroup.pressure", "1\n"),
-      rw("cgroup.procs", null),
-      ro("cgroup.stat", null),
-      ro("cgroup.stat.local", "frozen_usec 0\n").childOnly(),
-      rw(SUBTREE, ""),
-      rw("cgroup.threads", null),
-      rw("cgroup.type", "domain\n").childOnly(),
-      rw("cpu.pressure", PSI),
-      ro("cpu.stat", null),
-      ro("cpu.stat.local", null),
-      rw("io.pressure", PSI),
-      rw("memory.pressure", PSI));
+  private static final List<FileSpec> FILES =
+      List.of(
+          ro("cgroup.controllers", null),
+          ro("cgroup.events", null).childOnly(),
+          rw("cgroup.freeze", "0\n").childOnly(),
+          wo("cgroup.kill").childOnly(),
+          rw("cgroup.max.depth", "max\n"),
+          rw("cgroup.max.descendants", "max\n"),
+          rw("cgroup.pressure", "1\n"),
+          rw("cgroup.procs", null),
+          ro("cgroup.stat", null),
+          ro("cgroup.stat.local", "frozen_usec 0\n").childOnly(),
+          rw(SUBTREE, ""),
+          rw("cgroup.threads", null),
+          rw("cgroup.type", "domain\n").childOnly(),
+          rw("cpu.pressure", PSI),
+          ro("cpu.stat", null),
+          ro("cpu.stat.local", null),
+          rw("io.pressure", PSI),
+          rw("memory.pressure", PSI));
 
   static final CoreV2 INSTANCE = new CoreV2();
 
@@ -174,7 +181,8 @@ final class CoreV2 extends Controller {
 
   /**
    * cgroup_is_valid_domain(): not threaded, and no ancestor is threaded or a thread root other than
-   * the root (checked: a sibling of a threaded cgroup and a new child of one read "domain invalid").
+   * the root (checked: a sibling of a threaded cgroup and a new child of one read "domain
+   * invalid").
    */
   private static boolean validDomain(Node node) {
     if (threaded(node)) {
@@ -198,7 +206,9 @@ final class CoreV2 extends Controller {
     return threadRoot(node) ? "domain threaded\n" : "domain\n";
   }
 
-  /** The last parent's subtree_control and the cgroup.controllers it makes: read on every create. */
+  /**
+   * The last parent's subtree_control and the cgroup.controllers it makes: read on every create.
+   */
   private record Printed(String subtreeControl, String controllers) {}
 
   private volatile Printed lastPrinted;
@@ -224,7 +234,8 @@ final class CoreV2 extends Controller {
   public String read(Node node, FileSpec file) {
     return switch (file.name()) {
       case "cgroup.controllers" -> controllersText(node);
-      case "cgroup.events" -> "populated " + (node.populated() ? 1 : 0) + "\nfrozen " + (frozen(node) ? 1 : 0) + "\n";
+      case "cgroup.events" ->
+          "populated " + (node.populated() ? 1 : 0) + "\nfrozen " + (frozen(node) ? 1 : 0) + "\n";
       case "cgroup.procs" -> {
         if (threaded(node)) {
           throw KernelError.of(Errno.EOPNOTSUPP);
@@ -234,8 +245,10 @@ final class CoreV2 extends Controller {
       case "cgroup.threads" -> Tasks.tasks(node);
       case "cgroup.type" -> type(node);
       case "cgroup.stat" -> stat(node);
-      case "cpu.stat" -> node.value(file.name()) != null ? node.value(file.name()) // a test's setKernelValue
-          : active(node, "cpu") ? CPU_STAT + CPU_STAT_BANDWIDTH : CPU_STAT;
+      case "cpu.stat" ->
+          node.value(file.name()) != null
+              ? node.value(file.name()) // a test's setKernelValue
+              : active(node, "cpu") ? CPU_STAT + CPU_STAT_BANDWIDTH : CPU_STAT;
       case "cpu.stat.local" -> active(node, "cpu") ? "throttled_usec 0\n" : "";
       default -> super.read(node, file);
     };
@@ -286,7 +299,9 @@ final class CoreV2 extends Controller {
         if (from == node) {
           return;
         }
-        if (from == null || threadDomain(from) != threadDomain(node) || !validDomain(threadDomain(node))) {
+        if (from == null
+            || threadDomain(from) != threadDomain(node)
+            || !validDomain(threadDomain(node))) {
           throw KernelError.of(Errno.EOPNOTSUPP); // a thread moves only within its threaded subtree
         }
         Tasks.moveThread(node, tid);
@@ -361,11 +376,13 @@ final class CoreV2 extends Controller {
         continue;
       }
       String c = tok.substring(1);
-      if ((tok.charAt(0) != '+' && tok.charAt(0) != '-') || !Subsystems.KERNEL_ORDER.contains(c)
+      if ((tok.charAt(0) != '+' && tok.charAt(0) != '-')
+          || !Subsystems.KERNEL_ORDER.contains(c)
           || c.equals("blkio")) {
         throw KernelError.of(Errno.EINVAL);
       }
-      if (IMPLICIT.contains(c)) { // on in every cgroup, never in cgroup.controllers (checked on 6.12)
+      if (IMPLICIT.contains(
+          c)) { // on in every cgroup, never in cgroup.controllers (checked on 6.12)
         if (tok.charAt(0) == '+') {
           throw KernelError.of(Errno.ENOENT);
         }

@@ -9,8 +9,8 @@ final class CpuList {
 
   /**
    * bitmap_parselist(): items "a", "a-b" or "a-b:used/group", comma separated, surrounding
-   * whitespace ignored, empty means none. "1-0" and garbage are EINVAL; a bit at or above
-   * {@code limit} is {@code tooBig} (ERANGE for cpus, EINVAL for mems, both checked).
+   * whitespace ignored, empty means none. "1-0" and garbage are EINVAL; a bit at or above {@code
+   * limit} is {@code tooBig} (ERANGE for cpus, EINVAL for mems, both checked).
    */
   static BitSet parse(String value, int limit, Errno tooBig) {
     String s = Numbers.strip(value);

@@ -11,16 +11,19 @@ final class CpuV1 extends Controller {
   /** The largest quota or burst, in us: 2^44 - 1 (checked: accepted; 99999999999999 is EINVAL). */
   static final long MAX_CFS_US = (1L << 44) - 1;
 
-  private static final List<FileSpec> FILES = List.of(
-      rw("cpu.cfs_burst_us", "0\n"),
-      rw("cpu.cfs_period_us", "100000\n"),
-      rw("cpu.cfs_quota_us", "-1\n"),
-      rw("cpu.idle", "0\n"),
-      rw("cpu.rt_period_us", "1000000\n"),
-      rw("cpu.rt_runtime_us", "0\n"),
-      rw("cpu.shares", "1024\n"),
-      ro("cpu.stat", "nr_periods 0\nnr_throttled 0\nthrottled_time 0\nnr_bursts 0\nburst_time 0\n"),
-      ro("cpu.stat.local", "throttled_time 0\n"));
+  private static final List<FileSpec> FILES =
+      List.of(
+          rw("cpu.cfs_burst_us", "0\n"),
+          rw("cpu.cfs_period_us", "100000\n"),
+          rw("cpu.cfs_quota_us", "-1\n"),
+          rw("cpu.idle", "0\n"),
+          rw("cpu.rt_period_us", "1000000\n"),
+          rw("cpu.rt_runtime_us", "0\n"),
+          rw("cpu.shares", "1024\n"),
+          ro(
+              "cpu.stat",
+              "nr_periods 0\nnr_throttled 0\nthrottled_time 0\nnr_bursts 0\nburst_time 0\n"),
+          ro("cpu.stat.local", "throttled_time 0\n"));
 
   static final CpuV1 INSTANCE = new CpuV1();
 
@@ -39,7 +42,8 @@ final class CpuV1 extends Controller {
         if (stored(node, "cpu.idle", 0) == 1) {
           throw KernelError.of(Errno.EINVAL);
         }
-        long clamped = Long.compareUnsigned(v, 2) < 0 ? 2 : Long.compareUnsigned(v, 262144) > 0 ? 262144 : v;
+        long clamped =
+            Long.compareUnsigned(v, 2) < 0 ? 2 : Long.compareUnsigned(v, 262144) > 0 ? 262144 : v;
         node.put(name, clamped + "\n");
       }
       // s64: any negative is -1 (checked: -2 reads -1), else 1000..2^44-1 and at least the burst.

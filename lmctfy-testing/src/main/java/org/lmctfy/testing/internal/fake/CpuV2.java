@@ -9,8 +9,8 @@ import org.lmctfy.cgroupfs.Errno;
  * The v2 cpu controller, from Documentation/admin-guide/cgroup-v2.rst and the kernel's conversions:
  * cpu.weight 1..10000 (ERANGE outside), cpu.weight.nice -20..19 (ERANGE), the two kept consistent
  * through the scheduler's weight table; cpu.max "$MAX [$PERIOD]" with quota at least 1000 and the
- * period 1000..1000000 (EINVAL); cpu.max.burst not above the quota; cpu.idle 0/1, and while it is
- * 1 a weight write is EINVAL (sched_group_set_shares refuses an idle group); cpu.uclamp.min/.max a
+ * period 1000..1000000 (EINVAL); cpu.max.burst not above the quota; cpu.idle 0/1, and while it is 1
+ * a weight write is EINVAL (sched_group_set_shares refuses an idle group); cpu.uclamp.min/.max a
  * percentage with at most two decimals or "max" (ERANGE above 100, EINVAL for more decimals or
  * garbage), kept as written with two decimals and shown "max" at 100, as a kernel built with
  * CONFIG_UCLAMP_TASK_GROUP does (Debian's 6.1 and 6.12 are built without it). cpu.stat is a core
@@ -18,18 +18,21 @@ import org.lmctfy.cgroupfs.Errno;
  */
 final class CpuV2 extends Controller {
   /** sched_prio_to_weight: nice -20..19. */
-  private static final int[] PRIO_TO_WEIGHT = {88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705,
-      14949, 11916, 9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526,
-      423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15};
+  private static final int[] PRIO_TO_WEIGHT = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87,
+    70, 56, 45, 36, 29, 23, 18, 15
+  };
 
-  private static final List<FileSpec> FILES = List.of(
-      rw("cpu.idle", "0\n").childOnly(),
-      rw("cpu.max", "max 100000\n").childOnly(),
-      rw("cpu.max.burst", "0\n").childOnly(),
-      rw("cpu.uclamp.max", "max\n").childOnly(),
-      rw("cpu.uclamp.min", "0.00\n").childOnly(),
-      rw("cpu.weight", "100\n").childOnly(),
-      rw("cpu.weight.nice", "0\n").childOnly());
+  private static final List<FileSpec> FILES =
+      List.of(
+          rw("cpu.idle", "0\n").childOnly(),
+          rw("cpu.max", "max 100000\n").childOnly(),
+          rw("cpu.max.burst", "0\n").childOnly(),
+          rw("cpu.uclamp.max", "max\n").childOnly(),
+          rw("cpu.uclamp.min", "0.00\n").childOnly(),
+          rw("cpu.weight", "100\n").childOnly(),
+          rw("cpu.weight.nice", "0\n").childOnly());
 
   static final CpuV2 INSTANCE = new CpuV2();
 
@@ -129,7 +132,8 @@ final class CpuV2 extends Controller {
     }
     long quota = f[0].equals("max") ? -1 : Numbers.kstrtoull(f[0]);
     String burst = node.value("cpu.max.burst");
-    if (period < 1000 || period > 1_000_000
+    if (period < 1000
+        || period > 1_000_000
         || (quota != -1 && (quota < 1000 || quota > CpuV1.MAX_CFS_US))
         || (quota != -1 && burst != null && Numbers.stored(burst) > quota)) {
       throw KernelError.of(Errno.EINVAL);

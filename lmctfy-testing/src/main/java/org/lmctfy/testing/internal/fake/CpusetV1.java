@@ -21,24 +21,27 @@ final class CpusetV1 extends Controller {
 
   /** The machine's online cpus and memory nodes, parsed once: the root's lists. Never mutated. */
   private final BitSet machineCpus;
+
   private final BitSet machineMems;
 
   CpusetV1(Machine machine) {
-    super("cpuset", List.of(
-        rw("cpuset.cpu_exclusive", "0\n"),
-        rw(CPUS, "\n"),
-        ro("cpuset.effective_cpus", null),
-        ro("cpuset.effective_mems", null),
-        rw("cpuset.mem_exclusive", "0\n"),
-        rw("cpuset.mem_hardwall", "0\n"),
-        rw("cpuset.memory_migrate", "0\n"),
-        ro("cpuset.memory_pressure", "0\n"),
-        rw("cpuset.memory_pressure_enabled", "0\n").rootOnly(),
-        rw("cpuset.memory_spread_page", "0\n"),
-        rw("cpuset.memory_spread_slab", "0\n"),
-        rw(MEMS, "\n"),
-        rw("cpuset.sched_load_balance", "1\n"),
-        rw("cpuset.sched_relax_domain_level", "-1\n")));
+    super(
+        "cpuset",
+        List.of(
+            rw("cpuset.cpu_exclusive", "0\n"),
+            rw(CPUS, "\n"),
+            ro("cpuset.effective_cpus", null),
+            ro("cpuset.effective_mems", null),
+            rw("cpuset.mem_exclusive", "0\n"),
+            rw("cpuset.mem_hardwall", "0\n"),
+            rw("cpuset.memory_migrate", "0\n"),
+            ro("cpuset.memory_pressure", "0\n"),
+            rw("cpuset.memory_pressure_enabled", "0\n").rootOnly(),
+            rw("cpuset.memory_spread_page", "0\n"),
+            rw("cpuset.memory_spread_slab", "0\n"),
+            rw(MEMS, "\n"),
+            rw("cpuset.sched_load_balance", "1\n"),
+            rw("cpuset.sched_relax_domain_level", "-1\n")));
     this.machineCpus = machine.cpuSet();
     this.machineMems = machine.memSet();
   }

@@ -8,27 +8,29 @@ import java.util.List;
 import org.lmctfy.cgroupfs.Errno;
 
 /**
- * The v2 cpuset controller, from Documentation/admin-guide/cgroup-v2.rst: cpuset.cpus and .mems
- * may name anything the machine has (unlike v1 they are not limited to the parent's); the
- * effective lists are the requested ones within the parent's effective ones, or the parent's when
- * that is empty; cpuset.cpus.partition is member, root or isolated, and a root or isolated one
- * reads "root invalid (reason)" unless its parent is the root cgroup or a valid partition root and
- * its cpuset.cpus are not empty (what 6.1 and 6.12 said; they also check exclusivity against the
+ * The v2 cpuset controller, from Documentation/admin-guide/cgroup-v2.rst: cpuset.cpus and .mems may
+ * name anything the machine has (unlike v1 they are not limited to the parent's); the effective
+ * lists are the requested ones within the parent's effective ones, or the parent's when that is
+ * empty; cpuset.cpus.partition is member, root or isolated, and a root or isolated one reads "root
+ * invalid (reason)" unless its parent is the root cgroup or a valid partition root and its
+ * cpuset.cpus are not empty (what 6.1 and 6.12 said; they also check exclusivity against the
  * siblings, which the fake does not).
  */
 final class CpusetV2 extends Controller {
   private final Machine machine;
 
   CpusetV2(Machine machine) {
-    super("cpuset", List.of(
-        rw("cpuset.cpus", "\n").childOnly(),
-        ro("cpuset.cpus.effective", null),
-        rw("cpuset.cpus.exclusive", "\n").childOnly(),
-        ro("cpuset.cpus.exclusive.effective", "\n").childOnly(),
-        ro("cpuset.cpus.isolated", "\n").rootOnly(),
-        rw("cpuset.cpus.partition", "member\n").childOnly(),
-        rw("cpuset.mems", "\n").childOnly(),
-        ro("cpuset.mems.effective", null)));
+    super(
+        "cpuset",
+        List.of(
+            rw("cpuset.cpus", "\n").childOnly(),
+            ro("cpuset.cpus.effective", null),
+            rw("cpuset.cpus.exclusive", "\n").childOnly(),
+            ro("cpuset.cpus.exclusive.effective", "\n").childOnly(),
+            ro("cpuset.cpus.isolated", "\n").rootOnly(),
+            rw("cpuset.cpus.partition", "member\n").childOnly(),
+            rw("cpuset.mems", "\n").childOnly(),
+            ro("cpuset.mems.effective", null)));
     this.machine = machine;
   }
 
@@ -58,7 +60,10 @@ final class CpusetV2 extends Controller {
 
   /** member, or root/isolated, valid or "invalid (reason)". */
   private static String partition(Node node) {
-    String type = node.value("cpuset.cpus.partition") == null ? "member" : Numbers.strip(node.value("cpuset.cpus.partition"));
+    String type =
+        node.value("cpuset.cpus.partition") == null
+            ? "member"
+            : Numbers.strip(node.value("cpuset.cpus.partition"));
     if (type.equals("member")) {
       return "member\n";
     }
@@ -76,8 +81,9 @@ final class CpusetV2 extends Controller {
   public void write(Node node, FileSpec file, String value) {
     String name = file.name();
     switch (name) {
-      case "cpuset.cpus", "cpuset.cpus.exclusive" -> node.put(name,
-          CpuList.format(CpuList.parse(value, machine.cpuSet().length(), Errno.ERANGE)));
+      case "cpuset.cpus", "cpuset.cpus.exclusive" ->
+          node.put(
+              name, CpuList.format(CpuList.parse(value, machine.cpuSet().length(), Errno.ERANGE)));
       case "cpuset.mems" -> {
         BitSet mems = CpuList.parse(value, machine.memSet().length(), Errno.EINVAL);
         node.put(name, CpuList.format(mems));

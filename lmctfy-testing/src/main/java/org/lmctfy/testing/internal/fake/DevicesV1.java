@@ -11,9 +11,9 @@ import org.lmctfy.cgroupfs.Errno;
  * The v1 devices controller: a default (allow or deny everything) plus exceptions. All checked on
  * this kernel: a rule is "TYPE MAJ:MIN ACCESS" with single spaces, TYPE b/c, numbers or "*", up to
  * three of r/w/m (more characters are ignored); a rule starting with "a" resets to allow-all or
- * deny-all and is EINVAL when the cgroup has children; a child may not allow what its parent
- * denies (EPERM); devices.list prints "a *:* rwm" when the default is allow, else the exceptions in
- * the order added, accesses of the same device merged.
+ * deny-all and is EINVAL when the cgroup has children; a child may not allow what its parent denies
+ * (EPERM); devices.list prints "a *:* rwm" when the default is allow, else the exceptions in the
+ * order added, accesses of the same device merged.
  */
 final class DevicesV1 extends Controller {
   private static final String STATE = "devices";
@@ -46,9 +46,15 @@ final class DevicesV1 extends Controller {
 
     @Override
     public String toString() {
-      return type + " " + (major < 0 ? "*" : Long.toString(major)) + ":"
-          + (minor < 0 ? "*" : Long.toString(minor)) + " "
-          + ((access & 1) != 0 ? "r" : "") + ((access & 2) != 0 ? "w" : "") + ((access & 4) != 0 ? "m" : "");
+      return type
+          + " "
+          + (major < 0 ? "*" : Long.toString(major))
+          + ":"
+          + (minor < 0 ? "*" : Long.toString(minor))
+          + " "
+          + ((access & 1) != 0 ? "r" : "")
+          + ((access & 2) != 0 ? "w" : "")
+          + ((access & 4) != 0 ? "m" : "");
     }
   }
 
@@ -121,8 +127,8 @@ final class DevicesV1 extends Controller {
   }
 
   /**
-   * propagate_exception(): a new denial reaches every descendant, added to its exceptions where both
-   * allow by default, else removed from them; then what the parent no longer permits goes.
+   * propagate_exception(): a new denial reaches every descendant, added to its exceptions where
+   * both allow by default, else removed from them; then what the parent no longer permits goes.
    */
   private static void propagate(Node node, Rule rule, boolean rootAllows) {
     Rules r = rules(node);
@@ -188,12 +194,13 @@ final class DevicesV1 extends Controller {
       if (c == '\n') {
         break;
       }
-      access |= switch (c) {
-        case 'r' -> 1;
-        case 'w' -> 2;
-        case 'm' -> 4;
-        default -> throw KernelError.of(Errno.EINVAL);
-      };
+      access |=
+          switch (c) {
+            case 'r' -> 1;
+            case 'w' -> 2;
+            case 'm' -> 4;
+            default -> throw KernelError.of(Errno.EINVAL);
+          };
     }
     if (access == 0) {
       throw KernelError.of(Errno.EINVAL);

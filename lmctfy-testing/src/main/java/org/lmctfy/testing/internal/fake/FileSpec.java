@@ -8,12 +8,16 @@ record FileSpec(String name, Access access, Where where, String initial) {
 
   /** Read-write, read-only (mode 444) or write-only (mode 200). */
   enum Access {
-    RW, RO, WO
+    RW,
+    RO,
+    WO
   }
 
   /** Whether the file is in every cgroup, only in the hierarchy's root, or only below it. */
   enum Where {
-    ALL, ROOT, CHILD
+    ALL,
+    ROOT,
+    CHILD
   }
 
   static FileSpec rw(String name, String initial) {

@@ -14,10 +14,11 @@ import org.lmctfy.cgroupfs.Errno;
  */
 final class FreezerV1 extends Controller {
   private static final String STATE = "freezer.state";
-  private static final List<FileSpec> FILES = List.of(
-      ro("freezer.parent_freezing", null).childOnly(),
-      ro("freezer.self_freezing", null).childOnly(),
-      rw(STATE, null).childOnly());
+  private static final List<FileSpec> FILES =
+      List.of(
+          ro("freezer.parent_freezing", null).childOnly(),
+          ro("freezer.self_freezing", null).childOnly(),
+          rw(STATE, null).childOnly());
 
   static final FreezerV1 INSTANCE = new FreezerV1();
 

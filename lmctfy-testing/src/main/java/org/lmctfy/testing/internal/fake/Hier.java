@@ -17,19 +17,27 @@ final class Hier {
   final Hierarchy hierarchy;
   final Machine machine;
   final Processes processes;
+
   /** Core first, then the controllers in kernel order (for v2: the ones the root offers). */
   final List<Controller> controllers;
+
   final Node root;
   private final Map<Long, Node> cgroupOfTid = new HashMap<>();
+
   /**
-   * Every cgroup of the tree by its path, kept in step by {@link #add} and {@link #remove}, the only
-   * ways the tree changes: a lookup is one hash probe instead of a walk over split components.
+   * Every cgroup of the tree by its path, kept in step by {@link #add} and {@link #remove}, the
+   * only ways the tree changes: a lookup is one hash probe instead of a walk over split components.
    */
   private final Map<CgroupPath, Node> byPath = new HashMap<>();
+
   private final Shape rootShape;
+
   /** v1: every child's shape. */
   private final Shape childShape;
-  /** v2: a child's shape by its parent's cgroup.subtree_control, of which it is a fixed function. */
+
+  /**
+   * v2: a child's shape by its parent's cgroup.subtree_control, of which it is a fixed function.
+   */
   private final Map<String, Shape> v2ChildShapes = new HashMap<>();
 
   /** What a cgroup has: the controllers whose state it keeps and its files by name. */
@@ -51,14 +59,20 @@ final class Hier {
   }
 
   /**
-   * The last path looked up and its cgroup (or null): one operation of the library passes the
-   * same path object for several calls in a row, and an identity test costs less than hashing.
-   * Reset by every add and remove; like the index, only used under the fake's lock.
+   * The last path looked up and its cgroup (or null): one operation of the library passes the same
+   * path object for several calls in a row, and an identity test costs less than hashing. Reset by
+   * every add and remove; like the index, only used under the fake's lock.
    */
   private CgroupPath lastPath;
+
   private Node lastNode;
-  /** The last parent's cgroup.subtree_control given to shape() and its children's shape: a fixed function. */
+
+  /**
+   * The last parent's cgroup.subtree_control given to shape() and its children's shape: a fixed
+   * function.
+   */
   private String lastEnabled;
+
   private Shape lastShape;
 
   /** The cgroup at {@code path}, or null. */
@@ -70,7 +84,10 @@ final class Hier {
     return lastNode;
   }
 
-  /** Makes the new cgroup {@code path} (its name is {@code name}) under {@code parent}, which has no such child. */
+  /**
+   * Makes the new cgroup {@code path} (its name is {@code name}) under {@code parent}, which has no
+   * such child.
+   */
   Node add(Node parent, String name, CgroupPath path) {
     Node node = new Node(this, parent, name, path);
     parent.addChild(node);

@@ -33,7 +33,8 @@ final class HugetlbV2 extends Controller {
 
   @Override
   public void write(Node node, FileSpec file, String value) {
-    node.put(file.name(), Numbers.printMax(roundToHugePage(Numbers.maxOrBytes(value), file.name())));
+    node.put(
+        file.name(), Numbers.printMax(roundToHugePage(Numbers.maxOrBytes(value), file.name())));
   }
 
   /** Rounds bytes down to the page size named in a file like "hugetlb.2MB.max"; max stays max. */
@@ -42,8 +43,9 @@ final class HugetlbV2 extends Controller {
       return bytes;
     }
     String size = file.split("\\.")[1];
-    long unit = Long.parseLong(size.substring(0, size.length() - 2))
-        << (size.endsWith("GB") ? 30 : size.endsWith("MB") ? 20 : 10);
+    long unit =
+        Long.parseLong(size.substring(0, size.length() - 2))
+            << (size.endsWith("GB") ? 30 : size.endsWith("MB") ? 20 : 10);
     return bytes / unit * unit;
   }
 }

@@ -14,8 +14,8 @@ import org.lmctfy.cgroupfs.Errno;
  * "MAJ:MIN N" overrides (1..10000, ERANGE outside; "MAJ:MIN default" removes one), io.max lines
  * "MAJ:MIN rbps=N wbps=N riops=N wiops=N" ("max" lifts a limit; a line with no limit left goes
  * away); a per-device io.weight line is the iocost controller's: EOPNOTSUPP unless the root's
- * io.cost.qos has "MAJ:MIN enable=1" for the device; io.latency lines "MAJ:MIN target=N" (µs; "target=max" removes one). An unknown device is
- * ENODEV.
+ * io.cost.qos has "MAJ:MIN enable=1" for the device; io.latency lines "MAJ:MIN target=N" (µs;
+ * "target=max" removes one). An unknown device is ENODEV.
  */
 final class IoV2 extends Controller {
   private static final List<String> KEYS = List.of("rbps", "wbps", "riops", "wiops");
@@ -23,12 +23,14 @@ final class IoV2 extends Controller {
   private final Machine machine;
 
   IoV2(Machine machine) {
-    super("io", List.of(
-        rw("io.cost.qos", "").rootOnly(),
-        rw("io.latency", "").childOnly(),
-        rw("io.max", "").childOnly(),
-        ro("io.stat", ""),
-        rw("io.weight", "default 100\n").childOnly()));
+    super(
+        "io",
+        List.of(
+            rw("io.cost.qos", "").rootOnly(),
+            rw("io.latency", "").childOnly(),
+            rw("io.max", "").childOnly(),
+            ro("io.stat", ""),
+            rw("io.weight", "default 100\n").childOnly()));
     this.machine = machine;
   }
 
@@ -109,13 +111,16 @@ final class IoV2 extends Controller {
         throw KernelError.of(Errno.EINVAL);
       }
       String v = f[i].substring(eq + 1);
-      limits.put(f[i].substring(0, eq), v.equals("max") ? "max" : Long.toUnsignedString(Numbers.kstrtoull(v)));
+      limits.put(
+          f[i].substring(0, eq),
+          v.equals("max") ? "max" : Long.toUnsignedString(Numbers.kstrtoull(v)));
     }
     if (limits.values().stream().allMatch("max"::equals)) {
       lines.remove(f[0]);
     } else {
       StringBuilder kv = new StringBuilder();
-      limits.forEach((k, v) -> kv.append(kv.length() == 0 ? "" : " ").append(k).append('=').append(v));
+      limits.forEach(
+          (k, v) -> kv.append(kv.length() == 0 ? "" : " ").append(k).append('=').append(v));
       lines.put(f[0], kv.toString());
     }
     StringBuilder sb = new StringBuilder();

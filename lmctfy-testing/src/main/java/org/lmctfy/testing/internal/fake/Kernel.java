@@ -35,8 +35,11 @@ import org.lmctfy.testing.FakeLayout;
  * FakeCgroupFs serialises calls. Methods throw CgroupFsException with the errno the kernel gives.
  */
 public final class Kernel {
-  /** kernfs: at most 128 user xattrs or 128 KiB of them per cgroup, else ENOSPC, a replacement too. */
+  /**
+   * kernfs: at most 128 user xattrs or 128 KiB of them per cgroup, else ENOSPC, a replacement too.
+   */
   private static final int MAX_MARKERS = 128;
+
   private static final int MAX_MARKER_BYTES = 128 << 10;
 
   /** The exit status Java reports for a process SIGKILL ended: 128 + 9. */
@@ -45,10 +48,13 @@ public final class Kernel {
   private final Machine machine;
   private final List<String> known;
   private final List<Hier> hiers = new ArrayList<>();
+
   /** The Hierarchy of each of {@link #hiers}, in the same order; replaced whenever they change. */
   private List<Hierarchy> mounted;
+
   /** {@link #hiers} as an array for {@link #find}, replaced with {@link #mounted}. */
   private Hier[] hierArray;
+
   private final Processes processes;
   private final Watches watches = new Watches();
 
@@ -82,7 +88,8 @@ public final class Kernel {
     hierArray = hiers.toArray(new Hier[0]);
   }
 
-  private Hier hier(String name, CgroupVersion version, List<String> controllers, String mountPoint) {
+  private Hier hier(
+      String name, CgroupVersion version, List<String> controllers, String mountPoint) {
     Hierarchy h = new Hierarchy(name, version, Set.copyOf(controllers), mountPoint, "/");
     return new Hier(h, machine, processes, Layouts.models(version, controllers, machine));
   }
@@ -193,7 +200,8 @@ public final class Kernel {
    * Checked: a missing file is ENOENT, a directory EISDIR; as root a read-only file opens for
    * writing and the write is EINVAL (not EACCES); a zero-length write changes nothing.
    */
-  public void write(Hierarchy h, CgroupPath path, String file, String value) throws CgroupFsException {
+  public void write(Hierarchy h, CgroupPath path, String file, String value)
+      throws CgroupFsException {
     Node node = nodeOrFail(WRITE, h, path, file, value);
     Hier.Binding b = binding(WRITE, node, file, value);
     if (value.isEmpty()) {
@@ -210,7 +218,8 @@ public final class Kernel {
     processes.settle(); // a thaw or a move out of a frozen cgroup lets a SIGKILLed process die
   }
 
-  public Optional<String> marker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
+  public Optional<String> marker(Hierarchy h, CgroupPath path, String key)
+      throws CgroupFsException {
     return Optional.ofNullable(nodeOrFail(GET_MARKER, h, path, null, null).markers().get(key));
   }
 
@@ -218,7 +227,8 @@ public final class Kernel {
     return List.copyOf(nodeOrFail(GET_MARKER, h, path, null, null).markers().keySet());
   }
 
-  public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws CgroupFsException {
+  public void setMarker(Hierarchy h, CgroupPath path, String key, String value)
+      throws CgroupFsException {
     Node node = nodeOrFail(SET_MARKER, h, path, null, value);
     if (key.isEmpty()) {
       throw fail(SET_MARKER, h, path, null, value, Errno.EINVAL);
@@ -233,7 +243,10 @@ public final class Kernel {
     node.setMarker(key, value);
   }
 
-  /** A v2 cgroup's device filter: replaced whole (null removes it); EINVAL on a v1 hierarchy, as BPF_PROG_ATTACH. */
+  /**
+   * A v2 cgroup's device filter: replaced whole (null removes it); EINVAL on a v1 hierarchy, as
+   * BPF_PROG_ATTACH.
+   */
   public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules, String shown)
       throws CgroupFsException {
     Node node = nodeOrFail(Operation.BPF, h, path, null, shown);
@@ -265,7 +278,8 @@ public final class Kernel {
     nodeOrFail(REMOVE_MARKER, h, path, null, null).removeMarker(key);
   }
 
-  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid) throws CgroupFsException {
+  public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid)
+      throws CgroupFsException {
     Node node = nodeOrFail(CHOWN, h, path, file, null);
     String key = file == null ? "" : file;
     if (file != null) {
@@ -300,7 +314,10 @@ public final class Kernel {
     return out;
   }
 
-  /** Modelled on mount(2) for cgroup v1: EINVAL for nothing or an unknown controller, EBUSY for one in use. */
+  /**
+   * Modelled on mount(2) for cgroup v1: EINVAL for nothing or an unknown controller, EBUSY for one
+   * in use.
+   */
   public Hierarchy mount(Set<String> controllers, String mountPoint) throws CgroupFsException {
     if (controllers.isEmpty() || !known.containsAll(controllers)) {
       throw new CgroupFsException(MOUNT, mountPoint, null, Errno.EINVAL);
@@ -389,7 +406,9 @@ public final class Kernel {
     return processes.pids();
   }
 
-  /** Makes {@code pid} the init of a new virtual host: when it ends, every process in it is killed. */
+  /**
+   * Makes {@code pid} the init of a new virtual host: when it ends, every process in it is killed.
+   */
   public void makeInit(long pid) {
     processes.makeInit(pid);
   }
@@ -435,8 +454,9 @@ public final class Kernel {
     return watches.files(queue, nodeOrFail(Operation.WATCH, h, path, null, null));
   }
 
-  public org.lmctfy.cgroupfs.CgroupWatch eventControl(WatchQueue queue, Hierarchy h, CgroupPath path, String file,
-      String args) throws CgroupFsException {
+  public org.lmctfy.cgroupfs.CgroupWatch eventControl(
+      WatchQueue queue, Hierarchy h, CgroupPath path, String file, String args)
+      throws CgroupFsException {
     Node node = nodeOrFail(Operation.WATCH, h, path, file, args);
     if (!node.hier.files(node).containsKey("cgroup.event_control")) {
       throw fail(Operation.WATCH, h, path, "cgroup.event_control", args, Errno.ENOENT);
@@ -444,9 +464,11 @@ public final class Kernel {
     return watches.eventControl(queue, node, file, args);
   }
 
-  public org.lmctfy.cgroupfs.CgroupWatch pressureTrigger(WatchQueue queue, Hierarchy h, CgroupPath path, String file,
-      String trigger) throws CgroupFsException {
-    return watches.pressure(queue, nodeOrFail(Operation.WATCH, h, path, file, trigger), file, trigger);
+  public org.lmctfy.cgroupfs.CgroupWatch pressureTrigger(
+      WatchQueue queue, Hierarchy h, CgroupPath path, String file, String trigger)
+      throws CgroupFsException {
+    return watches.pressure(
+        queue, nodeOrFail(Operation.WATCH, h, path, file, trigger), file, trigger);
   }
 
   /** Something changed: wake the watches that the kernel would wake. */
@@ -480,8 +502,10 @@ public final class Kernel {
       bump(node, "memory.events.local", "oom");
       bump(node, "memory.events.local", "oom_kill");
     } else {
-      throw new IllegalArgumentException("no memory controller at " + h.display(path, null)
-          + " (v1 memory.oom_control or v2 memory.events) in the fake");
+      throw new IllegalArgumentException(
+          "no memory controller at "
+              + h.display(path, null)
+              + " (v1 memory.oom_control or v2 memory.events) in the fake");
     }
     watches.changed();
   }
@@ -491,7 +515,8 @@ public final class Kernel {
     Hier hier = find(h);
     Node node = hier == null ? null : hier.find(path);
     if (node == null || !hier.files(node).containsKey(file) || !file.endsWith(".pressure")) {
-      throw new IllegalArgumentException("no pressure file " + h.display(path, file) + " in the fake");
+      throw new IllegalArgumentException(
+          "no pressure file " + h.display(path, file) + " in the fake");
     }
     watches.raise(node, Watches.Kind.PRESSURE, file);
   }
@@ -501,7 +526,9 @@ public final class Kernel {
     StringBuilder out = new StringBuilder();
     for (String line : b.controller().read(node, b.spec()).split("\n")) {
       String[] kv = line.split(" ");
-      out.append(kv.length == 2 && kv[0].equals(key) ? key + " " + (Long.parseLong(kv[1]) + 1) : line).append('\n');
+      out.append(
+              kv.length == 2 && kv[0].equals(key) ? key + " " + (Long.parseLong(kv[1]) + 1) : line)
+          .append('\n');
     }
     node.put(file, out.toString());
   }
@@ -516,13 +543,24 @@ public final class Kernel {
       Hierarchy hy = h.hierarchy;
       List<String> cs = new ArrayList<>(hy.controllers());
       cs.sort(Subsystems.ORDER);
-      out.put("hierarchy " + hy.label(), Map.of("mount", hy.version() + " \"" + hy.name() + "\" "
-          + String.join(",", cs) + " at " + hy.mountPoint()));
+      out.put(
+          "hierarchy " + hy.label(),
+          Map.of(
+              "mount",
+              hy.version()
+                  + " \""
+                  + hy.name()
+                  + "\" "
+                  + String.join(",", cs)
+                  + " at "
+                  + hy.mountPoint()));
       for (Node n : h.walk()) {
         out.put(hy.label() + ":" + n.path, section(h, n));
       }
     }
-    processes.table().forEach((pid, tids) -> out.put("process " + pid, Map.of("threads", tids.toString())));
+    processes
+        .table()
+        .forEach((pid, tids) -> out.put("process " + pid, Map.of("threads", tids.toString())));
     return out;
   }
 
@@ -555,7 +593,10 @@ public final class Kernel {
 
   // ---- Lookups.
 
-  /** The hierarchy's model; callers usually pass the very Hierarchy the fake handed out, so that is tried first. */
+  /**
+   * The hierarchy's model; callers usually pass the very Hierarchy the fake handed out, so that is
+   * tried first.
+   */
   private Hier find(Hierarchy h) {
     for (Hier hier : hierArray) {
       if (hier.hierarchy == h) {
@@ -588,7 +629,8 @@ public final class Kernel {
     return node;
   }
 
-  private static Hier.Binding binding(Operation op, Node node, String file, String value) throws CgroupFsException {
+  private static Hier.Binding binding(Operation op, Node node, String file, String value)
+      throws CgroupFsException {
     Hier.Binding b = node.hier.files(node).get(file);
     if (b == null) {
       Errno e = node.child(file) != null ? Errno.EISDIR : Errno.ENOENT;
@@ -597,8 +639,8 @@ public final class Kernel {
     return b;
   }
 
-  private static CgroupFsException fail(Operation op, Hierarchy h, CgroupPath path, String file, String value,
-      Errno errno) {
+  private static CgroupFsException fail(
+      Operation op, Hierarchy h, CgroupPath path, String file, String value, Errno errno) {
     return new CgroupFsException(op, h.display(path, file), value, errno);
   }
 }

@@ -2,7 +2,9 @@ package org.lmctfy.testing.internal.fake;
 
 import org.lmctfy.cgroupfs.Errno;
 
-/** A refusal by the modelled kernel; {@link Kernel} turns it into a CgroupFsException with the path. */
+/**
+ * A refusal by the modelled kernel; {@link Kernel} turns it into a CgroupFsException with the path.
+ */
 final class KernelError extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

@@ -8,15 +8,31 @@ import org.lmctfy.testing.FakeLayout;
 
 /** What each {@link FakeLayout} mounts, and the controllers' models for a hierarchy. */
 public final class Layouts {
-  /** One mount: its /proc/self/cgroup name, version, controllers in kernel order and mount point. */
+  /**
+   * One mount: its /proc/self/cgroup name, version, controllers in kernel order and mount point.
+   */
   record Mount(String name, CgroupVersion version, List<String> controllers, String mountPoint) {}
 
   /** The v1 hierarchies of this machine, in its mount order (checked in /proc/self/mountinfo). */
   private static final List<String> MACHINE_V1 =
       List.of("cpu", "cpuacct", "cpuset", "memory", "devices", "freezer", "blkio", "pids");
+
   /** The controllers this machine's kernel has (checked in /proc/cgroups). */
-  private static final List<String> MACHINE_KNOWN = List.of("cpuset", "cpu", "cpuacct", "blkio", "memory",
-      "devices", "freezer", "net_cls", "perf_event", "net_prio", "hugetlb", "pids");
+  private static final List<String> MACHINE_KNOWN =
+      List.of(
+          "cpuset",
+          "cpu",
+          "cpuacct",
+          "blkio",
+          "memory",
+          "devices",
+          "freezer",
+          "net_cls",
+          "perf_event",
+          "net_prio",
+          "hugetlb",
+          "pids");
+
   private static final List<String> V2_CONTROLLERS =
       List.of("cpuset", "cpu", "io", "memory", "hugetlb", "pids", "rdma", "misc");
 
@@ -25,7 +41,8 @@ public final class Layouts {
   /** The machine of a layout: this VM's two cpus, one node and disk; 2MB pages (V2 adds 1GB). */
   public static Machine defaultMachine(FakeLayout layout) {
     List<String> pages = pureV2(layout) ? List.of("2MB", "1GB") : List.of("2MB");
-    return new Machine("0-1", "0", List.of("254:0"), pages, List.of(), java.util.Map.of(), Set.of());
+    return new Machine(
+        "0-1", "0", List.of("254:0"), pages, List.of(), java.util.Map.of(), Set.of());
   }
 
   /** The controllers systemd enables in the root's and its slices' cgroup.subtree_control. */
@@ -33,7 +50,9 @@ public final class Layouts {
 
   /** Whether the layout mounts only cgroup2, at /sys/fs/cgroup. */
   public static boolean pureV2(FakeLayout layout) {
-    return layout == FakeLayout.V2 || layout == FakeLayout.V2_BARE || layout == FakeLayout.SYSTEMD_V2;
+    return layout == FakeLayout.V2
+        || layout == FakeLayout.V2_BARE
+        || layout == FakeLayout.SYSTEMD_V2;
   }
 
   /** The root's cgroup.subtree_control: everything in V2, systemd's in SYSTEMD_V2, else nothing. */
@@ -54,10 +73,12 @@ public final class Layouts {
       out.add(new Mount("name=systemd", CgroupVersion.V1, List.of(), "/sys/fs/cgroup/systemd"));
     }
     switch (layout) {
-      case HYBRID_HUGETLB_V2 -> out.add(new Mount("", CgroupVersion.V2, List.of("hugetlb"), "/sys/fs/cgroup/unified"));
+      case HYBRID_HUGETLB_V2 ->
+          out.add(new Mount("", CgroupVersion.V2, List.of("hugetlb"), "/sys/fs/cgroup/unified"));
       case HYBRID -> out.add(new Mount("", CgroupVersion.V2, List.of(), "/sys/fs/cgroup/unified"));
-      case V2, V2_BARE, SYSTEMD_V2 -> out.add(new Mount("", CgroupVersion.V2, V2_CONTROLLERS, "/sys/fs/cgroup"));
-      case V1 -> { }
+      case V2, V2_BARE, SYSTEMD_V2 ->
+          out.add(new Mount("", CgroupVersion.V2, V2_CONTROLLERS, "/sys/fs/cgroup"));
+      case V1 -> {}
     }
     return out;
   }

@@ -7,13 +7,19 @@ import java.util.TreeMap;
 import org.lmctfy.cgroupfs.Errno;
 
 /**
- * What the fake machine has: online cpus and memory nodes, block devices ("254:0"), huge page
- * sizes as cgroup file names spell them ("2MB"), RDMA devices ("mlx4_0"), misc resources with
- * their capacity ("sev" 16), and the interface files its kernel was built without
- * ("memory.zswap.max": no zswap).
+ * What the fake machine has: online cpus and memory nodes, block devices ("254:0"), huge page sizes
+ * as cgroup file names spell them ("2MB"), RDMA devices ("mlx4_0"), misc resources with their
+ * capacity ("sev" 16), and the interface files its kernel was built without ("memory.zswap.max": no
+ * zswap).
  */
-public record Machine(String cpus, String mems, List<String> blockDevices, List<String> hugepageSizes,
-    List<String> rdmaDevices, Map<String, Long> miscCapacity, java.util.Set<String> absentFiles) {
+public record Machine(
+    String cpus,
+    String mems,
+    List<String> blockDevices,
+    List<String> hugepageSizes,
+    List<String> rdmaDevices,
+    Map<String, Long> miscCapacity,
+    java.util.Set<String> absentFiles) {
 
   public Machine {
     CpuList.read(cpus);
@@ -33,7 +39,10 @@ public record Machine(String cpus, String mems, List<String> blockDevices, List<
     return CpuList.read(mems);
   }
 
-  /** {@code majMin} if it is one of the block devices; EINVAL unless it reads "MAJ:MIN", else ENODEV. */
+  /**
+   * {@code majMin} if it is one of the block devices; EINVAL unless it reads "MAJ:MIN", else
+   * ENODEV.
+   */
   String blockDevice(String majMin) {
     if (!majMin.matches("[0-9]+:[0-9]+")) {
       throw KernelError.of(Errno.EINVAL);

@@ -12,52 +12,90 @@ final class MemoryV1 extends Controller {
   private static final String MAX = Numbers.PAGE_COUNTER_MAX + "\n";
   private static final String LIMIT = "memory.limit_in_bytes";
   private static final String MEMSW = "memory.memsw.limit_in_bytes";
-  private static final String STAT_TEMPLATE = String.join("\n",
-      "cache 0", "rss 0", "rss_huge 0", "shmem 0", "mapped_file 0", "dirty 0", "writeback 0",
-      "workingset_refault_anon 0", "workingset_refault_file 0", "swap 0", "swapcached 0",
-      "pgpgin 0", "pgpgout 0", "pgfault 0", "pgmajfault 0", "inactive_anon 0", "active_anon 0",
-      "inactive_file 0", "active_file 0", "unevictable 0", "hierarchical_memory_limit %d",
-      "hierarchical_memsw_limit %d", "total_cache 0", "total_rss 0", "total_rss_huge 0",
-      "total_shmem 0", "total_mapped_file 0", "total_dirty 0", "total_writeback 0",
-      "total_workingset_refault_anon 0", "total_workingset_refault_file 0", "total_swap 0",
-      "total_swapcached 0", "total_pgpgin 0", "total_pgpgout 0", "total_pgfault 0",
-      "total_pgmajfault 0", "total_inactive_anon 0", "total_active_anon 0",
-      "total_inactive_file 0", "total_active_file 0", "total_unevictable 0") + "\n";
-  private static final String NUMA_STAT = "total=0 N0=0\nfile=0 N0=0\nanon=0 N0=0\n"
-      + "unevictable=0 N0=0\nhierarchical_total=0 N0=0\nhierarchical_file=0 N0=0\n"
-      + "hierarchical_anon=0 N0=0\nhierarchical_unevictable=0 N0=0\n";
+  private static final String STAT_TEMPLATE =
+      String.join(
+              "\n",
+              "cache 0",
+              "rss 0",
+              "rss_huge 0",
+              "shmem 0",
+              "mapped_file 0",
+              "dirty 0",
+              "writeback 0",
+              "workingset_refault_anon 0",
+              "workingset_refault_file 0",
+              "swap 0",
+              "swapcached 0",
+              "pgpgin 0",
+              "pgpgout 0",
+              "pgfault 0",
+              "pgmajfault 0",
+              "inactive_anon 0",
+              "active_anon 0",
+              "inactive_file 0",
+              "active_file 0",
+              "unevictable 0",
+              "hierarchical_memory_limit %d",
+              "hierarchical_memsw_limit %d",
+              "total_cache 0",
+              "total_rss 0",
+              "total_rss_huge 0",
+              "total_shmem 0",
+              "total_mapped_file 0",
+              "total_dirty 0",
+              "total_writeback 0",
+              "total_workingset_refault_anon 0",
+              "total_workingset_refault_file 0",
+              "total_swap 0",
+              "total_swapcached 0",
+              "total_pgpgin 0",
+              "total_pgpgout 0",
+              "total_pgfault 0",
+              "total_pgmajfault 0",
+              "total_inactive_anon 0",
+              "total_active_anon 0",
+              "total_inactive_file 0",
+              "total_active_file 0",
+              "total_unevictable 0")
+          + "\n";
+  private static final String NUMA_STAT =
+      "total=0 N0=0\nfile=0 N0=0\nanon=0 N0=0\n"
+          + "unevictable=0 N0=0\nhierarchical_total=0 N0=0\nhierarchical_file=0 N0=0\n"
+          + "hierarchical_anon=0 N0=0\nhierarchical_unevictable=0 N0=0\n";
 
-  private static final List<FileSpec> FILES = List.of(
-      wo("cgroup.event_control"),
-      rw("memory.failcnt", "0\n"),
-      wo("memory.force_empty"),
-      rw("memory.kmem.failcnt", "0\n"),
-      rw("memory.kmem.limit_in_bytes", MAX),
-      rw("memory.kmem.max_usage_in_bytes", "0\n"),
-      ro("memory.kmem.slabinfo", ""),
-      rw("memory.kmem.tcp.failcnt", "0\n"),
-      rw("memory.kmem.tcp.limit_in_bytes", MAX),
-      rw("memory.kmem.tcp.max_usage_in_bytes", "0\n"),
-      ro("memory.kmem.tcp.usage_in_bytes", "0\n"),
-      ro("memory.kmem.usage_in_bytes", "0\n"),
-      rw(LIMIT, MAX),
-      rw("memory.max_usage_in_bytes", "0\n"),
-      rw("memory.memsw.failcnt", "0\n"),
-      rw(MEMSW, MAX),
-      rw("memory.memsw.max_usage_in_bytes", "0\n"),
-      ro("memory.memsw.usage_in_bytes", "0\n"),
-      rw("memory.move_charge_at_immigrate", "0\n"),
-      ro("memory.numa_stat", NUMA_STAT),
-      rw("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n"),
-      // Mode 444 but both reading and writing it are EINVAL (checked): an event_control target.
-      wo("memory.pressure_level"),
-      // A child-only file of this kernel build (checked: absent at the root, page-rounded bytes).
-      rw("memory.shown_ram_in_bytes", "0\n").childOnly(),
-      rw("memory.soft_limit_in_bytes", MAX),
-      ro("memory.stat", null),
-      rw("memory.swappiness", "60\n"),
-      ro("memory.usage_in_bytes", "0\n"),
-      rw("memory.use_hierarchy", "1\n"));
+  private static final List<FileSpec> FILES =
+      List.of(
+          wo("cgroup.event_control"),
+          rw("memory.failcnt", "0\n"),
+          wo("memory.force_empty"),
+          rw("memory.kmem.failcnt", "0\n"),
+          rw("memory.kmem.limit_in_bytes", MAX),
+          rw("memory.kmem.max_usage_in_bytes", "0\n"),
+          ro("memory.kmem.slabinfo", ""),
+          rw("memory.kmem.tcp.failcnt", "0\n"),
+          rw("memory.kmem.tcp.limit_in_bytes", MAX),
+          rw("memory.kmem.tcp.max_usage_in_bytes", "0\n"),
+          ro("memory.kmem.tcp.usage_in_bytes", "0\n"),
+          ro("memory.kmem.usage_in_bytes", "0\n"),
+          rw(LIMIT, MAX),
+          rw("memory.max_usage_in_bytes", "0\n"),
+          rw("memory.memsw.failcnt", "0\n"),
+          rw(MEMSW, MAX),
+          rw("memory.memsw.max_usage_in_bytes", "0\n"),
+          ro("memory.memsw.usage_in_bytes", "0\n"),
+          rw("memory.move_charge_at_immigrate", "0\n"),
+          ro("memory.numa_stat", NUMA_STAT),
+          rw("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n"),
+          // Mode 444 but both reading and writing it are EINVAL (checked): an event_control target.
+          wo("memory.pressure_level"),
+          // A child-only file of this kernel build (checked: absent at the root, page-rounded
+          // bytes).
+          rw("memory.shown_ram_in_bytes", "0\n").childOnly(),
+          rw("memory.soft_limit_in_bytes", MAX),
+          ro("memory.stat", null),
+          rw("memory.swappiness", "60\n"),
+          ro("memory.usage_in_bytes", "0\n"),
+          rw("memory.use_hierarchy", "1\n"));
 
   static final MemoryV1 INSTANCE = new MemoryV1();
 
@@ -84,7 +122,9 @@ final class MemoryV1 extends Controller {
 
   private long bytes(Node node, String file) {
     String v = node.value(file);
-    return v == null ? (file.endsWith("usage_in_bytes") ? 0 : Numbers.PAGE_COUNTER_MAX) : Numbers.stored(v);
+    return v == null
+        ? (file.endsWith("usage_in_bytes") ? 0 : Numbers.PAGE_COUNTER_MAX)
+        : Numbers.stored(v);
   }
 
   @Override
@@ -97,14 +137,20 @@ final class MemoryV1 extends Controller {
       case "memory.kmem.tcp.limit_in_bytes", "memory.soft_limit_in_bytes" ->
           node.put(name, limitBytes(value) + "\n");
       // Plain memparse, page-rounded; "-1" and "abc" are EINVAL (checked).
-      case "memory.shown_ram_in_bytes" -> node.put(name, Numbers.pageRound(Numbers.memparse(Numbers.strip(value))) + "\n");
+      case "memory.shown_ram_in_bytes" ->
+          node.put(name, Numbers.pageRound(Numbers.memparse(Numbers.strip(value))) + "\n");
       // Any write resets a watermark (checked: "abc" is accepted) to the current usage.
-      case "memory.max_usage_in_bytes", "memory.memsw.max_usage_in_bytes",
-          "memory.kmem.max_usage_in_bytes", "memory.kmem.tcp.max_usage_in_bytes" ->
+      case "memory.max_usage_in_bytes",
+          "memory.memsw.max_usage_in_bytes",
+          "memory.kmem.max_usage_in_bytes",
+          "memory.kmem.tcp.max_usage_in_bytes" ->
           node.put(name, super.read(node, usageFileOf(node, name)));
-      case "memory.failcnt", "memory.memsw.failcnt", "memory.kmem.failcnt", "memory.kmem.tcp.failcnt" ->
+      case "memory.failcnt",
+          "memory.memsw.failcnt",
+          "memory.kmem.failcnt",
+          "memory.kmem.tcp.failcnt" ->
           node.put(name, "0\n");
-      case "memory.force_empty" -> { }
+      case "memory.force_empty" -> {}
       case "memory.swappiness" -> {
         // u64 up to 200 (checked: 200 ok, -1 EINVAL).
         if (Long.compareUnsigned(Numbers.kstrtoull(value), 200) > 0) {
@@ -135,8 +181,9 @@ final class MemoryV1 extends Controller {
   }
 
   /**
-   * "-1" is unlimited, else memparse with K/M/G suffixes and 0x/0 prefixes, rounded down to the page
-   * and capped (checked: 100000 reads 98304, 1K reads 0, 0x1000 reads 4096, "-2" and "4096x" EINVAL).
+   * "-1" is unlimited, else memparse with K/M/G suffixes and 0x/0 prefixes, rounded down to the
+   * page and capped (checked: 100000 reads 98304, 1K reads 0, 0x1000 reads 4096, "-2" and "4096x"
+   * EINVAL).
    */
   private static long limitBytes(String value) {
     String s = Numbers.strip(value);
@@ -170,7 +217,8 @@ final class MemoryV1 extends Controller {
     if (node.isRoot() || (v != 0 && v != 1)) {
       throw KernelError.of(Errno.EINVAL);
     }
-    String[] lines = super.read(node, node.hier.files(node).get("memory.oom_control").spec()).split("\n");
+    String[] lines =
+        super.read(node, node.hier.files(node).get("memory.oom_control").spec()).split("\n");
     lines[0] = "oom_kill_disable " + v;
     node.put("memory.oom_control", String.join("\n", lines) + "\n");
   }

@@ -11,38 +11,68 @@ import org.lmctfy.cgroupfs.Errno;
  * The v2 memory controller, from Documentation/admin-guide/cgroup-v2.rst: limits are "max" or bytes
  * (memparse suffixes), rounded down to the page; memory.oom.group 0/1; memory.reclaim takes the
  * amount off memory.current (all of it reclaimable here), or all there is and then fails EAGAIN
- * when it cannot reclaim as much as asked; the peaks reset to the current usage on write.
- * Counters (memory.current, memory.events...) change only through setKernelValue.
+ * when it cannot reclaim as much as asked; the peaks reset to the current usage on write. Counters
+ * (memory.current, memory.events...) change only through setKernelValue.
  */
 final class MemoryV2 extends Controller {
   private static final String MAX = "max\n";
-  private static final String EVENTS = "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n";
-  private static final String STAT = String.join(" 0\n", "anon", "file", "kernel", "kernel_stack",
-      "pagetables", "sec_pagetables", "percpu", "sock", "vmalloc", "shmem", "file_mapped", "file_dirty",
-      "file_writeback", "swapcached", "anon_thp", "inactive_anon", "active_anon", "inactive_file",
-      "active_file", "unevictable", "slab_reclaimable", "slab_unreclaimable", "slab", "pgscan",
-      "pgsteal", "pgrefill", "pgfault", "pgmajfault", "oom_kill") + " 0\n";
+  private static final String EVENTS =
+      "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n";
+  private static final String STAT =
+      String.join(
+              " 0\n",
+              "anon",
+              "file",
+              "kernel",
+              "kernel_stack",
+              "pagetables",
+              "sec_pagetables",
+              "percpu",
+              "sock",
+              "vmalloc",
+              "shmem",
+              "file_mapped",
+              "file_dirty",
+              "file_writeback",
+              "swapcached",
+              "anon_thp",
+              "inactive_anon",
+              "active_anon",
+              "inactive_file",
+              "active_file",
+              "unevictable",
+              "slab_reclaimable",
+              "slab_unreclaimable",
+              "slab",
+              "pgscan",
+              "pgsteal",
+              "pgrefill",
+              "pgfault",
+              "pgmajfault",
+              "oom_kill")
+          + " 0\n";
 
-  private static final List<FileSpec> FILES = List.of(
-      ro("memory.current", "0\n").childOnly(),
-      ro("memory.events", EVENTS).childOnly(),
-      ro("memory.events.local", EVENTS).childOnly(),
-      rw("memory.high", MAX).childOnly(),
-      rw("memory.low", "0\n").childOnly(),
-      rw("memory.max", MAX).childOnly(),
-      rw("memory.min", "0\n").childOnly(),
-      ro("memory.numa_stat", "anon N0=0\nfile N0=0\nkernel_stack N0=0\nshmem N0=0\n"),
-      rw("memory.oom.group", "0\n").childOnly(),
-      rw("memory.peak", "0\n").childOnly(),
-      wo("memory.reclaim"),
-      ro("memory.stat", STAT),
-      ro("memory.swap.current", "0\n").childOnly(),
-      ro("memory.swap.events", "high 0\nmax 0\nfail 0\n").childOnly(),
-      rw("memory.swap.high", MAX).childOnly(),
-      rw("memory.swap.max", MAX).childOnly(),
-      rw("memory.swap.peak", "0\n").childOnly(),
-      ro("memory.zswap.current", "0\n").childOnly(),
-      rw("memory.zswap.max", MAX).childOnly());
+  private static final List<FileSpec> FILES =
+      List.of(
+          ro("memory.current", "0\n").childOnly(),
+          ro("memory.events", EVENTS).childOnly(),
+          ro("memory.events.local", EVENTS).childOnly(),
+          rw("memory.high", MAX).childOnly(),
+          rw("memory.low", "0\n").childOnly(),
+          rw("memory.max", MAX).childOnly(),
+          rw("memory.min", "0\n").childOnly(),
+          ro("memory.numa_stat", "anon N0=0\nfile N0=0\nkernel_stack N0=0\nshmem N0=0\n"),
+          rw("memory.oom.group", "0\n").childOnly(),
+          rw("memory.peak", "0\n").childOnly(),
+          wo("memory.reclaim"),
+          ro("memory.stat", STAT),
+          ro("memory.swap.current", "0\n").childOnly(),
+          ro("memory.swap.events", "high 0\nmax 0\nfail 0\n").childOnly(),
+          rw("memory.swap.high", MAX).childOnly(),
+          rw("memory.swap.max", MAX).childOnly(),
+          rw("memory.swap.peak", "0\n").childOnly(),
+          ro("memory.zswap.current", "0\n").childOnly(),
+          rw("memory.zswap.max", MAX).childOnly());
 
   static final MemoryV2 INSTANCE = new MemoryV2();
 

@@ -18,13 +18,15 @@ final class MiscV2 extends Controller {
   private final Machine machine;
 
   MiscV2(Machine machine) {
-    super("misc", List.of(
-        ro("misc.capacity", null).rootOnly(),
-        ro("misc.current", null),
-        ro("misc.events", null).childOnly(),
-        ro("misc.events.local", null).childOnly(),
-        rw("misc.max", null).childOnly(),
-        ro("misc.peak", null)));
+    super(
+        "misc",
+        List.of(
+            ro("misc.capacity", null).rootOnly(),
+            ro("misc.current", null),
+            ro("misc.events", null).childOnly(),
+            ro("misc.events.local", null).childOnly(),
+            rw("misc.max", null).childOnly(),
+            ro("misc.peak", null)));
     this.machine = machine;
   }
 
@@ -32,15 +34,18 @@ final class MiscV2 extends Controller {
   public String read(Node node, FileSpec file) {
     StringBuilder sb = new StringBuilder();
     for (Map.Entry<String, Long> r : machine.miscCapacity().entrySet()) {
-      String value = switch (file.name()) {
-        case "misc.capacity" -> Long.toString(r.getValue());
-        case "misc.max" -> {
-          String stored = node.value("misc.max." + r.getKey());
-          yield stored == null ? "max" : stored;
-        }
-        default -> "0";
-      };
-      sb.append(file.name().startsWith("misc.events") ? r.getKey() + ".max" : r.getKey()).append(' ').append(value)
+      String value =
+          switch (file.name()) {
+            case "misc.capacity" -> Long.toString(r.getValue());
+            case "misc.max" -> {
+              String stored = node.value("misc.max." + r.getKey());
+              yield stored == null ? "max" : stored;
+            }
+            default -> "0";
+          };
+      sb.append(file.name().startsWith("misc.events") ? r.getKey() + ".max" : r.getKey())
+          .append(' ')
+          .append(value)
           .append('\n');
     }
     return sb.toString();
@@ -52,6 +57,8 @@ final class MiscV2 extends Controller {
     if (f.length != 2 || !machine.miscCapacity().containsKey(f[0])) {
       throw KernelError.of(Errno.EINVAL);
     }
-    node.put("misc.max." + f[0], f[1].equals("max") ? "max" : Long.toUnsignedString(Numbers.kstrtoull(f[1])));
+    node.put(
+        "misc.max." + f[0],
+        f[1].equals("max") ? "max" : Long.toUnsignedString(Numbers.kstrtoull(f[1])));
   }
 }

@@ -24,8 +24,12 @@ final class Node {
   private Map<String, int[]> owners;
   private TreeSet<Long> tids;
   private Map<String, Object> state;
-  /** The device filter of a v2 cgroup (what lmctfy's eBPF program enforces on the kernel), or null. */
+
+  /**
+   * The device filter of a v2 cgroup (what lmctfy's eBPF program enforces on the kernel), or null.
+   */
   java.util.List<org.lmctfy.cgroupfs.DeviceRule> deviceFilter;
+
   /** systemd's {@code user.delegate=1}: the cgroup of a unit with {@code Delegate=yes}. */
   boolean delegated;
 
@@ -106,7 +110,10 @@ final class Node {
     }
   }
 
-  /** Who made this cgroup (its directory and files start as theirs, as kernfs does), or null for root. */
+  /**
+   * Who made this cgroup (its directory and files start as theirs, as kernfs does), or null for
+   * root.
+   */
   int[] creator;
 
   /** The owner of the directory (file "") or of a file: as chowned, else the creator, else root. */

@@ -5,6 +5,7 @@ import org.lmctfy.cgroupfs.Errno;
 /** The kernel's number parsers, with the same edge cases. All throw KernelError. */
 final class Numbers {
   static final long PAGE_SIZE = 4096;
+
   /** PAGE_COUNTER_MAX in bytes: what v1 prints for "unlimited" (checked: 9223372036854771712). */
   static final long PAGE_COUNTER_MAX = Long.MAX_VALUE / PAGE_SIZE * PAGE_SIZE;
 
@@ -63,7 +64,10 @@ final class Numbers {
     return (int) v;
   }
 
-  /** The unsigned 64-bit value of digits with an optional 0x/0 prefix; EINVAL for garbage, ERANGE past 2^64-1. */
+  /**
+   * The unsigned 64-bit value of digits with an optional 0x/0 prefix; EINVAL for garbage, ERANGE
+   * past 2^64-1.
+   */
   private static long digits(String t) {
     int radix = 10;
     int from = 0;
@@ -105,7 +109,9 @@ final class Numbers {
   static long memparse(String s) {
     int radix = 10;
     int i = 0;
-    if (s.length() > 2 && s.charAt(0) == '0' && (s.charAt(1) == 'x' || s.charAt(1) == 'X')
+    if (s.length() > 2
+        && s.charAt(0) == '0'
+        && (s.charAt(1) == 'x' || s.charAt(1) == 'X')
         && Character.digit(s.charAt(2), 16) >= 0) {
       radix = 16;
       i = 2;
@@ -118,15 +124,16 @@ final class Numbers {
       i++;
     }
     if (i < s.length()) {
-      int shift = switch (s.charAt(i)) {
-        case 'k', 'K' -> 10;
-        case 'm', 'M' -> 20;
-        case 'g', 'G' -> 30;
-        case 't', 'T' -> 40;
-        case 'p', 'P' -> 50;
-        case 'e', 'E' -> 60;
-        default -> -1;
-      };
+      int shift =
+          switch (s.charAt(i)) {
+            case 'k', 'K' -> 10;
+            case 'm', 'M' -> 20;
+            case 'g', 'G' -> 30;
+            case 't', 'T' -> 40;
+            case 'p', 'P' -> 50;
+            case 'e', 'E' -> 60;
+            default -> -1;
+          };
       if (shift < 0 || i + 1 != s.length()) {
         throw KernelError.of(Errno.EINVAL);
       }

@@ -33,7 +33,7 @@ final class OtherV1 extends Controller {
           f.add(rw(p + "failcnt", "0\n"));
         }
       }
-      default -> { }
+      default -> {}
     }
     return new OtherV1(name, f);
   }
@@ -54,7 +54,8 @@ final class OtherV1 extends Controller {
       node.put(f, "lo " + Numbers.kstrtoull(p[1]) + "\n");
     } else if (f.endsWith(".limit_in_bytes")) {
       String s = Numbers.strip(value);
-      long bytes = s.equals("-1") ? Numbers.PAGE_COUNTER_MAX : Numbers.pageRound(Numbers.memparse(s));
+      long bytes =
+          s.equals("-1") ? Numbers.PAGE_COUNTER_MAX : Numbers.pageRound(Numbers.memparse(s));
       node.put(f, HugetlbV2.roundToHugePage(bytes, f) + "\n");
     } else {
       node.put(f, "0\n");

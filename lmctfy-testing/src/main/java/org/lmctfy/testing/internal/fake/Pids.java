@@ -14,11 +14,12 @@ import org.lmctfy.cgroupfs.Errno;
 final class Pids extends Controller {
   static final long PID_MAX_LIMIT = 4194304;
 
-  private static final List<FileSpec> FILES = List.of(
-      ro("pids.current", null).childOnly(),
-      ro("pids.events", "max 0\n").childOnly(),
-      rw("pids.max", "max\n").childOnly(),
-      ro("pids.peak", "0\n").childOnly());
+  private static final List<FileSpec> FILES =
+      List.of(
+          ro("pids.current", null).childOnly(),
+          ro("pids.events", "max 0\n").childOnly(),
+          rw("pids.max", "max\n").childOnly(),
+          ro("pids.peak", "0\n").childOnly());
 
   static final Pids INSTANCE = new Pids();
 

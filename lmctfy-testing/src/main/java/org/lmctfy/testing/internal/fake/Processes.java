@@ -17,12 +17,18 @@ final class Processes {
   private final List<Hier> hiers;
   private final long selfPid;
   private final Map<Long, Integer> exitStatus = new HashMap<>();
+
   /** Processes sent SIGKILL while a v1 freezer held them: they die when thawed. */
   private final Set<Long> killedWhileFrozen = new TreeSet<>();
+
   /** Each process in a virtual host, to the init of its pid namespace (an init maps to itself). */
   private final Map<Long, Long> initOf = new HashMap<>();
-  /** When each process started, in the fake's ticks: with its pid, an identity no reuse can fake. */
+
+  /**
+   * When each process started, in the fake's ticks: with its pid, an identity no reuse can fake.
+   */
   private final Map<Long, Long> startTimes = new HashMap<>();
+
   private long next;
   private long ticks;
 
@@ -48,7 +54,9 @@ final class Processes {
     return pid;
   }
 
-  /** Enters a new process with one thread, placed in each hierarchy's cgroup {@code where} names. */
+  /**
+   * Enters a new process with one thread, placed in each hierarchy's cgroup {@code where} names.
+   */
   private void add(long pid, Function<Hier, Node> where) {
     startTimes.put(pid, ++ticks);
     TreeSet<Long> tids = new TreeSet<>();
@@ -60,7 +68,10 @@ final class Processes {
     }
   }
 
-  /** A child of {@code parent}, as fork(2) makes it: one thread, in the cgroups of the parent's main thread. */
+  /**
+   * A child of {@code parent}, as fork(2) makes it: one thread, in the cgroups of the parent's main
+   * thread.
+   */
   long fork(long parent) {
     if (!threadsOf.containsKey(parent)) {
       throw new IllegalArgumentException("no such process: " + parent);
@@ -139,11 +150,12 @@ final class Processes {
     if (init != null && init == pid) {
       // a pid namespace's init ended: the kernel SIGKILLs every other process in it
       List<Long> members = new ArrayList<>();
-      initOf.forEach((member, itsInit) -> {
-        if (itsInit == pid) {
-          members.add(member);
-        }
-      });
+      initOf.forEach(
+          (member, itsInit) -> {
+            if (itsInit == pid) {
+              members.add(member);
+            }
+          });
       for (long member : members) {
         initOf.remove(member);
         if (threadsOf.containsKey(member)) {
@@ -174,9 +186,9 @@ final class Processes {
   }
 
   /**
-   * SIGKILL, as the kernel delivers it: at once, except to a process that a v1 freezer holds
-   * (its cgroup or an ancestor FROZEN), which dies only once it is thawed or moved out (checked on
-   * this machine's kernel: it stays in cgroup.procs in state D). The v2 freezer lets it die.
+   * SIGKILL, as the kernel delivers it: at once, except to a process that a v1 freezer holds (its
+   * cgroup or an ancestor FROZEN), which dies only once it is thawed or moved out (checked on this
+   * machine's kernel: it stays in cgroup.procs in state D). The v2 freezer lets it die.
    */
   void kill(long pid) {
     if (!threadsOf.containsKey(pid)) {
@@ -206,7 +218,8 @@ final class Processes {
 
   private boolean frozenByV1(long pid) {
     for (Hier h : hiers) {
-      if (h.hierarchy.version() == org.lmctfy.cgroupfs.CgroupVersion.V1 && h.hierarchy.has("freezer")) {
+      if (h.hierarchy.version() == org.lmctfy.cgroupfs.CgroupVersion.V1
+          && h.hierarchy.has("freezer")) {
         for (long tid : threads(pid)) {
           Node n = h.cgroupOf(tid);
           if (n != null && (FreezerV1.selfFrozen(n) || FreezerV1.parentFrozen(n))) {

@@ -11,9 +11,9 @@ import org.lmctfy.cgroupfs.Errno;
 /**
  * The rdma controller (Documentation/admin-guide/cgroup-v2.rst "RDMA"): below the root, rdma.max
  * and rdma.current list every RDMA device of the machine, one line each, {@code "mlx4_0
- * hca_handle=max hca_object=max"}. A write names a device and sets the resources it gives
- * ("max" or a non-negative int); an unknown device is ENODEV (checked on 6.1 and 6.12, which
- * have none), an unknown resource or a bad number EINVAL.
+ * hca_handle=max hca_object=max"}. A write names a device and sets the resources it gives ("max" or
+ * a non-negative int); an unknown device is ENODEV (checked on 6.1 and 6.12, which have none), an
+ * unknown resource or a bad number EINVAL.
  */
 final class RdmaV2 extends Controller {
   private static final List<String> RESOURCES = List.of("hca_handle", "hca_object");
@@ -31,7 +31,12 @@ final class RdmaV2 extends Controller {
     for (String device : machine.rdmaDevices()) {
       Map<String, String> limits = limits(node, device);
       sb.append(device);
-      limits.forEach((k, v) -> sb.append(' ').append(k).append('=').append(file.name().equals("rdma.max") ? v : "0"));
+      limits.forEach(
+          (k, v) ->
+              sb.append(' ')
+                  .append(k)
+                  .append('=')
+                  .append(file.name().equals("rdma.max") ? v : "0"));
       sb.append('\n');
     }
     return sb.toString();
@@ -62,13 +67,15 @@ final class RdmaV2 extends Controller {
         throw KernelError.of(Errno.EINVAL);
       }
       String v = f[i].substring(eq + 1);
-      limits.put(f[i].substring(0, eq), v.equals("max") ? "max" : Integer.toString(Numbers.kstrtoint(v)));
+      limits.put(
+          f[i].substring(0, eq), v.equals("max") ? "max" : Integer.toString(Numbers.kstrtoint(v)));
       if (!v.equals("max") && Numbers.kstrtoint(v) < 0) {
         throw KernelError.of(Errno.EINVAL);
       }
     }
     StringBuilder kv = new StringBuilder();
-    limits.forEach((k, v) -> kv.append(kv.length() == 0 ? "" : " ").append(k).append('=').append(v));
+    limits.forEach(
+        (k, v) -> kv.append(kv.length() == 0 ? "" : " ").append(k).append('=').append(v));
     node.put("rdma.max." + f[0], kv.toString());
   }
 }

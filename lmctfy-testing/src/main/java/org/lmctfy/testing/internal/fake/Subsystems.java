@@ -5,8 +5,23 @@ import java.util.List;
 
 /** The kernel's controller names in its subsystem order (the order /proc/cgroups lists them). */
 final class Subsystems {
-  static final List<String> KERNEL_ORDER = List.of("cpuset", "cpu", "cpuacct", "io", "blkio", "memory",
-      "devices", "freezer", "net_cls", "perf_event", "net_prio", "hugetlb", "pids", "rdma", "misc");
+  static final List<String> KERNEL_ORDER =
+      List.of(
+          "cpuset",
+          "cpu",
+          "cpuacct",
+          "io",
+          "blkio",
+          "memory",
+          "devices",
+          "freezer",
+          "net_cls",
+          "perf_event",
+          "net_prio",
+          "hugetlb",
+          "pids",
+          "rdma",
+          "misc");
   static final Comparator<String> ORDER = Comparator.comparingInt(Subsystems::rank);
 
   private Subsystems() {}

@@ -9,8 +9,8 @@ final class Tasks {
 
   /**
    * The task a write names: kstrtoint of the stripped value, so "abc", "1 2", "\n" and "-1" are
-   * EINVAL (all checked); 0 is the writer itself (checked: writing "0" tried to move the shell);
-   * an unknown pid is ESRCH (checked).
+   * EINVAL (all checked); 0 is the writer itself (checked: writing "0" tried to move the shell); an
+   * unknown pid is ESRCH (checked).
    */
   static long target(Node node, String value) {
     int pid = Numbers.kstrtoint(value);

@@ -7,9 +7,9 @@ import java.util.Set;
 import org.lmctfy.cgroupfs.CgroupWatch;
 
 /**
- * The waiting place of one {@code FakeCgroupFs} watcher, as an epoll set is for the kernel's: {@link #signal} adds a watch to the
- * ready set, {@link #take} waits for it. Its monitor is taken inside the fake's lock, never the
- * other way round.
+ * The waiting place of one {@code FakeCgroupFs} watcher, as an epoll set is for the kernel's:
+ * {@link #signal} adds a watch to the ready set, {@link #take} waits for it. Its monitor is taken
+ * inside the fake's lock, never the other way round.
  */
 public final class WatchQueue {
   private final Set<CgroupWatch> ready = new LinkedHashSet<>();
@@ -32,7 +32,9 @@ public final class WatchQueue {
   /** The watches signalled since the last call, waiting up to {@code nanos} for one. */
   public synchronized List<CgroupWatch> take(long nanos) throws InterruptedException {
     long deadline = System.nanoTime() + nanos;
-    for (long left = nanos; ready.isEmpty() && !woken && !closed && left > 0; left = deadline - System.nanoTime()) {
+    for (long left = nanos;
+        ready.isEmpty() && !woken && !closed && left > 0;
+        left = deadline - System.nanoTime()) {
       wait(left / 1_000_000, (int) (left % 1_000_000));
     }
     woken = false;

@@ -10,18 +10,21 @@ import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.Errno;
 
 /**
- * The fake's kernel wake-ups, signalled as the kernel would and at once, on the caller's thread:
- * a file watch after every change to the fake (spurious wake-ups are allowed: the caller re-reads),
- * a v1 threshold eventfd when usage crosses its threshold either way, a v1 OOM eventfd and a PSI
- * trigger when the test raises them, and every watch once when its cgroup is removed. A signal
- * puts the watch in its {@link WatchQueue}'s ready set and wakes the thread waiting there. Not
+ * The fake's kernel wake-ups, signalled as the kernel would and at once, on the caller's thread: a
+ * file watch after every change to the fake (spurious wake-ups are allowed: the caller re-reads), a
+ * v1 threshold eventfd when usage crosses its threshold either way, a v1 OOM eventfd and a PSI
+ * trigger when the test raises them, and every watch once when its cgroup is removed. A signal puts
+ * the watch in its {@link WatchQueue}'s ready set and wakes the thread waiting there. Not
  * thread-safe: the fake's lock is held; a queue's own monitor guards its ready set.
  */
 final class Watches {
   private final List<FakeWatch> all = new ArrayList<>();
 
   enum Kind {
-    FILES, OOM, THRESHOLD, PRESSURE
+    FILES,
+    OOM,
+    THRESHOLD,
+    PRESSURE
   }
 
   CgroupWatch files(WatchQueue watcher, Node node) {
@@ -33,7 +36,8 @@ final class Watches {
    * usage file with a threshold; anything else is EINVAL ({@code memory.pressure_level} is not
    * modelled).
    */
-  CgroupWatch eventControl(WatchQueue watcher, Node node, String file, String args) throws CgroupFsException {
+  CgroupWatch eventControl(WatchQueue watcher, Node node, String file, String args)
+      throws CgroupFsException {
     String display = node.hier.hierarchy.display(node.path, file);
     if (!node.hier.files(node).containsKey(file)) {
       throw new CgroupFsException(Operation.WATCH, display, args, Errno.ENOENT);
@@ -52,14 +56,20 @@ final class Watches {
       w.above = usage(node, file) >= threshold;
       return add(w);
     }
-    throw new CgroupFsException(Operation.WATCH, display, args, Errno.EINVAL,
+    throw new CgroupFsException(
+        Operation.WATCH,
+        display,
+        args,
+        Errno.EINVAL,
         "the fake registers eventfds for memory.oom_control and memory.*usage_in_bytes only");
   }
 
   /** A PSI trigger ({@code "some|full <threshold_us> <window_us>"}) on a v2 pressure file. */
-  CgroupWatch pressure(WatchQueue watcher, Node node, String file, String trigger) throws CgroupFsException {
+  CgroupWatch pressure(WatchQueue watcher, Node node, String file, String trigger)
+      throws CgroupFsException {
     String display = node.hier.hierarchy.display(node.path, file);
-    if (node.hier.hierarchy.version() != CgroupVersion.V2 || !file.endsWith(".pressure")
+    if (node.hier.hierarchy.version() != CgroupVersion.V2
+        || !file.endsWith(".pressure")
         || !node.hier.files(node).containsKey(file)) {
       throw new CgroupFsException(Operation.WATCH, display, trigger, Errno.ENOENT);
     }
@@ -85,7 +95,9 @@ final class Watches {
     return w;
   }
 
-  /** After any change: file watches wake, thresholds crossed wake, watches of removed cgroups wake. */
+  /**
+   * After any change: file watches wake, thresholds crossed wake, watches of removed cgroups wake.
+   */
   void changed() {
     if (all.isEmpty()) {
       return;
@@ -97,7 +109,8 @@ final class Watches {
         continue;
       }
       if (w.node.hier.find(w.node.path) != w.node) {
-        w.signal(); // removed: eventfds are signalled, inotify sees IN_DELETE on the parent, PSI polls POLLERR
+        w.signal(); // removed: eventfds are signalled, inotify sees IN_DELETE on the parent, PSI
+        // polls POLLERR
         it.remove();
         continue;
       }
@@ -116,7 +129,10 @@ final class Watches {
   /** Wakes the {@code kind} watches of {@code node} (on {@code file}, if given). */
   void raise(Node node, Kind kind, String file) {
     for (FakeWatch w : all) {
-      if (w.node == node && w.kind == kind && (file == null || file.equals(w.file)) && !w.isClosed()) {
+      if (w.node == node
+          && w.kind == kind
+          && (file == null || file.equals(w.file))
+          && !w.isClosed()) {
         w.signal();
       }
     }
@@ -134,6 +150,7 @@ final class Watches {
     final String file;
     final long threshold;
     boolean above;
+
     /** Guarded by the watcher's monitor; volatile for {@link #isClosed}. */
     volatile boolean closed;
 

@@ -16,18 +16,19 @@ import org.lmctfy.cgroupfs.Hierarchy;
 /**
  * What {@link KernelTestRule} decides from: whether a test may make cgroups on this machine at all,
  * the controllers its v1 hierarchies carry, and the controllers the root of its cgroup2 hierarchy
- * enables for its children (where the tests make their scratch cgroups), and whether systemd is
- * PID 1 on a cgroup2-only {@code /sys/fs/cgroup} (the systemd driver's machine).
+ * enables for its children (where the tests make their scratch cgroups), and whether systemd is PID
+ * 1 on a cgroup2-only {@code /sys/fs/cgroup} (the systemd driver's machine).
  *
- * @param unusable why no kernel test can run here (not root, nothing mounted, read-only, unreadable),
- *     or null if kernel tests can make cgroups here
+ * @param unusable why no kernel test can run here (not root, nothing mounted, read-only,
+ *     unreadable), or null if kernel tests can make cgroups here
  * @param v1Controllers the controllers carried by the v1 hierarchies (named hierarchies carry none)
- * @param v2Enabled the controllers in the cgroup2 root's {@code cgroup.subtree_control}, or null
- *     if no cgroup2 hierarchy is mounted
+ * @param v2Enabled the controllers in the cgroup2 root's {@code cgroup.subtree_control}, or null if
+ *     no cgroup2 hierarchy is mounted
  * @param systemdOnV2 whether systemd is PID 1 ({@code /run/systemd/system} exists) and no v1
  *     hierarchy carries a controller, cgroup2 being mounted
  */
-public record HostFacts(String unusable, Set<String> v1Controllers, Set<String> v2Enabled, boolean systemdOnV2) {
+public record HostFacts(
+    String unusable, Set<String> v1Controllers, Set<String> v2Enabled, boolean systemdOnV2) {
 
   /** Facts of a machine without systemd as PID 1. */
   public HostFacts(String unusable, Set<String> v1Controllers, Set<String> v2Enabled) {
@@ -42,19 +43,31 @@ public record HostFacts(String unusable, Set<String> v1Controllers, Set<String> 
 
   /**
    * Reads this machine: the effective uid from {@code /proc/self/status}, the hierarchies from
-   * {@code /proc/self/mountinfo}. Never throws: what cannot be read is the reason kernel tests cannot run.
+   * {@code /proc/self/mountinfo}. Never throws: what cannot be read is the reason kernel tests
+   * cannot run.
    *
    * @return this machine's facts
    */
   public static HostFacts read() {
     String uid;
     try {
-      uid = Files.readString(Path.of("/proc/self/status")).lines().filter(l -> l.startsWith("Uid:"))
-          .map(l -> l.split("\\s+")[2]).findFirst().orElse("?");
+      uid =
+          Files.readString(Path.of("/proc/self/status"))
+              .lines()
+              .filter(l -> l.startsWith("Uid:"))
+              .map(l -> l.split("\\s+")[2])
+              .findFirst()
+              .orElse("?");
     } catch (IOException e) {
-      return new HostFacts("cannot read /proc/self/status (not Linux?): " + e.getMessage(), Set.of(), null);
+      return new HostFacts(
+          "cannot read /proc/self/status (not Linux?): " + e.getMessage(), Set.of(), null);
     }
-    String notRoot = uid.equals("0") ? null : "not running as root (uid " + uid + "; creating cgroups needs root, or a delegated subtree)";
+    String notRoot =
+        uid.equals("0")
+            ? null
+            : "not running as root (uid "
+                + uid
+                + "; creating cgroups needs root, or a delegated subtree)";
     try {
       CgroupFs fs = ContainerApi.hostCgroupFs();
       List<Hierarchy> hierarchies = fs.hierarchies();
@@ -71,14 +84,22 @@ public record HostFacts(String unusable, Set<String> v1Controllers, Set<String> 
           readOnly = h.mountPoint();
         }
       }
-      String unusable = notRoot != null ? notRoot
-          : hierarchies.isEmpty() ? "no cgroup hierarchy is mounted"
-          : readOnly != null ? "the cgroup hierarchy at " + readOnly + " is read-only (a container without its own cgroups?)"
-          : null;
-      boolean systemd = v1.isEmpty() && v2 != null && Files.isDirectory(Path.of("/run/systemd/system"));
+      String unusable =
+          notRoot != null
+              ? notRoot
+              : hierarchies.isEmpty()
+                  ? "no cgroup hierarchy is mounted"
+                  : readOnly != null
+                      ? "the cgroup hierarchy at "
+                          + readOnly
+                          + " is read-only (a container without its own cgroups?)"
+                      : null;
+      boolean systemd =
+          v1.isEmpty() && v2 != null && Files.isDirectory(Path.of("/run/systemd/system"));
       return new HostFacts(unusable, v1, v2, systemd);
     } catch (IOException | RuntimeException e) {
-      return new HostFacts(notRoot != null ? notRoot : "cannot read this machine's cgroups: " + e, Set.of(), null);
+      return new HostFacts(
+          notRoot != null ? notRoot : "cannot read this machine's cgroups: " + e, Set.of(), null);
     }
   }
 

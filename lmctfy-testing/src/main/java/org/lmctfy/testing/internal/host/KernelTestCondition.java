@@ -9,12 +9,14 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * {@link KernelTestRule} as a JUnit 5 extension: disables each kernel test (and kernel test class)
- * this machine does not serve, with the rule's reason, and under {@code CI=true} turns a skip of one
- * it serves into a failure. This project's test modules register it for every test through
+ * this machine does not serve, with the rule's reason, and under {@code CI=true} turns a skip of
+ * one it serves into a failure. This project's test modules register it for every test through
  * {@code junit-platform.properties} (extension autodetection) and {@code META-INF/services}.
  */
 public final class KernelTestCondition
-    implements ExecutionCondition, TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+    implements ExecutionCondition,
+        TestExecutionExceptionHandler,
+        LifecycleMethodExecutionExceptionHandler {
   private final Supplier<HostFacts> read;
   private final boolean ci;
   private HostFacts facts;
@@ -49,21 +51,26 @@ public final class KernelTestCondition
   @Override
   public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
     KernelTestRule.Verdict v = verdict(context);
-    return v.runs() ? ConditionEvaluationResult.enabled("this machine serves it") : ConditionEvaluationResult.disabled(v.reason());
+    return v.runs()
+        ? ConditionEvaluationResult.enabled("this machine serves it")
+        : ConditionEvaluationResult.disabled(v.reason());
   }
 
   @Override
-  public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+  public void handleTestExecutionException(ExtensionContext context, Throwable thrown)
+      throws Throwable {
     throw verdict(context).judge(thrown);
   }
 
   @Override
-  public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+  public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable thrown)
+      throws Throwable {
     throw verdict(context).judge(thrown);
   }
 
   @Override
-  public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+  public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable thrown)
+      throws Throwable {
     throw verdict(context).judge(thrown);
   }
 }

@@ -16,8 +16,8 @@ import java.util.stream.Collectors;
  *       cgroup2 hierarchy whose root enables {@link #V2} for its children (the tests make their
  *       scratch cgroups there); {@code needs-controllers} each of {@link #CONTROLLERS} on a v1
  *       hierarchy or enabled there (containers with limits: not v2-bare); {@code needs-systemd}
- *       systemd as PID 1 on cgroup v2 alone (the systemd driver's tests). Where one is missing it is
- *       skipped, with the reason, whether or not {@code CI=true}.
+ *       systemd as PID 1 on cgroup v2 alone (the systemd driver's tests). Where one is missing it
+ *       is skipped, with the reason, whether or not {@code CI=true}.
  *   <li>Under {@code CI=true} a kernel test this machine serves must not skip: an abort becomes a
  *       failure, except a {@link MachineLacks} (the test found a kernel feature or tool missing).
  * </ul>
@@ -25,10 +25,14 @@ import java.util.stream.Collectors;
 public final class KernelTestRule {
   /** The tag of a test that makes cgroups on this machine's kernel. */
   public static final String KERNEL = "kernel";
+
   /** The v1 controllers {@code needs-v1} asks for: those lmctfy manages. */
-  static final List<String> V1 = List.of("cpu", "cpuacct", "cpuset", "memory", "blkio", "devices", "freezer", "pids");
+  static final List<String> V1 =
+      List.of("cpu", "cpuacct", "cpuset", "memory", "blkio", "devices", "freezer", "pids");
+
   /** The controllers {@code needs-v2} asks the cgroup2 root to enable. */
   static final List<String> V2 = List.of("cpuset", "cpu", "io", "memory", "pids");
+
   /** The controllers {@code needs-controllers} asks for, on either version. */
   static final List<String> CONTROLLERS = List.of("cpu", "memory", "pids");
 
@@ -50,9 +54,13 @@ public final class KernelTestRule {
      * @return what to throw instead
      */
     public Throwable judge(Throwable thrown) {
-      if (abortFails && thrown instanceof org.opentest4j.TestAbortedException && !(thrown instanceof MachineLacks)) {
-        return new AssertionError("under CI=true a kernel test this machine serves must run, but it skipped: "
-            + thrown.getMessage(), thrown);
+      if (abortFails
+          && thrown instanceof org.opentest4j.TestAbortedException
+          && !(thrown instanceof MachineLacks)) {
+        return new AssertionError(
+            "under CI=true a kernel test this machine serves must run, but it skipped: "
+                + thrown.getMessage(),
+            thrown);
       }
       return thrown;
     }
@@ -87,30 +95,48 @@ public final class KernelTestRule {
   private static String missing(HostFacts facts, String tag) {
     Set<String> v2 = facts.v2Enabled() == null ? Set.of() : facts.v2Enabled();
     switch (tag) {
-      case "needs-v1": {
-        List<String> absent = V1.stream().filter(c -> !facts.v1Controllers().contains(c)).toList();
-        return absent.isEmpty() ? null : "no v1 hierarchy carries " + String.join(" ", absent);
-      }
-      case "needs-v2": {
-        if (facts.v2Enabled() == null) {
-          return "no cgroup2 hierarchy is mounted";
+      case "needs-v1":
+        {
+          List<String> absent =
+              V1.stream().filter(c -> !facts.v1Controllers().contains(c)).toList();
+          return absent.isEmpty() ? null : "no v1 hierarchy carries " + String.join(" ", absent);
         }
-        List<String> absent = V2.stream().filter(c -> !v2.contains(c)).toList();
-        return absent.isEmpty() ? null : "the cgroup2 root's cgroup.subtree_control enables "
-            + (v2.isEmpty() ? "nothing" : v2.stream().sorted().collect(Collectors.joining(" ")))
-            + ", not " + String.join(" ", absent);
-      }
-      case "needs-controllers": {
-        List<String> absent = CONTROLLERS.stream()
-            .filter(c -> !facts.v1Controllers().contains(c) && !v2.contains(c)).toList();
-        return absent.isEmpty() ? null : String.join(" ", absent)
-            + " neither on a v1 hierarchy nor enabled in the cgroup2 root (containers with limits need them)";
-      }
+      case "needs-v2":
+        {
+          if (facts.v2Enabled() == null) {
+            return "no cgroup2 hierarchy is mounted";
+          }
+          List<String> absent = V2.stream().filter(c -> !v2.contains(c)).toList();
+          return absent.isEmpty()
+              ? null
+              : "the cgroup2 root's cgroup.subtree_control enables "
+                  + (v2.isEmpty()
+                      ? "nothing"
+                      : v2.stream().sorted().collect(Collectors.joining(" ")))
+                  + ", not "
+                  + String.join(" ", absent);
+        }
+      case "needs-controllers":
+        {
+          List<String> absent =
+              CONTROLLERS.stream()
+                  .filter(c -> !facts.v1Controllers().contains(c) && !v2.contains(c))
+                  .toList();
+          return absent.isEmpty()
+              ? null
+              : String.join(" ", absent)
+                  + " neither on a v1 hierarchy nor enabled in the cgroup2 root (containers with limits need them)";
+        }
       case "needs-systemd":
         return facts.systemdOnV2() ? null : "systemd is not PID 1 on a cgroup2-only /sys/fs/cgroup";
       default:
-        throw new IllegalArgumentException("unknown layout tag " + tag + ": the kernel test rule knows needs-v1, "
-            + "needs-v2, needs-controllers and needs-systemd (" + KernelTestRule.class.getName() + ")");
+        throw new IllegalArgumentException(
+            "unknown layout tag "
+                + tag
+                + ": the kernel test rule knows needs-v1, "
+                + "needs-v2, needs-controllers and needs-systemd ("
+                + KernelTestRule.class.getName()
+                + ")");
     }
   }
 }

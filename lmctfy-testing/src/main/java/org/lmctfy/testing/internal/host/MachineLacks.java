@@ -3,8 +3,8 @@ package org.lmctfy.testing.internal.host;
 import org.opentest4j.TestAbortedException;
 
 /**
- * A skip that says this machine lacks what one case needs beyond its layout tags: a kernel
- * feature (BFQ, PSI), a second cpu, a v1 hierarchy of one controller, a tool. The only skip {@link
+ * A skip that says this machine lacks what one case needs beyond its layout tags: a kernel feature
+ * (BFQ, PSI), a second cpu, a v1 hierarchy of one controller, a tool. The only skip {@link
  * KernelTestRule} allows a kernel test this machine serves under {@code CI=true}.
  */
 public final class MachineLacks extends TestAbortedException {

@@ -12,11 +12,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.opentest4j.TestAbortedException;
 
-/** The decision table: machine x privilege x tags x CI -> runs (may it skip?) or skipped, and why. */
+/**
+ * The decision table: machine x privilege x tags x CI -> runs (may it skip?) or skipped, and why.
+ */
 class KernelTestRuleTest {
 
   @ParameterizedTest(name = "{0}, tags [{1}], CI={2}: {3}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       # machine    | tags                            | CI    | verdict
       hybrid       | ""                              | false | runs
       hybrid       | ""                              | true  | runs
@@ -58,50 +64,68 @@ class KernelTestRuleTest {
 
   @Test
   void anUnknownLayoutTagOnAKernelTestIsAnErrorNamingTheTagsTheRuleKnows() {
-    assertThatThrownBy(() -> KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel", "needs-v3"), false))
+    assertThatThrownBy(
+            () ->
+                KernelTestRule.decide(
+                    Machines.named("hybrid"), Set.of("kernel", "needs-v3"), false))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("needs-v3").hasMessageContaining("needs-v1, needs-v2, needs-controllers and needs-systemd");
+        .hasMessageContaining("needs-v3")
+        .hasMessageContaining("needs-v1, needs-v2, needs-controllers and needs-systemd");
   }
 
   @Test
   void whereASkipIsNotAllowedAnAbortBecomesAFailureThatSaysWhy() {
-    KernelTestRule.Verdict strict = KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel"), true);
-    TestAbortedException abort = catchAbort(() -> Assumptions.abort("kernel test skipped: something broke"));
+    KernelTestRule.Verdict strict =
+        KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel"), true);
+    TestAbortedException abort =
+        catchAbort(() -> Assumptions.abort("kernel test skipped: something broke"));
 
     Throwable judged = strict.judge(abort);
 
-    assertThat(judged).isInstanceOf(AssertionError.class).hasCause(abort)
-        .hasMessage("under CI=true a kernel test this machine serves must run, but it skipped: kernel test skipped: something broke");
+    assertThat(judged)
+        .isInstanceOf(AssertionError.class)
+        .hasCause(abort)
+        .hasMessage(
+            "under CI=true a kernel test this machine serves must run, but it skipped: kernel test skipped: something broke");
   }
 
   @Test
   void whereASkipIsNotAllowedTheMachineMayStillLackAFeatureOfOneCase() {
-    KernelTestRule.Verdict strict = KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel"), true);
-    TestAbortedException lacks = catchAbort(() -> MachineLacks.assumeHas(false, "this kernel has no BFQ weight file"));
+    KernelTestRule.Verdict strict =
+        KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel"), true);
+    TestAbortedException lacks =
+        catchAbort(() -> MachineLacks.assumeHas(false, "this kernel has no BFQ weight file"));
 
-    assertThat(strict.judge(lacks)).isSameAs(lacks).hasMessage("Assumption failed: this kernel has no BFQ weight file");
+    assertThat(strict.judge(lacks))
+        .isSameAs(lacks)
+        .hasMessage("Assumption failed: this kernel has no BFQ weight file");
   }
 
   @Test
   void outsideCiAndOutsideKernelTestsAnAbortStaysASkip() {
     TestAbortedException abort = catchAbort(() -> Assumptions.abort("no"));
 
-    assertThat(KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel"), false).judge(abort)).isSameAs(abort);
-    assertThat(KernelTestRule.decide(Machines.named("hybrid"), Set.of(), true).judge(abort)).isSameAs(abort);
+    assertThat(
+            KernelTestRule.decide(Machines.named("hybrid"), Set.of("kernel"), false).judge(abort))
+        .isSameAs(abort);
+    assertThat(KernelTestRule.decide(Machines.named("hybrid"), Set.of(), true).judge(abort))
+        .isSameAs(abort);
   }
 
   @Test
   void aFailureStaysAFailure() {
     AssertionError failure = new AssertionError("expected 1");
 
-    assertThat(KernelTestRule.decide(Machines.named("v2"), Set.of("kernel"), true).judge(failure)).isSameAs(failure);
+    assertThat(KernelTestRule.decide(Machines.named("v2"), Set.of("kernel"), true).judge(failure))
+        .isSameAs(failure);
   }
 
   @Test
   void machineLacksSkipsOnlyWhenTheMachineLacks() {
     MachineLacks.assumeHas(true, "unused");
 
-    assertThat(catchAbort(() -> MachineLacks.assumeHas(false, "needs two cpus"))).isInstanceOf(MachineLacks.class);
+    assertThat(catchAbort(() -> MachineLacks.assumeHas(false, "needs two cpus")))
+        .isInstanceOf(MachineLacks.class);
   }
 
   private static TestAbortedException catchAbort(Runnable r) {
