@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README and the reference in {@code docs/}: their code blocks marked {@code <!-- snippet: path
- * -->} are copies of compiled code (each line of the block, in order, is a line of that file,
- * indentation aside), and their relative links lead to files and headings that exist.
+ * -->} are copies of compiled code (each line of the block, in order, is a line of that file, white
+ * space aside), and their relative links lead to files and headings that exist.
  */
 class ReadmeSnippetsTest {
   private static final Path ROOT =
@@ -36,17 +36,18 @@ class ReadmeSnippetsTest {
       Matcher m = SNIPPET.matcher(Files.readString(doc));
       while (m.find()) {
         found++;
-        List<String> file = stripped(Files.readAllLines(ROOT.resolve(m.group(1))));
-        List<String> block = stripped(List.of(m.group(2).split("\n")));
+        // white space aside (the formatter wraps a long line where the document keeps it whole)
+        String file = Files.readString(ROOT.resolve(m.group(1))).replaceAll("\\s+", "");
         int at = 0;
-        for (String line : block) {
-          int next = file.subList(at, file.size()).indexOf(line);
+        for (String line : stripped(List.of(m.group(2).split("\n")))) {
+          String code = line.replaceAll("\\s+", "");
+          int next = file.indexOf(code, at);
           assertThat(next)
               .as(
-                  "%s: snippet line \"%s\" in %s (after line %d of its code)",
+                  "%s: snippet line \"%s\" in %s (after character %d of its code, white space aside)",
                   ROOT.relativize(doc), line, m.group(1), at)
               .isNotNegative();
-          at += next + 1;
+          at = next + code.length();
         }
       }
     }
