@@ -41,6 +41,20 @@ import org.lmctfy.cgroupfs.Errno;
 public final class Errors {
   private Errors() {}
 
+  /**
+   * Of failures met one after the other where each step must still be tried (undo steps, thaws,
+   * releases): the first is the one thrown, the later ones ride on it, suppressed.
+   *
+   * @return {@code first}, or {@code next} where there was none yet
+   */
+  public static <T extends Throwable> T keepFirst(T first, T next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
+  }
+
   private static final Map<Errno, ErrorCode> TABLE = new EnumMap<>(Errno.class);
 
   static {

@@ -368,27 +368,32 @@ public final class KernelCgroupFs implements CgroupFs {
 
   @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value) throws IOException {
-    String dir = h.display(path, null);
-    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    LOG.debug("setxattr {} {}{} = \"{}\"", dir, MARKER_PREFIX, key, value);
-    try {
-      Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, 0);
-    } catch (LastErrorException e) {
-      throw fail(Operation.SET_MARKER, dir, key + "=" + value, e);
-    }
+    setxattr(h, path, key, value, 0);
   }
 
   @Override
   public boolean addMarker(Hierarchy h, CgroupPath path, String key, String value)
       throws IOException {
+    return setxattr(h, path, key, value, XATTR_CREATE);
+  }
+
+  /** A marker's setxattr; with XATTR_CREATE false where the marker is there already. */
+  private static boolean setxattr(Hierarchy h, CgroupPath path, String key, String value, int flags)
+      throws IOException {
     String dir = h.display(path, null);
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    LOG.debug("setxattr (if absent) {} {}{} = \"{}\"", dir, MARKER_PREFIX, key, value);
+    LOG.debug(
+        "setxattr{} {} {}{} = \"{}\"",
+        flags == XATTR_CREATE ? " (if absent)" : "",
+        dir,
+        MARKER_PREFIX,
+        key,
+        value);
     try {
-      Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, XATTR_CREATE);
+      Libc.setxattr(dir, MARKER_PREFIX + key, bytes, bytes.length, flags);
       return true;
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == Errno.EEXIST.number()) {
+      if (flags == XATTR_CREATE && e.getErrorCode() == Errno.EEXIST.number()) {
         return false;
       }
       throw fail(Operation.SET_MARKER, dir, key + "=" + value, e);

@@ -31,6 +31,7 @@ import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.libc.Libc;
 
 /**
@@ -389,11 +390,7 @@ final class KernelWatches implements CgroupWatcher {
               unref(d);
             }
           } catch (CgroupFsException e) {
-            if (failure == null) {
-              failure = e;
-            } else {
-              failure.addSuppressed(e);
-            }
+            failure = Errors.keepFirst(failure, e);
           }
         }
         if (failure != null) {

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.ResourceHandle;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * A group of {@link ResourceHandle}s that commit together or are undone together, newest first.
@@ -37,11 +38,7 @@ public final class Transaction implements AutoCloseable {
       try {
         steps.pop().close();
       } catch (LmctfyException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
+        first = Errors.keepFirst(first, e);
       }
     }
     if (first != null) {

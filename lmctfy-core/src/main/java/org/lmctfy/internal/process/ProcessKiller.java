@@ -13,6 +13,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.errors.Errors;
 
 /**
  * Empties a cgroup (one path in several hierarchies) and every cgroup below it of processes: {@code
@@ -118,11 +119,7 @@ public final class ProcessKiller {
           thaw(h, path, true);
         }
       } catch (IOException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
+        failure = Errors.keepFirst(failure, e);
       }
     }
     if (failure != null) {
