@@ -1,7 +1,6 @@
 package org.lmctfy.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
 import java.io.IOException;
@@ -370,12 +369,12 @@ class FakeV2ResourcesTest {
     FakeSnapshot before = fs.snapshot();
     fs.failWhen(
         op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()), Errno.EINVAL);
-    catchThrowableOfType(
-        LmctfyException.class,
-        () ->
-            b.update(
-                ContainerSpec.parse("memory { limit: 4096000 } pids { limit: 5 }"),
-                org.lmctfy.UpdatePolicy.DIFF));
+    assertThatLmctfyException(
+            () ->
+                b.update(
+                    ContainerSpec.parse("memory { limit: 4096000 } pids { limit: 5 }"),
+                    org.lmctfy.UpdatePolicy.DIFF))
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
     CgroupAssertions.assertThat(fs).matches(before);
   }
 
@@ -390,9 +389,9 @@ class FakeV2ResourcesTest {
                 && "memory.max".equals(op.file())
                 && op.path().value().equals("/a/b"),
         Errno.EINVAL);
-    catchThrowableOfType(
-        LmctfyException.class,
-        () -> api.create("/a/b", ContainerSpec.parse("memory { limit: 4096000 }")));
+    assertThatLmctfyException(
+            () -> api.create("/a/b", ContainerSpec.parse("memory { limit: 4096000 }")))
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
     CgroupAssertions.assertThat(fs).matches(before);
     api.create("/a/b", ContainerSpec.parse("memory { limit: 4096000 }"));
     assertThat(fs.read(unified, CgroupPath.of("/a"), "cgroup.subtree_control").strip())
@@ -407,9 +406,8 @@ class FakeV2ResourcesTest {
     FakeSnapshot before = fs.snapshot();
     fs.failWhen(
         op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()), Errno.EINVAL);
-    catchThrowableOfType(
-        LmctfyException.class,
-        () -> api.create("/a/b/c", ContainerSpec.parse("pids { limit: 5 }")));
+    assertThatLmctfyException(() -> api.create("/a/b/c", ContainerSpec.parse("pids { limit: 5 }")))
+        .hasCode(ErrorCode.INVALID_ARGUMENT);
     CgroupAssertions.assertThat(fs).matches(before);
     api.create("/a/b/c", ContainerSpec.parse("pids { limit: 5 }"));
     assertThat(fs.read(unified, CgroupPath.of("/a"), "cgroup.subtree_control").strip())

@@ -97,8 +97,8 @@ public final class TenantJvm {
 
   private static void refused(PrintStream out, String what, Supplier<?> call) {
     try {
-      call.get();
-      out.println("UNEXPECTED " + what + " outside succeeded");
+      Object unexpected = call.get();
+      out.println("UNEXPECTED " + what + " outside succeeded: " + unexpected);
       System.exit(3);
     } catch (LmctfyException e) {
       out.println("refused " + what + " " + e.code() + " " + e.getMessage().replace('\n', ' '));
