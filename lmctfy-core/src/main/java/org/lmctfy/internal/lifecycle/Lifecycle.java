@@ -161,8 +161,8 @@ public final class Lifecycle {
         creator.create(name, plan, spec);
       } catch (IOException | RuntimeException e) {
         if (madeRoot) {
-          keeper.removeUnused(
-              this, e); // a refused create changes nothing, not even the driver's unit
+          // a refused create changes nothing, not even the driver's unit
+          keeper.removeUnused(this, e);
         }
         throw e;
       }

@@ -184,16 +184,7 @@ public final class DbusManager implements SystemdManager {
             new Property("Delegate", new Variant<>(Boolean.TRUE)),
             new Property("CollectMode", new Variant<>("inactive-or-failed")),
             new Property("OOMPolicy", new Variant<>("continue")));
-    return ((DBusPath)
-            call(
-                PATH,
-                MANAGER,
-                "StartTransientUnit",
-                name,
-                mode,
-                properties,
-                new ArrayList<AuxUnit>()))
-        .getPath();
+    return startTransient(name, mode, properties);
   }
 
   @Override
@@ -205,6 +196,12 @@ public final class DbusManager implements SystemdManager {
             new Property("Slice", new Variant<>(scope.slice())),
             new Property("PIDs", new Variant<>(List.of(new UInt32(scope.pid())), "au")),
             new Property("CollectMode", new Variant<>("inactive-or-failed")));
+    return startTransient(name, mode, properties);
+  }
+
+  /** StartTransientUnit with {@code properties} and no auxiliary units: the new job's path. */
+  private String startTransient(String name, String mode, List<Property> properties)
+      throws IOException {
     return ((DBusPath)
             call(
                 PATH,
