@@ -56,15 +56,7 @@ public record VirtualHostSpec(
     if (virtualHostname != null
         && (virtualHostname.isEmpty()
             || virtualHostname.length() > HOST_NAME_MAX
-            || !virtualHostname
-                .chars()
-                .allMatch(
-                    c ->
-                        c >= 'a' && c <= 'z'
-                            || c >= 'A' && c <= 'Z'
-                            || c >= '0' && c <= '9'
-                            || c == '-'
-                            || c == '.'))) {
+            || !Checks.lettersDigitsOr(virtualHostname, "-."))) {
       throw Checks.invalid(
           "virtual_host.virtual_hostname",
           virtualHostname,

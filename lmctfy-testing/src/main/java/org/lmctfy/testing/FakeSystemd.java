@@ -173,10 +173,7 @@ public final class FakeSystemd implements SystemdConnector {
 
   private SystemdManager connect(Scope scope, int uid) throws SystemdException {
     synchronized (lock) {
-      String address =
-          scope == Scope.SYSTEM
-              ? "unix:path=/run/systemd/private"
-              : "unix:path=/run/user/" + uid + "/systemd/private";
+      String address = address(scope, uid);
       calls.add("connect " + scope + " uid " + uid);
       maybeCrash("connect", false);
       String fault = failures.remove("connect");
@@ -188,8 +185,15 @@ public final class FakeSystemd implements SystemdConnector {
             SystemdException.NO_SERVER, "no manager answers at " + address, null);
       }
       openConnections++;
-      return new Connection(scope, uid, address);
+      return new Connection(scope, uid);
     }
+  }
+
+  /** Where the manager of {@code uid} in {@code scope} listens. */
+  private static String address(Scope scope, int uid) {
+    return scope == Scope.SYSTEM
+        ? "unix:path=/run/systemd/private"
+        : "unix:path=/run/user/" + uid + "/systemd/private";
   }
 
   // ---- Users' managers.
@@ -354,10 +358,7 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd failNext(String method, String errorName) {
-    synchronized (lock) {
-      failures.put(method, Objects.requireNonNull(errorName, "errorName"));
-    }
-    return this;
+    return configured(() -> failures.put(method, Objects.requireNonNull(errorName, "errorName")));
   }
 
   /**
@@ -371,10 +372,7 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd endNextJob(String method, String result) {
-    synchronized (lock) {
-      jobEnds.put(method, Objects.requireNonNull(result, "result"));
-    }
-    return this;
+    return configured(() -> jobEnds.put(method, Objects.requireNonNull(result, "result")));
   }
 
   /**
@@ -385,10 +383,7 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd loseNextJobRemoved(String method) {
-    synchronized (lock) {
-      lostSignals.add(method);
-    }
-    return this;
+    return configured(() -> lostSignals.add(method));
   }
 
   /**
@@ -402,10 +397,7 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd crashAt(String method, boolean afterActing) {
-    synchronized (lock) {
-      crashes.put(method, afterActing);
-    }
-    return this;
+    return configured(() -> crashes.put(method, afterActing));
   }
 
   /**
@@ -417,10 +409,7 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd onNext(String method, Runnable action) {
-    synchronized (lock) {
-      interleaved.put(method, Objects.requireNonNull(action, "action"));
-    }
-    return this;
+    return configured(() -> interleaved.put(method, Objects.requireNonNull(action, "action")));
   }
 
   /**
@@ -431,10 +420,7 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd unreachable(boolean unreachable) {
-    synchronized (lock) {
-      this.unreachable = unreachable;
-    }
-    return this;
+    return configured(() -> this.unreachable = unreachable);
   }
 
   /**
@@ -446,8 +432,13 @@ public final class FakeSystemd implements SystemdConnector {
    * @return this
    */
   public FakeSystemd answerAfterReply(boolean afterReply) {
+    return configured(() -> this.afterReply = afterReply);
+  }
+
+  /** Changes a setting under the manager's lock; returns this, for chaining. */
+  private FakeSystemd configured(Runnable change) {
     synchronized (lock) {
-      this.afterReply = afterReply;
+      change.run();
     }
     return this;
   }
@@ -619,13 +610,21 @@ public final class FakeSystemd implements SystemdConnector {
   private final class Connection implements SystemdManager {
     private final Scope scope;
     private final int uid;
-    private final String address;
     private boolean closed;
 
-    Connection(Scope scope, int uid, String address) {
+    Connection(Scope scope, int uid) {
       this.scope = scope;
       this.uid = uid;
-      this.address = address;
+    }
+
+    @Override
+    public Scope scope() {
+      return scope;
+    }
+
+    @Override
+    public String address() {
+      return FakeSystemd.address(scope, uid);
     }
 
     private int manager() {
@@ -641,7 +640,7 @@ public final class FakeSystemd implements SystemdConnector {
       calls.add(method + (detail.isEmpty() ? "" : " " + detail));
       if (closed) {
         throw new SystemdException(
-            SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
+            SystemdException.DISCONNECTED, "the connection to " + address() + " is closed", null);
       }
       maybeCrash(method, false);
       String fault = failures.remove(method);
@@ -661,16 +660,6 @@ public final class FakeSystemd implements SystemdConnector {
             "Interactive authentication required.",
             null);
       }
-    }
-
-    @Override
-    public Scope scope() {
-      return scope;
-    }
-
-    @Override
-    public String address() {
-      return address;
     }
 
     @Override
@@ -699,6 +688,21 @@ public final class FakeSystemd implements SystemdConnector {
       }
     }
 
+    /** Fails as systemd does where a unit {@code name} is loaded. */
+    private void requireNew(String name) throws SystemdException {
+      if (units(manager()).containsKey(name)) {
+        throw new SystemdException(
+            SystemdException.UNIT_EXISTS,
+            "Unit " + name + " was already loaded or has a fragment file.",
+            null);
+      }
+    }
+
+    /** The cgroup of the slice {@code name} of this connection's manager. */
+    private CgroupPath slice(String name) {
+      return (scope == Scope.SYSTEM ? CgroupPath.root() : managerCgroup(uid)).resolve(name);
+    }
+
     @Override
     public String startTransientService(String name, String mode, TransientService service)
         throws SystemdException {
@@ -708,16 +712,8 @@ public final class FakeSystemd implements SystemdConnector {
       synchronized (lock) {
         enter("StartTransientUnit", name + " " + mode);
         changes("StartTransientUnit");
-        if (units(manager()).containsKey(name)) {
-          throw new SystemdException(
-              SystemdException.UNIT_EXISTS,
-              "Unit " + name + " was already loaded or has a fragment file.",
-              null);
-        }
-        CgroupPath slice =
-            scope == Scope.SYSTEM
-                ? CgroupPath.root().resolve(service.slice())
-                : managerCgroup(uid).resolve(service.slice());
+        requireNew(name);
+        CgroupPath slice = slice(service.slice());
         CgroupPath cgroup = slice.resolve(name);
         Set<String> delegates = scope == Scope.SYSTEM ? SYSTEM_DELEGATES : userManagers.get(uid);
         result = jobEnds.getOrDefault("StartTransientUnit", "done");
@@ -758,16 +754,8 @@ public final class FakeSystemd implements SystemdConnector {
         throws SystemdException {
       synchronized (lock) {
         enter("StartTransientUnit", name + " " + mode);
-        if (units(manager()).containsKey(name)) {
-          throw new SystemdException(
-              SystemdException.UNIT_EXISTS,
-              "Unit " + name + " was already loaded or has a fragment file.",
-              null);
-        }
-        CgroupPath slice =
-            scope == Scope.SYSTEM
-                ? CgroupPath.root().resolve(scopeUnit.slice())
-                : managerCgroup(uid).resolve(scopeUnit.slice());
+        requireNew(name);
+        CgroupPath slice = slice(scopeUnit.slice());
         CgroupPath cgroup = slice.resolve(name);
         Unit u = new Unit(name, cgroup);
         systemdDoes(
@@ -843,7 +831,7 @@ public final class FakeSystemd implements SystemdConnector {
       synchronized (lock) {
         if (closed) {
           throw new SystemdException(
-              SystemdException.DISCONNECTED, "the connection to " + address + " is closed", null);
+              SystemdException.DISCONNECTED, "the connection to " + address() + " is closed", null);
         }
         listeners.add(l);
       }
@@ -862,7 +850,7 @@ public final class FakeSystemd implements SystemdConnector {
 
     @Override
     public String toString() {
-      return "FakeSystemd connection to " + address;
+      return "FakeSystemd connection to " + address();
     }
   }
 

@@ -52,6 +52,10 @@ final class FakeUserView implements CgroupFs {
         op, h.display(path, file), value, errno, why + " (uid " + uid + ")");
   }
 
+  private CgroupFsException bpfDenied(Hierarchy h, CgroupPath path, String why) {
+    return denied(Operation.BPF, h, path, null, null, Errno.EPERM, why);
+  }
+
   private void requireDirectory(
       Operation op, Hierarchy h, CgroupPath dir, CgroupPath shown, String value)
       throws IOException {
@@ -93,12 +97,18 @@ final class FakeUserView implements CgroupFs {
     }
   }
 
+  /** What {@code op} of {@code path} needs of its parent directory (nothing for a root). */
+  private void requireParentDirectory(Operation op, Hierarchy h, CgroupPath path)
+      throws IOException {
+    if (!path.isRoot()) {
+      requireDirectory(op, h, path.parent(), path, null);
+    }
+  }
+
   @Override
   public void makeCgroup(Hierarchy h, CgroupPath path) throws IOException {
     synchronized (fake.monitor()) {
-      if (!path.isRoot()) {
-        requireDirectory(Operation.MKDIR, h, path.parent(), path, null);
-      }
+      requireParentDirectory(Operation.MKDIR, h, path);
       fake.makeCgroup(h, path);
       fake.madeBy(h, path, uid, gid);
     }
@@ -107,9 +117,7 @@ final class FakeUserView implements CgroupFs {
   @Override
   public void removeCgroup(Hierarchy h, CgroupPath path) throws IOException {
     synchronized (fake.monitor()) {
-      if (!path.isRoot()) {
-        requireDirectory(Operation.RMDIR, h, path.parent(), path, null);
-      }
+      requireParentDirectory(Operation.RMDIR, h, path);
       fake.removeCgroup(h, path);
     }
   }
@@ -192,26 +200,12 @@ final class FakeUserView implements CgroupFs {
   @Override
   public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules)
       throws IOException {
-    throw denied(
-        Operation.BPF,
-        h,
-        path,
-        null,
-        null,
-        Errno.EPERM,
-        "device filters need CAP_BPF or CAP_SYS_ADMIN");
+    throw bpfDenied(h, path, "device filters need CAP_BPF or CAP_SYS_ADMIN");
   }
 
   @Override
   public Optional<List<DeviceRule>> deviceFilter(Hierarchy h, CgroupPath path) throws IOException {
-    throw denied(
-        Operation.BPF,
-        h,
-        path,
-        null,
-        null,
-        Errno.EPERM,
-        "querying device filters needs CAP_NET_ADMIN");
+    throw bpfDenied(h, path, "querying device filters needs CAP_NET_ADMIN");
   }
 
   @Override

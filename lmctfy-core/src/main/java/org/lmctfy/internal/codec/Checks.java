@@ -21,6 +21,17 @@ public final class Checks {
         ErrorCode.INVALID_ARGUMENT, field + ": invalid value " + describe(value) + ": " + rule);
   }
 
+  /** Whether {@code s} holds only ASCII letters, digits and characters of {@code others}. */
+  public static boolean lettersDigitsOr(String s, String others) {
+    return s.chars()
+        .allMatch(
+            c ->
+                c >= 'a' && c <= 'z'
+                    || c >= 'A' && c <= 'Z'
+                    || c >= '0' && c <= '9'
+                    || others.indexOf(c) >= 0);
+  }
+
   /** A failure naming {@code field} and a problem that is not about one value. */
   public static LmctfyException problem(String field, String problem) {
     return new LmctfyException(ErrorCode.INVALID_ARGUMENT, field + ": " + problem);

@@ -92,42 +92,30 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       CgroupFs fs, Hierarchy unified, SystemdConnector connector, String unit, Duration timeout) {
     int uid = fs.effectiveUid();
     Scope scope = uid == 0 ? Scope.SYSTEM : Scope.USER;
-    if (scope == Scope.SYSTEM) {
-      return new SystemdUnitDriver(
-          fs,
-          unified,
-          connector,
-          scope,
-          uid,
-          unit,
-          timeout,
-          CgroupPath.of("/system.slice/" + unit),
-          null);
-    }
-    CgroupPath usual = CgroupPath.of("/user.slice/user-" + uid + ".slice/user@" + uid + ".service");
+    CgroupPath root = CgroupPath.of("/system.slice/" + unit);
     SystemdManager connected = null;
-    CgroupPath managerCgroup = usual;
-    try {
-      if (!fs.exists(unified, usual)) {
-        connected =
-            connector.connect(scope, timeout); // an administrator placed it elsewhere: ask it
-        managerCgroup = connected.controlGroup();
+    if (scope == Scope.USER) {
+      CgroupPath usual =
+          CgroupPath.of("/user.slice/user-" + uid + ".slice/user@" + uid + ".service");
+      CgroupPath managerCgroup = usual;
+      try {
+        if (!fs.exists(unified, usual)) {
+          connected =
+              connector.connect(scope, timeout); // an administrator placed it elsewhere: ask it
+          managerCgroup = connected.controlGroup();
+        }
+      } catch (IOException e) {
+        // no user manager answers: reads find nothing, and the first create says why and what to do
+        LOG.debug(
+            "uid {}: no user manager's cgroup at {} and none answers: {}",
+            uid,
+            usual,
+            e.toString());
       }
-    } catch (IOException e) {
-      // no user manager answers: reads find nothing, and the first create says why and what to do
-      LOG.debug(
-          "uid {}: no user manager's cgroup at {} and none answers: {}", uid, usual, e.toString());
+      root = managerCgroup.resolve("app.slice").resolve(unit);
     }
     return new SystemdUnitDriver(
-        fs,
-        unified,
-        connector,
-        scope,
-        uid,
-        unit,
-        timeout,
-        managerCgroup.resolve("app.slice").resolve(unit),
-        connected);
+        fs, unified, connector, scope, uid, unit, timeout, root, connected);
   }
 
   @Override
@@ -337,32 +325,22 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     Optional<UnitState> state = call("look at the unit " + unit, () -> m.unit(unit));
     CgroupPath cgroup = state.map(UnitState::controlGroup).orElse(null);
     if (cgroup == null || !cgroup.equals(root)) {
-      throw new LmctfyException(
-          ErrorCode.FAILED_PRECONDITION,
-          "the unit "
-              + unit
-              + " of "
-              + this
-              + " runs in the"
-              + " cgroup "
+      throw unitProblem(
+          "runs in the cgroup "
               + cgroup
               + ", not in "
               + root
-              + " where lmctfy keeps its containers (a unit of that name that"
-              + " lmctfy did not start?); stop it, or choose another name with ApiOptions.systemdUnit");
+              + " where lmctfy keeps its containers (a unit of that name that lmctfy did not"
+              + " start?); stop it, or choose another name with ApiOptions.systemdUnit");
     }
     if (!fs.exists(unified, root)) {
-      throw new LmctfyException(
-          ErrorCode.FAILED_PRECONDITION,
-          "the unit "
-              + unit
-              + " of "
-              + this
-              + " runs, but its"
-              + " cgroup "
-              + unified.display(root, null)
-              + " is not there");
+      throw unitProblem("runs, but its cgroup " + unified.display(root, null) + " is not there");
     }
+  }
+
+  private LmctfyException unitProblem(String problem) {
+    return new LmctfyException(
+        ErrorCode.FAILED_PRECONDITION, "the unit " + unit + " of " + this + " " + problem);
   }
 
   /**

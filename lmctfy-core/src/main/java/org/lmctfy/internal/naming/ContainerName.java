@@ -7,6 +7,7 @@ import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.internal.codec.Checks;
 
 /**
  * A resolved, valid container name: {@code "/"} or {@code "/a/b"}, relative to the API's root.
@@ -215,16 +216,7 @@ public final class ContainerName {
   public static boolean isValidComponent(String component) {
     try {
       checkComponent(component, component);
-      return component
-          .chars()
-          .allMatch(
-              c ->
-                  c >= 'a' && c <= 'z'
-                      || c >= 'A' && c <= 'Z'
-                      || c >= '0' && c <= '9'
-                      || c == '_'
-                      || c == '-'
-                      || c == '.');
+      return Checks.lettersDigitsOr(component, "_-.");
     } catch (LmctfyException e) {
       return false;
     }

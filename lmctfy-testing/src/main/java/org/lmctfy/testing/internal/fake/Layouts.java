@@ -17,21 +17,8 @@ public final class Layouts {
   private static final List<String> MACHINE_V1 =
       List.of("cpu", "cpuacct", "cpuset", "memory", "devices", "freezer", "blkio", "pids");
 
-  /** The controllers this machine's kernel has (checked in /proc/cgroups). */
-  private static final List<String> MACHINE_KNOWN =
-      List.of(
-          "cpuset",
-          "cpu",
-          "cpuacct",
-          "blkio",
-          "memory",
-          "devices",
-          "freezer",
-          "net_cls",
-          "perf_event",
-          "net_prio",
-          "hugetlb",
-          "pids");
+  /** Controllers this machine's kernel lacks (in /proc/cgroups) and pure v2 layouts' have. */
+  private static final List<String> NEWER = List.of("rdma", "misc");
 
   private static final List<String> V2_CONTROLLERS =
       List.of("cpuset", "cpu", "io", "memory", "hugetlb", "pids", "rdma", "misc");
@@ -85,12 +72,10 @@ public final class Layouts {
 
   /** Every controller the layout's kernel has, whether mounted or not. */
   static List<String> known(FakeLayout layout) {
-    List<String> all = new ArrayList<>(MACHINE_KNOWN);
-    if (pureV2(layout)) {
-      all.add("rdma");
-      all.add("misc");
-    }
-    return all;
+    return Subsystems.KERNEL_ORDER.stream()
+        .filter(c -> !c.equals("io")) // /proc/cgroups names it blkio on every version
+        .filter(c -> pureV2(layout) || !NEWER.contains(c))
+        .toList();
   }
 
   static List<Controller> models(CgroupVersion version, List<String> controllers, Machine machine) {
