@@ -69,6 +69,9 @@ public final class UnifiedFiles {
    */
   public static void check(String name, String value) {
     String field = "unified.\"" + name + "\"";
+    if (HUGETLB.matcher(name).matches()) { // before the name rule: its size is upper case
+      throw Checks.problem(field, "is set by hugetlb.limits: give it there");
+    }
     if (!NAME.matcher(name).matches()) {
       throw Checks.invalid(
           "unified",
@@ -76,9 +79,6 @@ public final class UnifiedFiles {
           "is not a cgroup v2 interface file name " + "(controller.file, lower case, no '/')");
     }
     String modelled = MODELLED.get(name);
-    if (modelled == null && HUGETLB.matcher(name).matches()) {
-      modelled = "hugetlb.limits";
-    }
     if (modelled != null) {
       throw Checks.problem(field, "is set by " + modelled + ": give it there");
     }
