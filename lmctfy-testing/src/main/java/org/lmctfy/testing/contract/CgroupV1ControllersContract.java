@@ -1,7 +1,15 @@
 package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.lmctfy.testing.contract.FileRule.readFails;
+import static org.lmctfy.testing.contract.FileRule.reads;
+import static org.lmctfy.testing.contract.FileRule.readsExactly;
+import static org.lmctfy.testing.contract.FileRule.readsStartingWith;
+import static org.lmctfy.testing.contract.FileRule.refuses;
 import static org.lmctfy.testing.contract.FileRule.rule;
+import static org.lmctfy.testing.contract.FileRule.takes;
+import static org.lmctfy.testing.contract.FileRule.writeFails;
+import static org.lmctfy.testing.contract.FileRule.writes;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
@@ -33,126 +41,135 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
   /** What a v1 memory limit of -1 (unlimited) reads back as on 4 KiB pages. */
   protected static final String V1_UNLIMITED = "9223372036854771712";
 
-  /**
-   * The rules that need one fresh cgroup of one controller, a row each.
-   *
-   * @return the rows
-   */
+  // The rules that need one fresh cgroup of one controller, a row each.
   static List<FileRule> rules() {
     return List.of(
-        rule("memory limits default to unlimited", "memory", "memory.limit_in_bytes")
-            .reads(V1_UNLIMITED)
-            .file("memory.memsw.limit_in_bytes")
-            .reads(V1_UNLIMITED)
-            .file("memory.soft_limit_in_bytes")
-            .reads(V1_UNLIMITED),
-        rule("memory limits round down to the page size", "memory", "memory.limit_in_bytes")
-            .takes("1048577", "1048576")
-            .file("memory.soft_limit_in_bytes")
-            .takes("12345", "12288"),
         rule(
-                "a memory limit of -1 means unlimited and less or garbage is EINVAL",
-                "memory",
-                "memory.limit_in_bytes")
-            .writes("1048576")
-            .takes("-1", V1_UNLIMITED)
-            .refuses(Errno.EINVAL, "-2", "abc"),
-        rule("memory+swap below the memory limit is EINVAL", "memory", "memory.limit_in_bytes")
-            .writes("8388608")
-            .file("memory.memsw.limit_in_bytes")
-            .refuses(Errno.EINVAL, "4194304"),
-        rule("a memory limit above memory+swap is EINVAL", "memory", "memory.limit_in_bytes")
-            .writes("4194304")
-            .file("memory.memsw.limit_in_bytes")
-            .writes("4194304")
-            .file("memory.limit_in_bytes")
-            .refuses(Errno.EINVAL, "8388608"),
-        rule("raising both limits works memory+swap first", "memory", "memory.limit_in_bytes")
-            .writes("4194304")
-            .file("memory.memsw.limit_in_bytes")
-            .writes("4194304")
-            .writes("16777216")
-            .file("memory.limit_in_bytes")
-            .writes("8388608")
-            .reads("8388608")
-            .file("memory.memsw.limit_in_bytes")
-            .reads("16777216"),
-        rule("usage is read-only and writing it is EINVAL", "memory", "memory.usage_in_bytes")
-            .reads("0")
-            .refuses(Errno.EINVAL, "1"),
-        rule("oom_control takes 0 or 1 for oom_kill_disable", "memory", "memory.oom_control")
-            .readsStartingWith("oom_kill_disable 0\nunder_oom 0\n")
-            .writes("1")
-            .readsStartingWith("oom_kill_disable 1\n")
-            .refuses(Errno.EINVAL, "2"),
-        rule("use_hierarchy cannot be turned off", "memory", "memory.use_hierarchy")
-            .reads("1")
-            .refuses(Errno.EINVAL, "0"),
-        rule("cpu.shares default to 1024 and are clamped to 2 through 262144", "cpu", "cpu.shares")
-            .reads("1024")
-            .takes("1", "2")
-            .takes("999999", "262144")
-            .refuses(Errno.EINVAL, "abc", "-5"),
+            "memory limits default to unlimited",
+            "memory",
+            reads("memory.limit_in_bytes", V1_UNLIMITED),
+            reads("memory.memsw.limit_in_bytes", V1_UNLIMITED),
+            reads("memory.soft_limit_in_bytes", V1_UNLIMITED)),
         rule(
-                "a CFS quota below 1000 us is EINVAL and any negative one means no quota",
-                "cpu",
-                "cpu.cfs_quota_us")
-            .reads("-1")
-            .refuses(Errno.EINVAL, "500")
-            .takes("50000", "50000")
-            .takes("-2", "-1"),
-        rule("a CFS period outside 1000 to 1000000 us is EINVAL", "cpu", "cpu.cfs_period_us")
-            .reads("100000")
-            .refuses(Errno.EINVAL, "999", "1000001")
-            .takes("250000", "250000"),
-        rule("cpu.stat is read-only", "cpu", "cpu.stat")
-            .readsStartingWith("nr_periods 0\nnr_throttled 0\nthrottled_time 0\n")
-            .refuses(Errno.EINVAL, "1"),
-        rule("a new cpuset has no cpus and no memory nodes", "cpuset", "cpuset.cpus")
-            .readsExactly("\n")
-            .file("cpuset.mems")
-            .readsExactly("\n"),
-        rule("freezer.state takes FROZEN and THAWED only", "freezer", "freezer.state")
-            .reads("THAWED")
-            .takes("FROZEN", "FROZEN")
-            .refuses(Errno.EINVAL, "FREEZING", "BOGUS")
-            .takes("THAWED", "THAWED"),
-        rule("pids.max takes max or a number", "pids", "pids.max")
-            .reads("max")
-            .takes("10", "10")
-            .takes("0", "0")
-            .takes("max", "max")
-            .refuses(Errno.EINVAL, "-1", "abc")
-            .file("pids.current")
-            .reads("0"),
-        rule("devices start with everything allowed and take rules", "devices", "devices.list")
-            .reads("a *:* rwm")
-            .file("devices.deny")
-            .writes("a")
-            .file("devices.list")
-            .readsExactly("")
-            .file("devices.allow")
-            .writes("c 1:3 rwm")
-            .file("devices.list")
-            .reads("c 1:3 rwm")
-            .file("devices.allow")
-            .writeFails(Errno.EINVAL, "x 1:3 rwm")
-            .file("devices.list")
-            .reads("c 1:3 rwm"),
-        rule("write-only files cannot be read, which is EINVAL", "devices", "devices.allow")
-            .readFails(Errno.EINVAL)
-            .file("devices.deny")
-            .readFails(Errno.EINVAL),
+            "memory limits round down to the page size",
+            "memory",
+            takes("memory.limit_in_bytes", "1048577", "1048576"),
+            takes("memory.soft_limit_in_bytes", "12345", "12288")),
         rule(
-                "a blkio throttle of an unknown device is ENODEV and garbage is EINVAL",
-                "blkio",
-                "blkio.throttle.read_bps_device")
-            .writeFails(Errno.ENODEV, "4095:4095 1000")
-            .writeFails(Errno.EINVAL, "abc")
-            .readsExactly(""),
-        rule("clone_children reads 1 for any non-zero number", "memory", "cgroup.clone_children")
-            .reads("0")
-            .takes("3", "1"));
+            "a memory limit of -1 means unlimited and less or garbage is EINVAL",
+            "memory",
+            writes("memory.limit_in_bytes", "1048576"),
+            takes("memory.limit_in_bytes", "-1", V1_UNLIMITED),
+            refuses(Errno.EINVAL, "memory.limit_in_bytes", "-2", "abc")),
+        rule(
+            "memory+swap below the memory limit is EINVAL",
+            "memory",
+            writes("memory.limit_in_bytes", "8388608"),
+            refuses(Errno.EINVAL, "memory.memsw.limit_in_bytes", "4194304")),
+        rule(
+            "a memory limit above memory+swap is EINVAL",
+            "memory",
+            writes("memory.limit_in_bytes", "4194304"),
+            writes("memory.memsw.limit_in_bytes", "4194304"),
+            refuses(Errno.EINVAL, "memory.limit_in_bytes", "8388608")),
+        rule(
+            "raising both limits works memory+swap first",
+            "memory",
+            writes("memory.limit_in_bytes", "4194304"),
+            writes("memory.memsw.limit_in_bytes", "4194304"),
+            writes("memory.memsw.limit_in_bytes", "16777216"),
+            writes("memory.limit_in_bytes", "8388608"),
+            reads("memory.limit_in_bytes", "8388608"),
+            reads("memory.memsw.limit_in_bytes", "16777216")),
+        rule(
+            "usage is read-only and writing it is EINVAL",
+            "memory",
+            reads("memory.usage_in_bytes", "0"),
+            refuses(Errno.EINVAL, "memory.usage_in_bytes", "1")),
+        rule(
+            "oom_control takes 0 or 1 for oom_kill_disable",
+            "memory",
+            readsStartingWith("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"),
+            writes("memory.oom_control", "1"),
+            readsStartingWith("memory.oom_control", "oom_kill_disable 1\n"),
+            refuses(Errno.EINVAL, "memory.oom_control", "2")),
+        rule(
+            "use_hierarchy cannot be turned off",
+            "memory",
+            reads("memory.use_hierarchy", "1"),
+            refuses(Errno.EINVAL, "memory.use_hierarchy", "0")),
+        rule(
+            "cpu.shares default to 1024 and are clamped to 2 through 262144",
+            "cpu",
+            reads("cpu.shares", "1024"),
+            takes("cpu.shares", "1", "2"),
+            takes("cpu.shares", "999999", "262144"),
+            refuses(Errno.EINVAL, "cpu.shares", "abc", "-5")),
+        rule(
+            "a CFS quota below 1000 us is EINVAL and any negative one means no quota",
+            "cpu",
+            reads("cpu.cfs_quota_us", "-1"),
+            refuses(Errno.EINVAL, "cpu.cfs_quota_us", "500"),
+            takes("cpu.cfs_quota_us", "50000", "50000"),
+            takes("cpu.cfs_quota_us", "-2", "-1")),
+        rule(
+            "a CFS period outside 1000 to 1000000 us is EINVAL",
+            "cpu",
+            reads("cpu.cfs_period_us", "100000"),
+            refuses(Errno.EINVAL, "cpu.cfs_period_us", "999", "1000001"),
+            takes("cpu.cfs_period_us", "250000", "250000")),
+        rule(
+            "cpu.stat is read-only",
+            "cpu",
+            readsStartingWith("cpu.stat", "nr_periods 0\nnr_throttled 0\nthrottled_time 0\n"),
+            refuses(Errno.EINVAL, "cpu.stat", "1")),
+        rule(
+            "a new cpuset has no cpus and no memory nodes",
+            "cpuset",
+            readsExactly("cpuset.cpus", "\n"),
+            readsExactly("cpuset.mems", "\n")),
+        rule(
+            "freezer.state takes FROZEN and THAWED only",
+            "freezer",
+            reads("freezer.state", "THAWED"),
+            takes("freezer.state", "FROZEN", "FROZEN"),
+            refuses(Errno.EINVAL, "freezer.state", "FREEZING", "BOGUS"),
+            takes("freezer.state", "THAWED", "THAWED")),
+        rule(
+            "pids.max takes max or a number",
+            "pids",
+            reads("pids.max", "max"),
+            takes("pids.max", "10", "10"),
+            takes("pids.max", "0", "0"),
+            takes("pids.max", "max", "max"),
+            refuses(Errno.EINVAL, "pids.max", "-1", "abc"),
+            reads("pids.current", "0")),
+        rule(
+            "devices start with everything allowed and take rules",
+            "devices",
+            reads("devices.list", "a *:* rwm"),
+            writes("devices.deny", "a"),
+            readsExactly("devices.list", ""),
+            writes("devices.allow", "c 1:3 rwm"),
+            reads("devices.list", "c 1:3 rwm"),
+            writeFails(Errno.EINVAL, "devices.allow", "x 1:3 rwm"),
+            reads("devices.list", "c 1:3 rwm")),
+        rule(
+            "write-only files cannot be read, which is EINVAL",
+            "devices",
+            readFails(Errno.EINVAL, "devices.allow"),
+            readFails(Errno.EINVAL, "devices.deny")),
+        rule(
+            "a blkio throttle of an unknown device is ENODEV and garbage is EINVAL",
+            "blkio",
+            writeFails(Errno.ENODEV, "blkio.throttle.read_bps_device", "4095:4095 1000"),
+            writeFails(Errno.EINVAL, "blkio.throttle.read_bps_device", "abc"),
+            readsExactly("blkio.throttle.read_bps_device", "")),
+        rule(
+            "clone_children reads 1 for any non-zero number",
+            "memory",
+            reads("cgroup.clone_children", "0"),
+            takes("cgroup.clone_children", "3", "1")));
   }
 
   @ParameterizedTest(name = "{0}")

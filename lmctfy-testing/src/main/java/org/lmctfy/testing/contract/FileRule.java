@@ -1,9 +1,9 @@
 package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.lmctfy.testing.contract.CgroupFsContractSupport.assertErrno;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
@@ -11,100 +11,90 @@ import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
  * One rule of a controller's interface files as a row of a contract's table: steps on a fresh
- * cgroup {@code a} below the scratch parent, checked in the order written. Each step starts on the
- * file last named ({@link #file}); the row's name is its display name.
+ * cgroup of that controller, checked in the order written; the row's name is its display name.
+ *
+ * <pre>{@code
+ * rule("cpu.idle takes 0 or 1", "cpu",
+ *     reads("cpu.idle", "0"), refuses(Errno.EINVAL, "cpu.idle", "2"), takes("cpu.idle", "1", "1"))
+ * }</pre>
  */
 final class FileRule {
-  private interface Step {
+  /** One step of a rule, on the cgroup {@code p} of {@code h}. */
+  interface Step {
     void check(CgroupFsContractSupport c, Hierarchy h, CgroupPath p) throws IOException;
   }
 
   private final String name;
   private final String controller;
-  private final List<Step> steps = new ArrayList<>();
-  private String file;
+  private final List<Step> steps;
 
-  private FileRule(String name, String controller, String file) {
+  private FileRule(String name, String controller, List<Step> steps) {
     this.name = name;
     this.controller = controller;
-    this.file = file;
+    this.steps = steps;
   }
 
-  /** A rule of {@code controller}'s files whose steps start on {@code file}. */
-  static FileRule rule(String name, String controller, String file) {
-    return new FileRule(name, controller, file);
+  /** A rule of {@code controller}'s files: {@code steps} in order. */
+  static FileRule rule(String name, String controller, Step... steps) {
+    return new FileRule(name, controller, List.of(steps));
   }
 
+  /** A rule of the core files every cgroup has: {@code steps} in order. */
+  static FileRule rule(String name, Step... steps) {
+    return new FileRule(name, "", List.of(steps));
+  }
+
+  /** The controller whose files the rule is about; empty for the core files. */
   String controller() {
     return controller;
   }
 
-  /** The following steps are on {@code next}. */
-  FileRule file(String next) {
-    this.file = next;
-    return this;
+  /** {@code file} reads {@code expected}, without its trailing newline. */
+  static Step reads(String file, String expected) {
+    return (c, h, p) -> assertThat(c.read(h, p, file)).isEqualTo(expected);
   }
 
-  /** The file reads {@code expected}, without its trailing newline. */
-  FileRule reads(String expected) {
-    String f = file;
-    steps.add((c, h, p) -> assertThat(c.read(h, p, f)).isEqualTo(expected));
-    return this;
+  /** {@code file} reads exactly {@code content}, newlines and all. */
+  static Step readsExactly(String file, String content) {
+    return (c, h, p) -> assertThat(c.fs.read(h, p, file)).isEqualTo(content);
   }
 
-  /** The file reads exactly {@code content}, newlines and all. */
-  FileRule readsExactly(String content) {
-    String f = file;
-    steps.add((c, h, p) -> assertThat(c.fs.read(h, p, f)).isEqualTo(content));
-    return this;
+  /** {@code file}'s content starts with {@code prefix}. */
+  static Step readsStartingWith(String file, String prefix) {
+    return (c, h, p) -> assertThat(c.fs.read(h, p, file)).startsWith(prefix);
   }
 
-  /** The file's content starts with {@code prefix}. */
-  FileRule readsStartingWith(String prefix) {
-    String f = file;
-    steps.add((c, h, p) -> assertThat(c.fs.read(h, p, f)).startsWith(prefix));
-    return this;
+  /** Writes {@code value} to {@code file}, which must take it. */
+  static Step writes(String file, String value) {
+    return (c, h, p) -> c.fs.write(h, p, file, value);
   }
 
-  /** Writes {@code value}, which must be taken. */
-  FileRule writes(String value) {
-    String f = file;
-    steps.add((c, h, p) -> c.fs.write(h, p, f, value));
-    return this;
+  /** {@code file} takes {@code value} and then reads {@code readsBack}. */
+  static Step takes(String file, String value, String readsBack) {
+    return (c, h, p) -> assertThat(c.writeAndRead(h, p, file, value)).isEqualTo(readsBack);
   }
 
-  /** Writing {@code value} is taken and the file then reads {@code readsBack}. */
-  FileRule takes(String value, String readsBack) {
-    String f = file;
-    steps.add((c, h, p) -> assertThat(c.writeAndRead(h, p, f, value)).isEqualTo(readsBack));
-    return this;
+  /** Writing each of {@code values} fails with {@code errno} and leaves {@code file} as it was. */
+  static Step refuses(Errno errno, String file, String... values) {
+    return (c, h, p) -> {
+      for (String value : values) {
+        c.assertWriteRefused(errno, h, p, file, value);
+      }
+    };
   }
 
-  /** Writing each of {@code values} fails with {@code errno} and leaves the file as it was. */
-  FileRule refuses(Errno errno, String... values) {
-    String f = file;
-    for (String value : values) {
-      steps.add((c, h, p) -> c.assertWriteRefused(errno, h, p, f, value));
-    }
-    return this;
+  /** Writing each of {@code values} to {@code file} fails with {@code errno}. */
+  static Step writeFails(Errno errno, String file, String... values) {
+    return (c, h, p) -> {
+      for (String value : values) {
+        assertErrno(errno, () -> c.fs.write(h, p, file, value));
+      }
+    };
   }
 
-  /** Writing each of {@code values} fails with {@code errno} (for files that cannot be read). */
-  FileRule writeFails(Errno errno, String... values) {
-    String f = file;
-    for (String value : values) {
-      steps.add(
-          (c, h, p) ->
-              CgroupFsContractSupport.assertErrno(errno, () -> c.fs.write(h, p, f, value)));
-    }
-    return this;
-  }
-
-  /** Reading the file fails with {@code errno}. */
-  FileRule readFails(Errno errno) {
-    String f = file;
-    steps.add((c, h, p) -> CgroupFsContractSupport.assertErrno(errno, () -> c.fs.read(h, p, f)));
-    return this;
+  /** Reading {@code file} fails with {@code errno}. */
+  static Step readFails(Errno errno, String file) {
+    return (c, h, p) -> assertErrno(errno, () -> c.fs.read(h, p, file));
   }
 
   /** Checks the steps on {@code p}, a fresh cgroup of {@code h}. */
