@@ -6,6 +6,7 @@ module org.lmctfy.testing {
   requires transitive org.lmctfy;
   requires com.sun.jna; // contract.ContractBackend.host().asUser: one thread's credentials
   requires static org.junit.jupiter.api;
+  requires static org.junit.jupiter.params; // the contract suites' rows
   requires static org.junit.platform.commons;
   requires static org.assertj.core;
 

@@ -14,6 +14,7 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.support.ChildJvms;
 
 /**
  * A second JVM that creates and destroys containers on the host under a scratch root, for the crash
@@ -116,20 +117,7 @@ public final class ChildJvm {
    * Starts this class in a new JVM with the test's class path; its output goes to {@code output}.
    */
   static Process start(Path output, String... args) throws IOException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-Xss512k",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ChildJvm.class.getName()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(output.toFile())
-        .start();
+    return ChildJvms.start(ChildJvms.java("-Xss512k", ChildJvm.class, args), output);
   }
 
   /**

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
@@ -20,15 +19,14 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.Notification;
 import org.lmctfy.Notification.Kind;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.EventSpec.PressureTrigger;
-import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.junit.ScratchCgroups;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Notifications on this machine's kernel (skipped, with the reason, where this machine does not
@@ -38,22 +36,16 @@ import org.lmctfy.testing.junit.ScratchCgroups;
  */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
-class KernelNotificationsTest {
+class KernelNotificationsTest extends ApiOnScratch {
   private static final ContainerSpec SMALL =
       ContainerSpec.parse("memory { limit: 8388608 swap_limit: 8388608 }");
   private static final ContainerSpec MEDIUM =
       ContainerSpec.parse("memory { limit: 134217728 swap_limit: 134217728 }");
 
-  private CgroupFs fs;
-  private ScratchCgroups scratch;
-  private ContainerApi api;
   private final List<Process> started = new ArrayList<>();
 
-  @BeforeEach
-  void open() throws IOException {
-    fs = ScratchCgroups.requireHost();
-    scratch = ScratchCgroups.on(fs);
-    api = ContainerApi.open(fs, scratch.path());
+  KernelNotificationsTest() {
+    super(ContractBackend.host());
   }
 
   @AfterEach
@@ -68,7 +60,6 @@ class KernelNotificationsTest {
       for (Process p : started) {
         kill(p);
       }
-      Teardown.close(scratch);
     }
   }
 

@@ -24,17 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lmctfy.Container;
-import org.lmctfy.ContainerApi;
 import org.lmctfy.ContainerProcess;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.process.Launcher;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
-import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.junit.ScratchCgroups;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * The launcher against a hostile environment (issue 14): every hook a shell or the dynamic loader
@@ -45,14 +43,15 @@ import org.lmctfy.testing.junit.ScratchCgroups;
  * where installed, busybox.
  */
 @Tag("kernel")
-class KernelLauncherTest {
+class KernelLauncherTest extends ApiOnScratch {
   static Path hook;
 
-  CgroupFs fs;
-  ScratchCgroups scratch;
-  ContainerApi api;
   Container job;
   @TempDir Path evidence;
+
+  KernelLauncherTest() {
+    super(ContractBackend.host());
+  }
 
   /**
    * A preload library whose constructor writes the exe and {@code /proc/self/cgroup} to a new file
@@ -105,21 +104,14 @@ class KernelLauncherTest {
   }
 
   @BeforeEach
-  void open() throws IOException {
-    fs = ScratchCgroups.requireHost();
-    scratch = ScratchCgroups.on(fs);
-    api = ContainerApi.open(fs, scratch.path());
+  void makeTheJob() throws IOException {
     job = api.create("/job", ContainerSpec.empty());
   }
 
   @AfterEach
-  void close() throws Exception {
-    try {
-      if (api != null) {
-        api.get("/").killAll();
-      }
-    } finally {
-      Teardown.close(api, scratch);
+  void killWhatIsLeft() {
+    if (api != null) {
+      api.get("/").killAll();
     }
   }
 

@@ -13,25 +13,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
-import org.lmctfy.ContainerApi;
 import org.lmctfy.ContainerProcess;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
-import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.junit.ScratchCgroups;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * run, enter, detect, list, killAll, pause and resume with real processes on this machine's kernel,
@@ -44,38 +41,28 @@ import org.lmctfy.testing.junit.ScratchCgroups;
  */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
-class KernelProcessTest {
+class KernelProcessTest extends ApiOnScratch {
   private static final RunSpec QUIET = RunSpec.parse("stdout: '/dev/null' stderr: '/dev/null'");
   private static final ContainerSpec MEMORY = ContainerSpec.parse("memory { limit: 104857600 }");
 
-  CgroupFs fs;
-  ScratchCgroups scratch;
-  ContainerApi api;
   final List<ProcessHandle> started = new ArrayList<>();
 
-  @BeforeEach
-  void open() throws IOException {
-    fs = ScratchCgroups.requireHost();
-    scratch = ScratchCgroups.on(fs);
-    api = ContainerApi.open(fs, scratch.path());
+  KernelProcessTest() {
+    super(ContractBackend.host());
   }
 
   /** Kills what is left below the scratch parent, then what was started outside it. */
   @AfterEach
-  void close() throws Exception {
-    try {
-      if (api != null) {
-        api.get("/").killAll();
-      }
-      started.forEach(
-          ProcessHandle::destroyForcibly); // handles check the start time: never a reused pid
-      started.forEach(h -> h.onExit().join());
-      assertThat(started.stream().filter(ProcessHandle::isAlive).toList())
-          .as("processes left running")
-          .isEmpty();
-    } finally {
-      Teardown.close(api, scratch);
+  void killWhatIsLeft() {
+    if (api != null) {
+      api.get("/").killAll();
     }
+    started.forEach(
+        ProcessHandle::destroyForcibly); // handles check the start time: never a reused pid
+    started.forEach(h -> h.onExit().join());
+    assertThat(started.stream().filter(ProcessHandle::isAlive).toList())
+        .as("processes left running")
+        .isEmpty();
   }
 
   private ContainerProcess run(Container c, List<String> argv, RunSpec spec) {

@@ -10,33 +10,29 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
-import org.lmctfy.ContainerApi;
 import org.lmctfy.ContainerProcess;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.RunSpec;
-import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.junit.ScratchCgroups;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /** Stats on this machine's kernel, with a real busy process inside the container. */
 @Tag("kernel")
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
-class KernelStatsTest {
-  CgroupFs fs;
-  ScratchCgroups scratch;
-  ContainerApi api;
+class KernelStatsTest extends ApiOnScratch {
   Container job;
   ContainerProcess busy;
 
+  KernelStatsTest() {
+    super(ContractBackend.host());
+  }
+
   @BeforeEach
-  void open() throws IOException {
-    fs = ScratchCgroups.requireHost();
-    scratch = ScratchCgroups.on(fs);
-    api = ContainerApi.open(fs, scratch.path());
+  void startABusyJob() throws IOException {
     job =
         api.create(
             "/job",
@@ -46,7 +42,7 @@ class KernelStatsTest {
   }
 
   @AfterEach
-  void close() throws Exception {
+  void destroyTheJob() throws Exception {
     try {
       if (job != null) {
         job.killAll();
@@ -57,7 +53,9 @@ class KernelStatsTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      Teardown.close(job == null ? null : () -> api.destroy("/job"), api, scratch);
+      if (job != null) {
+        api.destroy("/job");
+      }
     }
   }
 

@@ -2,24 +2,20 @@ package org.lmctfy.trust;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.CleanupReport;
-import org.lmctfy.ContainerApi;
 import org.lmctfy.ListPolicy;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.support.Teardown;
-import org.lmctfy.testing.junit.ScratchCgroups;
+import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.testing.contract.ContractBackend;
 
 /**
  * Markers a tenant writes on the directories delegated to it (it may write user xattrs there, as
@@ -29,27 +25,17 @@ import org.lmctfy.testing.junit.ScratchCgroups;
  */
 @Tag("kernel")
 @Tag("needs-controllers")
-class KernelForgedMarkersTest {
-  private CgroupFs fs;
-  private ScratchCgroups scratch;
-  private ContainerApi api;
+class KernelForgedMarkersTest extends ApiOnScratch {
   private Process sleeper;
 
-  @BeforeEach
-  void open() throws IOException {
-    fs = ScratchCgroups.requireHost();
-    scratch = ScratchCgroups.on(fs);
-    api = ContainerApi.open(fs, scratch.path());
+  KernelForgedMarkersTest() {
+    super(ContractBackend.host());
   }
 
   @AfterEach
-  void close() throws Exception {
-    try {
-      if (sleeper != null) {
-        sleeper.destroyForcibly().waitFor();
-      }
-    } finally {
-      Teardown.close(api, scratch);
+  void stopTheSleeper() throws InterruptedException {
+    if (sleeper != null) {
+      sleeper.destroyForcibly().waitFor();
     }
   }
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.lmctfy.internal.lock.ContainerLocks;
+import org.lmctfy.support.ChildJvms;
 
 /**
  * A second JVM that takes one lock: {@code <directory> <key> <millis>} prints {@code locked} once
@@ -43,22 +44,8 @@ public final class LockProbe {
    */
   static Process start(Path output, String umask, String... args) throws IOException {
     List<String> command =
-        new ArrayList<>(
-            List.of(
-                "/bin/sh",
-                "-c",
-                "umask " + umask + " && exec \"$@\"",
-                "sh",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-Xss512k",
-                "-cp",
-                System.getProperty("java.class.path"),
-                LockProbe.class.getName()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(output.toFile())
-        .start();
+        new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
+    command.addAll(ChildJvms.java("-Xss512k", LockProbe.class, args));
+    return ChildJvms.start(command, output);
   }
 }

@@ -21,6 +21,7 @@ import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
+import org.lmctfy.support.ChildJvms;
 
 /**
  * The tenant's JVM, run as uid 64999: {@code <delegated> <outside>} opens the API on its delegated
@@ -129,15 +130,8 @@ public final class TenantJvm {
       }
     }
     List<String> argv =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-cp",
-                String.join(java.io.File.pathSeparator, classPath),
-                main.getName()));
-    argv.addAll(List.of(args));
+        ChildJvms.java(
+            String.join(java.io.File.pathSeparator, classPath), "-XX:+UseSerialGC", main, args);
     ProcessBuilder pb =
         new ProcessBuilder(Tenant.command(argv))
             .directory(home.toFile())

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
@@ -13,6 +12,7 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
+import org.lmctfy.support.ChildJvms;
 
 /**
  * A second JVM that makes virtual hosts on the host under a scratch root. {@code loop <root>
@@ -65,19 +65,6 @@ public final class VirtualHostJvm {
    * Starts this class in a new JVM with the test's class path; its output goes to {@code output}.
    */
   static Process start(Path output, String... args) throws IOException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                VirtualHostJvm.class.getName()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(output.toFile())
-        .start();
+    return ChildJvms.start(ChildJvms.java("-XX:+UseSerialGC", VirtualHostJvm.class, args), output);
   }
 }

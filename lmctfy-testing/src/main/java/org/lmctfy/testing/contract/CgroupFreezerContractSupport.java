@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.util.function.Predicate;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
@@ -32,6 +33,23 @@ abstract class CgroupFreezerContractSupport extends CgroupFsContractSupport {
     }
     assertThat(done.test(now)).as("%s of %s reads %s", file, p, now).isTrue();
     return now;
+  }
+
+  /**
+   * Starts a process in {@code p}, then freezes {@code p} ({@code freezer.state} on v1, {@code
+   * cgroup.freeze} on v2) and waits until it reads frozen; returns the process.
+   */
+  final long aFrozenProcessIn(Hierarchy h, CgroupPath p) throws IOException {
+    long pid = process();
+    fs.write(h, p, "cgroup.procs", Long.toString(pid));
+    if (h.version() == CgroupVersion.V1) {
+      fs.write(h, p, "freezer.state", "FROZEN");
+      awaitFile(h, p, "freezer.state", s -> s.equals("FROZEN\n"));
+    } else {
+      fs.write(h, p, "cgroup.freeze", "1");
+      awaitFile(h, p, "cgroup.events", s -> s.contains("frozen 1"));
+    }
+    return pid;
   }
 
   /** Pauses, for cases that show that something has not happened. */

@@ -117,6 +117,12 @@ public abstract class CgroupFsContractSupport {
     return h.get();
   }
 
+  /** Checks {@code rule} on a fresh cgroup {@code a} of its controller's v1 hierarchy. */
+  final void checkOnV1(FileRule rule) throws IOException {
+    Hierarchy h = hierarchy(rule.controller());
+    rule.check(this, h, make(h, "a"));
+  }
+
   /**
    * A hierarchy for cases of process membership that hold on every version: v1 memory where it is
    * mounted, else the unified hierarchy.

@@ -1,10 +1,22 @@
 package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.lmctfy.testing.contract.FileRule.readFails;
+import static org.lmctfy.testing.contract.FileRule.reads;
+import static org.lmctfy.testing.contract.FileRule.readsExactly;
+import static org.lmctfy.testing.contract.FileRule.readsStartingWith;
+import static org.lmctfy.testing.contract.FileRule.refuses;
+import static org.lmctfy.testing.contract.FileRule.rule;
+import static org.lmctfy.testing.contract.FileRule.takes;
+import static org.lmctfy.testing.contract.FileRule.writeFails;
+import static org.lmctfy.testing.contract.FileRule.writes;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -29,134 +41,141 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
   /** What a v1 memory limit of -1 (unlimited) reads back as on 4 KiB pages. */
   protected static final String V1_UNLIMITED = "9223372036854771712";
 
-  @Test
-  void memoryLimitsDefaultToUnlimited() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "memory.limit_in_bytes")).isEqualTo(V1_UNLIMITED);
-    assertThat(read(h, p, "memory.memsw.limit_in_bytes")).isEqualTo(V1_UNLIMITED);
-    assertThat(read(h, p, "memory.soft_limit_in_bytes")).isEqualTo(V1_UNLIMITED);
+  // The rules that need one fresh cgroup of one controller, a row each.
+  static List<FileRule> rules() {
+    return List.of(
+        rule(
+            "memory limits default to unlimited",
+            "memory",
+            reads("memory.limit_in_bytes", V1_UNLIMITED),
+            reads("memory.memsw.limit_in_bytes", V1_UNLIMITED),
+            reads("memory.soft_limit_in_bytes", V1_UNLIMITED)),
+        rule(
+            "memory limits round down to the page size",
+            "memory",
+            takes("memory.limit_in_bytes", "1048577", "1048576"),
+            takes("memory.soft_limit_in_bytes", "12345", "12288")),
+        rule(
+            "a memory limit of -1 means unlimited and less or garbage is EINVAL",
+            "memory",
+            writes("memory.limit_in_bytes", "1048576"),
+            takes("memory.limit_in_bytes", "-1", V1_UNLIMITED),
+            refuses(Errno.EINVAL, "memory.limit_in_bytes", "-2", "abc")),
+        rule(
+            "memory+swap below the memory limit is EINVAL",
+            "memory",
+            writes("memory.limit_in_bytes", "8388608"),
+            refuses(Errno.EINVAL, "memory.memsw.limit_in_bytes", "4194304")),
+        rule(
+            "a memory limit above memory+swap is EINVAL",
+            "memory",
+            writes("memory.limit_in_bytes", "4194304"),
+            writes("memory.memsw.limit_in_bytes", "4194304"),
+            refuses(Errno.EINVAL, "memory.limit_in_bytes", "8388608")),
+        rule(
+            "raising both limits works memory+swap first",
+            "memory",
+            writes("memory.limit_in_bytes", "4194304"),
+            writes("memory.memsw.limit_in_bytes", "4194304"),
+            writes("memory.memsw.limit_in_bytes", "16777216"),
+            writes("memory.limit_in_bytes", "8388608"),
+            reads("memory.limit_in_bytes", "8388608"),
+            reads("memory.memsw.limit_in_bytes", "16777216")),
+        rule(
+            "usage is read-only and writing it is EINVAL",
+            "memory",
+            reads("memory.usage_in_bytes", "0"),
+            refuses(Errno.EINVAL, "memory.usage_in_bytes", "1")),
+        rule(
+            "oom_control takes 0 or 1 for oom_kill_disable",
+            "memory",
+            readsStartingWith("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\n"),
+            writes("memory.oom_control", "1"),
+            readsStartingWith("memory.oom_control", "oom_kill_disable 1\n"),
+            refuses(Errno.EINVAL, "memory.oom_control", "2")),
+        rule(
+            "use_hierarchy cannot be turned off",
+            "memory",
+            reads("memory.use_hierarchy", "1"),
+            refuses(Errno.EINVAL, "memory.use_hierarchy", "0")),
+        rule(
+            "cpu.shares default to 1024 and are clamped to 2 through 262144",
+            "cpu",
+            reads("cpu.shares", "1024"),
+            takes("cpu.shares", "1", "2"),
+            takes("cpu.shares", "999999", "262144"),
+            refuses(Errno.EINVAL, "cpu.shares", "abc", "-5")),
+        rule(
+            "a CFS quota below 1000 us is EINVAL and any negative one means no quota",
+            "cpu",
+            reads("cpu.cfs_quota_us", "-1"),
+            refuses(Errno.EINVAL, "cpu.cfs_quota_us", "500"),
+            takes("cpu.cfs_quota_us", "50000", "50000"),
+            takes("cpu.cfs_quota_us", "-2", "-1")),
+        rule(
+            "a CFS period outside 1000 to 1000000 us is EINVAL",
+            "cpu",
+            reads("cpu.cfs_period_us", "100000"),
+            refuses(Errno.EINVAL, "cpu.cfs_period_us", "999", "1000001"),
+            takes("cpu.cfs_period_us", "250000", "250000")),
+        rule(
+            "cpu.stat is read-only",
+            "cpu",
+            readsStartingWith("cpu.stat", "nr_periods 0\nnr_throttled 0\nthrottled_time 0\n"),
+            refuses(Errno.EINVAL, "cpu.stat", "1")),
+        rule(
+            "a new cpuset has no cpus and no memory nodes",
+            "cpuset",
+            readsExactly("cpuset.cpus", "\n"),
+            readsExactly("cpuset.mems", "\n")),
+        rule(
+            "freezer.state takes FROZEN and THAWED only",
+            "freezer",
+            reads("freezer.state", "THAWED"),
+            takes("freezer.state", "FROZEN", "FROZEN"),
+            refuses(Errno.EINVAL, "freezer.state", "FREEZING", "BOGUS"),
+            takes("freezer.state", "THAWED", "THAWED")),
+        rule(
+            "pids.max takes max or a number",
+            "pids",
+            reads("pids.max", "max"),
+            takes("pids.max", "10", "10"),
+            takes("pids.max", "0", "0"),
+            takes("pids.max", "max", "max"),
+            refuses(Errno.EINVAL, "pids.max", "-1", "abc"),
+            reads("pids.current", "0")),
+        rule(
+            "devices start with everything allowed and take rules",
+            "devices",
+            reads("devices.list", "a *:* rwm"),
+            writes("devices.deny", "a"),
+            readsExactly("devices.list", ""),
+            writes("devices.allow", "c 1:3 rwm"),
+            reads("devices.list", "c 1:3 rwm"),
+            writeFails(Errno.EINVAL, "devices.allow", "x 1:3 rwm"),
+            reads("devices.list", "c 1:3 rwm")),
+        rule(
+            "write-only files cannot be read, which is EINVAL",
+            "devices",
+            readFails(Errno.EINVAL, "devices.allow"),
+            readFails(Errno.EINVAL, "devices.deny")),
+        rule(
+            "a blkio throttle of an unknown device is ENODEV and garbage is EINVAL",
+            "blkio",
+            writeFails(Errno.ENODEV, "blkio.throttle.read_bps_device", "4095:4095 1000"),
+            writeFails(Errno.EINVAL, "blkio.throttle.read_bps_device", "abc"),
+            readsExactly("blkio.throttle.read_bps_device", "")),
+        rule(
+            "clone_children reads 1 for any non-zero number",
+            "memory",
+            reads("cgroup.clone_children", "0"),
+            takes("cgroup.clone_children", "3", "1")));
   }
 
-  @Test
-  void memoryLimitsRoundDownToThePageSize() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(writeAndRead(h, p, "memory.limit_in_bytes", "1048577")).isEqualTo("1048576");
-    assertThat(writeAndRead(h, p, "memory.soft_limit_in_bytes", "12345")).isEqualTo("12288");
-  }
-
-  @Test
-  void memoryLimitMinusOneMeansUnlimitedAndLessOrGarbageIsEinval() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "memory.limit_in_bytes", "1048576");
-    assertThat(writeAndRead(h, p, "memory.limit_in_bytes", "-1")).isEqualTo(V1_UNLIMITED);
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.limit_in_bytes", "-2");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.limit_in_bytes", "abc");
-  }
-
-  @Test
-  void memoryPlusSwapBelowTheMemoryLimitIsEinval() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "memory.limit_in_bytes", "8388608");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.memsw.limit_in_bytes", "4194304");
-  }
-
-  @Test
-  void memoryLimitAboveMemoryPlusSwapIsEinval() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "memory.limit_in_bytes", "4194304");
-    fs.write(h, p, "memory.memsw.limit_in_bytes", "4194304");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.limit_in_bytes", "8388608");
-  }
-
-  @Test
-  void raisingBothLimitsWorksMemoryPlusSwapFirst() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "memory.limit_in_bytes", "4194304");
-    fs.write(h, p, "memory.memsw.limit_in_bytes", "4194304");
-    fs.write(h, p, "memory.memsw.limit_in_bytes", "16777216");
-    fs.write(h, p, "memory.limit_in_bytes", "8388608");
-    assertThat(read(h, p, "memory.limit_in_bytes")).isEqualTo("8388608");
-    assertThat(read(h, p, "memory.memsw.limit_in_bytes")).isEqualTo("16777216");
-  }
-
-  @Test
-  void usageIsReadOnlyAndWritingItIsEinval() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "memory.usage_in_bytes")).isEqualTo("0");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.usage_in_bytes", "1");
-  }
-
-  @Test
-  void oomControlTakesZeroOrOneForOomKillDisable() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(fs.read(h, p, "memory.oom_control")).startsWith("oom_kill_disable 0\nunder_oom 0\n");
-    fs.write(h, p, "memory.oom_control", "1");
-    assertThat(fs.read(h, p, "memory.oom_control")).startsWith("oom_kill_disable 1\n");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.oom_control", "2");
-  }
-
-  @Test
-  void useHierarchyCannotBeTurnedOff() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "memory.use_hierarchy")).isEqualTo("1");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.use_hierarchy", "0");
-  }
-
-  @Test
-  void cpuSharesDefaultTo1024AndAreClampedTo2Through262144() throws IOException {
-    Hierarchy h = hierarchy("cpu");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cpu.shares")).isEqualTo("1024");
-    assertThat(writeAndRead(h, p, "cpu.shares", "1")).isEqualTo("2");
-    assertThat(writeAndRead(h, p, "cpu.shares", "999999")).isEqualTo("262144");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.shares", "abc");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.shares", "-5");
-  }
-
-  @Test
-  void cfsQuotaBelow1000MicrosecondsIsEinvalAndAnyNegativeMeansNoQuota() throws IOException {
-    Hierarchy h = hierarchy("cpu");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cpu.cfs_quota_us")).isEqualTo("-1");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.cfs_quota_us", "500");
-    assertThat(writeAndRead(h, p, "cpu.cfs_quota_us", "50000")).isEqualTo("50000");
-    assertThat(writeAndRead(h, p, "cpu.cfs_quota_us", "-2")).isEqualTo("-1");
-  }
-
-  @Test
-  void cfsPeriodOutside1000To1000000MicrosecondsIsEinval() throws IOException {
-    Hierarchy h = hierarchy("cpu");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cpu.cfs_period_us")).isEqualTo("100000");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.cfs_period_us", "999");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.cfs_period_us", "1000001");
-    assertThat(writeAndRead(h, p, "cpu.cfs_period_us", "250000")).isEqualTo("250000");
-  }
-
-  @Test
-  void cpuStatIsReadOnly() throws IOException {
-    Hierarchy h = hierarchy("cpu");
-    CgroupPath p = make(h, "a");
-    assertThat(fs.read(h, p, "cpu.stat"))
-        .startsWith("nr_periods 0\nnr_throttled 0\nthrottled_time 0\n");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.stat", "1");
-  }
-
-  @Test
-  void aNewCpusetHasNoCpusAndNoMemoryNodes() throws IOException {
-    Hierarchy h = hierarchy("cpuset");
-    CgroupPath p = make(h, "a");
-    assertThat(fs.read(h, p, "cpuset.cpus")).isEqualTo("\n");
-    assertThat(fs.read(h, p, "cpuset.mems")).isEqualTo("\n");
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void aFreshCgroupFollowsTheRule(FileRule rule) throws IOException {
+    checkOnV1(rule);
   }
 
   @Test
@@ -202,17 +221,6 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
   }
 
   @Test
-  void freezerStateTakesFrozenAndThawedOnly() throws IOException {
-    Hierarchy h = hierarchy("freezer");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "freezer.state")).isEqualTo("THAWED");
-    assertThat(writeAndRead(h, p, "freezer.state", "FROZEN")).isEqualTo("FROZEN");
-    assertWriteRefused(Errno.EINVAL, h, p, "freezer.state", "FREEZING");
-    assertWriteRefused(Errno.EINVAL, h, p, "freezer.state", "BOGUS");
-    assertThat(writeAndRead(h, p, "freezer.state", "THAWED")).isEqualTo("THAWED");
-  }
-
-  @Test
   void aChildOfAFrozenCgroupReadsFrozenBecauseOfItsParent() throws IOException {
     Hierarchy h = hierarchy("freezer");
     CgroupPath child = make(h, "a/b");
@@ -222,40 +230,6 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
     assertThat(read(h, child, "freezer.self_freezing")).isEqualTo("0");
     fs.write(h, child.parent(), "freezer.state", "THAWED");
     assertThat(read(h, child, "freezer.state")).isEqualTo("THAWED");
-  }
-
-  @Test
-  void pidsMaxTakesMaxOrANumber() throws IOException {
-    Hierarchy h = hierarchy("pids");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "pids.max")).isEqualTo("max");
-    assertThat(writeAndRead(h, p, "pids.max", "10")).isEqualTo("10");
-    assertThat(writeAndRead(h, p, "pids.max", "0")).isEqualTo("0");
-    assertThat(writeAndRead(h, p, "pids.max", "max")).isEqualTo("max");
-    assertWriteRefused(Errno.EINVAL, h, p, "pids.max", "-1");
-    assertWriteRefused(Errno.EINVAL, h, p, "pids.max", "abc");
-    assertThat(read(h, p, "pids.current")).isEqualTo("0");
-  }
-
-  @Test
-  void devicesStartWithEverythingAllowedAndTakeRules() throws IOException {
-    Hierarchy h = hierarchy("devices");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "devices.list")).isEqualTo("a *:* rwm");
-    fs.write(h, p, "devices.deny", "a");
-    assertThat(fs.read(h, p, "devices.list")).isEmpty();
-    fs.write(h, p, "devices.allow", "c 1:3 rwm");
-    assertThat(read(h, p, "devices.list")).isEqualTo("c 1:3 rwm");
-    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "devices.allow", "x 1:3 rwm"));
-    assertThat(read(h, p, "devices.list")).isEqualTo("c 1:3 rwm");
-  }
-
-  @Test
-  void writeOnlyFilesCannotBeReadWhichIsEinval() throws IOException {
-    Hierarchy h = hierarchy("devices");
-    CgroupPath p = make(h, "a");
-    assertErrno(Errno.EINVAL, () -> fs.read(h, p, "devices.allow"));
-    assertErrno(Errno.EINVAL, () -> fs.read(h, p, "devices.deny"));
   }
 
   @Test
@@ -286,23 +260,5 @@ public abstract class CgroupV1ControllersContract extends CgroupFsContractSuppor
     assumeHas(fs.hasFile(h, p, file), "this kernel has no blkio weight file");
     assertWriteRefused(Errno.ERANGE, h, p, file, "1001");
     assertThat(writeAndRead(h, p, file, "500")).isEqualTo("500");
-  }
-
-  @Test
-  void blkioThrottleOfAnUnknownDeviceIsEnodevAndGarbageIsEinval() throws IOException {
-    Hierarchy h = hierarchy("blkio");
-    CgroupPath p = make(h, "a");
-    assertErrno(
-        Errno.ENODEV, () -> fs.write(h, p, "blkio.throttle.read_bps_device", "4095:4095 1000"));
-    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "blkio.throttle.read_bps_device", "abc"));
-    assertThat(fs.read(h, p, "blkio.throttle.read_bps_device")).isEmpty();
-  }
-
-  @Test
-  void cloneChildrenReadsOneForAnyNonZeroNumber() throws IOException {
-    Hierarchy h = hierarchy("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cgroup.clone_children")).isEqualTo("0");
-    assertThat(writeAndRead(h, p, "cgroup.clone_children", "3")).isEqualTo("1");
   }
 }

@@ -1,10 +1,20 @@
 package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.lmctfy.testing.contract.FileRule.reads;
+import static org.lmctfy.testing.contract.FileRule.readsExactly;
+import static org.lmctfy.testing.contract.FileRule.refuses;
+import static org.lmctfy.testing.contract.FileRule.rule;
+import static org.lmctfy.testing.contract.FileRule.takes;
+import static org.lmctfy.testing.contract.FileRule.writeFails;
+import static org.lmctfy.testing.contract.FileRule.writes;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -24,6 +34,57 @@ public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContract
    */
   protected CgroupV1CpusetDevicesPidsContract(ContractBackend backend) {
     super(backend);
+  }
+
+  // The rules that need one fresh cgroup of one controller, a row each.
+  static List<FileRule> rules() {
+    return List.of(
+        rule(
+            "sched_relax_domain_level defaults to -1 and takes up to 2 here",
+            "cpuset",
+            reads("cpuset.sched_relax_domain_level", "-1"),
+            takes("cpuset.sched_relax_domain_level", "2", "2"),
+            refuses(Errno.EINVAL, "cpuset.sched_relax_domain_level", "3", "-2")),
+        rule(
+            "device rules need single spaces, numbers or stars and an access",
+            "devices",
+            writes("devices.deny", "a"),
+            writeFails(
+                Errno.EINVAL, "devices.allow", "c  1:3 r", "c 1:9 ", "c 1:4294967296 r", "c 1:x r"),
+            readsExactly("devices.list", ""),
+            writes("devices.allow", "c 01:7 r"),
+            writes("devices.allow", "b 8:0 rwmx"),
+            readsExactly("devices.list", "c 1:7 r\nb 8:0 rwm\n")),
+        rule(
+            "devices.list keeps the order added and merges accesses of one device",
+            "devices",
+            writes("devices.deny", "a"),
+            writes("devices.allow", "c 1:5 r"),
+            writes("devices.allow", "c 136:* rwm"),
+            writes("devices.allow", "c 1:5 w"),
+            readsExactly("devices.list", "c 1:5 rw\nc 136:* rwm\n"),
+            writes("devices.deny", "c 1:5 r"),
+            readsExactly("devices.list", "c 1:5 w\nc 136:* rwm\n")),
+        rule(
+            "pids.max takes up to PID_MAX_LIMIT and ignores surrounding blanks",
+            "pids",
+            takes("pids.max", "4194304", "4194304"),
+            refuses(Errno.EINVAL, "pids.max", "4194305", "MAX"),
+            takes("pids.max", " 7 ", "7"),
+            takes("pids.max", " max ", "max")),
+        rule(
+            "freezer.state ignores surrounding blanks but not case",
+            "freezer",
+            takes("freezer.state", " FROZEN \n", "FROZEN"),
+            reads("freezer.self_freezing", "1"),
+            refuses(Errno.EINVAL, "freezer.state", "thawed"),
+            takes("freezer.state", "THAWED", "THAWED")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void aFreshCgroupFollowsTheRule(FileRule rule) throws IOException {
+    checkOnV1(rule);
   }
 
   // ---- cpuset.
@@ -97,45 +158,7 @@ public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContract
     assertWriteRefused(Errno.ENOSPC, h, scratch.path(), "cpuset.cpus", "\n");
   }
 
-  @Test
-  void schedRelaxDomainLevelDefaultsToMinusOneAndTakesUpToTwoHere() throws IOException {
-    Hierarchy h = hierarchy("cpuset");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cpuset.sched_relax_domain_level")).isEqualTo("-1");
-    assertThat(writeAndRead(h, p, "cpuset.sched_relax_domain_level", "2")).isEqualTo("2");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpuset.sched_relax_domain_level", "3");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpuset.sched_relax_domain_level", "-2");
-  }
-
   // ---- devices.
-
-  @Test
-  void deviceRulesNeedSingleSpacesNumbersOrStarsAndAnAccess() throws IOException {
-    Hierarchy h = hierarchy("devices");
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "devices.deny", "a");
-    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "devices.allow", "c  1:3 r"));
-    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "devices.allow", "c 1:9 "));
-    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "devices.allow", "c 1:4294967296 r"));
-    assertErrno(Errno.EINVAL, () -> fs.write(h, p, "devices.allow", "c 1:x r"));
-    assertThat(fs.read(h, p, "devices.list")).isEmpty();
-    fs.write(h, p, "devices.allow", "c 01:7 r");
-    fs.write(h, p, "devices.allow", "b 8:0 rwmx");
-    assertThat(fs.read(h, p, "devices.list")).isEqualTo("c 1:7 r\nb 8:0 rwm\n");
-  }
-
-  @Test
-  void devicesListKeepsTheOrderAddedAndMergesAccessesOfOneDevice() throws IOException {
-    Hierarchy h = hierarchy("devices");
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "devices.deny", "a");
-    fs.write(h, p, "devices.allow", "c 1:5 r");
-    fs.write(h, p, "devices.allow", "c 136:* rwm");
-    fs.write(h, p, "devices.allow", "c 1:5 w");
-    assertThat(fs.read(h, p, "devices.list")).isEqualTo("c 1:5 rw\nc 136:* rwm\n");
-    fs.write(h, p, "devices.deny", "c 1:5 r");
-    assertThat(fs.read(h, p, "devices.list")).isEqualTo("c 1:5 w\nc 136:* rwm\n");
-  }
 
   @Test
   void aDenialInAParentReachesItsChildren() throws IOException {
@@ -151,17 +174,6 @@ public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContract
   }
 
   // ---- pids, freezer, blkio.
-
-  @Test
-  void pidsMaxTakesUpToPidMaxLimitAndIgnoresSurroundingBlanks() throws IOException {
-    Hierarchy h = hierarchy("pids");
-    CgroupPath p = make(h, "a");
-    assertThat(writeAndRead(h, p, "pids.max", "4194304")).isEqualTo("4194304");
-    assertWriteRefused(Errno.EINVAL, h, p, "pids.max", "4194305");
-    assertWriteRefused(Errno.EINVAL, h, p, "pids.max", "MAX");
-    assertThat(writeAndRead(h, p, "pids.max", " 7 ")).isEqualTo("7");
-    assertThat(writeAndRead(h, p, "pids.max", " max ")).isEqualTo("max");
-  }
 
   @Test
   void pidsCurrentCountsTheTasksOfTheSubtree() throws IOException {
@@ -182,16 +194,6 @@ public abstract class CgroupV1CpusetDevicesPidsContract extends CgroupFsContract
     assertThat(fs.hasFile(freezer, CgroupPath.root(), "freezer.state")).isFalse();
     assertThat(fs.hasFile(pids, scratch.path(), "pids.max")).isTrue();
     assertThat(fs.hasFile(freezer, scratch.path(), "freezer.state")).isTrue();
-  }
-
-  @Test
-  void freezerStateIgnoresSurroundingBlanksButNotCase() throws IOException {
-    Hierarchy h = hierarchy("freezer");
-    CgroupPath p = make(h, "a");
-    assertThat(writeAndRead(h, p, "freezer.state", " FROZEN \n")).isEqualTo("FROZEN");
-    assertThat(read(h, p, "freezer.self_freezing")).isEqualTo("1");
-    assertWriteRefused(Errno.EINVAL, h, p, "freezer.state", "thawed");
-    assertThat(writeAndRead(h, p, "freezer.state", "THAWED")).isEqualTo("THAWED");
   }
 
   @Test

@@ -58,10 +58,7 @@ public abstract class CgroupV1FreezerContract extends CgroupFreezerContractSuppo
   void sigkillOfAProcessTheFreezerHoldsTakesEffectOnlyOnceItIsThawed() throws IOException {
     Hierarchy h = hierarchy("freezer");
     CgroupPath p = make(h, "a");
-    long pid = process();
-    fs.write(h, p, "cgroup.procs", Long.toString(pid));
-    fs.write(h, p, "freezer.state", "FROZEN");
-    awaitFile(h, p, "freezer.state", s -> s.equals("FROZEN\n"));
+    long pid = aFrozenProcessIn(h, p);
     fs.kill(pid);
     settle();
     assertThat(read(h, p, "cgroup.procs")).as("killed but frozen").isEqualTo(Long.toString(pid));

@@ -1,10 +1,21 @@
 package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.lmctfy.testing.contract.FileRule.readFails;
+import static org.lmctfy.testing.contract.FileRule.reads;
+import static org.lmctfy.testing.contract.FileRule.readsExactly;
+import static org.lmctfy.testing.contract.FileRule.refuses;
+import static org.lmctfy.testing.contract.FileRule.rule;
+import static org.lmctfy.testing.contract.FileRule.takes;
+import static org.lmctfy.testing.contract.FileRule.writeFails;
+import static org.lmctfy.testing.contract.FileRule.writes;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;
 
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -24,6 +35,50 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
    */
   protected CgroupV2Contract(ContractBackend backend) {
     super(backend);
+  }
+
+  // The rules of the core files on one fresh cgroup, a row each.
+  static List<FileRule> rules() {
+    return List.of(
+        rule(
+            "a new cgroup is an unpopulated thawed domain with no limits",
+            readsExactly("cgroup.events", "populated 0\nfrozen 0\n"),
+            reads("cgroup.type", "domain"),
+            reads("cgroup.max.descendants", "max"),
+            reads("cgroup.max.depth", "max"),
+            reads("cgroup.freeze", "0")),
+        rule(
+            "freezing an empty cgroup reports frozen at once",
+            writes("cgroup.freeze", "1"),
+            readsExactly("cgroup.events", "populated 0\nfrozen 1\n"),
+            writes("cgroup.freeze", "0"),
+            readsExactly("cgroup.events", "populated 0\nfrozen 0\n"),
+            refuses(Errno.ERANGE, "cgroup.freeze", "2")),
+        rule(
+            "cgroup.kill takes only 1 and cannot be read",
+            writeFails(Errno.ERANGE, "cgroup.kill", "2", "0"),
+            readFails(Errno.EINVAL, "cgroup.kill")),
+        rule(
+            "perf_event is implicit: never enabled, but may be disabled",
+            refuses(Errno.ENOENT, "cgroup.subtree_control", "+perf_event"),
+            writes("cgroup.subtree_control", "-perf_event"),
+            readsExactly("cgroup.subtree_control", "")),
+        rule(
+            "disabling a controller that is not enabled is accepted",
+            writes("cgroup.subtree_control", "-memory"),
+            writes("cgroup.subtree_control", "-pids -hugetlb"),
+            readsExactly("cgroup.subtree_control", "")),
+        rule(
+            "cgroup.freeze ignores surrounding blanks",
+            takes("cgroup.freeze", " 1 ", "1"),
+            takes("cgroup.freeze", "0\n", "0")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void aFreshCgroupFollowsTheRule(FileRule rule) throws IOException {
+    Hierarchy h = unified();
+    rule.check(this, h, make(h, "a"));
   }
 
   @Test
@@ -49,17 +104,6 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   }
 
   @Test
-  void aNewCgroupIsAnUnpopulatedThawedDomainWithNoLimits() throws IOException {
-    Hierarchy h = unified();
-    CgroupPath p = make(h, "a");
-    assertThat(fs.read(h, p, "cgroup.events")).isEqualTo("populated 0\nfrozen 0\n");
-    assertThat(read(h, p, "cgroup.type")).isEqualTo("domain");
-    assertThat(read(h, p, "cgroup.max.descendants")).isEqualTo("max");
-    assertThat(read(h, p, "cgroup.max.depth")).isEqualTo("max");
-    assertThat(read(h, p, "cgroup.freeze")).isEqualTo("0");
-  }
-
-  @Test
   void subtreeControlNeedsASignAndAKnownController() throws IOException {
     Hierarchy h = unified();
     assertWriteRefused(Errno.EINVAL, h, scratch.path(), "cgroup.subtree_control", "memory");
@@ -74,17 +118,6 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
     fs.makeCgroup(h, b);
     assertThat(read(h, b, "cgroup.controllers")).isEmpty();
     assertWriteRefused(Errno.ENOENT, h, b, "cgroup.subtree_control", "+memory");
-  }
-
-  @Test
-  void freezingAnEmptyCgroupReportsFrozenAtOnce() throws IOException {
-    Hierarchy h = unified();
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "cgroup.freeze", "1");
-    assertThat(fs.read(h, p, "cgroup.events")).isEqualTo("populated 0\nfrozen 1\n");
-    fs.write(h, p, "cgroup.freeze", "0");
-    assertThat(fs.read(h, p, "cgroup.events")).isEqualTo("populated 0\nfrozen 0\n");
-    assertWriteRefused(Errno.ERANGE, h, p, "cgroup.freeze", "2");
   }
 
   @Test
@@ -123,15 +156,6 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   }
 
   @Test
-  void cgroupKillTakesOnlyOneAndCannotBeRead() throws IOException {
-    Hierarchy h = unified();
-    CgroupPath p = make(h, "a");
-    assertErrno(Errno.ERANGE, () -> fs.write(h, p, "cgroup.kill", "2"));
-    assertErrno(Errno.ERANGE, () -> fs.write(h, p, "cgroup.kill", "0"));
-    assertErrno(Errno.EINVAL, () -> fs.read(h, p, "cgroup.kill"));
-  }
-
-  @Test
   void maxDepthLimitsMkdirWithEagainAndTakesMaxOrANonNegativeNumber() throws IOException {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a");
@@ -164,38 +188,12 @@ public abstract class CgroupV2Contract extends CgroupFsContractSupport {
   }
 
   @Test
-  void perfEventIsImplicitNeverEnabledButMayBeDisabled() throws IOException {
-    Hierarchy h = unified();
-    CgroupPath p = make(h, "a");
-    assertWriteRefused(Errno.ENOENT, h, p, "cgroup.subtree_control", "+perf_event");
-    fs.write(h, p, "cgroup.subtree_control", "-perf_event");
-    assertThat(fs.read(h, p, "cgroup.subtree_control")).isEmpty();
-  }
-
-  @Test
   void cgroupKillOfAThreadedCgroupIsEopnotsupp() throws IOException {
     Hierarchy h = unified();
     CgroupPath t = make(h, "t/th");
     fs.write(h, t, "cgroup.type", "threaded");
     assertErrno(Errno.EOPNOTSUPP, () -> fs.write(h, t, "cgroup.kill", "1"));
     fs.write(h, t.parent(), "cgroup.kill", "1"); // its thread root, a domain, may be killed
-  }
-
-  @Test
-  void disablingAControllerThatIsNotEnabledIsAccepted() throws IOException {
-    Hierarchy h = unified();
-    CgroupPath p = make(h, "a");
-    fs.write(h, p, "cgroup.subtree_control", "-memory");
-    fs.write(h, p, "cgroup.subtree_control", "-pids -hugetlb");
-    assertThat(fs.read(h, p, "cgroup.subtree_control")).isEmpty();
-  }
-
-  @Test
-  void cgroupFreezeIgnoresSurroundingBlanks() throws IOException {
-    Hierarchy h = unified();
-    CgroupPath p = make(h, "a");
-    assertThat(writeAndRead(h, p, "cgroup.freeze", " 1 ")).isEqualTo("1");
-    assertThat(writeAndRead(h, p, "cgroup.freeze", "0\n")).isEqualTo("0");
   }
 
   @Test

@@ -1,10 +1,17 @@
 package org.lmctfy.testing.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.lmctfy.testing.contract.FileRule.reads;
+import static org.lmctfy.testing.contract.FileRule.refuses;
+import static org.lmctfy.testing.contract.FileRule.rule;
+import static org.lmctfy.testing.contract.FileRule.takes;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -37,6 +44,42 @@ public abstract class CgroupV2ControllersContract extends CgroupFsContractSuppor
     return h;
   }
 
+  // The rules on one fresh cgroup whose controller the scratch parent enables, a row each.
+  static List<FileRule> rules() {
+    return List.of(
+        rule(
+            "memory.max takes max or bytes rounded down to a page",
+            "memory",
+            reads("memory.max", "max"),
+            takes("memory.max", "1048577", "1048576"),
+            takes("memory.max", "max", "max"),
+            takes("memory.swap.max", "0", "0"),
+            takes("memory.low", "4096", "4096"),
+            refuses(Errno.EINVAL, "memory.max", "-1"),
+            refuses(Errno.EINVAL, "memory.high", "abc")),
+        rule(
+            "a cpu.max quota below 1000 is EINVAL and a weight outside its range ERANGE",
+            "cpu",
+            reads("cpu.max", "max 100000"),
+            takes("cpu.max", "50000 100000", "50000 100000"),
+            refuses(Errno.EINVAL, "cpu.max", "500 100000"),
+            reads("cpu.weight", "100"),
+            refuses(Errno.ERANGE, "cpu.weight", "0", "10001")),
+        rule(
+            "pids.max on v2 takes max or a number",
+            "pids",
+            reads("pids.max", "max"),
+            takes("pids.max", "64", "64"),
+            refuses(Errno.EINVAL, "pids.max", "-1")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void aFreshCgroupFollowsTheRule(FileRule rule) throws IOException {
+    Hierarchy h = withController(rule.controller());
+    rule.check(this, h, make(h, "a"));
+  }
+
   @Test
   void controllerFilesAppearInChildrenWhenEnabledAndGoWhenDisabled() throws IOException {
     Hierarchy h = withController("memory");
@@ -66,40 +109,6 @@ public abstract class CgroupV2ControllersContract extends CgroupFsContractSuppor
     CgroupPath q = make(h, "b");
     fs.write(h, q, "cgroup.subtree_control", "+memory");
     assertErrno(Errno.EBUSY, () -> fs.write(h, q, "cgroup.procs", Long.toString(pid)));
-  }
-
-  @Test
-  void memoryMaxTakesMaxOrBytesRoundedDownToAPage() throws IOException {
-    Hierarchy h = withController("memory");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "memory.max")).isEqualTo("max");
-    assertThat(writeAndRead(h, p, "memory.max", "1048577")).isEqualTo("1048576");
-    assertThat(writeAndRead(h, p, "memory.max", "max")).isEqualTo("max");
-    assertThat(writeAndRead(h, p, "memory.swap.max", "0")).isEqualTo("0");
-    assertThat(writeAndRead(h, p, "memory.low", "4096")).isEqualTo("4096");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.max", "-1");
-    assertWriteRefused(Errno.EINVAL, h, p, "memory.high", "abc");
-  }
-
-  @Test
-  void cpuMaxQuotaBelow1000IsEinvalAndWeightOutsideItsRangeIsErange() throws IOException {
-    Hierarchy h = withController("cpu");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "cpu.max")).isEqualTo("max 100000");
-    assertThat(writeAndRead(h, p, "cpu.max", "50000 100000")).isEqualTo("50000 100000");
-    assertWriteRefused(Errno.EINVAL, h, p, "cpu.max", "500 100000");
-    assertThat(read(h, p, "cpu.weight")).isEqualTo("100");
-    assertWriteRefused(Errno.ERANGE, h, p, "cpu.weight", "0");
-    assertWriteRefused(Errno.ERANGE, h, p, "cpu.weight", "10001");
-  }
-
-  @Test
-  void pidsMaxOnV2TakesMaxOrANumber() throws IOException {
-    Hierarchy h = withController("pids");
-    CgroupPath p = make(h, "a");
-    assertThat(read(h, p, "pids.max")).isEqualTo("max");
-    assertThat(writeAndRead(h, p, "pids.max", "64")).isEqualTo("64");
-    assertWriteRefused(Errno.EINVAL, h, p, "pids.max", "-1");
   }
 
   @Test

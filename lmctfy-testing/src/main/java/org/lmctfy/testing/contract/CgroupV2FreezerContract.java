@@ -60,10 +60,7 @@ public abstract class CgroupV2FreezerContract extends CgroupFreezerContractSuppo
   void cgroupKillEndsFrozenProcessesAndTheEmptiedCgroupStaysFrozen() throws IOException {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a/b");
-    long pid = process();
-    fs.write(h, p, "cgroup.procs", Long.toString(pid));
-    fs.write(h, p, "cgroup.freeze", "1");
-    awaitFile(h, p, "cgroup.events", s -> s.contains("frozen 1"));
+    aFrozenProcessIn(h, p);
     fs.write(h, p.parent(), "cgroup.kill", "1");
     assertThat(awaitFile(h, p, "cgroup.events", s -> s.startsWith("populated 0")))
         .isEqualTo("populated 0\nfrozen 1\n");
@@ -74,10 +71,7 @@ public abstract class CgroupV2FreezerContract extends CgroupFreezerContractSuppo
   void sigkillEndsAProcessTheV2FreezerHolds() throws IOException {
     Hierarchy h = unified();
     CgroupPath p = make(h, "a");
-    long pid = process();
-    fs.write(h, p, "cgroup.procs", Long.toString(pid));
-    fs.write(h, p, "cgroup.freeze", "1");
-    awaitFile(h, p, "cgroup.events", s -> s.contains("frozen 1"));
+    long pid = aFrozenProcessIn(h, p);
     fs.kill(pid);
     assertThat(awaitFile(h, p, "cgroup.procs", String::isEmpty)).isEmpty();
   }
