@@ -213,7 +213,7 @@ class FakeCgroupFsTest {
   }
 
   @Test
-  void clearRecordEmptiesTheRecordButNotTheFaultCount() throws Exception {
+  void clearingTheRecordEmptiesItAndKeepsPendingFaults() throws Exception {
     fs.faults().failAt(2, Errno.EIO);
     fs.makeCgroup(memory, A);
     fs.record().clear();
