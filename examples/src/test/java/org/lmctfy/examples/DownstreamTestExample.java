@@ -69,7 +69,7 @@ class DownstreamTestExample {
   void whenTheKernelRefusesTheLimitTheJobFailsAndNothingIsLeft() {
     JobSlots slots = new JobSlots(api);
     FakeSnapshot before = cgroups.snapshot();
-    cgroups.failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
+    cgroups.faults().failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
     assertThatThrownBy(() -> slots.acquire("build-2", 104857600))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("build-2")
@@ -87,14 +87,14 @@ class DownstreamTestExample {
     slots.acquire(
         "warm-up", 104857600); // the first acquire also makes what slots share (on v2: /jobs)
     slots.release("warm-up");
-    cgroups.clearRecord();
+    cgroups.record().clear();
     slots.acquire("probe", 104857600);
-    int steps = cgroups.mutationCount(); // the kernel operations of one acquire
+    int steps = cgroups.record().count(); // the kernel operations of one acquire
     slots.release("probe");
     assertThat(steps).isGreaterThan(3);
     FakeSnapshot before = cgroups.snapshot();
     for (int step = 1; step <= steps; step++) {
-      cgroups.failMutation(step, Errno.ENOSPC);
+      cgroups.faults().failAt(step, Errno.ENOSPC);
       assertThatThrownBy(() -> slots.acquire("build-3", 104857600))
           .as("failing step %d", step)
           .isInstanceOf(IllegalStateException.class);

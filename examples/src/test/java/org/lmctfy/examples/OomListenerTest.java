@@ -25,8 +25,8 @@ class OomListenerTest {
       PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
       OomListener.listen(job, 52428800, out);
       Hierarchy memory = fs.hierarchy("memory").orElseThrow();
-      fs.raiseOom(memory, CgroupPath.of("/job"));
-      fs.setKernelValue(memory, CgroupPath.of("/job"), "memory.usage_in_bytes", "60000000\n");
+      fs.kernel().raiseOom(memory, CgroupPath.of("/job"));
+      fs.kernel().setValue(memory, CgroupPath.of("/job"), "memory.usage_in_bytes", "60000000\n");
       awaitLines(printed, 2);
       assertThat(printed.toString(StandardCharsets.UTF_8))
           .contains("/job: out of memory", "/job: memory usage crossed 52428800 bytes");

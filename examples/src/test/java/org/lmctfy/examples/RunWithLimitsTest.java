@@ -24,7 +24,7 @@ class RunWithLimitsTest {
 
   @Test
   void runsTheCommandInsideTheLimitsReturnsItsCodeAndDestroysTheContainer() throws Exception {
-    Set<Long> before = fs.processes();
+    Set<Long> before = fs.processes().living();
     AtomicReference<String> seen = new AtomicReference<>();
     Thread kernel =
         new Thread(
@@ -32,7 +32,7 @@ class RunWithLimitsTest {
               try {
                 long pid;
                 while (true) {
-                  Set<Long> now = new HashSet<>(fs.processes());
+                  Set<Long> now = new HashSet<>(fs.processes().living());
                   now.removeAll(before);
                   if (!now.isEmpty()) {
                     pid = now.iterator().next();
@@ -50,12 +50,13 @@ class RunWithLimitsTest {
                         + " pids="
                         + fs.read(hierarchy("pids"), job, "pids.max").strip()
                         + " argv="
-                        + fs.commandOf(pid)
+                        + fs.processes()
+                            .commandOf(pid)
                             .orElseThrow()
                             .subList(
-                                fs.commandOf(pid).orElseThrow().size() - 2,
-                                fs.commandOf(pid).orElseThrow().size()));
-                fs.exitProcess(pid, 3);
+                                fs.processes().commandOf(pid).orElseThrow().size() - 2,
+                                fs.processes().commandOf(pid).orElseThrow().size()));
+                fs.processes().exit(pid, 3);
               } catch (Exception e) {
                 seen.set(e.toString());
               }

@@ -24,8 +24,8 @@ class StatsScraperTest {
         fs.hierarchies().stream().filter(h -> h.has("memory")).findFirst().orElseThrow();
     Hierarchy cpuacct =
         fs.hierarchies().stream().filter(h -> h.has("cpuacct")).findFirst().orElseThrow();
-    fs.setKernelValue(memory, CgroupPath.of("/web"), "memory.usage_in_bytes", "5242880");
-    fs.setKernelValue(cpuacct, CgroupPath.of("/web"), "cpuacct.usage", "2500000000");
+    fs.kernel().setValue(memory, CgroupPath.of("/web"), "memory.usage_in_bytes", "5242880");
+    fs.kernel().setValue(cpuacct, CgroupPath.of("/web"), "cpuacct.usage", "2500000000");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     StatsScraper.printTable(api, new PrintStream(bytes, true, StandardCharsets.UTF_8));
     assertThat(bytes.toString(StandardCharsets.UTF_8).lines())

@@ -16,17 +16,18 @@ class TenLinesTest {
   void theTenLinesCapTheJobRunTheProgramInsideAndLeaveNothing() throws Exception {
     FakeCgroupFs fs = FakeCgroupFs.create();
     List<String> commands = new ArrayList<>();
-    fs.onRun(
-        command -> {
-          commands.add(command.toString());
-          return FakeRun.exits(0);
-        });
+    fs.processes()
+        .onRun(
+            command -> {
+              commands.add(command.toString());
+              return FakeRun.exits(0);
+            });
     ContainerApi api = ContainerApi.open(fs);
-    long before = fs.mutations().size();
+    long before = fs.record().mutations().size();
 
     assertThat(TenLines.tenLines(api)).isZero();
 
-    assertThat(fs.mutations().subList((int) before, fs.mutations().size()))
+    assertThat(fs.record().mutations().subList((int) before, fs.record().mutations().size()))
         .anySatisfy(
             op -> {
               assertThat(op.file()).isEqualTo("cpu.max");

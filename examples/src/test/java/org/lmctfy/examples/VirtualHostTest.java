@@ -25,13 +25,14 @@ public class VirtualHostTest {
   @Test
   void onTheFakeTheProgramJoinsTheVirtualHostAndNothingIsLeft() throws Exception {
     FakeCgroupFs fs = FakeCgroupFs.create();
-    java.util.Set<Long> before = fs.processes();
+    java.util.Set<Long> before = fs.processes().living();
     List<String> commands = new ArrayList<>();
-    fs.onRun(
-        command -> {
-          commands.add(command.toString());
-          return command.get(0).equals("/bin/sh") ? FakeRun.exits(0).writes("vh\n") : null;
-        });
+    fs.processes()
+        .onRun(
+            command -> {
+              commands.add(command.toString());
+              return command.get(0).equals("/bin/sh") ? FakeRun.exits(0).writes("vh\n") : null;
+            });
 
     int code = VirtualHost.machine(ContainerApi.open(fs), "/srv/vh", new ByteArrayOutputStream());
 
@@ -39,7 +40,7 @@ public class VirtualHostTest {
     assertThat(commands)
         .containsExactly("[catatonit, -P]", "[/bin/sh, -c, hostname; echo $$; cat /proc/net/dev]");
     CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
-    assertThat(fs.processes()).as("the init is gone").isEqualTo(before);
+    assertThat(fs.processes().living()).as("the init is gone").isEqualTo(before);
   }
 
   @Tag("kernel")

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
@@ -32,12 +31,11 @@ import org.lmctfy.testing.internal.fake.WatchQueue;
  * are validated and refused with the kernel's errno, {@code cgroup.procs} moves fake processes, and
  * a cgroup with children or processes cannot be removed.
  *
- * <p>On top of the kernel it offers what a test needs: a process table ({@link #spawnProcess()},
- * {@link #exitProcess}), started processes that run nothing ({@link #start}), kernel-side changes
- * ({@link #setKernelValue}), notifications a test raises ({@link #raiseOom}, {@link
- * #raisePressure}, {@link #exitAll}), fault injection ({@link #failMutation}, {@link #failWhen}), a
- * crash point ({@link #crashAt}, {@link #recover()}), the record of mutations and {@link
- * #snapshot() snapshots} to compare.
+ * <p>On top of the kernel it offers what a test needs, grouped by role as MockWebServer keeps its
+ * dispatcher and socket policies apart: the process table and what started processes do ({@link
+ * #processes()}; {@link #start} runs nothing), what the kernel does on its own ({@link #kernel()}:
+ * values, OOMs, pressure), fault injection and a crash point ({@link #faults()}), the record of
+ * mutations ({@link #record()}) and {@link #snapshot() snapshots} to compare.
  *
  * <p>Fidelity: v1 rules were checked against a 6.18 kernel; v2 controller rules follow the kernel's
  * cgroup-v2 documentation. Usage counters never move by themselves. Not for production use.
@@ -47,7 +45,7 @@ import org.lmctfy.testing.internal.fake.WatchQueue;
  * <pre>{@code
  * FakeCgroupFs fs = FakeCgroupFs.create();
  * Hierarchy memory = fs.hierarchy("memory").orElseThrow();
- * fs.failMutation(2, Errno.EINVAL);                  // the second write of the code under test fails
+ * fs.faults().failAt(2, Errno.EINVAL);               // the second write of the code under test fails
  * assertThatThrownBy(() -> api.create("/job", spec)).isInstanceOf(LmctfyException.class);
  * assertThat(fs.exists(memory, CgroupPath.of("/job"))).isFalse();   // and it cleaned up
  * }</pre>
@@ -61,24 +59,56 @@ public final class FakeCgroupFs implements CgroupFs {
   private final Object lock = new Object();
   private final Kernel kernel;
   private final Recorder recorder = new Recorder();
-  private final Map<Long, List<String>> commands = new java.util.HashMap<>();
-  private final Map<Long, FakeRun> runs = new java.util.HashMap<>();
-  private FakeRun.Script script = command -> null;
-
-  /** Ends scripted processes at their time; made on first use, its one thread ends when idle. */
-  private java.util.concurrent.ScheduledThreadPoolExecutor exits;
-
-  /**
-   * Threads in {@link #awaitExit}'s wait; a mutation wakes them only if there are any (notifyAll is
-   * not free).
-   */
-  private int waiters;
-
   private final FakeLayout layout;
+  private final FakeProcesses processes;
+  private final FakeKernel kernelEvents;
+  private final FakeFaults faults;
+  private final FakeRecord record;
 
   private FakeCgroupFs(Kernel kernel, FakeLayout layout) {
     this.kernel = kernel;
     this.layout = layout;
+    this.processes = new FakeProcesses(lock, kernel);
+    this.kernelEvents = new FakeKernel(lock, kernel);
+    this.faults = new FakeFaults(lock, recorder);
+    this.record = new FakeRecord(lock, recorder);
+  }
+
+  /**
+   * The process table: processes and threads the test makes and ends, and what started processes
+   * do.
+   *
+   * @return this fake's processes
+   */
+  public FakeProcesses processes() {
+    return processes;
+  }
+
+  /**
+   * What the kernel does on its own, as the test makes it happen: values, OOMs, pressure.
+   *
+   * @return this fake's kernel events
+   */
+  public FakeKernel kernel() {
+    return kernelEvents;
+  }
+
+  /**
+   * The faults to inject: failing mutations and a crash point.
+   *
+   * @return this fake's faults
+   */
+  public FakeFaults faults() {
+    return faults;
+  }
+
+  /**
+   * The record of mutating operations.
+   *
+   * @return this fake's record
+   */
+  public FakeRecord record() {
+    return record;
   }
 
   /**
@@ -292,7 +322,7 @@ public final class FakeCgroupFs implements CgroupFs {
     try (ContainerApi api = ContainerApi.open(this)) { // what the unit's manager does at its start
       api.initMachine(new InitSpec(List.of(), Layouts.SYSTEMD_ENABLES, SYSTEMD_LEAF));
     }
-    clearRecord();
+    record.clear();
   }
 
   // ---- CgroupFs: reads.
@@ -388,13 +418,13 @@ public final class FakeCgroupFs implements CgroupFs {
 
   /**
    * A watcher whose watches are signalled at once, on the thread that changed the fake: a file
-   * watch after every change (any successful mutation, process change, {@link #setKernelValue},
-   * {@link #raiseOom}) and when its cgroup is removed; a v1 eventfd registration by {@link
-   * #raiseOom} ({@code memory.oom_control}), by {@link #setKernelValue} of a usage file that
-   * crosses the threshold either way ({@code memory.usage_in_bytes}, {@code
+   * watch after every change (any successful mutation, process change, {@link FakeKernel#setValue},
+   * {@link FakeKernel#raiseOom}) and when its cgroup is removed; a v1 eventfd registration by
+   * {@link FakeKernel#raiseOom} ({@code memory.oom_control}), by {@link FakeKernel#setValue} of a
+   * usage file that crosses the threshold either way ({@code memory.usage_in_bytes}, {@code
    * memory.memsw.usage_in_bytes}; other files are EINVAL), and by removal; a PSI trigger, validated
    * as the kernel does for a privileged writer (window 500 ms to 10 s, threshold within it), by
-   * {@link #raisePressure} and by removal. No polling, no delay.
+   * {@link FakeKernel#raisePressure} and by removal. No polling, no delay.
    */
   @Override
   public CgroupWatcher watcher() {
@@ -700,12 +730,13 @@ public final class FakeCgroupFs implements CgroupFs {
   /**
    * Runs nothing: spawns a fake process (one thread) and places it in {@code cgroups} by writing
    * its pid to each {@code cgroup.procs} in turn, as the host's launcher does, so the writes are
-   * recorded and open to {@link #failMutation}/{@link #failWhen}, and the kernel's refusals apply
-   * (an empty v1 cpuset is ENOSPC). If one fails, the fake process ends and the failure is thrown.
-   * Once placed it does what the {@link #onRun script} says for its command (forks, writes, exits
-   * with a status after a delay); without one, the returned {@link Process} has the fake pid and
-   * empty streams, and it runs until {@link #exitProcess(long, int)}, a kill or {@code cgroup.kill}
-   * ends it (exit status 137). What it would have run is {@link #commandOf}.
+   * recorded and open to {@link FakeFaults#failAt}/{@link FakeFaults#failWhen}, and the kernel's
+   * refusals apply (an empty v1 cpuset is ENOSPC). If one fails, the fake process ends and the
+   * failure is thrown. Once placed it does what the {@link FakeProcesses#onRun script} says for its
+   * command (forks, writes, exits with a status after a delay); without one, the returned {@link
+   * Process} has the fake pid and empty streams, and it runs until {@link FakeProcesses#exit(long,
+   * int)}, a kill or {@code cgroup.kill} ends it (exit status 137). What it would have run is
+   * {@link FakeProcesses#commandOf}.
    */
   @Override
   public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
@@ -739,28 +770,7 @@ public final class FakeCgroupFs implements CgroupFs {
         }
       }
       kernel.watch(pid);
-      commands.put(pid, List.copyOf(command.command()));
-      FakeRun run = script.apply(List.copyOf(command.command()));
-      if (run == null) {
-        run = FakeRun.runsUntilEnded();
-      }
-      runs.put(pid, run);
-      for (int i = 0; i < run.children(); i++) {
-        kernel.forkProcess(pid);
-      }
-      FakeProcess process =
-          new FakeProcess(
-              this,
-              pid,
-              output(command.redirectOutput(), run.stdout(), System.out),
-              output(command.redirectError(), run.stderr(), System.err));
-      if (run.exitCode() != null) {
-        if (run.after().isZero()) {
-          endIfRunning(pid, run.exitCode());
-        } else {
-          scheduleExit(pid, run.exitCode(), run.after().toNanos());
-        }
-      }
+      FakeProcess process = processes.started(pid, command);
       kernel.changed();
       return process;
     }
@@ -768,16 +778,16 @@ public final class FakeCgroupFs implements CgroupFs {
 
   /**
    * Virtual hosts in memory: a virtual host is its init, a fake process placed in the container's
-   * cgroups like any started one ({@link #commandOf} is its {@code init_argv}, or {@code
-   * [catatonit, -P]} for the default init), and the processes joined to it ({@link #commandOf} is
-   * the program's argv, as the caller gave it). Scripts ({@link #onRun}) decide what each does from
-   * that command; an init whose script exits at once fails the start as bwrap would, with
-   * FAILED_PRECONDITION. A child that a joined process forks is in the virtual host too; when the
-   * init ends (killed, {@code cgroup.kill}, its script, {@link #exitProcess}), every process of the
-   * virtual host is killed, as the kernel ends a pid namespace. Start times are the fake's ticks,
-   * so a pid is never mistaken for another process's. {@link #virtualHostOf} tells a test where a
-   * process runs. Nothing of the machine is checked: a root filesystem, mounts and tools are taken
-   * as given.
+   * cgroups like any started one ({@link FakeProcesses#commandOf} is its {@code init_argv}, or
+   * {@code [catatonit, -P]} for the default init), and the processes joined to it ({@link
+   * FakeProcesses#commandOf} is the program's argv, as the caller gave it). Scripts ({@link
+   * FakeProcesses#onRun}) decide what each does from that command; an init whose script exits at
+   * once fails the start as bwrap would, with FAILED_PRECONDITION. A child that a joined process
+   * forks is in the virtual host too; when the init ends (killed, {@code cgroup.kill}, its script,
+   * {@link FakeProcesses#exit}), every process of the virtual host is killed, as the kernel ends a
+   * pid namespace. Start times are the fake's ticks, so a pid is never mistaken for another
+   * process's. {@link FakeProcesses#virtualHostOf} tells a test where a process runs. Nothing of
+   * the machine is checked: a root filesystem, mounts and tools are taken as given.
    *
    * @return this fake's virtual hosts
    */
@@ -825,7 +835,7 @@ public final class FakeCgroupFs implements CgroupFs {
                       + status
                       + " at once (a script of the fake)");
             }
-            virtualHostSpecs.put(pid, new FakeVirtualHost(pid, host, filesystem));
+            processes.madeVirtualHost(new FakeVirtualHost(pid, host, filesystem));
             return new org.lmctfy.cgroupfs.ProcessId(pid, kernel.startTime(pid));
           }
         }
@@ -887,186 +897,8 @@ public final class FakeCgroupFs implements CgroupFs {
         }
       };
 
-  /** The spec of each virtual host, by its init's pid. */
-  private final Map<Long, FakeVirtualHost> virtualHostSpecs = new java.util.HashMap<>();
-
   /** Marks a started process as the init of a new virtual host. */
   private static final long NEW_INIT = -1;
-
-  /**
-   * The virtual host a process runs in: its init's, with the spec it was made from; empty for a
-   * process in none (or one that does not run).
-   *
-   * @param pid the process id
-   * @return the virtual host, or empty
-   */
-  public Optional<FakeVirtualHost> virtualHostOf(long pid) {
-    synchronized (lock) {
-      if (!kernel.processes().contains(pid)) {
-        return Optional.empty();
-      }
-      Long init = kernel.initOf(pid);
-      return init == null ? Optional.empty() : Optional.ofNullable(virtualHostSpecs.get(init));
-    }
-  }
-
-  /**
-   * Scripts what every process {@link #start} starts from now on does, decided from its command:
-   * MockWebServer's dispatcher for processes. The script runs under the fake's lock: it must not
-   * call the fake.
-   *
-   * <pre>{@code
-   * cgroups.onRun(command -> FakeRun.exits(3).after(Duration.ofMillis(10)).writes("done\n"));
-   * }</pre>
-   *
-   * @param script what a process does, from its command line
-   */
-  public void onRun(FakeRun.Script script) {
-    synchronized (lock) {
-      this.script = Objects.requireNonNull(script, "script");
-    }
-  }
-
-  /**
-   * {@link #onRun(FakeRun.Script)} with one behaviour for every command.
-   *
-   * @param run what every started process does
-   */
-  public void onRun(FakeRun run) {
-    Objects.requireNonNull(run, "run");
-    onRun(command -> run);
-  }
-
-  /**
-   * What a scripted process wrote to a stream: the bytes for a pipe; written out for a file or
-   * INHERIT.
-   */
-  private static byte[] output(ProcessBuilder.Redirect to, String text, java.io.PrintStream own)
-      throws CgroupFsException {
-    byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    if (bytes.length == 0) {
-      return bytes;
-    }
-    switch (to.type()) {
-      case PIPE:
-        return bytes;
-      case INHERIT:
-        own.write(bytes, 0, bytes.length);
-        own.flush();
-        return new byte[0];
-      case WRITE:
-      case APPEND:
-        if (to.file() == null) {
-          return new byte[0]; // DISCARD is a WRITE to no file
-        }
-        try {
-          java.nio.file.Files.write(
-              to.file().toPath(),
-              bytes,
-              java.nio.file.StandardOpenOption.CREATE,
-              to.type() == ProcessBuilder.Redirect.Type.APPEND
-                  ? java.nio.file.StandardOpenOption.APPEND
-                  : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
-        } catch (java.io.IOException e) {
-          throw new CgroupFsException(
-              Operation.WRITE,
-              to.file().toString(),
-              null,
-              Errno.EIO,
-              "a scripted process could not write its output: " + e.getMessage());
-        }
-        return new byte[0];
-      default:
-        return new byte[0];
-    }
-  }
-
-  /** Ends {@code pid} with {@code status} in {@code nanos}, or once no freezer holds it. */
-  private void scheduleExit(long pid, int status, long nanos) {
-    if (exits == null) {
-      exits =
-          new java.util.concurrent.ScheduledThreadPoolExecutor(
-              1,
-              r -> {
-                Thread t = new Thread(r, "fake-cgroupfs-exits");
-                t.setDaemon(true);
-                return t;
-              });
-      exits.setKeepAliveTime(1, java.util.concurrent.TimeUnit.SECONDS);
-      exits.allowCoreThreadTimeOut(true);
-    }
-    exits.schedule(
-        () -> {
-          synchronized (lock) {
-            if (kernel.processes().contains(pid) && kernel.frozen(pid)) {
-              scheduleExit(
-                  pid,
-                  status,
-                  java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5)); // held: as on the kernel
-              return;
-            }
-            endIfRunning(pid, status);
-            kernel.changed();
-          }
-        },
-        nanos,
-        java.util.concurrent.TimeUnit.NANOSECONDS);
-  }
-
-  /** Whether a SIGTERM leaves {@code pid} running (its script says it ignores one). */
-  boolean ignoresSigterm(long pid) {
-    synchronized (lock) {
-      FakeRun run = runs.get(pid);
-      return run != null && run.ignoresSigterm();
-    }
-  }
-
-  /**
-   * The command a process {@link #start} started would have run, or empty for other pids.
-   *
-   * @param pid the process id
-   * @return the command a process {@link #start} started would have run, or empty for other pids
-   */
-  public Optional<List<String>> commandOf(long pid) {
-    synchronized (lock) {
-      return Optional.ofNullable(commands.get(pid));
-    }
-  }
-
-  void endIfRunning(long pid, int status) {
-    synchronized (lock) {
-      if (kernel.exitStatus(pid) == null && kernel.processes().contains(pid)) {
-        kernel.exitProcess(pid, status);
-        lock.notifyAll();
-      }
-    }
-  }
-
-  Integer exitStatusOf(long pid) {
-    synchronized (lock) {
-      return kernel.exitStatus(pid);
-    }
-  }
-
-  /** Waits up to {@code nanos} for a started process to end; its exit status, or null. */
-  Integer awaitExit(long pid, long nanos) throws InterruptedException {
-    long end = System.nanoTime() + nanos;
-    synchronized (lock) {
-      while (true) {
-        Integer status = kernel.exitStatus(pid);
-        long left = end - System.nanoTime();
-        if (status != null || left <= 0) {
-          return status;
-        }
-        waiters++;
-        try {
-          lock.wait(Math.max(1, Math.min(left / 1_000_000, 100)));
-        } finally {
-          waiters--;
-        }
-      }
-    }
-  }
 
   // Every mutation, under the lock: begin (counts it; a crash or an injected fault ends it there),
   // the kernel's change, then done, or failed if the kernel refused.
@@ -1106,13 +938,11 @@ public final class FakeCgroupFs implements CgroupFs {
 
   private void done() {
     recorder.end(null);
-    if (waiters > 0) {
-      lock.notifyAll(); // a kill or cgroup.kill may have ended a started process
-    }
+    processes.mutated(); // a kill or cgroup.kill may have ended a started process
     kernel.changed();
   }
 
-  // ---- Processes and kernel-side changes.
+  // ---- The test's own process and the whole state.
 
   /**
    * The pid standing for the test's own process; like pid 1 it starts in every hierarchy's root.
@@ -1121,267 +951,6 @@ public final class FakeCgroupFs implements CgroupFs {
   public long selfPid() {
     synchronized (lock) {
       return kernel.selfPid();
-    }
-  }
-
-  /**
-   * Starts a process with one thread (tid == pid) in every hierarchy's root cgroup.
-   *
-   * @return the number
-   */
-  public long spawnProcess() {
-    synchronized (lock) {
-      long pid = kernel.spawnProcess();
-      kernel.changed();
-      return pid;
-    }
-  }
-
-  /**
-   * Adds a thread to process {@code pid}, in the process's cgroups; returns its tid.
-   *
-   * @param pid the process id
-   * @return the number
-   */
-  public long spawnThread(long pid) {
-    synchronized (lock) {
-      long tid = kernel.spawnThread(pid);
-      kernel.changed();
-      return tid;
-    }
-  }
-
-  /**
-   * Forks process {@code pid}: a child with one thread in the parent's cgroups, as fork(2) makes
-   * it; returns its pid.
-   *
-   * @param pid the parent's process id
-   * @return the child's process id
-   */
-  public long forkProcess(long pid) {
-    synchronized (lock) {
-      long child = kernel.forkProcess(pid);
-      kernel.changed();
-      return child;
-    }
-  }
-
-  /**
-   * Ends a process: it and its threads leave every cgroup.
-   *
-   * @param pid the process id
-   */
-  public void exitProcess(long pid) {
-    exitProcess(pid, 0);
-  }
-
-  /**
-   * Ends a process with an exit status, which a {@link #start started} process's waitFor returns.
-   *
-   * @param pid the process id
-   * @param status the exit status
-   */
-  public void exitProcess(long pid, int status) {
-    synchronized (lock) {
-      kernel.exitProcess(pid, status);
-      lock.notifyAll();
-      kernel.changed();
-    }
-  }
-
-  /**
-   * The pids of the living processes.
-   *
-   * @return the pids of the living processes
-   */
-  public Set<Long> processes() {
-    synchronized (lock) {
-      return kernel.processes();
-    }
-  }
-
-  /**
-   * Changes a file as the kernel would on its own (usage counters, memory.events, under_oom...),
-   * with no validation; the cgroup and the file must exist.
-   *
-   * @param h the hierarchy
-   * @param path the cgroup's path in the hierarchy
-   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
-   * @param content the new content
-   * @throws IllegalArgumentException if they do not
-   */
-  public void setKernelValue(Hierarchy h, CgroupPath path, String file, String content) {
-    synchronized (lock) {
-      kernel.setKernelValue(h, path, file, content);
-      kernel.changed();
-    }
-  }
-
-  // ---- Notifications: what a test raises, delivered to watches at once.
-
-  /**
-   * An out-of-memory in the cgroup, as the kernel reports it after an OOM kill: on v1, {@code
-   * oom_kill} grows in {@code memory.oom_control} and the cgroup's OOM eventfds are signalled; on
-   * v2, {@code oom} and {@code oom_kill} grow in {@code memory.events} of the cgroup and its
-   * ancestors (and in its {@code memory.events.local}), which wakes their watches.
-   *
-   * <pre>{@code
-   * fs.raiseOom(fs.hierarchy("memory").orElseThrow(), CgroupPath.of("/job"));
-   * }</pre>
-   *
-   * @param h the hierarchy
-   * @param path the cgroup's path in the hierarchy
-   * @throws IllegalArgumentException if there is no such cgroup or it has no memory controller
-   */
-  public void raiseOom(Hierarchy h, CgroupPath path) {
-    synchronized (lock) {
-      kernel.raiseOom(h, path);
-    }
-  }
-
-  /**
-   * Fires the PSI triggers written to the pressure file {@code file} ({@code "cpu.pressure"},
-   * {@code "memory.pressure"}, {@code "io.pressure"}) of a v2 cgroup, as the kernel does when the
-   * stall crosses a trigger's threshold.
-   *
-   * @param h the hierarchy
-   * @param path the cgroup's path in the hierarchy
-   * @param file the interface file's name ({@code null} for the cgroup's directory where allowed)
-   * @throws IllegalArgumentException if there is no such cgroup or file
-   */
-  public void raisePressure(Hierarchy h, CgroupPath path, String file) {
-    synchronized (lock) {
-      kernel.raisePressure(h, path, file);
-    }
-  }
-
-  /**
-   * Every process with a thread in the cgroup (not its descendants) exits, as when the last job of
-   * a container ends: v2 {@code cgroup.events} then reads {@code populated 0} if no descendant has
-   * processes.
-   *
-   * @param h the hierarchy
-   * @param path the cgroup's path in the hierarchy
-   * @throws IllegalArgumentException if there is no such cgroup
-   */
-  public void exitAll(Hierarchy h, CgroupPath path) {
-    synchronized (lock) {
-      String procs;
-      try {
-        procs =
-            kernel.read(
-                h,
-                path,
-                h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2 ? "cgroup.threads" : "tasks");
-      } catch (CgroupFsException e) {
-        throw new IllegalArgumentException(
-            "no cgroup " + h.display(path, null) + " in the fake", e);
-      }
-      java.util.Set<Long> pids = new java.util.TreeSet<>();
-      for (String tid : procs.split("\n")) {
-        if (!tid.isBlank()) {
-          pids.add(kernel.pidOf(Long.parseLong(tid.strip())));
-        }
-      }
-      pids.forEach(kernel::exitProcess);
-      kernel.changed();
-    }
-  }
-
-  // ---- Faults and crashes.
-
-  /**
-   * Makes the {@code n}-th mutating operation from now (1 = the next) fail with {@code errno},
-   * once, changing nothing.
-   *
-   * @param n which operation from now (1 = the next)
-   * @param errno the errno
-   */
-  public void failMutation(int n, Errno errno) {
-    synchronized (lock) {
-      recorder.failMutation(n, Objects.requireNonNull(errno, "errno"));
-    }
-  }
-
-  /**
-   * Makes the next mutating operation that {@code matcher} accepts fail with {@code errno}, once,
-   * changing nothing.
-   *
-   * @param matcher which operation fails
-   * @param errno the errno
-   */
-  public void failWhen(Predicate<FakeOperation> matcher, Errno errno) {
-    synchronized (lock) {
-      recorder.failWhen(
-          Objects.requireNonNull(matcher, "matcher"), Objects.requireNonNull(errno, "errno"));
-    }
-  }
-
-  /**
-   * From the {@code n}-th mutating operation from now on (1 = the next), every CgroupFs operation,
-   * reads too, throws {@link FakeCrash} until {@link #recover()}. The {@code n}-th operation does
-   * not happen and is not recorded.
-   *
-   * @param n which operation from now (1 = the next)
-   */
-  public void crashAt(int n) {
-    synchronized (lock) {
-      recorder.crashAt(n);
-    }
-  }
-
-  /** A new process over the same state: no crash, no pending faults. The record is kept. */
-  public void recover() {
-    synchronized (lock) {
-      recorder.recover();
-    }
-  }
-
-  /**
-   * Whether {@link #crashAt} has struck and {@link #recover()} has not been called since.
-   *
-   * @return whether the fake is crashed
-   */
-  public boolean crashed() {
-    synchronized (lock) {
-      return recorder.crashed();
-    }
-  }
-
-  // ---- Record and snapshots.
-
-  /**
-   * Every mutating operation attempted since creation or {@link #clearRecord()}, in order, failed
-   * ones too.
-   *
-   * @return Every mutating operation attempted since creation or {@link #clearRecord()}, in order,
-   *     failed ones too
-   */
-  public List<FakeOperation> mutations() {
-    synchronized (lock) {
-      return recorder.mutations();
-    }
-  }
-
-  /**
-   * How many mutating operations were attempted since creation or {@link #clearRecord()}.
-   *
-   * @return the count, failed ones too
-   */
-  public int mutationCount() {
-    synchronized (lock) {
-      return recorder.mutationCount();
-    }
-  }
-
-  /**
-   * Forgets the record of mutations (it grows by a few bytes per mutation: a fake that lives for
-   * millions of operations, as in a benchmark, should be cleared now and then). Pending {@link
-   * #failMutation} and {@link #crashAt} points count from their own call and stay.
-   */
-  public void clearRecord() {
-    synchronized (lock) {
-      recorder.clearRecord();
     }
   }
 

@@ -5,8 +5,8 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 
 /**
- * One mutating operation a {@link FakeCgroupFs} was asked to do, as {@link
- * FakeCgroupFs#mutations()} records it and as {@link FakeCgroupFs#failWhen} matchers see it.
+ * One mutating operation a {@link FakeCgroupFs} was asked to do, as {@link FakeRecord#mutations()}
+ * records it and as {@link FakeFaults#failWhen} matchers see it.
  *
  * @param hierarchy the hierarchy's {@link org.lmctfy.cgroupfs.Hierarchy#label()}
  * @param path the cgroup ({@code "/"} for mount and unmount)

@@ -9,13 +9,13 @@ import java.util.concurrent.TimeUnit;
  * ended by its script, the test or a kill.
  */
 final class FakeProcess extends Process {
-  private final FakeCgroupFs fs;
+  private final FakeProcesses processes;
   private final long pid;
   private final byte[] stdout;
   private final byte[] stderr;
 
-  FakeProcess(FakeCgroupFs fs, long pid, byte[] stdout, byte[] stderr) {
-    this.fs = fs;
+  FakeProcess(FakeProcesses processes, long pid, byte[] stdout, byte[] stderr) {
+    this.processes = processes;
     this.pid = pid;
     this.stdout = stdout;
     this.stderr = stderr;
@@ -44,7 +44,7 @@ final class FakeProcess extends Process {
   @Override
   public int waitFor() throws InterruptedException {
     while (true) {
-      Integer status = fs.awaitExit(pid, TimeUnit.SECONDS.toNanos(1));
+      Integer status = processes.awaitExit(pid, TimeUnit.SECONDS.toNanos(1));
       if (status != null) {
         return status;
       }
@@ -53,12 +53,12 @@ final class FakeProcess extends Process {
 
   @Override
   public boolean waitFor(long timeout, TimeUnit unit) throws InterruptedException {
-    return fs.awaitExit(pid, unit.toNanos(timeout)) != null;
+    return processes.awaitExit(pid, unit.toNanos(timeout)) != null;
   }
 
   @Override
   public int exitValue() {
-    Integer status = fs.exitStatusOf(pid);
+    Integer status = processes.exitStatusOf(pid);
     if (status == null) {
       throw new IllegalThreadStateException("fake process " + pid + " has not exited");
     }
@@ -67,13 +67,13 @@ final class FakeProcess extends Process {
 
   @Override
   public boolean isAlive() {
-    return fs.exitStatusOf(pid) == null;
+    return processes.exitStatusOf(pid) == null;
   }
 
   /** SIGTERM: ends the fake process with 143, unless its script ignores SIGTERM. */
   @Override
   public void destroy() {
-    if (!fs.ignoresSigterm(pid)) {
+    if (!processes.ignoresSigterm(pid)) {
       end(143);
     }
   }
@@ -86,7 +86,7 @@ final class FakeProcess extends Process {
   }
 
   private void end(int status) {
-    fs.endIfRunning(pid, status);
+    processes.endIfRunning(pid, status);
   }
 
   @Override

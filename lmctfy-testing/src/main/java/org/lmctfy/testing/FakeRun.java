@@ -6,13 +6,13 @@ import java.util.Objects;
 
 /**
  * What a process that {@link FakeCgroupFs#start started} on the fake does, as a test scripts it
- * with {@link FakeCgroupFs#onRun}: when it exits and with what status, what it writes, whether it
+ * with {@link FakeProcesses#onRun}: when it exits and with what status, what it writes, whether it
  * ignores SIGTERM, how many children it forks. Without a script a started process runs until the
- * test ends it ({@link FakeCgroupFs#exitProcess(long, int)}) or something kills it, as {@link
+ * test ends it ({@link FakeProcesses#exit(long, int)}) or something kills it, as {@link
  * #runsUntilEnded()} says.
  *
  * <pre>{@code
- * cgroups.onRun(command -> command.get(0).equals("make")
+ * cgroups.processes().onRun(command -> command.get(0).equals("make")
  *     ? FakeRun.exits(2).after(Duration.ofMillis(10)).writesToStderr("make: *** no rule\n")
  *     : FakeRun.exits(0));
  * ContainerProcess make = job.run(List.of("make", "all"), RunSpec.inherit());

@@ -390,7 +390,7 @@ public final class FakeSystemd implements SystemdConnector {
    * The process using this manager dies at the next call of {@code method}: {@link FakeCrash} is
    * thrown before the manager acts, or after it acted ({@code afterActing}: the unit started, the
    * job's signal sent) and before the answer reaches the caller. The test catches it, calls {@link
-   * FakeCgroupFs#recover()} and opens a new API over the same fake.
+   * FakeFaults#recover()} and opens a new API over the same fake.
    *
    * @param method the call
    * @param afterActing whether the manager acted first

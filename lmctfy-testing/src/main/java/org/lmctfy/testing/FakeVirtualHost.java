@@ -5,11 +5,11 @@ import org.lmctfy.spec.VirtualHostSpec;
 
 /**
  * A virtual host of a {@link FakeCgroupFs}: its init's pid and the spec it was made from, as {@link
- * FakeCgroupFs#virtualHostOf} finds it for a process.
+ * FakeProcesses#virtualHostOf} finds it for a process.
  *
  * <pre>{@code
  * ContainerProcess p = vh.run(List.of("/bin/hostname"), RunSpec.inherit());
- * assertThat(fs.virtualHostOf(p.pid()).orElseThrow().initPid()).isEqualTo(vh.initPid());
+ * assertThat(fs.processes().virtualHostOf(p.pid()).orElseThrow().initPid()).isEqualTo(vh.initPid());
  * }</pre>
  *
  * <p>Immutable and thread-safe.

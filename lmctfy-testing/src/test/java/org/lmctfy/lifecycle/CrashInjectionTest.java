@@ -38,9 +38,9 @@ class CrashInjectionTest {
     dying.create("/parent", ContainerSpec.empty());
     FakeSnapshot clean = fs.snapshot();
     setUp.accept(dying);
-    fs.crashAt(k);
+    fs.faults().crashAt(k);
     assertThatThrownBy(() -> op.accept(dying)).isInstanceOf(FakeCrash.class);
-    fs.recover();
+    fs.faults().recover();
     return new Crashed(fs, clean);
   }
 

@@ -16,19 +16,19 @@ class FakeThreadedCgroupsTest extends ThreadedCgroupsContract {
 
   @Override
   long[] startThreadedProcess() {
-    long pid = fake().spawnProcess();
-    return new long[] {pid, fake().spawnThread(pid)};
+    long pid = fake().processes().spawn();
+    return new long[] {pid, fake().processes().spawnThread(pid)};
   }
 
   @Override
   boolean gone(long pid) {
-    return !fake().processes().contains(pid);
+    return !fake().processes().living().contains(pid);
   }
 
   @Override
   void stop(long pid) {
     if (!gone(pid)) {
-      fake().exitProcess(pid);
+      fake().processes().exit(pid);
     }
   }
 }

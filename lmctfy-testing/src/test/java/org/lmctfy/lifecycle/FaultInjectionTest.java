@@ -47,9 +47,9 @@ class FaultInjectionTest {
       java.util.function.Consumer<World> setUp, java.util.function.Consumer<World> op) {
     World w = World.create();
     setUp.accept(w);
-    int before = w.fs().mutationCount();
+    int before = w.fs().record().count();
     op.accept(w);
-    return w.fs().mutationCount() - before;
+    return w.fs().record().count() - before;
   }
 
   static Stream<Arguments> createFaults() {
@@ -74,7 +74,7 @@ class FaultInjectionTest {
   void aCreateThatFailsAnywhereLeavesTheTreeAsItWasAndTheNameFree(int k, Errno errno) {
     World w = World.create();
     FakeSnapshot before = w.fs().snapshot();
-    w.fs().failMutation(k, errno);
+    w.fs().faults().failAt(k, errno);
 
     LmctfyException e =
         assertThatLmctfyException(() -> w.api().create("/parent/job", EVERY_HIERARCHY))
@@ -93,7 +93,10 @@ class FaultInjectionTest {
   }
 
   static FakeOperation firstFailure(FakeCgroupFs fs) {
-    return fs.mutations().stream().filter(op -> op.failedWith() != null).findFirst().orElseThrow();
+    return fs.record().mutations().stream()
+        .filter(op -> op.failedWith() != null)
+        .findFirst()
+        .orElseThrow();
   }
 
   static Stream<Arguments> destroyFaults() {
@@ -111,7 +114,7 @@ class FaultInjectionTest {
   static long populate(World w) {
     w.api().create("/parent/job", EVERY_HIERARCHY);
     w.api().create("/parent/job/child", ContainerSpec.parse("pids { limit: 10 }"));
-    long pid = w.fs().spawnProcess();
+    long pid = w.fs().processes().spawn();
     w.fs()
         .hierarchies()
         .forEach(
@@ -140,7 +143,7 @@ class FaultInjectionTest {
     World w = World.create();
     FakeSnapshot withoutJob = w.fs().snapshot();
     long pid = populate(w);
-    w.fs().failMutation(k, errno);
+    w.fs().faults().failAt(k, errno);
 
     LmctfyException e =
         catchThrowableOfType(LmctfyException.class, () -> w.api().destroy("/parent/job"));
@@ -151,7 +154,7 @@ class FaultInjectionTest {
       w.api().destroy("/parent/job");
     }
     assertThat(w.api().exists("/parent/job")).isFalse();
-    assertThat(w.fs().processes()).doesNotContain(pid);
+    assertThat(w.fs().processes().living()).doesNotContain(pid);
     CgroupAssertions.assertThat(w.fs()).matches(withoutJob);
   }
 
@@ -161,13 +164,14 @@ class FaultInjectionTest {
     long pid = populate(w);
     FakeSnapshot before = w.fs().snapshot();
     w.fs()
+        .faults()
         .failWhen(
             op -> op.kind() == FakeOperation.Kind.WRITE && "cgroup.kill".equals(op.file()),
             Errno.EPERM);
 
     assertThatLmctfyException(() -> w.api().destroy("/parent/job")).hasErrno(Errno.EPERM);
     assertThat(w.api().exists("/parent/job")).isTrue();
-    assertThat(w.fs().processes()).contains(pid);
+    assertThat(w.fs().processes().living()).contains(pid);
     CgroupAssertions.assertThat(w.fs()).matches(before);
     w.api().destroy("/parent/job");
     assertThat(w.api().exists("/parent/job")).isFalse();

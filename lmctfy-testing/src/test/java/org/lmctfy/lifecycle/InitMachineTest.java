@@ -58,10 +58,10 @@ class InitMachineTest {
   @Test
   void enablesV2ControllersInTheContainerRootAndTouchesNothingAboveIt() throws IOException {
     FakeCgroupFs fs = v2WithDelegatedRoot();
-    int before = fs.mutationCount();
+    int before = fs.record().count();
     ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE);
     assertThat(subtree(fs, "/lmctfy/jobs")).isEqualTo("memory pids");
-    assertThat(fs.mutationCount())
+    assertThat(fs.record().count())
         .as("one write, to the root's own subtree_control")
         .isEqualTo(before + 1);
   }
@@ -70,7 +70,7 @@ class InitMachineTest {
   void aControllerTheRootsParentDoesNotGiveIsRefusedNamingTheParentAndNothingChanges()
       throws IOException {
     FakeCgroupFs fs = v2WithRootContainer();
-    int before = fs.mutationCount();
+    int before = fs.record().count();
     LmctfyException e =
         assertThatLmctfyException(
                 () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
@@ -78,7 +78,7 @@ class InitMachineTest {
             .actual();
     assertThat(e.getMessage())
         .contains("[memory, pids]", "/sys/fs/cgroup/lmctfy/cgroup.subtree_control", "Delegate=");
-    assertThat(fs.mutationCount()).isEqualTo(before);
+    assertThat(fs.record().count()).isEqualTo(before);
   }
 
   @Test
@@ -86,18 +86,19 @@ class InitMachineTest {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     ContainerApi api = ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs"));
     api.initMachine(ENABLE);
-    int mutations = fs.mutationCount();
+    int mutations = fs.record().count();
     api.initMachine(ENABLE);
-    assertThat(fs.mutationCount()).isEqualTo(mutations);
+    assertThat(fs.record().count()).isEqualTo(mutations);
   }
 
   @Test
   void aFailureHalfWayRestoresEverySubtreeControl() throws IOException {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(
-        op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"),
-        Errno.EBUSY);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"),
+            Errno.EBUSY);
     LmctfyException e =
         assertThatLmctfyException(
                 () -> ContainerApi.open(fs, CgroupPath.of("/lmctfy/jobs")).initMachine(ENABLE))
@@ -109,7 +110,7 @@ class InitMachineTest {
 
   /** Two processes in the API's root, as in a systemd unit whose manager opened the API there. */
   private static long[] processesIn(FakeCgroupFs fs, String path) throws IOException {
-    long[] pids = {fs.spawnProcess(), fs.spawnProcess()};
+    long[] pids = {fs.processes().spawn(), fs.processes().spawn()};
     for (long pid : pids) {
       fs.write(fs.hierarchies().get(0), CgroupPath.of(path), "cgroup.procs", Long.toString(pid));
     }
@@ -164,9 +165,10 @@ class InitMachineTest {
     FakeCgroupFs fs = v2WithDelegatedRoot();
     processesIn(fs, "/lmctfy/jobs");
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(
-        op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"),
-        Errno.EINVAL);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.WRITE && op.path().value().equals("/lmctfy/jobs"),
+            Errno.EINVAL);
     LmctfyException e =
         catchThrowableOfType(
             LmctfyException.class,
@@ -201,15 +203,17 @@ class InitMachineTest {
             .hasCode(ErrorCode.FAILED_PRECONDITION)
             .actual();
     assertThat(e.getMessage()).contains("memory", "/sys/fs/cgroup/unified");
-    assertThat(fs.mutationCount()).isZero();
+    assertThat(fs.record().count()).isZero();
   }
 
   @Test
   void mountsAMissingV1HierarchyAndUndoesItWhenALaterMountFails() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(
-        op -> op.kind() == FakeOperation.Kind.MOUNT && op.value().equals("/mnt/perf"), Errno.EBUSY);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.MOUNT && op.value().equals("/mnt/perf"),
+            Errno.EBUSY);
     InitSpec spec =
         InitSpec.builder()
             .cgroupMounts(
@@ -242,6 +246,6 @@ class InitMachineTest {
       assertThatLmctfyException(() -> ContainerApi.open(fs).initMachine(bad))
           .hasCode(ErrorCode.INVALID_ARGUMENT);
     }
-    assertThat(fs.mutationCount()).isZero();
+    assertThat(fs.record().count()).isZero();
   }
 }

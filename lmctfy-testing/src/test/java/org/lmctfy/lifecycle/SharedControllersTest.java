@@ -40,7 +40,7 @@ class SharedControllersTest {
   @Test
   void aFailedCreateAloneTakesBackWhatItEnabled() throws IOException {
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
+    fs.faults().failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
     assertThatLmctfyException(() -> api.create("/b", MEMORY)).hasCode(ErrorCode.INVALID_ARGUMENT);
     assertThat(subtree()).doesNotContain("memory");
     CgroupAssertions.assertThat(fs).matches(before);
@@ -49,8 +49,9 @@ class SharedControllersTest {
   @Test
   void aFailedCreateLeavesControllersASiblingMayUse() throws IOException {
     api.create("/a", ContainerSpec.empty()); // there when /b's create enables memory in the root
-    fs.failWhen(
-        op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
+    fs.faults()
+        .failWhen(
+            op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
 
     assertThatLmctfyException(() -> api.create("/b", MEMORY)).hasCode(ErrorCode.INVALID_ARGUMENT);
 
@@ -97,8 +98,9 @@ class SharedControllersTest {
                   }
                 });
     ContainerApi shared = ContainerApi.open(paused, CgroupPath.root());
-    fs.failWhen(
-        op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
+    fs.faults()
+        .failWhen(
+            op -> "memory.max".equals(op.file()) && op.path().value().endsWith("/b"), Errno.EINVAL);
 
     CompletableFuture<Void> failing = CompletableFuture.runAsync(() -> shared.create("/b", MEMORY));
     assertThat(undoPaused.await(10, TimeUnit.SECONDS))

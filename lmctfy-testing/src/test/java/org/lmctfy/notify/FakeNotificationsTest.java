@@ -60,7 +60,7 @@ class FakeNotificationsTest {
 
   /** A fake process moved into {@code path} in every hierarchy. */
   private long spawnIn(CgroupPath path) throws Exception {
-    long pid = fs.spawnProcess();
+    long pid = fs.processes().spawn();
     for (Hierarchy h : fs.hierarchies()) {
       if (!h.controllers().isEmpty() || h.version() == CgroupVersion.V2) {
         fs.write(h, path, "cgroup.procs", Long.toString(pid));
@@ -74,7 +74,7 @@ class FakeNotificationsTest {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     job.registerNotification(EventSpec.oom(), events);
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     Notification n = events.next();
     assertThat(n)
         .isEqualTo(
@@ -87,8 +87,8 @@ class FakeNotificationsTest {
     Container job = open(FakeLayout.V2);
     Events events = new Events();
     job.registerNotification(EventSpec.oom(), events);
-    fs.setKernelValue(memory(), JOB, "memory.current", "4096\n"); // a change that is not an OOM
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().setValue(memory(), JOB, "memory.current", "4096\n"); // a change that is not an OOM
+    fs.kernel().raiseOom(memory(), JOB);
     assertThat(events.next().detail()).isEqualTo("oom 1 (+1), oom_kill 1 (+1)");
     job.destroy();
     assertThat(events.untilLast().kind()).isEqualTo(Kind.DESTROYED);
@@ -103,7 +103,7 @@ class FakeNotificationsTest {
     api.create("/job/task", MEMORY);
     Events events = new Events();
     job.registerNotification(EventSpec.oom(), events);
-    fs.raiseOom(memory(), JOB.resolve("task"));
+    fs.kernel().raiseOom(memory(), JOB.resolve("task"));
     assertThat(events.next().kind()).isEqualTo(Kind.EVENT);
   }
 
@@ -112,10 +112,10 @@ class FakeNotificationsTest {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     job.registerNotification(EventSpec.memoryThreshold(1 << 20), events);
-    fs.setKernelValue(memory(), JOB, "memory.usage_in_bytes", "4096\n"); // below: no crossing
-    fs.setKernelValue(memory(), JOB, "memory.usage_in_bytes", "2097152\n");
+    fs.kernel().setValue(memory(), JOB, "memory.usage_in_bytes", "4096\n"); // below: no crossing
+    fs.kernel().setValue(memory(), JOB, "memory.usage_in_bytes", "2097152\n");
     assertThat(events.next().detail()).isEqualTo("usage 2097152 bytes, above 1048576");
-    fs.setKernelValue(memory(), JOB, "memory.usage_in_bytes", "8192\n");
+    fs.kernel().setValue(memory(), JOB, "memory.usage_in_bytes", "8192\n");
     assertThat(events.next().detail()).isEqualTo("usage 8192 bytes, below 1048576");
     job.destroy();
     events.untilLast();
@@ -127,7 +127,7 @@ class FakeNotificationsTest {
     Container job = open(FakeLayout.V2);
     Events events = new Events();
     job.registerNotification(EventSpec.memoryThreshold(1 << 20), events);
-    fs.setKernelValue(memory(), JOB, "memory.current", "1048576\n");
+    fs.kernel().setValue(memory(), JOB, "memory.current", "1048576\n");
     assertThat(events.next().detail()).isEqualTo("usage 1048576 bytes, above 1048576");
   }
 
@@ -138,8 +138,8 @@ class FakeNotificationsTest {
     long second = spawnIn(JOB);
     Events events = new Events();
     job.registerNotification(EventSpec.containerEmpty(), events);
-    fs.exitProcess(first);
-    fs.exitProcess(second);
+    fs.processes().exit(first);
+    fs.processes().exit(second);
     assertThat(events.next())
         .isEqualTo(
             new Notification(
@@ -158,7 +158,7 @@ class FakeNotificationsTest {
     spawnIn(JOB.resolve("task"));
     Events events = new Events();
     job.registerNotification(EventSpec.containerEmpty(), events);
-    fs.exitAll(unified(), JOB.resolve("task"));
+    fs.processes().exitAll(unified(), JOB.resolve("task"));
     assertThat(events.next().detail()).isEqualTo("populated 0");
   }
 
@@ -169,7 +169,7 @@ class FakeNotificationsTest {
     spawnIn(JOB.resolve("task"));
     Events events = new Events();
     job.registerNotification(EventSpec.containerEmpty(), events);
-    fs.exitAll(memory(), JOB.resolve("task"));
+    fs.processes().exitAll(memory(), JOB.resolve("task"));
     assertThat(events.next().detail()).isEqualTo("no processes left");
   }
 
@@ -181,7 +181,7 @@ class FakeNotificationsTest {
         EventSpec.pressure(
             PressureTrigger.Resource.CPU, PressureTrigger.Kind.SOME, 150_000, 2_000_000);
     job.registerNotification(cpu, events);
-    fs.raisePressure(unified(), JOB, "cpu.pressure");
+    fs.kernel().raisePressure(unified(), JOB, "cpu.pressure");
     assertThat(events.next().detail()).startsWith("cpu.pressure: some avg10=");
   }
 
@@ -226,7 +226,7 @@ class FakeNotificationsTest {
     job.registerNotification(EventSpec.oom(), jobOom);
     job.registerNotification(EventSpec.containerDestroyed(), jobDestroyed);
     task.registerNotification(EventSpec.oom(), taskOom);
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     assertThat(jobOom.next().kind()).isEqualTo(Kind.EVENT);
     job.destroy();
     assertThat(jobOom.untilLast())
@@ -304,7 +304,7 @@ class FakeNotificationsTest {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();
     job.registerNotification(EventSpec.oom(), events);
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     events.next();
     assertThat(events.threads()).containsExactly("lmctfy-notify-deliver");
   }
@@ -322,7 +322,7 @@ class FakeNotificationsTest {
     }
     assertThat(notifyThreads())
         .containsExactlyInAnyOrder("lmctfy-notify-watch", "lmctfy-notify-deliver");
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     for (int i = 0; i < all.size(); i += 2) {
       assertThat(all.get(i).next().kind()).isEqualTo(Kind.EVENT);
     }
@@ -330,7 +330,7 @@ class FakeNotificationsTest {
     assertThat(notifyThreadsOnceIdle()).isEmpty();
     Events again = new Events();
     job.registerNotification(EventSpec.oom(), again); // a new registration starts them again
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     assertThat(again.next().kind()).isEqualTo(Kind.EVENT);
   }
 
@@ -340,7 +340,7 @@ class FakeNotificationsTest {
     Events events = new Events();
     long id = job.registerNotification(EventSpec.oom(), events);
     job.unregisterNotification(id);
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     job.destroy();
     assertThat(notifyThreadsOnceIdle()).isEmpty();
     assertThat(events.all()).isEmpty();
@@ -366,7 +366,7 @@ class FakeNotificationsTest {
               }
               finished.add(n.detail());
             });
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     inside.await();
     Thread self = Thread.currentThread();
     Thread releaser =
@@ -401,7 +401,7 @@ class FakeNotificationsTest {
                 done.countDown();
               });
     }
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     done.await();
     job.destroy();
     // the delivery thread cannot wait for itself: it ends once the listener has returned
@@ -421,9 +421,9 @@ class FakeNotificationsTest {
           throw new IllegalStateException("a listener bug");
         });
     job.registerNotification(EventSpec.oom(), other);
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     thrower.next();
-    fs.raiseOom(memory(), JOB);
+    fs.kernel().raiseOom(memory(), JOB);
     assertThat(thrower.next().detail()).isEqualTo("under_oom 0, oom_kill 2");
     assertThat(other.next().kind()).as("the other registration goes on").isEqualTo(Kind.EVENT);
     job.destroy();

@@ -49,7 +49,7 @@ class FakeProcessTest {
     for (Hierarchy h : managed(fs)) {
       assertThat(fs.cgroupsOf(p.pid())).as(h.label()).containsEntry(h, CgroupPath.of("/job"));
     }
-    assertThat(fs.commandOf(p.pid())).contains(List.of("/bin/sleep", "60"));
+    assertThat(fs.processes().commandOf(p.pid())).contains(List.of("/bin/sleep", "60"));
     assertThat(api.detect(p.pid())).isEqualTo("/job");
     assertThat(p.exitCode()).isEmpty();
   }
@@ -58,14 +58,15 @@ class FakeProcessTest {
   void detachedGoesThroughSetsidAndUseShellThroughShDashC() {
     Container job = api.create("/job", ContainerSpec.empty());
     ContainerProcess detached = job.run(List.of("/bin/sleep", "60"), RunSpec.detached());
-    assertThat(fs.commandOf(detached.pid()).orElseThrow())
+    assertThat(fs.processes().commandOf(detached.pid()).orElseThrow())
         .endsWith("--", "/bin/sleep", "60")
         .first()
         .asString()
         .endsWith("setsid");
     ContainerProcess shell =
         job.run(List.of("echo", "$HOME", "|", "wc"), RunSpec.parse("use_shell: true"));
-    assertThat(fs.commandOf(shell.pid())).contains(List.of("/bin/sh", "-c", "echo $HOME | wc"));
+    assertThat(fs.processes().commandOf(shell.pid()))
+        .contains(List.of("/bin/sh", "-c", "echo $HOME | wc"));
   }
 
   @Test
@@ -73,7 +74,7 @@ class FakeProcessTest {
     ContainerProcess p =
         api.create("/job", ContainerSpec.empty()).run(List.of("/bin/true"), RunSpec.inherit());
     assertThat(p.waitFor(Duration.ofMillis(1))).isEmpty();
-    fs.exitProcess(p.pid(), 3);
+    fs.processes().exit(p.pid(), 3);
     assertThat(p.waitFor()).isEqualTo(3);
     assertThat(p.exitCode()).hasValue(3);
   }
@@ -82,20 +83,21 @@ class FakeProcessTest {
   void aRefusedPlacementLeavesNoProcessAndNamesTheFile() {
     Container job = api.create("/job", ContainerSpec.empty());
     Hierarchy memory = fs.hierarchy("memory").orElseThrow();
-    var before = fs.processes();
-    fs.failWhen(
-        op ->
-            op.kind() == FakeOperation.Kind.WRITE
-                && "cgroup.procs".equals(op.file())
-                && op.hierarchy().equals("memory"),
-        Errno.ENOMEM);
+    var before = fs.processes().living();
+    fs.faults()
+        .failWhen(
+            op ->
+                op.kind() == FakeOperation.Kind.WRITE
+                    && "cgroup.procs".equals(op.file())
+                    && op.hierarchy().equals("memory"),
+            Errno.ENOMEM);
     LmctfyException e =
         failure(
             ErrorCode.RESOURCE_EXHAUSTED,
             () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
     assertThat(e.getMessage())
         .contains(memory.display(CgroupPath.of("/job"), "cgroup.procs"), "ENOMEM");
-    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(fs.processes().living()).isEqualTo(before);
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
   }
 
@@ -109,8 +111,8 @@ class FakeProcessTest {
   void enterMovesEveryThreadAndAFailureHalfWayMovesThemBack() throws IOException {
     Container a = api.create("/a", ContainerSpec.empty());
     Container b = api.create("/b", ContainerSpec.empty());
-    long pid = fs.spawnProcess();
-    long tid = fs.spawnThread(pid);
+    long pid = fs.processes().spawn();
+    long tid = fs.processes().spawnThread(pid);
     a.enter(List.of(pid, tid));
     assertThat(a.listThreads(ListPolicy.SELF)).containsExactly(pid, tid);
     Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
@@ -129,12 +131,12 @@ class FakeProcessTest {
   void listsAreSortedAndRecursiveOnesReachEveryCgroupBelow() throws IOException {
     Container job = api.create("/job", ContainerSpec.empty());
     Container sub = api.create("/job/sub", ContainerSpec.empty());
-    long p1 = fs.spawnProcess();
-    long p2 = fs.spawnProcess();
-    long p3 = fs.spawnProcess();
+    long p1 = fs.processes().spawn();
+    long p2 = fs.processes().spawn();
+    long p3 = fs.processes().spawn();
     sub.enter(List.of(p1));
     job.enter(List.of(p3, p2));
-    long t = fs.spawnThread(p1);
+    long t = fs.processes().spawnThread(p1);
     assertThat(job.listProcesses(ListPolicy.SELF)).containsExactly(p2, p3);
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).containsExactly(p1, p2, p3);
     assertThat(job.listThreads(ListPolicy.RECURSIVE)).containsExactly(p1, p2, p3, t);
@@ -147,13 +149,13 @@ class FakeProcessTest {
     Container sub = api.create("/job/sub", ContainerSpec.empty());
     ContainerProcess top = job.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
     ContainerProcess below = sub.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
-    long outside = fs.spawnProcess();
+    long outside = fs.processes().spawn();
     sub.pause();
     job.killAll();
     assertThat(job.listProcesses(ListPolicy.RECURSIVE)).isEmpty();
     assertThat(top.waitFor()).isEqualTo(137);
     assertThat(below.waitFor()).isEqualTo(137);
-    assertThat(fs.processes()).contains(outside);
+    assertThat(fs.processes().living()).contains(outside);
     Hierarchy freezer = fs.hierarchy("freezer").orElseThrow();
     assertThat(fs.read(freezer, CgroupPath.of("/job/sub"), "freezer.state")).isEqualTo("THAWED\n");
   }
@@ -225,9 +227,10 @@ class FakeProcessTest {
   void aKillAllThatCannotThawSaysSoAndStillTriesEveryFreezer() {
     Container job = api.create("/job", ContainerSpec.empty());
     job.pause();
-    fs.failWhen(
-        op -> op.kind() == FakeOperation.Kind.WRITE && "freezer.state".equals(op.file()),
-        Errno.EIO);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.WRITE && "freezer.state".equals(op.file()),
+            Errno.EIO);
     Hierarchy unified =
         fs.hierarchies().stream()
             .filter(h -> h.version() == CgroupVersion.V2)
@@ -271,8 +274,8 @@ class FakeProcessTest {
     job.pause();
     ContainerProcess p = job.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
     assertThat(job.listProcesses(ListPolicy.SELF)).containsExactly(p.pid());
-    long gone = fs.spawnProcess();
-    fs.exitProcess(gone);
+    long gone = fs.processes().spawn();
+    fs.processes().exit(gone);
     LmctfyException e = failure(ErrorCode.NOT_FOUND, () -> job.enter(List.of(gone)));
     assertThat(e.errno()).contains(Errno.ESRCH);
   }
@@ -280,12 +283,13 @@ class FakeProcessTest {
   @Test
   void aLauncherKilledWhilePlacedIsAbortedAndARefusedPlacementAFailedPrecondition() {
     Container job = api.create("/job", ContainerSpec.empty());
-    fs.failWhen(
-        op ->
-            op.kind() == FakeOperation.Kind.WRITE
-                && "cgroup.procs".equals(op.file())
-                && op.hierarchy().equals("memory"),
-        Errno.ESRCH);
+    fs.faults()
+        .failWhen(
+            op ->
+                op.kind() == FakeOperation.Kind.WRITE
+                    && "cgroup.procs".equals(op.file())
+                    && op.hierarchy().equals("memory"),
+            Errno.ESRCH);
     failure(ErrorCode.ABORTED, () -> job.run(List.of("/bin/sleep", "60"), RunSpec.inherit()));
     Hierarchy cpuset = fs.hierarchy("cpuset").orElseThrow();
     try {
@@ -308,7 +312,7 @@ class FakeProcessTest {
     assertThat(failure(ErrorCode.FAILED_PRECONDITION, job::killAll).getMessage())
         .contains("calling process");
     failure(ErrorCode.FAILED_PRECONDITION, job::pause);
-    assertThat(fs.processes()).contains(fs.selfPid());
+    assertThat(fs.processes().living()).contains(fs.selfPid());
   }
 
   @Test
@@ -325,7 +329,7 @@ class FakeProcessTest {
     ContainerApi scoped = ContainerApi.open(f, CgroupPath.of("/root"));
     scoped.create("/job", ContainerSpec.empty());
     Container sub = scoped.create("/job/sub", ContainerSpec.empty());
-    long pid = f.spawnProcess();
+    long pid = f.processes().spawn();
     assertThat(failure(ErrorCode.NOT_FOUND, () -> scoped.detect(pid)).getMessage())
         .contains("outside this API's root");
     sub.enter(List.of(pid));

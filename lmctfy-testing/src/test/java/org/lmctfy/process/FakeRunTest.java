@@ -29,7 +29,7 @@ class FakeRunTest {
 
   @Test
   void aScriptedProcessExitsWithItsCodeAfterItsDelayAndWaitForReturnsIt() throws Exception {
-    fs.onRun(FakeRun.exits(3).after(Duration.ofMillis(50)));
+    fs.processes().onRun(FakeRun.exits(3).after(Duration.ofMillis(50)));
     Container job = api.create("/job", ContainerSpec.empty());
 
     ContainerProcess p = job.run(List.of("/bin/make", "all"), RunSpec.inherit());
@@ -42,7 +42,7 @@ class FakeRunTest {
 
   @Test
   void anExitWithoutADelayHasHappenedWhenRunReturns() throws Exception {
-    fs.onRun(FakeRun.exits(0));
+    fs.processes().onRun(FakeRun.exits(0));
     ContainerProcess p =
         api.create("/job", ContainerSpec.empty()).run(List.of("/bin/true"), RunSpec.inherit());
     assertThat(p.exitCode()).hasValue(0);
@@ -50,7 +50,7 @@ class FakeRunTest {
 
   @Test
   void theScriptDecidesFromTheCommandAndUnscriptedCommandsRunUntilEnded() throws Exception {
-    fs.onRun(command -> command.contains("fail") ? FakeRun.exits(1) : null);
+    fs.processes().onRun(command -> command.contains("fail") ? FakeRun.exits(1) : null);
     Container job = api.create("/job", ContainerSpec.empty());
 
     ContainerProcess failing = job.run(List.of("/bin/sh", "-c", "fail"), RunSpec.inherit());
@@ -58,14 +58,14 @@ class FakeRunTest {
 
     assertThat(failing.waitFor()).isEqualTo(1);
     assertThat(running.waitFor(Duration.ofMillis(50))).isEmpty();
-    fs.exitProcess(running.pid(), 7);
+    fs.processes().exit(running.pid(), 7);
     assertThat(running.waitFor()).isEqualTo(7);
   }
 
   @Test
   void outputGoesToThePipeTheCallerReadsOrToTheFileTheRunSpecNames(@TempDir Path dir)
       throws Exception {
-    fs.onRun(FakeRun.exits(0).writes("hello\n").writesToStderr("warning\n"));
+    fs.processes().onRun(FakeRun.exits(0).writes("hello\n").writesToStderr("warning\n"));
     Container job = api.create("/job", ContainerSpec.empty());
 
     ContainerProcess piped = job.run(List.of("/bin/echo", "hello"), RunSpec.inherit());
@@ -84,7 +84,7 @@ class FakeRunTest {
 
   @Test
   void aProcessThatIgnoresSigtermOutlivesDestroyButNotKillAll() throws Exception {
-    fs.onRun(FakeRun.runsUntilEnded().ignoringSigterm());
+    fs.processes().onRun(FakeRun.runsUntilEnded().ignoringSigterm());
     Container job = api.create("/job", ContainerSpec.empty());
     Hierarchy unified = fs.hierarchies().get(0);
     Process p =
@@ -99,7 +99,7 @@ class FakeRunTest {
 
   @Test
   void forkedChildrenStayInTheContainerAfterTheParentExitsUntilKillAll() throws Exception {
-    fs.onRun(FakeRun.exits(0).forking(2));
+    fs.processes().onRun(FakeRun.exits(0).forking(2));
     Container job = api.create("/job", ContainerSpec.empty());
 
     ContainerProcess p = job.run(List.of("/usr/sbin/daemonize"), RunSpec.inherit());
@@ -112,7 +112,7 @@ class FakeRunTest {
 
   @Test
   void aPausedContainerHoldsAScriptedExitUntilResumed() throws Exception {
-    fs.onRun(FakeRun.exits(0).after(Duration.ofMillis(20)));
+    fs.processes().onRun(FakeRun.exits(0).after(Duration.ofMillis(20)));
     Container job = api.create("/job", ContainerSpec.empty());
     job.pause();
     ContainerProcess p = job.run(List.of("/bin/sleep", "0.02"), RunSpec.inherit()); // placed frozen
@@ -125,7 +125,9 @@ class FakeRunTest {
   @Test
   void aScriptedExitOnAV1LayoutToo() throws Exception {
     FakeCgroupFs v1 = FakeCgroupFs.create(FakeLayout.V1);
-    v1.onRun(command -> FakeRun.exits(Map.of("/bin/true", 0, "/bin/false", 1).get(command.get(0))));
+    v1.processes()
+        .onRun(
+            command -> FakeRun.exits(Map.of("/bin/true", 0, "/bin/false", 1).get(command.get(0))));
     Container job =
         ContainerApi.open(v1).create("/job", ContainerSpec.parse("memory { limit: 64M }"));
     assertThat(job.run(List.of("/bin/false"), RunSpec.inherit()).waitFor()).isEqualTo(1);

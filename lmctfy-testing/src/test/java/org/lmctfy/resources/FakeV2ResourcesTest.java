@@ -318,9 +318,10 @@ class FakeV2ResourcesTest {
    */
   @Test
   void anEnoentOfAFileTheKernelHasStaysTheKernels() {
-    fs.failWhen(
-        op -> op.kind() == FakeOperation.Kind.WRITE && "memory.zswap.max".equals(op.file()),
-        Errno.ENOENT);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.WRITE && "memory.zswap.max".equals(op.file()),
+            Errno.ENOENT);
     LmctfyException e = refused(ErrorCode.NOT_FOUND, "memory { zswap_limit: 8192000 }");
     assertThat(e.getMessage()).contains("memory.zswap.max", "ENOENT");
   }
@@ -329,7 +330,7 @@ class FakeV2ResourcesTest {
   @Proves("Container.reclaim")
   void reclaimTakesTheBytesOffTheUsageAndSaysWhenTheKernelCouldNot() throws IOException {
     Container job = api.create("/job", ContainerSpec.parse("memory { limit: 134217728 }"));
-    fs.setKernelValue(unified, CgroupPath.of("/job"), "memory.current", "67108864\n");
+    fs.kernel().setValue(unified, CgroupPath.of("/job"), "memory.current", "67108864\n");
     job.reclaim(16L << 20);
     assertThat(fs.read(unified, CgroupPath.of("/job"), "memory.current").strip())
         .isEqualTo("50331648");
@@ -367,8 +368,10 @@ class FakeV2ResourcesTest {
     api.create("/a", ContainerSpec.empty());
     org.lmctfy.Container b = api.create("/a/b", ContainerSpec.empty());
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(
-        op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()), Errno.EINVAL);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()),
+            Errno.EINVAL);
     assertThatLmctfyException(
             () ->
                 b.update(
@@ -383,12 +386,13 @@ class FakeV2ResourcesTest {
     api.create("/a", ContainerSpec.parse("memory { limit: 81920000 }"));
     assertThat(fs.read(unified, CgroupPath.of("/a"), "cgroup.subtree_control").strip()).isEmpty();
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(
-        op ->
-            op.kind() == FakeOperation.Kind.WRITE
-                && "memory.max".equals(op.file())
-                && op.path().value().equals("/a/b"),
-        Errno.EINVAL);
+    fs.faults()
+        .failWhen(
+            op ->
+                op.kind() == FakeOperation.Kind.WRITE
+                    && "memory.max".equals(op.file())
+                    && op.path().value().equals("/a/b"),
+            Errno.EINVAL);
     assertThatLmctfyException(
             () -> api.create("/a/b", ContainerSpec.parse("memory { limit: 4096000 }")))
         .hasCode(ErrorCode.INVALID_ARGUMENT);
@@ -404,8 +408,10 @@ class FakeV2ResourcesTest {
     api.create("/a", ContainerSpec.empty());
     api.create("/a/b", ContainerSpec.empty());
     FakeSnapshot before = fs.snapshot();
-    fs.failWhen(
-        op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()), Errno.EINVAL);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == FakeOperation.Kind.WRITE && "pids.max".equals(op.file()),
+            Errno.EINVAL);
     assertThatLmctfyException(() -> api.create("/a/b/c", ContainerSpec.parse("pids { limit: 5 }")))
         .hasCode(ErrorCode.INVALID_ARGUMENT);
     CgroupAssertions.assertThat(fs).matches(before);

@@ -60,15 +60,15 @@ class UpdateFaultInjectionTest {
       for (UpdatePolicy policy : UpdatePolicy.values()) {
         FakeCgroupFs fs = FakeCgroupFs.create(layout);
         Container job = ContainerApi.open(fs).create("/job", before(layout));
-        int before = fs.mutationCount();
+        int before = fs.record().count();
         job.update(after(layout), policy);
         if (layout == FakeLayout.V2
-            && fs.mutations().stream()
+            && fs.record().mutations().stream()
                 .noneMatch(op -> op.kind() == FakeOperation.Kind.DEVICE_FILTER)) {
           throw new AssertionError(
               "the v2 update sets no device filter: its faults would not be tried");
         }
-        for (int k = 1; k <= fs.mutationCount() - before; k++) {
+        for (int k = 1; k <= fs.record().count() - before; k++) {
           for (Errno errno : new Errno[] {Errno.EINVAL, Errno.EBUSY}) {
             out.add(Arguments.of(layout, policy, k, errno));
           }
@@ -96,13 +96,16 @@ class UpdateFaultInjectionTest {
     ContainerSpec now = after(layout);
     Container job = api.create("/job", was);
     FakeSnapshot before = fs.snapshot();
-    fs.failMutation(k, errno);
+    fs.faults().failAt(k, errno);
 
     LmctfyException e = catchThrowableOfType(LmctfyException.class, () -> job.update(now, policy));
 
     assertThat(e).isNotNull();
     FakeOperation failed =
-        fs.mutations().stream().filter(op -> op.failedWith() != null).findFirst().orElseThrow();
+        fs.record().mutations().stream()
+            .filter(op -> op.failedWith() != null)
+            .findFirst()
+            .orElseThrow();
     assertThat(e.errno()).contains(errno);
     assertThat(e.getMessage()).contains(errno.name(), failed.path().value());
     assertThat(e.getSuppressed()).as("values not restored").isEmpty();

@@ -24,16 +24,18 @@ class FakeStatsTest {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID_HUGETLB_V2);
     Container job =
         ContainerApi.open(fs).create("/job", ContainerSpec.parse("memory { limit: 8192000 }"));
-    fs.setKernelValue(
-        fs.hierarchy("memory").orElseThrow(),
-        CgroupPath.of("/job"),
-        "memory.usage_in_bytes",
-        "4096000\n");
-    fs.setKernelValue(
-        fs.hierarchy("cpuacct").orElseThrow(),
-        CgroupPath.of("/job"),
-        "cpuacct.usage",
-        "123456789\n");
+    fs.kernel()
+        .setValue(
+            fs.hierarchy("memory").orElseThrow(),
+            CgroupPath.of("/job"),
+            "memory.usage_in_bytes",
+            "4096000\n");
+    fs.kernel()
+        .setValue(
+            fs.hierarchy("cpuacct").orElseThrow(),
+            CgroupPath.of("/job"),
+            "cpuacct.usage",
+            "123456789\n");
     ContainerStats stats = job.stats(StatsType.SUMMARY);
     assertThat(stats.memory().usage()).isEqualTo(4096000);
     assertThat(stats.memory().limit()).isEqualTo(8192000L);
@@ -76,42 +78,47 @@ class FakeStatsTest {
     Container job =
         ContainerApi.open(fs).create("/job", ContainerSpec.parse("cpu { max_limit: 500 }"));
     CgroupPath p = CgroupPath.of("/job");
-    fs.setKernelValue(
-        fs.hierarchy("cpuacct").orElseThrow(), p, "cpuacct.usage_percpu", "1200 3400 \n");
-    fs.setKernelValue(
-        fs.hierarchy("cpu").orElseThrow(),
-        p,
-        "cpu.stat",
-        "nr_periods 11\nnr_throttled 2\nthrottled_time 7764138\nnr_bursts 0\nburst_time 0\n");
+    fs.kernel()
+        .setValue(fs.hierarchy("cpuacct").orElseThrow(), p, "cpuacct.usage_percpu", "1200 3400 \n");
+    fs.kernel()
+        .setValue(
+            fs.hierarchy("cpu").orElseThrow(),
+            p,
+            "cpu.stat",
+            "nr_periods 11\nnr_throttled 2\nthrottled_time 7764138\nnr_bursts 0\nburst_time 0\n");
     Hierarchy memory = fs.hierarchy("memory").orElseThrow();
-    fs.setKernelValue(memory, p, "memory.usage_in_bytes", "1000000\n");
-    fs.setKernelValue(
-        memory,
-        p,
-        "memory.stat",
-        "cache 4096\nrss 8192\ninactive_file 100\n"
-            + "hierarchical_memory_limit 9223372036854771712\ntotal_cache 4096\ntotal_rss 8192\n"
-            + "total_inactive_file 200000\n");
-    fs.setKernelValue(
-        memory, p, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n");
+    fs.kernel().setValue(memory, p, "memory.usage_in_bytes", "1000000\n");
+    fs.kernel()
+        .setValue(
+            memory,
+            p,
+            "memory.stat",
+            "cache 4096\nrss 8192\ninactive_file 100\n"
+                + "hierarchical_memory_limit 9223372036854771712\ntotal_cache 4096\ntotal_rss 8192\n"
+                + "total_inactive_file 200000\n");
+    fs.kernel()
+        .setValue(memory, p, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n");
     Hierarchy blkio = fs.hierarchy("blkio").orElseThrow();
-    fs.setKernelValue(
-        blkio,
-        p,
-        "blkio.throttle.io_service_bytes",
-        "8:0 Read 4096\n8:0 Write 512\n8:0 Sync 0\n8:0 Async 4608\n8:0 Discard 8192\n8:0 Total 4608\n254:1 Read 7\n"
-            + "Total 4615\n");
-    fs.setKernelValue(
-        blkio,
-        p,
-        "blkio.throttle.io_serviced",
-        "8:0 Read 2\n8:0 Write 1\n8:0 Discard 1\n8:0 Total 3\nTotal 3\n");
-    fs.setKernelValue(memory, p, "memory.memsw.usage_in_bytes", "1500000\n");
-    fs.setKernelValue(
-        unified(fs),
-        p,
-        "cpu.pressure",
-        "some avg10=1.25 avg60=0.50 avg300=0.07 total=123456\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=9\n");
+    fs.kernel()
+        .setValue(
+            blkio,
+            p,
+            "blkio.throttle.io_service_bytes",
+            "8:0 Read 4096\n8:0 Write 512\n8:0 Sync 0\n8:0 Async 4608\n8:0 Discard 8192\n8:0 Total 4608\n254:1 Read 7\n"
+                + "Total 4615\n");
+    fs.kernel()
+        .setValue(
+            blkio,
+            p,
+            "blkio.throttle.io_serviced",
+            "8:0 Read 2\n8:0 Write 1\n8:0 Discard 1\n8:0 Total 3\nTotal 3\n");
+    fs.kernel().setValue(memory, p, "memory.memsw.usage_in_bytes", "1500000\n");
+    fs.kernel()
+        .setValue(
+            unified(fs),
+            p,
+            "cpu.pressure",
+            "some avg10=1.25 avg60=0.50 avg300=0.07 total=123456\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=9\n");
 
     ContainerStats s = job.stats(StatsType.FULL);
     assertThat(s.cpu().perCpuNs()).containsExactly(1200L, 3400L);
@@ -154,32 +161,36 @@ class FakeStatsTest {
         ContainerApi.open(fs).create("/job", ContainerSpec.parse("memory { limit: 40960000 }"));
     CgroupPath p = CgroupPath.of("/job");
     Hierarchy v2 = unified(fs);
-    fs.setKernelValue(
-        v2,
-        p,
-        "cpu.stat",
-        "usage_usec 5000\nuser_usec 3000\nsystem_usec 2000\n"
-            + "nr_periods 7\nnr_throttled 1\nthrottled_usec 450\nnr_bursts 3\nburst_usec 20\n");
-    fs.setKernelValue(v2, p, "memory.current", "3000000\n");
-    fs.setKernelValue(v2, p, "memory.stat", "anon 1000\nfile 2000\ninactive_file 1000000\n");
-    fs.setKernelValue(
-        v2, p, "memory.events", "low 6\nhigh 4\nmax 5\noom 2\noom_kill 1\noom_group_kill 1\n");
-    fs.setKernelValue(v2, p, "memory.swap.current", "8192\n");
-    fs.setKernelValue(
-        v2,
-        p,
-        "io.stat",
-        "8:0 rbytes=4096 wbytes=512 rios=2 wios=1 dbytes=1024 dios=1\n"
-            + "254:1 rbytes=7 wbytes=0 rios=1 wios=0 dbytes=0 dios=0 cost.vrate=100.00 cost.usage=12\n");
-    fs.setKernelValue(v2, p, "hugetlb.2MB.current", "4194304\n");
-    fs.setKernelValue(v2, p, "hugetlb.2MB.events", "max 3\n");
-    fs.setKernelValue(v2, p, "hugetlb.2MB.rsvd.current", "2097152\n");
-    fs.setKernelValue(v2, p, "pids.current", "3\n");
-    fs.setKernelValue(
-        v2,
-        p,
-        "memory.pressure",
-        "some avg10=0.50 avg60=0.25 avg300=0.00 total=777\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=5\n");
+    fs.kernel()
+        .setValue(
+            v2,
+            p,
+            "cpu.stat",
+            "usage_usec 5000\nuser_usec 3000\nsystem_usec 2000\n"
+                + "nr_periods 7\nnr_throttled 1\nthrottled_usec 450\nnr_bursts 3\nburst_usec 20\n");
+    fs.kernel().setValue(v2, p, "memory.current", "3000000\n");
+    fs.kernel().setValue(v2, p, "memory.stat", "anon 1000\nfile 2000\ninactive_file 1000000\n");
+    fs.kernel()
+        .setValue(
+            v2, p, "memory.events", "low 6\nhigh 4\nmax 5\noom 2\noom_kill 1\noom_group_kill 1\n");
+    fs.kernel().setValue(v2, p, "memory.swap.current", "8192\n");
+    fs.kernel()
+        .setValue(
+            v2,
+            p,
+            "io.stat",
+            "8:0 rbytes=4096 wbytes=512 rios=2 wios=1 dbytes=1024 dios=1\n"
+                + "254:1 rbytes=7 wbytes=0 rios=1 wios=0 dbytes=0 dios=0 cost.vrate=100.00 cost.usage=12\n");
+    fs.kernel().setValue(v2, p, "hugetlb.2MB.current", "4194304\n");
+    fs.kernel().setValue(v2, p, "hugetlb.2MB.events", "max 3\n");
+    fs.kernel().setValue(v2, p, "hugetlb.2MB.rsvd.current", "2097152\n");
+    fs.kernel().setValue(v2, p, "pids.current", "3\n");
+    fs.kernel()
+        .setValue(
+            v2,
+            p,
+            "memory.pressure",
+            "some avg10=0.50 avg60=0.25 avg300=0.00 total=777\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=5\n");
 
     ContainerStats s = job.stats(StatsType.FULL);
     assertThat(s.cpu().totalNs()).isEqualTo(5_000_000);

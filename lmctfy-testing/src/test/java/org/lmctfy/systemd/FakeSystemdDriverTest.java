@@ -62,7 +62,7 @@ class FakeSystemdDriverTest {
       assertThatLmctfyException(() -> api.get("/job")).hasCode(ErrorCode.NOT_FOUND);
     }
     assertThat(systemd.calls()).isEmpty();
-    assertThat(fs.mutationCount()).isZero();
+    assertThat(fs.record().count()).isZero();
     CgroupAssertions.assertThat(fs).matches(booted);
   }
 
@@ -139,7 +139,7 @@ class FakeSystemdDriverTest {
       assertThat(systemd.unit("lmctfy.service")).isEmpty();
       CgroupAssertions.assertThat(fs).matches(booted);
       // ... and by the kernel, half-way through the create
-      fs.failWhen(op -> "memory.max".equals(op.file()), org.lmctfy.cgroupfs.Errno.EINVAL);
+      fs.faults().failWhen(op -> "memory.max".equals(op.file()), org.lmctfy.cgroupfs.Errno.EINVAL);
       assertThatThrownBy(() -> api.create("/job", LIMITS))
           .isInstanceOfSatisfying(
               LmctfyException.class,
@@ -509,7 +509,7 @@ class FakeSystemdDriverTest {
                         "XDG_RUNTIME_DIR");
               });
     }
-    assertThat(fs.mutationCount()).isZero();
+    assertThat(fs.record().count()).isZero();
   }
 
   @Test
@@ -518,7 +518,7 @@ class FakeSystemdDriverTest {
     try (ContainerApi api = openAsUser()) {
       api.create("/job", LIMITS);
     }
-    fs.clearRecord();
+    fs.record().clear();
     int calls = systemd.calls().size();
     CgroupFs user = fs.asUser(UID, UID);
     try (ContainerApi api = ContainerApi.open(user, systemd.asUser(UID), ApiOptions.DEFAULTS)) {
@@ -527,7 +527,7 @@ class FakeSystemdDriverTest {
       assertThat(api.get("/job").stats(StatsType.SUMMARY)).isNotNull();
       assertThat(api.stats(List.of("/job"), StatsType.FULL)).containsOnlyKeys("/job");
     }
-    assertThat(fs.mutationCount()).isZero();
+    assertThat(fs.record().count()).isZero();
     assertThat(systemd.calls()).hasSize(calls);
   }
 

@@ -178,7 +178,7 @@ class SystemdFaultInjectionTest {
         api.cleanup();
       }
     } catch (FakeCrash e) {
-      fs.recover();
+      fs.faults().recover();
     }
     cleanupLeavesNothing();
   }
@@ -186,22 +186,22 @@ class SystemdFaultInjectionTest {
   static IntStream createMutations() {
     FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.V2);
     FakeSystemd systemd = FakeSystemd.on(fs);
-    int before = fs.mutationCount();
+    int before = fs.record().count();
     try (ContainerApi api = ContainerApi.open(fs, systemd, ApiOptions.DEFAULTS)) {
       api.create("/job", FakeSystemdDriverTest.LIMITS);
     }
-    return IntStream.rangeClosed(1, fs.mutationCount() - before);
+    return IntStream.rangeClosed(1, fs.record().count() - before);
   }
 
   @ParameterizedTest(name = "the process dies at cgroup write {0} of the first create")
   @MethodSource("createMutations")
   void aProcessThatDiesAtAnyWriteOfTheFirstCreateLeavesNothingThatCleanupDoesNotClear(int k) {
     try (ContainerApi api = open()) {
-      fs.crashAt(k);
+      fs.faults().crashAt(k);
       assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
           .isInstanceOf(FakeCrash.class);
     }
-    fs.recover();
+    fs.faults().recover();
     try (ContainerApi next = open()) { // the next process's create of the name works
       next.create("/job", FakeSystemdDriverTest.LIMITS);
       next.destroy("/job");
@@ -214,11 +214,11 @@ class SystemdFaultInjectionTest {
   @MethodSource("createMutations")
   void cleanupAloneClearsWhatADeathAtAnyWriteOfTheFirstCreateLeft(int k) {
     try (ContainerApi api = open()) {
-      fs.crashAt(k);
+      fs.faults().crashAt(k);
       assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
           .isInstanceOf(FakeCrash.class);
     }
-    fs.recover();
+    fs.faults().recover();
     cleanupLeavesNothing();
   }
 

@@ -108,7 +108,7 @@ class FakeCgroupFsTest {
 
   @Test
   void startsWithPidOneAndSelfInEveryRoot() throws Exception {
-    assertThat(fs.processes()).containsExactlyInAnyOrder(1L, fs.selfPid());
+    assertThat(fs.processes().living()).containsExactlyInAnyOrder(1L, fs.selfPid());
     assertThat(fs.cgroupsOf(fs.selfPid()))
         .hasSize(fs.hierarchies().size())
         .allSatisfy((h, p) -> assertThat(p).isEqualTo(CgroupPath.root()));
@@ -116,8 +116,8 @@ class FakeCgroupFsTest {
 
   @Test
   void spawnedThreadsFollowTheirProcessIntoCgroupProcs() throws Exception {
-    long pid = fs.spawnProcess();
-    long tid = fs.spawnThread(pid);
+    long pid = fs.processes().spawn();
+    long tid = fs.processes().spawnThread(pid);
     fs.makeCgroup(memory, A);
     fs.write(memory, A, "cgroup.procs", Long.toString(pid));
     assertThat(fs.read(memory, A, "cgroup.procs")).isEqualTo(pid + "\n");
@@ -127,12 +127,12 @@ class FakeCgroupFsTest {
 
   @Test
   void exitedProcessLeavesItsCgroupsAndIsUnknown() throws Exception {
-    long pid = fs.spawnProcess();
+    long pid = fs.processes().spawn();
     fs.makeCgroup(memory, A);
     fs.write(memory, A, "cgroup.procs", Long.toString(pid));
-    fs.exitProcess(pid);
+    fs.processes().exit(pid);
     assertThat(fs.read(memory, A, "cgroup.procs")).isEmpty();
-    assertThat(fs.processes()).doesNotContain(pid);
+    assertThat(fs.processes().living()).doesNotContain(pid);
     assertThat(errnoOf(() -> fs.cgroupsOf(pid))).isEqualTo(Errno.ESRCH);
   }
 
@@ -140,7 +140,7 @@ class FakeCgroupFsTest {
 
   @Test
   void nthMutationFailsOnceAndChangesNothing() throws Exception {
-    fs.failMutation(2, Errno.ENOSPC);
+    fs.faults().failAt(2, Errno.ENOSPC);
     fs.makeCgroup(memory, A);
     FakeSnapshot before = fs.snapshot();
     assertThatThrownBy(() -> fs.write(memory, A, "memory.limit_in_bytes", "4096"))
@@ -157,8 +157,9 @@ class FakeCgroupFsTest {
 
   @Test
   void failWhenHitsTheNextMatchingMutationOnly() throws Exception {
-    fs.failWhen(
-        op -> op.kind() == Kind.MKDIR && op.path().equals(CgroupPath.of("/b")), Errno.EACCES);
+    fs.faults()
+        .failWhen(
+            op -> op.kind() == Kind.MKDIR && op.path().equals(CgroupPath.of("/b")), Errno.EACCES);
     fs.makeCgroup(memory, A);
     assertThat(errnoOf(() -> fs.makeCgroup(memory, CgroupPath.of("/b")))).isEqualTo(Errno.EACCES);
     assertThat(fs.exists(memory, CgroupPath.of("/b"))).isFalse();
@@ -170,24 +171,24 @@ class FakeCgroupFsTest {
 
   @Test
   void afterTheCrashPointEveryOperationThrowsFakeCrash() throws Exception {
-    fs.crashAt(2);
+    fs.faults().crashAt(2);
     fs.makeCgroup(memory, A);
     assertThatThrownBy(() -> fs.makeCgroup(memory, CgroupPath.of("/b")))
         .isInstanceOf(FakeCrash.class);
-    assertThat(fs.crashed()).isTrue();
+    assertThat(fs.faults().crashed()).isTrue();
     assertThatThrownBy(() -> fs.read(memory, A, "tasks")).isInstanceOf(FakeCrash.class);
     assertThatThrownBy(fs::hierarchies).isInstanceOf(FakeCrash.class);
   }
 
   @Test
   void recoverKeepsTheStateAndDropsPendingFaults() throws Exception {
-    fs.failMutation(3, Errno.EIO);
-    fs.crashAt(2);
+    fs.faults().failAt(3, Errno.EIO);
+    fs.faults().crashAt(2);
     fs.makeCgroup(memory, A);
     assertThatThrownBy(() -> fs.makeCgroup(memory, CgroupPath.of("/b")))
         .isInstanceOf(FakeCrash.class);
-    fs.recover();
-    assertThat(fs.crashed()).isFalse();
+    fs.faults().recover();
+    assertThat(fs.faults().crashed()).isFalse();
     assertThat(fs.exists(memory, A)).isTrue();
     assertThat(fs.exists(memory, CgroupPath.of("/b"))).isFalse();
     fs.makeCgroup(memory, CgroupPath.of("/b"));
@@ -203,20 +204,20 @@ class FakeCgroupFsTest {
     errnoOf(() -> fs.makeCgroup(memory, A));
     fs.read(memory, A, "tasks");
     fs.setMarker(memory, A, "owner", "me");
-    assertThat(fs.mutations())
+    assertThat(fs.record().mutations())
         .containsExactly(
             new FakeOperation(Kind.MKDIR, "memory", A, null, null, null),
             new FakeOperation(Kind.MKDIR, "memory", A, null, null, Errno.EEXIST),
             new FakeOperation(Kind.SET_MARKER, "memory", A, null, "me", null));
-    assertThat(fs.mutationCount()).isEqualTo(3);
+    assertThat(fs.record().count()).isEqualTo(3);
   }
 
   @Test
-  void clearRecordEmptiesTheRecordButNotTheFaultCount() throws Exception {
-    fs.failMutation(2, Errno.EIO);
+  void clearingTheRecordEmptiesItAndKeepsPendingFaults() throws Exception {
+    fs.faults().failAt(2, Errno.EIO);
     fs.makeCgroup(memory, A);
-    fs.clearRecord();
-    assertThat(fs.mutations()).isEmpty();
+    fs.record().clear();
+    assertThat(fs.record().mutations()).isEmpty();
     assertThat(errnoOf(() -> fs.makeCgroup(memory, CgroupPath.of("/b")))).isEqualTo(Errno.EIO);
   }
 
@@ -265,14 +266,14 @@ class FakeCgroupFsTest {
     fs.makeCgroup(memory, A);
     FakeSnapshot before = fs.snapshot();
     fs.chown(memory, A, "tasks", 1000, -1);
-    long pid = fs.spawnProcess();
+    long pid = fs.processes().spawn();
     assertThat(fs.snapshot().differencesFrom(before))
         .contains("~ memory:/a @owner tasks: (none) -> 1000:0", "+ process " + pid);
   }
 
   @Test
   void snapshotWorksWhileCrashed() throws Exception {
-    fs.crashAt(1);
+    fs.faults().crashAt(1);
     assertThatThrownBy(() -> fs.makeCgroup(memory, A)).isInstanceOf(FakeCrash.class);
     assertThat(fs.snapshot().cgroups()).doesNotContain("memory:/a");
   }

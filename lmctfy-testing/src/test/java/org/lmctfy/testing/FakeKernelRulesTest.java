@@ -73,8 +73,8 @@ class FakeKernelRulesTest {
   void pidsCurrentCountsThreads() throws Exception {
     Hierarchy p = h("pids");
     fs.makeCgroup(p, A);
-    long pid = fs.spawnProcess();
-    fs.spawnThread(pid);
+    long pid = fs.processes().spawn();
+    fs.processes().spawnThread(pid);
     fs.write(p, A, "cgroup.procs", Long.toString(pid));
     assertThat(read(p, A, "pids.current")).isEqualTo("2\n");
   }
@@ -83,8 +83,8 @@ class FakeKernelRulesTest {
   void tasksMovesOneThreadOfAProcess() throws Exception {
     Hierarchy m = h("memory");
     fs.makeCgroup(m, A);
-    long pid = fs.spawnProcess();
-    long tid = fs.spawnThread(pid);
+    long pid = fs.processes().spawn();
+    long tid = fs.processes().spawnThread(pid);
     fs.write(m, A, "tasks", Long.toString(tid));
     assertThat(read(m, A, "tasks")).isEqualTo(tid + "\n");
     assertThat(read(m, CgroupPath.root(), "tasks")).contains(pid + "\n");

@@ -55,7 +55,8 @@ class FakeV2RulesTest {
     fs.makeCgroup(v2, A);
     fs.makeCgroup(v2, AB);
     fs.write(v2, A, "cgroup.subtree_control", "+memory");
-    assertThat(write(A, "cgroup.procs", Long.toString(fs.spawnProcess()))).isEqualTo(Errno.EBUSY);
+    assertThat(write(A, "cgroup.procs", Long.toString(fs.processes().spawn())))
+        .isEqualTo(Errno.EBUSY);
     fs.write(v2, AB, "cgroup.subtree_control", "+memory");
     assertThat(write(A, "cgroup.subtree_control", "-memory")).isEqualTo(Errno.EBUSY);
   }
@@ -75,7 +76,7 @@ class FakeV2RulesTest {
   @Test
   void eventsFreezeAndKill() throws Exception {
     fs.makeCgroup(v2, A);
-    long pid = fs.spawnProcess();
+    long pid = fs.processes().spawn();
     fs.write(v2, A, "cgroup.procs", Long.toString(pid));
     assertThat(read(A, "cgroup.events")).isEqualTo("populated 1\nfrozen 0\n");
     assertThat(write(A, "cgroup.freeze", "2")).isEqualTo(Errno.ERANGE);
@@ -83,7 +84,7 @@ class FakeV2RulesTest {
     assertThat(read(A, "cgroup.events")).isEqualTo("populated 1\nfrozen 1\n");
     assertThat(write(A, "cgroup.kill", "0")).isEqualTo(Errno.ERANGE);
     fs.write(v2, A, "cgroup.kill", "1");
-    assertThat(fs.processes()).doesNotContain(pid);
+    assertThat(fs.processes().living()).doesNotContain(pid);
     assertThat(read(A, "cgroup.events")).isEqualTo("populated 0\nfrozen 1\n");
   }
 

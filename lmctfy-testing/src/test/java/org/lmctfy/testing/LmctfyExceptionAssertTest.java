@@ -15,7 +15,7 @@ class LmctfyExceptionAssertTest {
 
   @Test
   void checksTheCodeTheErrnoAndTheFileOfARefusal() {
-    fs.failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
+    fs.faults().failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
     assertThatLmctfyException(
             () -> api.create("/job", ContainerSpec.parse("memory { limit: 64M }")))
         .hasCode(ErrorCode.INVALID_ARGUMENT)
@@ -26,7 +26,7 @@ class LmctfyExceptionAssertTest {
 
   @Test
   void failsOnAnotherCodeErrnoOrFileSayingWhatItWas() {
-    fs.failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
+    fs.faults().failWhen(op -> "memory.max".equals(op.file()), Errno.EINVAL);
     LmctfyExceptionAssert refused =
         assertThatLmctfyException(
             () -> api.create("/job", ContainerSpec.parse("memory { limit: 64M }")));

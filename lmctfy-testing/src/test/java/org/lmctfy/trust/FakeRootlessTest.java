@@ -98,14 +98,14 @@ class FakeRootlessTest {
     root.get("/outside").enter(List.of(fs.selfPid())); // the tenant's JVM outside its subtree
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.of("/t"))) {
       Container job = tenant.create("/job", ContainerSpec.empty());
-      var processes = fs.processes();
+      var processes = fs.processes().living();
       LmctfyException e =
           assertThatLmctfyException(() -> job.run(List.of("/bin/true"), RunSpec.detached()))
               .hasCode(ErrorCode.PERMISSION_DENIED)
               .actual();
       assertThat(e.getMessage())
           .contains("common ancestor", "cgroup.procs", "this JVM's cgroup", "nothing was moved");
-      assertThat(fs.processes()).isEqualTo(processes);
+      assertThat(fs.processes().living()).isEqualTo(processes);
     }
   }
 

@@ -52,8 +52,8 @@ class FakeVirtualHostTest {
 
     long init = vh.initPid();
     assertThat(vh.listProcesses(ListPolicy.SELF)).containsExactly(init);
-    assertThat(fs.commandOf(init)).hasValue(List.of("catatonit", "-P"));
-    FakeVirtualHost host = fs.virtualHostOf(init).orElseThrow();
+    assertThat(fs.processes().commandOf(init)).hasValue(List.of("catatonit", "-P"));
+    FakeVirtualHost host = fs.processes().virtualHostOf(init).orElseThrow();
     assertThat(host.initPid()).isEqualTo(init);
     assertThat(host.host()).isEqualTo(MACHINE.virtualHost());
     assertThat(host.filesystem()).isEqualTo(MACHINE.filesystem());
@@ -69,18 +69,21 @@ class FakeVirtualHostTest {
   @Test
   void aRunJoinsTheVirtualHostAndItsCgroupsAndAChildItForksIsInsideToo() throws Exception {
     Container vh = api.create("/vh", MACHINE);
-    fs.onRun(command -> command.get(0).equals("/bin/daemon") ? FakeRun.exits(0).forking(1) : null);
+    fs.processes()
+        .onRun(
+            command -> command.get(0).equals("/bin/daemon") ? FakeRun.exits(0).forking(1) : null);
 
     ContainerProcess p = vh.run(List.of("/bin/hostname"), RunSpec.inherit());
     ContainerProcess d = vh.run(List.of("/bin/daemon"), RunSpec.detached());
     assertThat(d.waitFor()).isZero();
 
-    assertThat(fs.commandOf(p.pid())).hasValue(List.of("/bin/hostname"));
-    assertThat(fs.virtualHostOf(p.pid()).orElseThrow().initPid()).isEqualTo(vh.initPid());
+    assertThat(fs.processes().commandOf(p.pid())).hasValue(List.of("/bin/hostname"));
+    assertThat(fs.processes().virtualHostOf(p.pid()).orElseThrow().initPid())
+        .isEqualTo(vh.initPid());
     assertThat(fs.cgroupsOf(p.pid())).containsEntry(unified(), CgroupPath.of("/vh"));
     List<Long> inside = vh.listProcesses(ListPolicy.SELF);
     assertThat(inside).hasSize(3); // the init, the hostname, the daemon's child
-    assertThat(inside).allSatisfy(pid -> assertThat(fs.virtualHostOf(pid)).isPresent());
+    assertThat(inside).allSatisfy(pid -> assertThat(fs.processes().virtualHostOf(pid)).isPresent());
   }
 
   @Test
@@ -93,7 +96,8 @@ class FakeVirtualHostTest {
     ContainerProcess q = sub.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
     sub.enter(List.of(p.pid()));
 
-    assertThat(fs.virtualHostOf(q.pid()).orElseThrow().initPid()).isEqualTo(vh.initPid());
+    assertThat(fs.processes().virtualHostOf(q.pid()).orElseThrow().initPid())
+        .isEqualTo(vh.initPid());
     assertThat(sub.listProcesses(ListPolicy.SELF)).containsExactlyInAnyOrder(p.pid(), q.pid());
     assertThat(sub.initPid()).isEqualTo(vh.initPid());
   }
@@ -101,7 +105,7 @@ class FakeVirtualHostTest {
   @Test
   void aProcessOutsideCannotBeEnteredIntoAVirtualHostAndNothingMoves() {
     Container vh = api.create("/vh", MACHINE);
-    long outside = fs.spawnProcess();
+    long outside = fs.processes().spawn();
 
     assertThatLmctfyException(() -> vh.enter(List.of(outside)))
         .hasMessageContaining("is not inside the virtual host /vh")
@@ -127,7 +131,7 @@ class FakeVirtualHostTest {
     ContainerProcess q = vh.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
     long second = vh.initPid();
     assertThat(second).isNotEqualTo(first);
-    assertThat(fs.virtualHostOf(q.pid()).orElseThrow().initPid()).isEqualTo(second);
+    assertThat(fs.processes().virtualHostOf(q.pid()).orElseThrow().initPid()).isEqualTo(second);
   }
 
   @Test
@@ -135,7 +139,7 @@ class FakeVirtualHostTest {
     Container vh = api.create("/vh", MACHINE);
     ContainerProcess p = vh.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
 
-    fs.exitProcess(vh.initPid(), 0);
+    fs.processes().exit(vh.initPid(), 0);
 
     assertThat(p.waitFor()).isEqualTo(137);
     assertThat(vh.listProcesses(ListPolicy.SELF)).isEmpty();
@@ -144,13 +148,13 @@ class FakeVirtualHostTest {
   @Test
   void destroyLeavesNoProcessAndNoCgroup() throws Exception {
     FakeSnapshot clean = fs.snapshot();
-    Set<Long> before = fs.processes();
+    Set<Long> before = fs.processes().living();
     Container vh = api.create("/vh", MACHINE);
     vh.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
 
     vh.destroy();
 
-    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(fs.processes().living()).isEqualTo(before);
     CgroupAssertions.assertThat(fs).matches(clean);
   }
 
@@ -158,19 +162,19 @@ class FakeVirtualHostTest {
   void aNestedVirtualHostIsUnimplementedAndNothingIsMade() {
     api.create("/a", ContainerSpec.empty());
     FakeSnapshot before = fs.snapshot();
-    int mutations = fs.mutationCount();
+    int mutations = fs.record().count();
 
     assertThatThrownBy(() -> api.create("/a/vh", ContainerSpec.parse("virtual_host {}")))
         .hasMessageContaining("only a top-level container can be a virtual host")
         .extracting(e -> ((LmctfyException) e).code())
         .isEqualTo(ErrorCode.UNIMPLEMENTED);
-    assertThat(fs.mutationCount()).isEqualTo(mutations);
+    assertThat(fs.record().count()).isEqualTo(mutations);
     CgroupAssertions.assertThat(fs).matches(before);
   }
 
   @Test
   void whatIsNotImplementedIsRefusedNamingTheFieldBeforeAnythingIsMade() {
-    int mutations = fs.mutationCount();
+    int mutations = fs.record().count();
     assertThatThrownBy(
             () ->
                 api.create(
@@ -192,7 +196,7 @@ class FakeVirtualHostTest {
         .hasMessageContaining("a delegated virtual host is not implemented")
         .extracting(e -> ((LmctfyException) e).code())
         .isEqualTo(ErrorCode.UNIMPLEMENTED);
-    assertThat(fs.mutationCount()).isEqualTo(mutations);
+    assertThat(fs.record().count()).isEqualTo(mutations);
     assertThat(api.exists("/vh")).isFalse();
   }
 
@@ -215,7 +219,7 @@ class FakeVirtualHostTest {
 
     assertThat(vh.spec().memory().limit()).isEqualTo(16L << 20);
     assertThat(vh.spec().virtualHost()).isEqualTo(MACHINE.virtualHost());
-    assertThat(fs.virtualHostOf(vh.initPid())).isPresent();
+    assertThat(fs.processes().virtualHostOf(vh.initPid())).isPresent();
   }
 
   @Test
@@ -230,8 +234,9 @@ class FakeVirtualHostTest {
   @Test
   void anInitThatExitsAtOnceFailsTheCreateAndLeavesNothing() {
     FakeSnapshot clean = fs.snapshot();
-    Set<Long> before = fs.processes();
-    fs.onRun(command -> command.get(0).equals("/sbin/broken") ? FakeRun.exits(1) : null);
+    Set<Long> before = fs.processes().living();
+    fs.processes()
+        .onRun(command -> command.get(0).equals("/sbin/broken") ? FakeRun.exits(1) : null);
 
     assertThatThrownBy(
             () ->
@@ -241,14 +246,14 @@ class FakeVirtualHostTest {
         .hasMessageContaining("exited with status 1")
         .extracting(e -> ((LmctfyException) e).code())
         .isEqualTo(ErrorCode.FAILED_PRECONDITION);
-    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(fs.processes().living()).isEqualTo(before);
     CgroupAssertions.assertThat(fs).matches(clean);
   }
 
   @Test
   void aRefusedPlacementOfTheInitUndoesTheCreate() {
     FakeSnapshot clean = fs.snapshot();
-    fs.failWhen(op -> "cgroup.procs".equals(op.file()), Errno.EBUSY);
+    fs.faults().failWhen(op -> "cgroup.procs".equals(op.file()), Errno.EBUSY);
 
     assertThatLmctfyException(() -> api.create("/vh", MACHINE))
         .hasMessageContaining("cgroup.procs");
@@ -268,9 +273,10 @@ class FakeVirtualHostTest {
     Container vh = tenant.create("/vh", ContainerSpec.parse("virtual_host {}"));
     ContainerProcess p = vh.run(List.of("/bin/sh"), RunSpec.inherit());
 
-    assertThat(fs.virtualHostOf(p.pid()).orElseThrow().initPid()).isEqualTo(vh.initPid());
+    assertThat(fs.processes().virtualHostOf(p.pid()).orElseThrow().initPid())
+        .isEqualTo(vh.initPid());
     vh.destroy();
-    assertThat(fs.virtualHostOf(p.pid())).isEmpty();
+    assertThat(fs.processes().virtualHostOf(p.pid())).isEmpty();
   }
 
   @Test
@@ -295,19 +301,19 @@ class FakeVirtualHostTest {
   static IntStream createSteps() {
     FakeCgroupFs probe = FakeCgroupFs.create(FakeLayout.V2);
     ContainerApi api = ContainerApi.open(probe);
-    int before = probe.mutationCount();
+    int before = probe.record().count();
     api.create("/vh", MACHINE);
-    return IntStream.rangeClosed(1, probe.mutationCount() - before);
+    return IntStream.rangeClosed(1, probe.record().count() - before);
   }
 
   @ParameterizedTest(name = "crash at create step {0}, then cleanup: nothing left")
   @MethodSource("createSteps")
   void aCrashAtEveryStepOfCreateThenCleanupLeavesNoProcessAndNoCgroup(int k) {
     FakeSnapshot clean = fs.snapshot();
-    Set<Long> before = fs.processes();
-    fs.crashAt(k);
+    Set<Long> before = fs.processes().living();
+    fs.faults().crashAt(k);
     assertThatThrownBy(() -> api.create("/vh", MACHINE)).isInstanceOf(FakeCrash.class);
-    fs.recover();
+    fs.faults().recover();
 
     ContainerApi next = ContainerApi.open(fs);
     if (next.exists("/vh")) {
@@ -316,7 +322,7 @@ class FakeVirtualHostTest {
       CleanupReport report = next.cleanup();
       assertThat(report.failures()).isEmpty();
     }
-    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(fs.processes().living()).isEqualTo(before);
     CgroupAssertions.assertThat(fs).matches(clean);
   }
 
@@ -324,12 +330,12 @@ class FakeVirtualHostTest {
   @MethodSource("createSteps")
   void aFaultAtEveryStepOfCreateLeavesNoProcessAndNoCgroup(int k) {
     FakeSnapshot clean = fs.snapshot();
-    Set<Long> before = fs.processes();
-    fs.failMutation(k, Errno.EIO);
+    Set<Long> before = fs.processes().living();
+    fs.faults().failAt(k, Errno.EIO);
 
     assertThatLmctfyException(() -> api.create("/vh", MACHINE));
 
-    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(fs.processes().living()).isEqualTo(before);
     CgroupAssertions.assertThat(fs).matches(clean);
   }
 

@@ -105,7 +105,7 @@ public final class Benchmarks {
             5,
             ops,
             n -> {
-              fake.clearRecord(); // as a fresh fake per test would be: the record of mutations
+              fake.record().clear(); // as a fresh fake per test would be: the record of mutations
               // grows with them
               for (int i = 0; i < n; i++) {
                 api.create("/job", SPEC);

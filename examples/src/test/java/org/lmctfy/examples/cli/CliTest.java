@@ -34,7 +34,7 @@ class CliTest {
 
   private long newFakeProcess(Set<Long> before) throws InterruptedException {
     while (true) {
-      Set<Long> now = new HashSet<>(fs.processes());
+      Set<Long> now = new HashSet<>(fs.processes().living());
       now.removeAll(before);
       if (!now.isEmpty()) {
         return now.iterator().next();
@@ -127,13 +127,13 @@ class CliTest {
   void noFailureMessageSaysAWordTwice() throws Exception {
     ok(cli.run("create", "/a", ""));
     fs.makeCgroup(fs.hierarchies().get(0), CgroupPath.of("/partial")); // in one hierarchy of many
-    fs.crashAt(3);
+    fs.faults().crashAt(3);
     try {
       cli.run("create", "/unfinished", "cpu { limit: 500 } memory { limit: 104857600 }");
     } catch (FakeCrash expected) {
       // an interrupted create: its intent stays
     }
-    fs.recover();
+    fs.faults().recover();
     List<String[]> failing =
         List.of(
             new String[] {"create", "/nope/b", ""},
@@ -168,9 +168,10 @@ class CliTest {
   @Test
   void aKernelRefusalNamesTheFileTheValueAndTheErrno() {
     ok(cli.run("create", "/a", ""));
-    fs.failWhen(
-        op -> op.file() != null && op.file().equals("memory.limit_in_bytes"),
-        org.lmctfy.cgroupfs.Errno.EINVAL);
+    fs.faults()
+        .failWhen(
+            op -> op.file() != null && op.file().equals("memory.limit_in_bytes"),
+            org.lmctfy.cgroupfs.Errno.EINVAL);
     Cli.Result r = cli.run("update", "diff", "/a", "memory { limit: 100000000 }");
     assertThat(r.code()).as(r.toString()).isEqualTo(3);
     assertThat(r.err())
@@ -299,7 +300,7 @@ class CliTest {
     long pid = Long.parseLong(ok(cli.run("-v", "run", "-n", "/a", "sleep", "100")).out().strip());
     assertThat(cli.run("destroy", "/a").code()).isEqualTo(9);
     ok(cli.run("destroy", "-f", "/a"));
-    assertThat(fs.processes()).doesNotContain(pid);
+    assertThat(fs.processes().living()).doesNotContain(pid);
     CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
   }
 
@@ -307,10 +308,11 @@ class CliTest {
   void runKeepsTheProgramsOwnOptionsAndRunsOneArgumentWithASpaceThroughTheShell() {
     ok(cli.run("create", "/c", ""));
     long ls = Long.parseLong(ok(cli.run("run", "-v", "-n", "/c", "ls", "-l", "-n")).out().strip());
-    assertThat(fs.commandOf(ls).orElseThrow()).endsWith("ls", "-l", "-n");
+    assertThat(fs.processes().commandOf(ls).orElseThrow()).endsWith("ls", "-l", "-n");
     long shell =
         Long.parseLong(ok(cli.run("run", "-n", "-v", "/c", "ls -l | wc -l")).out().strip());
-    assertThat(fs.commandOf(shell).orElseThrow()).endsWith("/bin/sh", "-c", "ls -l | wc -l");
+    assertThat(fs.processes().commandOf(shell).orElseThrow())
+        .endsWith("/bin/sh", "-c", "ls -l | wc -l");
     assertThat(ok(cli.run("list", "pids", "/c", "-v")).out())
         .isEqualTo(Math.min(ls, shell) + "\n" + Math.max(ls, shell) + "\n");
   }
@@ -333,7 +335,7 @@ class CliTest {
 
   /** The program a detached run started: its command after {@code setsid --}. */
   private List<String> detachedProgram(long pid) {
-    List<String> command = fs.commandOf(pid).orElseThrow();
+    List<String> command = fs.processes().commandOf(pid).orElseThrow();
     assertThat(command.get(0)).endsWith("setsid");
     assertThat(command.get(1)).isEqualTo("--");
     return command.subList(2, command.size());
@@ -342,7 +344,7 @@ class CliTest {
   @Test
   void runWithoutNoWaitWaitsAndExitsWithTheProgramsCode() throws Exception {
     ok(cli.run("create", "/c", ""));
-    Set<Long> before = fs.processes();
+    Set<Long> before = fs.processes().living();
     List<Long> started = new ArrayList<>();
     Thread program =
         new Thread(
@@ -350,7 +352,7 @@ class CliTest {
               try {
                 long pid = newFakeProcess(before);
                 started.add(pid);
-                fs.exitProcess(pid, 7); // the program ends with 7
+                fs.processes().exit(pid, 7); // the program ends with 7
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
@@ -359,19 +361,20 @@ class CliTest {
     Cli.Result r = cli.run("run", "/c", "true");
     program.join();
     assertThat(r.code()).as(r.toString()).isEqualTo(7);
-    assertThat(fs.commandOf(started.get(0)).orElseThrow()).endsWith("true");
+    assertThat(fs.processes().commandOf(started.get(0)).orElseThrow()).endsWith("true");
   }
 
   @Test
   void runsExitCodeIsTheProgramsAndOnlyLmctfysOwnFailuresPrintTheirLine() throws Exception {
     ok(cli.run("create", "/c", ""));
-    Set<Long> before = fs.processes();
+    Set<Long> before = fs.processes().living();
     Thread program =
         new Thread(
             () -> {
               try {
-                fs.exitProcess(
-                    newFakeProcess(before), 5); // the program's 5, lmctfy's NOT_FOUND by number
+                fs.processes()
+                    .exit(
+                        newFakeProcess(before), 5); // the program's 5, lmctfy's NOT_FOUND by number
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
@@ -385,7 +388,7 @@ class CliTest {
     assertThat(lmctfys.code()).isEqualTo(5);
     assertThat(lmctfys.err())
         .isEqualTo("Command exited with error message: 5: container /nope does not exist\n");
-    assertThat(fs.processes()).isEqualTo(before);
+    assertThat(fs.processes().living()).isEqualTo(before);
     assertThat(ok(cli.run("run", "--help")).out().replaceAll("\\s+", " "))
         .contains(
             "lmctfy's own failures come "
@@ -463,14 +466,14 @@ class CliTest {
   @Test
   void enterKillallDetectAndListTidsWorkOnAProcess() {
     ok(cli.run("create", "/a", ""));
-    long pid = fs.spawnProcess();
-    long tid = fs.spawnThread(pid);
+    long pid = fs.processes().spawn();
+    long tid = fs.processes().spawnThread(pid);
     ok(cli.run("enter", "/a", Long.toString(pid), Long.toString(tid)));
     assertThat(ok(cli.run("detect", Long.toString(pid))).out()).isEqualTo("name=\"/a\"\n");
     assertThat(ok(cli.run("list", "tids", "/a")).out())
         .isEqualTo("tid=\"" + pid + "\"\ntid=\"" + tid + "\"\n");
     ok(cli.run("killall", "/a"));
-    assertThat(fs.processes()).doesNotContain(pid);
+    assertThat(fs.processes().living()).doesNotContain(pid);
     assertThat(ok(cli.run("list", "pids", "/a")).out()).isEmpty();
   }
 
@@ -491,7 +494,9 @@ class CliTest {
     var memory = fs.hierarchy("memory").orElseThrow();
     var path = org.lmctfy.cgroupfs.CgroupPath.of("/a");
     while (!oom.isDone()) {
-      fs.raiseOom(memory, path); // again until the registration, made on the other thread, sees one
+      fs.kernel()
+          .raiseOom(
+              memory, path); // again until the registration, made on the other thread, sees one
       Thread.sleep(10);
     }
     Cli.Result result = oom.get();
@@ -503,14 +508,14 @@ class CliTest {
   @Test
   void cleanupFinishesWhatACrashedCreateLeftAndLeavesCompleteContainers() {
     ok(cli.run("create", "/keep", ""));
-    fs.crashAt(3);
+    fs.faults().crashAt(3);
     try {
       cli.run("create", "/x", "cpu { limit: 500 } memory { limit: 104857600 }");
     } catch (FakeCrash expected) {
       // the process "died" half-way through the create
     }
-    fs.recover();
-    assertThat(fs.mutationCount()).isPositive();
+    fs.faults().recover();
+    assertThat(fs.record().count()).isPositive();
     assertThat(ok(cli.run("cleanup", "/x")).out()).isEqualTo("removed=\"/x\"\n");
     assertThat(ok(cli.run("cleanup", "/x")).out()).isEmpty();
     assertThat(ok(cli.run("cleanup", "/keep")).out()).isEmpty();

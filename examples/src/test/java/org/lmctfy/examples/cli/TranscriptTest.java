@@ -42,8 +42,8 @@ class TranscriptTest {
     List<Long> started = Transcript.pids();
     Transcript.run(Cli.on(new Backend(fs, null, true)), started);
     CgroupAssertions.assertThat(fs).hasNoCgroupsButTheRoots();
-    assertThat(fs.processes()).doesNotContainAnyElementsOf(started);
-    assertThat(fs.commandOf(started.get(0)).orElseThrow()).endsWith("sleep", "100");
+    assertThat(fs.processes().living()).doesNotContainAnyElementsOf(started);
+    assertThat(fs.processes().commandOf(started.get(0)).orElseThrow()).endsWith("sleep", "100");
   }
 
   /** Kills the processes this test started that still run as this JVM's children. */

@@ -101,14 +101,14 @@ public interface ContractBackend {
 
       @Override
       public long startProcess(CgroupFs fs) {
-        return ((FakeCgroupFs) fs).spawnProcess();
+        return ((FakeCgroupFs) fs).processes().spawn();
       }
 
       @Override
       public void stopProcess(CgroupFs fs, long pid) {
         FakeCgroupFs fake = (FakeCgroupFs) fs;
-        if (fake.processes().contains(pid)) { // a kill may have ended it already
-          fake.exitProcess(pid);
+        if (fake.processes().living().contains(pid)) { // a kill may have ended it already
+          fake.processes().exit(pid);
         }
       }
 

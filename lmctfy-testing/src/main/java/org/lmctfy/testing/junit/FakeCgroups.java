@@ -23,7 +23,7 @@ import org.lmctfy.testing.FakeLayout;
  *
  *   @Test
  *   void leavesNothingBehindWhenTheJobFails() {
- *     cgroups.failMutation(3, Errno.ENOSPC);
+ *     cgroups.faults().failAt(3, Errno.ENOSPC);
  *     assertThatThrownBy(() -> new Scheduler(api).start(job)).isInstanceOf(LmctfyException.class);
  *     CgroupAssertions.assertThat(cgroups).hasNoCgroupsButTheRoots();
  *   }

@@ -46,7 +46,7 @@ class FakeCgroupsExtensionTest {
     assertThat(api.root()).isEqualTo(CgroupPath.of("/system.slice/app.service"));
     assertThat(cgroups.cgroupsOf(cgroups.selfPid()).values())
         .containsExactly(CgroupPath.of("/system.slice/app.service/lmctfy-supervisor"));
-    assertThat(cgroups.mutations()).as("the record starts with the test").isEmpty();
+    assertThat(cgroups.record().mutations()).as("the record starts with the test").isEmpty();
     api.create("/job", ContainerSpec.parse("memory { limit: 104857600 }"));
     CgroupAssertions.assertThat(cgroups)
         .hasValue("/job", "memory.max", "104857600")
@@ -59,7 +59,7 @@ class FakeCgroupsExtensionTest {
   @Test
   void aFailedCreateCanBeCheckedToLeaveTheTreeAsItWas() {
     FakeSnapshot before = cgroups.snapshot();
-    cgroups.failMutation(4, Errno.ENOSPC);
+    cgroups.faults().failAt(4, Errno.ENOSPC);
     assertThatLmctfyException(
             () -> api.create("/job", ContainerSpec.parse("memory { limit: 1000000 }")))
         .hasMessageContaining("ENOSPC");
