@@ -90,8 +90,8 @@ public final class ShowHierarchies {
         || unified == null
         || !fs.exists(unified, api.root())
         || fs.read(unified, api.root(), "cgroup.procs").isBlank()) {
-      return; // no processes in the way (a systemd driver's unit is made, and its keeper moved, by
-      // create)
+      // no processes in the way (a systemd driver's unit is made, and its keeper moved, by create)
+      return;
     }
     out.println(
         "this process runs in "
@@ -132,6 +132,7 @@ public final class ShowHierarchies {
         }
       }
     } // not committed: the handle destroys the container
+
     // the systemd driver's unit, when it holds no other container, is stopped: it goes with its
     // cgroup
     java.util.List<String> failures = java.util.List.of();

@@ -124,8 +124,8 @@ public final class SystemdScenario {
             out.println("cpuset=" + e.code() + ": " + e.getMessage());
           }
         }
-        case "refused" -> { // a spec the kernel refuses, on a machine where the unit does not run
-          // yet
+        case "refused" -> {
+          // a spec the kernel refuses, on a machine where the unit does not run yet
           try {
             api.create("/refused", ContainerSpec.parse("cpu { mask: \"63\" }"));
             out.println("refused=created");

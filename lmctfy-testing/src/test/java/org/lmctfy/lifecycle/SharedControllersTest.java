@@ -85,11 +85,8 @@ class SharedControllersTest {
                       && "cgroup.subtree_control".equals(args[2])
                       && ((String) args[3]).startsWith("-")) {
                     undoPaused.countDown();
-                    siblingDone.await(
-                        1,
-                        TimeUnit
-                            .SECONDS); // the sibling's create cannot finish while this holds the
-                    // lock
+                    // the sibling's create cannot finish while this holds the lock
+                    siblingDone.await(1, TimeUnit.SECONDS);
                   }
                   try {
                     return method.invoke(fs, args);

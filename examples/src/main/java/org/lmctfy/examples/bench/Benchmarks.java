@@ -105,8 +105,8 @@ public final class Benchmarks {
             5,
             ops,
             n -> {
-              fake.record().clear(); // as a fresh fake per test would be: the record of mutations
-              // grows with them
+              // as a fresh fake per test would be: the record of mutations grows with them
+              fake.record().clear();
               for (int i = 0; i < n; i++) {
                 api.create("/job", SPEC);
                 api.destroy("/job");

@@ -68,8 +68,8 @@ final class Timer {
   static Comparison compareTimed(int rounds, int ops, Timed floor, Timed contender)
       throws Exception {
     long warm = System.nanoTime() + WARM_UP_NANOS;
-    do { // until the JIT has compiled both: the library has much more code to compile than the
-      // floor
+    // until the JIT has compiled both: the library has much more code to compile than the floor
+    do {
       floor.nanos(ops);
       contender.nanos(ops);
     } while (System.nanoTime() < warm);

@@ -174,9 +174,8 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
     boolean started = ensureRoot(lifecycle);
     try {
       String procs = fs.read(unified, root, "cgroup.procs").strip();
-      if (!procs
-          .isEmpty()) { // the keeper, right after the start or after a process died before moving
-        // it
+      // the keeper, right after the start or after a process died before moving it
+      if (!procs.isEmpty()) {
         CgroupfsDriver.moveIntoLeaf(lifecycle, fs, unified, root, KEEPER_LEAF, procs);
       }
       return started;
@@ -434,8 +433,8 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   public void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {
     try {
       if (!fs.exists(unified, root)) {
-        return; // not running (a failed unit is unloaded by systemd:
-        // CollectMode=inactive-or-failed); no lock taken
+        // not running (systemd unloads a failed unit: CollectMode=inactive-or-failed); no lock
+        return;
       }
     } catch (IOException e) {
       failures.add("the unit " + unit + ": " + Errors.of("look for its cgroup", e).getMessage());

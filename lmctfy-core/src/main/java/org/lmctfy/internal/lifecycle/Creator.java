@@ -126,6 +126,7 @@ final class Creator {
       }
       Updater.apply(fs, path, plan);
       virtualHosts.start(name, spec, tx); // after the limits: the init is born under them
+
       // delegated (only a chown can have made a directory we just made another's): our record goes
       // where its tenant cannot write
       if (!plan.chowns().isEmpty() && !layout.trusted(path)) {

@@ -73,8 +73,8 @@ final class Destroyer {
     if (census.delegated(name)
         || !census.ownedHere(name)
         || !fs.addMarker(anchor, parent, intent, Layout.DESTROYING)) {
-      return false; // a delegated container goes the census way: whatever its tenant made below
-      // goes too
+      // a delegated container goes the census way: whatever its tenant made below goes too
+      return false;
     }
     List<Hierarchy> managed = layout.managed();
     boolean removed = false;

@@ -168,8 +168,8 @@ final class LockFile implements AutoCloseable {
         }
       }
     } catch (IOException | RuntimeException e) {
-      return "another process"; // the holder is a courtesy for the message: not knowing it is no
-      // failure
+      // the holder is a courtesy for the message: not knowing it is no failure
+      return "another process";
     }
     return "another process";
   }

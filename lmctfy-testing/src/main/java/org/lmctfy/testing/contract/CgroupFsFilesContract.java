@@ -96,8 +96,8 @@ public abstract class CgroupFsFilesContract extends CgroupFsContractSupport {
   void writingZeroToCgroupProcsMovesTheWriter() throws IOException, InterruptedException {
     Hierarchy h = membershipHierarchy();
     CgroupPath p = make(h, "a");
-    if (!mayMoveTheTestProcess()) { // the kernel: a shell writes 0 itself, so the test JVM stays
-      // put
+    if (!mayMoveTheTestProcess()) {
+      // the kernel: a shell writes 0 itself, so the test JVM stays put
       Process sh =
           new ProcessBuilder(
                   "/bin/sh",

@@ -43,8 +43,7 @@ class KernelInitMachineV2Test {
         fs.hierarchies().stream()
             .filter(h -> h.version() == org.lmctfy.cgroupfs.CgroupVersion.V2)
             .findFirst()
-            .orElseThrow(); // needs-v2: the rule ran it only where the cgroup2 root enables memory
-    // and pids
+            .orElseThrow(); // needs-v2: it runs only where the cgroup2 root enables memory, pids
     fs.write(unified, scratch.path(), "cgroup.subtree_control", "+memory +pids");
     unit = scratch.path().resolve("app.service");
     fs.makeCgroup(unified, unit);

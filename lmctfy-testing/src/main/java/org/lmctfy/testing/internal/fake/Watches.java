@@ -109,8 +109,8 @@ final class Watches {
         continue;
       }
       if (w.node.hier.find(w.node.path) != w.node) {
-        w.signal(); // removed: eventfds are signalled, inotify sees IN_DELETE on the parent, PSI
-        // polls POLLERR
+        // removed: eventfds are signalled, inotify sees IN_DELETE on the parent, PSI polls POLLERR
+        w.signal();
         it.remove();
         continue;
       }
