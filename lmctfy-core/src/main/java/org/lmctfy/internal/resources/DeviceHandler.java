@@ -162,29 +162,24 @@ final class DeviceHandler implements ResourceHandler {
       }
     }
     Hierarchy h = host.require("devices", "device.rules");
-    List<DeviceRule> rules = new ArrayList<>();
     String list = host.readSelf(h, "devices.list");
     if (list.equals("a *:* rwm")) {
       return new DeviceSpec(List.of(ALLOW_ALL));
     }
-    rules.add(DENY_ALL);
+    List<org.lmctfy.cgroupfs.DeviceRule> allowed = new ArrayList<>();
     for (String line : list.split("\n")) {
       if (!line.isBlank()) {
-        rules.add(parse(line.strip()));
+        try {
+          allowed.add(org.lmctfy.cgroupfs.DeviceRule.parse(line));
+        } catch (IllegalArgumentException e) {
+          throw new LmctfyException(
+              ErrorCode.INTERNAL,
+              "unexpected line \"" + line + "\" in " + h.display(host.self(), "devices.list"),
+              e);
+        }
       }
     }
-    return new DeviceSpec(rules);
-  }
-
-  private static DeviceRule parse(String line) {
-    String[] parts = line.split(" ");
-    String[] mm = parts[1].split(":");
-    return new DeviceRule(
-        Permission.ALLOW,
-        parts[0].equals("b") ? Type.BLOCK : Type.CHAR,
-        mm[0].equals("*") ? -1 : Long.parseLong(mm[0]),
-        mm[1].equals("*") ? -1 : Long.parseLong(mm[1]),
-        parts[2]);
+    return denyAllBut(allowed);
   }
 
   /**
