@@ -266,8 +266,12 @@ public interface ContainerApi extends AutoCloseable {
   CleanupReport cleanup();
 
   /**
-   * Ends every notification registration and thread this API started, closes its lock file and its
-   * connection to systemd.
+   * Ends every notification registration and thread this API started; under the systemd driver, if
+   * this API created, destroyed or prepared anything, stops its unit where it holds no container
+   * (one D-Bus call, under the root's lock, so that no create in another process is undercut); then
+   * closes its lock file and its connection to systemd.
+   *
+   * @throws LmctfyException where the unit could not be stopped (everything else is closed first)
    */
   @Override
   void close();

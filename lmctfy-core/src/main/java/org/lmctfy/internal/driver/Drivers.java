@@ -110,18 +110,10 @@ public final class Drivers {
     SystemdConnector connector = given != null ? given : installedConnector();
     if (connector == null) {
       if (options.driver() == ApiOptions.Driver.SYSTEMD) {
-        throw new LmctfyException(
-            ErrorCode.FAILED_PRECONDITION,
-            "the systemd driver talks to systemd over D-Bus"
-                + " through the module lmctfy-systemd (org.lmctfy:lmctfy-systemd), which is not on the class or module"
-                + " path; add it, or run this process in a unit with Delegate=yes");
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, Remedies.systemdModuleMissing());
       }
-      LOG.warn(
-          "systemd runs this machine, but lmctfy-systemd (org.lmctfy:lmctfy-systemd) is not on the class path:"
-              + " the cgroupfs driver roots containers in this process's cgroup {}, which systemd did not delegate"
-              + " (a daemon-reload may reset their controllers); add lmctfy-systemd, or run in a unit with Delegate=yes",
-          own);
-      return cgroupfs(fs, unified, true, null);
+      // AUTO: reads work; the first top-level create (or initMachine) is refused naming the module
+      return new WithoutSystemdModule(own);
     }
     return SystemdUnitDriver.open(
         fs, unified, connector, options.systemdUnit(), options.systemdTimeout());

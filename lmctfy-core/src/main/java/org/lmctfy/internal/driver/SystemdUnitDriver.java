@@ -461,6 +461,28 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   /**
+   * An API that changed something closes: the unit is stopped where it runs and holds no container
+   * (the last container destroyed, or a create refused), so that a program that ran leaves no
+   * service behind. Under the root's lock, as cleanup: a top-level create in another process holds
+   * it from its check that the cgroup is there to its mkdir.
+   */
+  @Override
+  public void release(Lifecycle lifecycle) {
+    try {
+      if (!fs.exists(unified, root)) {
+        return; // not running: nothing to stop, no lock taken
+      }
+      try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
+        if (stopIfEmpty(lifecycle)) {
+          LOG.debug("stopped {} as the API closed: it held no container", unit);
+        }
+      }
+    } catch (IOException e) {
+      throw Errors.of("stop " + unit + " (it holds no container) as the API closes", e);
+    }
+  }
+
+  /**
    * The unit this create started is stopped again when the create fails and the unit holds nothing
    * (the create's own lock of the root is held): a refused spec leaves no unit behind.
    */

@@ -40,6 +40,9 @@ public final class Lifecycle {
   private final StatsReader stats;
   private final VirtualHostKeeper virtualHosts;
   private final RootKeeper keeper;
+  // whether this lifecycle made, destroyed or prepared anything: then close() lets the driver
+  // release what it keeps for the API (a systemd unit that holds no container is stopped)
+  private volatile boolean changed;
 
   /**
    * @param killDeadline how long processes are killed before DEADLINE_EXCEEDED
@@ -88,9 +91,19 @@ public final class Lifecycle {
     return virtualHosts;
   }
 
-  /** Lets go of the lock file (every lock is let go by then). */
+  /**
+   * Lets the driver release what it keeps for this API where it changed anything ({@link
+   * RootKeeper#release}), then lets go of the lock file (every lock is let go by then), even when
+   * the release fails.
+   */
   public void close() {
-    locks.close();
+    try {
+      if (changed) {
+        keeper.release(this);
+      }
+    } finally {
+      locks.close();
+    }
   }
 
   /** Holds the lock of {@code name} (across threads and processes) until closed. */
@@ -148,6 +161,7 @@ public final class Lifecycle {
     if (topLevel) {
       keeper.precheck();
     }
+    changed = true;
     try (ContainerLocks.Held p = holdParent(ContainerOperation.CREATE, name)) {
       boolean madeRoot = topLevel && keeper.prepare(this);
       try (ContainerLocks.Held n = hold(ContainerOperation.CREATE, name)) {
@@ -177,6 +191,7 @@ public final class Lifecycle {
    */
   public void prepareRoot(boolean moveProcesses) {
     keeper.precheck();
+    changed = true;
     try (ContainerLocks.Held p = keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
       if (moveProcesses) {
         keeper.prepare(this);
@@ -307,6 +322,7 @@ public final class Lifecycle {
       throw new LmctfyException(
           ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
     }
+    changed = true;
     try (ContainerLocks.Held n = hold(ContainerOperation.DESTROY, name)) {
       destroyer.destroy(name);
     } catch (IOException e) {

@@ -65,6 +65,16 @@ public interface RootKeeper {
   default void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {}
 
   /**
+   * When the API closes, if it created, destroyed or prepared anything: removes what the driver
+   * keeps for the API where it holds no container (a systemd unit is stopped: one D-Bus call per
+   * API, never per destroy), under the root's lock, so that a create in another process is never
+   * undercut. A crash skips it: the next create or cleanup() does it.
+   *
+   * @throws org.lmctfy.LmctfyException where the removal failed
+   */
+  default void release(Lifecycle lifecycle) {}
+
+  /**
    * How to give the root the v2 controller it lacks (the end of a FAILED_PRECONDITION message).
    *
    * @param controller the controller
