@@ -37,9 +37,12 @@ import org.lmctfy.LmctfyException;
  * counter (CPU time, pressure stalls) never goes down: what a container counted stays in its series
  * after it leaves it (destroyed, or made again under its name), for as long as the series has
  * containers.
+ * <!-- snippet: lmctfy-metrics/src/test/java/org/lmctfy/metrics/ContainerSelectionTest.java -->
  *
  * <pre>{@code
- * ContainerSelection batch = ContainerSelection.childrenOf("/batch").withLabel(n -> n.replaceAll("-[0-9]+$", ""));
+ * ContainerSelection jobs =
+ *     ContainerSelection.childrenOf("/jobs") // its children, as they come and go
+ *         .withLabel(name -> name.replaceAll("-[0-9]+$", "")); // /jobs/map-17 counts in /jobs/map
  * }</pre>
  *
  * <p>Immutable and thread-safe, if the label function is.

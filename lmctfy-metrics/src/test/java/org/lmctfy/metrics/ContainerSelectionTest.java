@@ -28,13 +28,21 @@ class ContainerSelectionTest {
   }
 
   @Test
-  void aLabelNamesTheSeriesAndNullLeavesAContainerOut() {
+  void aLabelNamesTheSeries() { // the class's Javadoc example
     ContainerSelection jobs =
-        ContainerSelection.childrenOf("/jobs")
-            .withLabel(n -> n.startsWith("/jobs/tmp") ? null : n.replaceAll("-[0-9]+$", ""));
+        ContainerSelection.childrenOf("/jobs") // its children, as they come and go
+            .withLabel(name -> name.replaceAll("-[0-9]+$", "")); // /jobs/map-17 counts in /jobs/map
+
     assertThat(jobs.tag()).isEqualTo("lmctfy.container.label");
     assertThat(jobs.seriesOf("/jobs/map-17")).isEqualTo("/jobs/map");
+  }
+
+  @Test
+  void aLabelOfNullLeavesAContainerOut() {
+    ContainerSelection jobs =
+        ContainerSelection.childrenOf("/jobs").withLabel(n -> n.startsWith("/jobs/tmp") ? null : n);
     assertThat(jobs.seriesOf("/jobs/tmp-3")).isNull();
+    assertThat(jobs.seriesOf("/jobs/map-3")).isEqualTo("/jobs/map-3");
   }
 
   @Test

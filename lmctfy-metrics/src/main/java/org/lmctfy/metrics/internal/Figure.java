@@ -169,8 +169,7 @@ public enum Figure {
   }
 
   /**
-   * The name in Micrometer: a counter's name carries no {@code .total}, which registries add in
-   * their own way (Prometheus: {@code container_cpu_linux_pressure_seconds_total}).
+   * The name in Micrometer: a counter's carries no {@code .total}, which registries add their way.
    */
   public String micrometerName() {
     return name;
