@@ -8,19 +8,11 @@ import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.lmctfy.ContainerApi;
-import org.lmctfy.ContainerProcess;
-import org.lmctfy.StatsType;
-import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.metrics.ContainerSelection;
-import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.ContainerStats;
-import org.lmctfy.spec.RunSpec;
-import org.lmctfy.testing.junit.ScratchCgroups;
+import org.lmctfy.metrics.KernelContainers;
 
 /**
  * The meters of real containers on this machine's kernel, below a scratch parent: each equals its
@@ -30,117 +22,44 @@ import org.lmctfy.testing.junit.ScratchCgroups;
 @Tag("needs-controllers") // its containers have limits: not on v2-bare, where the API refuses them
 class KernelContainerMetricsTest {
 
-  /**
-   * Each meter's figure of the stats, as docs/metrics.md has it; absent where the stats lack it.
-   */
-  private static Map<String, Double> figures(ContainerStats s) {
-    Map<String, Double> out = new HashMap<>();
-    out.put("container.cpu.time", s.cpu().totalNs() / 1e9);
-    out.put("container.memory.usage", (double) s.memory().usage());
-    out.put("container.memory.working_set", (double) s.memory().workingSet());
-    if (s.memory().effectiveLimit() >= 0) {
-      out.put("container.memory.limit", (double) s.memory().effectiveLimit());
-      out.put(
-          "container.memory.available",
-          Math.max(0.0, s.memory().effectiveLimit() - s.memory().workingSet()));
-    }
-    out.put("container.task.count", (double) s.pids().current());
-    if (s.pids().limit() >= 0) {
-      out.put("container.task.limit", (double) s.pids().limit());
-    }
-    if (s.pressure() != null) { // the unified hierarchy's PSI files, where the kernel has them
-      for (var r :
-          Map.of(
-                  "cpu",
-                  s.pressure().cpu(),
-                  "memory",
-                  s.pressure().memory(),
-                  "io",
-                  s.pressure().io())
-              .entrySet()) {
-        if (r.getValue() != null && r.getValue().some() != null) {
-          out.put(
-              "container." + r.getKey() + ".linux.pressure some",
-              r.getValue().some().totalNs() / 1e9);
-        }
-        if (r.getValue() != null && r.getValue().full() != null) {
-          out.put(
-              "container." + r.getKey() + ".linux.pressure full",
-              r.getValue().full().totalNs() / 1e9);
-        }
-      }
-    }
-    return out;
-  }
-
-  /** The meters of one container, keyed as {@link #figures} keys them. */
+  /** The meters of one container, keyed as {@link KernelContainers#figures} keys them. */
   private static Map<String, Double> meters(SimpleMeterRegistry registry, String container) {
     Map<String, Double> out = new HashMap<>();
     for (Meter m : registry.getMeters()) {
-      if (!container.equals(m.getId().getTag(ContainerSelection.CONTAINER_NAME))) {
-        continue;
+      if (container.equals(m.getId().getTag(ContainerSelection.CONTAINER_NAME))) {
+        String stall = m.getId().getTag("system.linux.pressure.stall_type");
+        out.put(
+            m.getId().getName() + (stall == null ? "" : " " + stall),
+            m.measure().iterator().next().getValue());
       }
-      String stall = m.getId().getTag("system.linux.pressure.stall_type");
-      out.put(
-          m.getId().getName() + (stall == null ? "" : " " + stall),
-          m.measure().iterator().next().getValue());
     }
     return out;
   }
 
   @Test
   void eachMeterEqualsItsFigureOfApiStatsAndADestroyedContainersMetersGo() throws Exception {
-    CgroupFs fs = ScratchCgroups.requireHost();
-    try (ScratchCgroups scratch = ScratchCgroups.on(fs);
-        ContainerApi api = ContainerApi.open(fs, scratch.path())) {
-      api.create("/batch", ContainerSpec.empty());
-      api.create("/batch/web", ContainerSpec.parse("memory { limit: 64M } pids { limit: 32 }"));
-      api.create("/batch/job", ContainerSpec.parse("cpu { max_limit: 500 } memory { limit: -1 }"));
-      ContainerProcess sleeper =
-          api.get("/batch/web").run(List.of("/bin/sh", "-c", "exec sleep 300"), RunSpec.detached());
-      try {
-        ContainerProcess work =
-            api.get("/batch/job")
-                .run(
-                    List.of("/bin/sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"),
-                    RunSpec.detached());
-        assertThat(work.waitFor()).isZero();
-        MockClock clock = new MockClock();
-        SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, clock);
-        ContainerMetrics.builder(
-                api, ContainerSelection.childrenOf("/batch").withContainerNameTag())
-            .build()
-            .bindTo(registry);
+    try (KernelContainers containers = KernelContainers.onHost()) {
+      MockClock clock = new MockClock();
+      SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, clock);
+      ContainerMetrics.builder(
+              containers.api(), ContainerSelection.childrenOf("/batch").withContainerNameTag())
+          .build()
+          .bindTo(registry);
 
-        for (String c : List.of("/batch/web", "/batch/job")) {
-          // the containers are still (a sleeping process, an ended one): stats before and after
-          // the meters' read agree, or the test reads again
-          Map<String, Double> before = null;
-          Map<String, Double> meters = null;
-          Map<String, Double> after = null;
-          for (int attempt = 0;
-              attempt < 5 && (before == null || !before.equals(after));
-              attempt++) {
-            before = figures(api.stats(List.of(c), StatsType.SUMMARY).get(c));
-            clock.add(Duration.ofSeconds(2));
-            meters = meters(registry, c);
-            after = figures(api.stats(List.of(c), StatsType.SUMMARY).get(c));
-          }
-          assertThat(meters).as(c).isEqualTo(after);
-        }
-        assertThat(meters(registry, "/batch/job").get("container.cpu.time")).isPositive();
-        assertThat(meters(registry, "/batch/web").get("container.task.count")).isEqualTo(1.0);
-        assertThat(meters(registry, "/batch/web").get("container.memory.limit"))
-            .isEqualTo(64.0 * 1024 * 1024);
+      containers.assertEachEqualsItsStats(
+          c -> {
+            clock.add(Duration.ofSeconds(2)); // a new scrape
+            return meters(registry, c);
+          });
+      assertThat(meters(registry, "/batch/job").get("container.cpu.time")).isPositive();
+      assertThat(meters(registry, "/batch/web").get("container.task.count")).isEqualTo(1.0);
+      assertThat(meters(registry, "/batch/web").get("container.memory.limit"))
+          .isEqualTo(64.0 * 1024 * 1024);
 
-        api.destroy("/batch/job");
-        clock.add(Duration.ofSeconds(2));
-        assertThat(registry.get("lmctfy.container.count").gauge().value()).isEqualTo(1);
-        assertThat(meters(registry, "/batch/job")).isEmpty();
-      } finally {
-        api.destroy("/batch"); // kills the sleeper
-        sleeper.waitFor();
-      }
+      containers.api().destroy("/batch/job");
+      clock.add(Duration.ofSeconds(2));
+      assertThat(registry.get("lmctfy.container.count").gauge().value()).isEqualTo(1);
+      assertThat(meters(registry, "/batch/job")).isEmpty();
     }
   }
 }
