@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.metrics.ContainerSelection;
-import org.lmctfy.metrics.KernelContainers;
+import org.lmctfy.metrics.support.KernelContainers;
 
 /**
  * The instruments of real containers on this machine's kernel, below a scratch parent: each point

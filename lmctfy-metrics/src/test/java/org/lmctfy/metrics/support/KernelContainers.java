@@ -1,4 +1,4 @@
-package org.lmctfy.metrics;
+package org.lmctfy.metrics.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -131,14 +131,22 @@ public final class KernelContainers implements AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException, InterruptedException {
-    try (ScratchCgroups s = scratch;
-        ContainerApi a = api) {
+  public void close() throws IOException {
+    try {
       if (api.exists("/batch")) {
         api.destroy("/batch"); // kills the sleeper
       }
       if (sleeper != null) {
         sleeper.waitFor();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the sleeper ended", e);
+    } finally {
+      try {
+        api.close();
+      } finally {
+        scratch.close();
       }
     }
   }
