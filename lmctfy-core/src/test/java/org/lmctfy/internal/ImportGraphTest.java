@@ -53,6 +53,19 @@ class ImportGraphTest {
   }
 
   @Test
+  void nothingAboveTheKernelBackendNamesItButTheEntryPointThatOpensIt() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("org.lmctfy.internal.kernel..")
+        .and()
+        .doNotHaveFullyQualifiedName("org.lmctfy.ContainerApi")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.lmctfy.internal.kernel..")
+        .check(CORE);
+  }
+
+  @Test
   void theErrnoTableUsesNothingInternal() {
     classes()
         .that()

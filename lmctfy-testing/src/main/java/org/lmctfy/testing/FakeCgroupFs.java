@@ -335,10 +335,14 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** The fake has every optional capability: device filters, eventfd and PSI watches. */
+  /**
+   * Device filters, eventfd and PSI watches; not {@link Capability#HOST_TREE}: its tree is in
+   * memory, not the one this machine's PID 1 manages.
+   */
   @Override
   public Set<Capability> capabilities() {
-    return java.util.EnumSet.allOf(Capability.class);
+    return java.util.EnumSet.of(
+        Capability.DEVICE_FILTERS, Capability.EVENT_CONTROL, Capability.PRESSURE_TRIGGERS);
   }
 
   @Override

@@ -28,7 +28,7 @@ import org.lmctfy.ContainerProcess;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.process.Launcher;
+import org.lmctfy.internal.kernel.launch.Launcher;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;

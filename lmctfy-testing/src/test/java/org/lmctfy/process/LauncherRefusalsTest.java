@@ -7,7 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.internal.process.Launcher;
+import org.lmctfy.internal.kernel.launch.Launcher;
 import org.lmctfy.testing.FakeCgroupFs;
 
 /** What the host launcher refuses before it starts anything (no kernel needed: nothing starts). */

@@ -31,7 +31,6 @@ import org.lmctfy.internal.process.Freezer;
 import org.lmctfy.internal.process.LaunchedProcess;
 import org.lmctfy.internal.process.Members;
 import org.lmctfy.internal.process.Mover;
-import org.lmctfy.internal.process.PlacementException;
 import org.lmctfy.internal.process.ProcessKiller;
 import org.lmctfy.internal.process.RunCommand;
 import org.lmctfy.internal.resources.Mode;
@@ -157,7 +156,7 @@ final class ContainerImpl implements Container {
       new Mover(layout.fs()).checkPlacement(layout.managed(), layout.path(name), what);
       return new LaunchedProcess(layout.fs().start(command, cgroups));
     } catch (IOException e) {
-      throw PlacementException.ofRun(what, e);
+      throw Errors.ofRun(what, e);
     }
   }
 

@@ -1,4 +1,4 @@
-package org.lmctfy.internal.vhost;
+package org.lmctfy.internal.kernel.vhost;
 
 import java.io.File;
 import java.io.IOException;
@@ -19,14 +19,14 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.ProcessId;
 import org.lmctfy.cgroupfs.VirtualHosts;
-import org.lmctfy.internal.process.Freezer;
-import org.lmctfy.internal.process.Launcher;
-import org.lmctfy.internal.process.RunCommand;
-import org.lmctfy.internal.vhost.Tools.Tool;
+import org.lmctfy.internal.kernel.launch.LaunchChecks;
+import org.lmctfy.internal.kernel.launch.Launcher;
+import org.lmctfy.internal.kernel.vhost.Tools.Tool;
 import org.lmctfy.spec.FilesystemSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.spec.VirtualHostSpec;
@@ -154,7 +154,7 @@ public final class HostVirtualHosts implements VirtualHosts {
                     : "execvp's default PATH " + InsidePaths.EXECVP_PATH)
                 + ")");
       }
-      RunCommand.checkRedirections(initCommand(host, filesystem), Path.of("/"));
+      LaunchChecks.checkRedirections(initCommand(host, filesystem), Path.of("/"));
     }
   }
 
@@ -409,7 +409,7 @@ public final class HostVirtualHosts implements VirtualHosts {
                           : "execvp's default PATH " + InsidePaths.EXECVP_PATH)
                       + ")"));
     }
-    RunCommand.checkRedirections(command, Path.of("/"));
+    LaunchChecks.checkRedirections(command, Path.of("/"));
     List<String> argv = new ArrayList<>();
     if (newSession) {
       argv.addAll(List.of(Tools.path(Tool.SETSID).toString(), "--"));
@@ -439,7 +439,7 @@ public final class HostVirtualHosts implements VirtualHosts {
     Process joiner = Launcher.start(fs, launch, cgroups);
     long child = -1;
     try {
-      if (!Freezer.isFrozen(fs, cgroups)) {
+      if (!frozen(cgroups)) {
         long end = System.nanoTime() + JOIN_DEADLINE.toNanos();
         while (child < 0 && System.nanoTime() < end && joiner.isAlive()) {
           List<Long> children = Procfs.children(joiner.pid());
@@ -467,6 +467,28 @@ public final class HostVirtualHosts implements VirtualHosts {
       end(joiner, child, e);
       throw e;
     }
+  }
+
+  /**
+   * Whether a process placed in {@code cgroups} stays stopped by a freezer, the v1 one ({@code
+   * freezer.state} other than THAWED) or v2's ({@code cgroup.events} says {@code frozen 1}):
+   * nsenter forks nothing there until a thaw, so the join does not wait for the program.
+   */
+  private boolean frozen(Map<Hierarchy, CgroupPath> cgroups) throws IOException {
+    for (Map.Entry<Hierarchy, CgroupPath> e : cgroups.entrySet()) {
+      Hierarchy h = e.getKey();
+      CgroupPath path = e.getValue();
+      boolean stopped =
+          h.has("freezer")
+              ? !fs.read(h, path, "freezer.state").strip().equals("THAWED")
+              : h.version() == CgroupVersion.V2
+                  && fs.hasFile(h, path, "cgroup.freeze")
+                  && fs.read(h, path, "cgroup.events").contains("frozen 1");
+      if (stopped) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package org.lmctfy.internal.process;
+package org.lmctfy.internal.kernel.launch;
 
 import java.io.File;
 import java.io.IOException;
@@ -15,6 +15,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.errors.PlacementException;
 
 /**
  * The host's way to start a process inside cgroups, without trusting the caller's environment
@@ -208,7 +209,7 @@ public final class Launcher {
               + " contains '=', which env(1), the launcher's last step, reads as a variable: name the program"
               + " by a path without '='");
     }
-    RunCommand.check(command);
+    LaunchChecks.check(command);
     ProcessBuilder.Redirect in = command.redirectInput();
     String stdinFile;
     if (in.type() == ProcessBuilder.Redirect.Type.PIPE) {
@@ -231,9 +232,10 @@ public final class Launcher {
     }
     String env = direct ? "" : env();
     if (!direct && !given.containsKey("PATH") && argv.get(0).indexOf('/') < 0) {
-      // env(1) would search its own default PATH; sh, and RunCommand.check, search this one
+      // env(1) would search its own default PATH; sh, and LaunchChecks.check, search this one
       argv = new ArrayList<>(argv);
-      argv.set(0, RunCommand.resolve(argv.get(0), RunCommand.DEFAULT_PATH, command.directory()));
+      argv.set(
+          0, LaunchChecks.resolve(argv.get(0), LaunchChecks.DEFAULT_PATH, command.directory()));
     }
     List<String> launch = new ArrayList<>();
     launch.add(shell.path());

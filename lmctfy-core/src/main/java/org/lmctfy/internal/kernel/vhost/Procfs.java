@@ -1,4 +1,4 @@
-package org.lmctfy.internal.vhost;
+package org.lmctfy.internal.kernel.vhost;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package org.lmctfy.internal.vhost;
+package org.lmctfy.internal.kernel.vhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.lmctfy.internal.vhost;
+package org.lmctfy.internal.kernel.vhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.internal.vhost.Tools.Tool;
+import org.lmctfy.internal.kernel.vhost.Tools.Tool;
 
 class ToolsTest {
   @Test
