@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.lmctfy.vhost.VirtualHosts;
 
 /**
  * The cgroup filesystem as the library sees it: mounted hierarchies, cgroups in them, their

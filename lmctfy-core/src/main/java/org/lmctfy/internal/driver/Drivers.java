@@ -12,9 +12,9 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.SystemdConnector;
 import org.lmctfy.internal.driver.CgroupfsDriver.Delegation;
 import org.lmctfy.internal.lifecycle.Layout;
+import org.lmctfy.systemdbus.SystemdConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

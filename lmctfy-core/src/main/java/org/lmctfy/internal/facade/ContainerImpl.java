@@ -19,8 +19,6 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.ProcessId;
-import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lifecycle.ContainerOperation;
 import org.lmctfy.internal.lifecycle.Layout;
@@ -38,6 +36,8 @@ import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.RunSpec;
+import org.lmctfy.vhost.ProcessId;
+import org.lmctfy.vhost.VirtualHosts;
 
 /** A handle on one container: its name and the API; no cached state (the kernel is the truth). */
 final class ContainerImpl implements Container {

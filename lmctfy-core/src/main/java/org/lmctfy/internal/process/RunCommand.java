@@ -8,6 +8,8 @@ import java.util.List;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.spec.RunSpec;
+import org.lmctfy.spec.VirtualHostSpec;
+import org.lmctfy.vhost.Blueprint;
 
 /**
  * Turns an argv and a {@link RunSpec} into the {@link ProcessBuilder} that {@code CgroupFs.start}
@@ -91,38 +93,72 @@ public final class RunCommand {
                 null,
                 spec.useShell()));
     boolean detached = spec.fdPolicy() == RunSpec.FdPolicy.DETACHED;
-    String dir = spec.workingDirectory() == null ? "/" : spec.workingDirectory();
-    if (!dir.startsWith("/")) {
-      throw invalid(
-          "working_directory " + dir + ": inside a virtual host it must be an absolute path");
-    }
-    pb.directory(new File(dir));
-    if (spec.stdin() != null) {
-      pb.redirectInput(hostFile(spec.stdin(), "stdin").toFile());
+    pb.directory(new File(insideDirectory(spec, "")));
+    String stdin = hostFile(spec.stdin(), "stdin");
+    if (stdin != null) {
+      pb.redirectInput(new File(stdin));
     } else if (detached) {
       pb.redirectInput(DEV_NULL);
     }
-    pb.redirectOutput(
-        spec.stdout() == null
-            ? output(null, null, detached)
-            : ProcessBuilder.Redirect.appendTo(hostFile(spec.stdout(), "stdout").toFile()));
-    pb.redirectError(
-        spec.stderr() == null
-            ? output(null, null, detached)
-            : ProcessBuilder.Redirect.appendTo(hostFile(spec.stderr(), "stderr").toFile()));
+    pb.redirectOutput(hostOutput(hostFile(spec.stdout(), "stdout"), detached));
+    pb.redirectError(hostOutput(hostFile(spec.stderr(), "stderr"), detached));
     return pb;
   }
 
-  private static Path hostFile(String file, String field) {
-    if (!file.startsWith("/")) {
+  /**
+   * A virtual host's init as {@code VirtualHosts.start} takes it, from the spec's {@code
+   * virtual_host.init}: {@code use_shell} as for a run, its working directory inside (default
+   * {@code /}), its redirected files the host's, given by absolute paths; the backend's own init
+   * where it names no program.
+   */
+  public static Blueprint.Init initOf(VirtualHostSpec.Init init) {
+    RunSpec run = init == null || init.runSpec() == null ? RunSpec.inherit() : init.runSpec();
+    List<String> argv = init == null ? List.of() : init.initArgv();
+    if (!argv.isEmpty() && Boolean.TRUE.equals(run.useShell())) {
+      argv = List.of("/bin/sh", "-c", String.join(" ", argv));
+    }
+    return new Blueprint.Init(
+        argv,
+        run.environment(),
+        insideDirectory(run, INIT),
+        hostFile(run.stdin(), INIT + "stdin"),
+        hostFile(run.stdout(), INIT + "stdout"),
+        hostFile(run.stderr(), INIT + "stderr"));
+  }
+
+  /** Where a virtual host's init's run spec is, for messages. */
+  private static final String INIT = "virtual_host.init.run_spec.";
+
+  /** A working directory inside a virtual host: absolute; {@code /} when not given. */
+  private static String insideDirectory(RunSpec spec, String prefix) {
+    String dir = spec.workingDirectory() == null ? "/" : spec.workingDirectory();
+    if (!dir.startsWith("/")) {
+      throw invalid(
+          prefix
+              + "working_directory "
+              + dir
+              + ": inside a virtual host it must be an absolute path");
+    }
+    return dir;
+  }
+
+  /** A redirected file of a process in a virtual host: the host's, by an absolute path. */
+  private static String hostFile(String file, String field) {
+    if (file != null && !file.startsWith("/")) {
       throw invalid(
           field
               + " "
               + file
-              + ": a run in a virtual host redirects to files of the host, given by "
-              + "absolute paths (its working_directory is inside the virtual host)");
+              + ": in a virtual host, redirections are files of the host, given by absolute"
+              + " paths (the working_directory is inside the virtual host)");
     }
-    return Path.of(file);
+    return file;
+  }
+
+  private static ProcessBuilder.Redirect hostOutput(String file, boolean detached) {
+    return file == null
+        ? output(null, null, detached)
+        : ProcessBuilder.Redirect.appendTo(new File(file));
   }
 
   private static Path against(Path dir, String file) {

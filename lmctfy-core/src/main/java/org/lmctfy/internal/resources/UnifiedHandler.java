@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.codec.UnifiedFiles;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
@@ -47,7 +46,7 @@ final class UnifiedHandler implements ResourceHandler {
   public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
     for (Map.Entry<String, String> f : spec.unified().entrySet()) {
       String field = PREFIX + f.getKey();
-      String controller = UnifiedFiles.controller(f.getKey());
+      String controller = f.getKey().substring(0, f.getKey().indexOf('.')); // controller.file
       Hierarchy h =
           host.unified()
               .orElseThrow(

@@ -22,14 +22,12 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.ProcessId;
-import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.internal.kernel.launch.LaunchChecks;
 import org.lmctfy.internal.kernel.launch.Launcher;
 import org.lmctfy.internal.kernel.vhost.Tools.Tool;
-import org.lmctfy.spec.FilesystemSpec;
-import org.lmctfy.spec.RunSpec;
-import org.lmctfy.spec.VirtualHostSpec;
+import org.lmctfy.vhost.Blueprint;
+import org.lmctfy.vhost.ProcessId;
+import org.lmctfy.vhost.VirtualHosts;
 
 /**
  * The host's virtual hosts, made with the distribution's tools and started through the launcher
@@ -85,20 +83,20 @@ public final class HostVirtualHosts implements VirtualHosts {
   }
 
   @Override
-  public void check(VirtualHostSpec host, FilesystemSpec filesystem) throws IOException {
+  public void check(Blueprint blueprint) throws IOException {
     Tools.path(Tool.BWRAP);
     Tools.path(Tool.SETSID);
     Tools.path(Tool.NSENTER);
-    VirtualHostSpec.Init init = host.init();
-    if (init == null || init.initArgv().isEmpty()) {
+    Blueprint.Init init = blueprint.init();
+    if (init.argv().isEmpty()) {
       Tools.path(Tool.CATATONIT);
     }
     if (rootless()) {
       checkUserNamespaces();
     }
     Path root = Path.of("/");
-    if (filesystem != null && filesystem.rootfs() != null) {
-      root = Path.of(filesystem.rootfs());
+    if (blueprint.rootfs() != null) {
+      root = Path.of(blueprint.rootfs());
       if (!Files.isDirectory(root)) {
         throw invalid(
             "filesystem.rootfs "
@@ -119,29 +117,24 @@ public final class HostVirtualHosts implements VirtualHosts {
         }
       }
     }
-    if (filesystem != null) {
-      List<FilesystemSpec.Mount> mounts = filesystem.mountList();
-      for (int i = 0; i < mounts.size(); i++) {
-        checkMount(root, mounts.get(i), "filesystem.mounts.mount[" + i + "]");
-      }
+    List<Blueprint.Bind> binds = blueprint.binds();
+    for (int i = 0; i < binds.size(); i++) {
+      checkBind(root, binds.get(i), "filesystem.mounts.mount[" + i + "]");
     }
-    if (init != null && !init.initArgv().isEmpty()) {
-      RunSpec run = init.runSpec() == null ? RunSpec.inherit() : init.runSpec();
-      String dir = workingDirectory(run, "virtual_host.init.run_spec.working_directory");
-      if (!InsidePaths.isDirectory(root, "/", dir)) {
+    if (!init.argv().isEmpty()) {
+      if (!InsidePaths.isDirectory(root, "/", init.directory())) {
         throw invalid(
             "virtual_host.init.run_spec.working_directory "
-                + dir
+                + init.directory()
                 + ": not a directory inside the virtual "
                 + "host (in "
                 + root
                 + ")");
       }
-      String program = init.initArgv().get(0);
-      if (Boolean.TRUE.equals(run.useShell())) {
-        program = "/bin/sh";
-      }
-      if (InsidePaths.findProgram(root, dir, program, environment(run)) == null) {
+      String program = init.argv().get(0);
+      Map<String, String> environment =
+          init.environment() != null ? init.environment() : System.getenv();
+      if (InsidePaths.findProgram(root, init.directory(), program, environment) == null) {
         throw invalid(
             "virtual_host.init.init_argv[0] "
                 + program
@@ -149,23 +142,22 @@ public final class HostVirtualHosts implements VirtualHosts {
                 + " (in "
                 + root
                 + ", on "
-                + (environment(run).containsKey("PATH")
+                + (environment.containsKey("PATH")
                     ? "its PATH"
                     : "execvp's default PATH " + InsidePaths.EXECVP_PATH)
                 + ")");
       }
-      LaunchChecks.checkRedirections(initCommand(host, filesystem), Path.of("/"));
+      LaunchChecks.checkRedirections(initCommand(blueprint), Path.of("/"));
     }
   }
 
-  private static void checkMount(Path root, FilesystemSpec.Mount m, String field)
-      throws IOException {
+  private static void checkBind(Path root, Blueprint.Bind m, String field) throws IOException {
     Path source = Path.of(m.source());
     if (!Files.exists(source)) {
       throw invalid(
           field + ".source " + source + ": no such file or directory on the host (ENOENT)");
     }
-    String target = InsidePaths.resolve(root, "/", m.insidePath());
+    String target = InsidePaths.resolve(root, "/", m.target());
     if (target == null) {
       throw invalid(
           field
@@ -215,10 +207,9 @@ public final class HostVirtualHosts implements VirtualHosts {
   }
 
   @Override
-  public ProcessId start(
-      VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
+  public ProcessId start(Blueprint blueprint, Map<Hierarchy, CgroupPath> cgroups)
       throws IOException {
-    ProcessBuilder command = initCommand(host, filesystem);
+    ProcessBuilder command = initCommand(blueprint);
     Procfs.FileId bwrap = Procfs.FileId.of(Tools.path(Tool.BWRAP).toRealPath());
     LOG.debug("start virtual host {} in {}", command.command(), cgroups.values());
     Process monitor = Launcher.start(fs, command, cgroups);
@@ -271,10 +262,9 @@ public final class HostVirtualHosts implements VirtualHosts {
   }
 
   /** The launcher's command for bwrap and the init. */
-  private ProcessBuilder initCommand(VirtualHostSpec host, FilesystemSpec filesystem) {
-    VirtualHostSpec.Init init = host.init();
-    RunSpec run = init == null || init.runSpec() == null ? RunSpec.inherit() : init.runSpec();
-    String rootfs = filesystem == null ? null : filesystem.rootfs();
+  private ProcessBuilder initCommand(Blueprint blueprint) {
+    Blueprint.Init init = blueprint.init();
+    String rootfs = blueprint.rootfs();
     List<String> argv =
         new ArrayList<>(
             List.of(
@@ -283,10 +273,10 @@ public final class HostVirtualHosts implements VirtualHosts {
                 Tools.path(Tool.BWRAP).toString(),
                 "--unshare-pid",
                 "--unshare-ipc"));
-    if (host.virtualHostname() != null) {
-      argv.addAll(List.of("--unshare-uts", "--hostname", host.virtualHostname()));
+    if (blueprint.hostname() != null) {
+      argv.addAll(List.of("--unshare-uts", "--hostname", blueprint.hostname()));
     }
-    if (host.network() != null) {
+    if (blueprint.ownNetwork()) {
       argv.add("--unshare-net");
     }
     if (rootless()) {
@@ -301,78 +291,35 @@ public final class HostVirtualHosts implements VirtualHosts {
       argv.addAll(List.of("--bind", rootfs, "/", "--dev", "/dev"));
     }
     argv.addAll(List.of("--proc", "/proc"));
-    if (filesystem != null) {
-      for (FilesystemSpec.Mount m : filesystem.mountList()) {
-        argv.addAll(
-            List.of(
-                Boolean.TRUE.equals(m.readOnly()) ? "--ro-bind" : "--bind",
-                m.source(),
-                m.insidePath()));
-      }
+    for (Blueprint.Bind m : blueprint.binds()) {
+      argv.addAll(List.of(m.readOnly() ? "--ro-bind" : "--bind", m.source(), m.target()));
     }
-    List<String> initArgv;
-    if (init == null || init.initArgv().isEmpty()) {
+    List<String> initArgv = init.argv();
+    if (initArgv.isEmpty()) {
       String catatonit = Tools.path(Tool.CATATONIT).toString();
       if (rootfs != null) {
         argv.addAll(List.of("--ro-bind", catatonit, BOUND_INIT));
         catatonit = BOUND_INIT;
       }
       initArgv = List.of(catatonit, "-P");
-    } else if (Boolean.TRUE.equals(run.useShell())) {
-      initArgv = List.of("/bin/sh", "-c", String.join(" ", init.initArgv()));
-    } else {
-      initArgv = init.initArgv();
     }
-    argv.addAll(
-        List.of(
-            "--chdir",
-            workingDirectory(run, "virtual_host.init.run_spec.working_directory"),
-            "--"));
+    argv.addAll(List.of("--chdir", init.directory(), "--"));
     argv.addAll(initArgv);
     ProcessBuilder pb = new ProcessBuilder(argv);
-    if (run.environment() != null) {
+    if (init.environment() != null) {
       pb.environment().clear();
-      pb.environment().putAll(run.environment());
+      pb.environment().putAll(init.environment());
     }
-    pb.redirectInput(
-        run.stdin() == null
-            ? DEV_NULL
-            : absolute(run.stdin(), "virtual_host.init.run_spec.stdin").toFile());
+    pb.redirectInput(init.stdin() == null ? DEV_NULL : new File(init.stdin()));
     pb.redirectOutput(
-        run.stdout() == null
+        init.stdout() == null
             ? ProcessBuilder.Redirect.DISCARD
-            : ProcessBuilder.Redirect.appendTo(
-                absolute(run.stdout(), "virtual_host.init.run_spec.stdout").toFile()));
+            : ProcessBuilder.Redirect.appendTo(new File(init.stdout())));
     pb.redirectError(
-        run.stderr() == null
+        init.stderr() == null
             ? ProcessBuilder.Redirect.PIPE
-            : ProcessBuilder.Redirect.appendTo(
-                absolute(run.stderr(), "virtual_host.init.run_spec.stderr").toFile()));
+            : ProcessBuilder.Redirect.appendTo(new File(init.stderr())));
     return pb;
-  }
-
-  private static String workingDirectory(RunSpec run, String field) {
-    String dir = run.workingDirectory() == null ? "/" : run.workingDirectory();
-    if (!dir.startsWith("/")) {
-      throw invalid(field + " " + dir + ": inside a virtual host it must be an absolute path");
-    }
-    return dir;
-  }
-
-  private static Map<String, String> environment(RunSpec run) {
-    return run.environment() != null ? run.environment() : System.getenv();
-  }
-
-  private static Path absolute(String file, String field) {
-    if (!file.startsWith("/")) {
-      throw invalid(
-          field
-              + " "
-              + file
-              + ": a virtual host's redirections are files of the host, given by "
-              + "absolute paths");
-    }
-    return Path.of(file);
   }
 
   @Override
@@ -385,10 +332,6 @@ public final class HostVirtualHosts implements VirtualHosts {
     requireRunning(init);
     Path root = Path.of("/proc/" + init.pid() + "/root");
     String dir = command.directory() == null ? "/" : command.directory().getPath();
-    if (!dir.startsWith("/")) {
-      throw invalid(
-          "working_directory " + dir + ": inside a virtual host it must be an absolute path");
-    }
     String resolvedDir = InsidePaths.resolve(root, "/", dir);
     if (resolvedDir == null || !Files.isDirectory(InsidePaths.host(root, resolvedDir))) {
       requireRunning(init); // its root went with it: not the caller's mistake

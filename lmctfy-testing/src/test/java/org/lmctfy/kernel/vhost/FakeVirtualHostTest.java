@@ -1,4 +1,4 @@
-package org.lmctfy.vhost;
+package org.lmctfy.kernel.vhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,6 +30,7 @@ import org.lmctfy.testing.FakeLayout;
 import org.lmctfy.testing.FakeRun;
 import org.lmctfy.testing.FakeSnapshot;
 import org.lmctfy.testing.FakeVirtualHost;
+import org.lmctfy.vhost.Blueprint;
 
 /** Virtual hosts on the fake: the library's rules and lifecycle, and the fake's model of them. */
 class FakeVirtualHostTest {
@@ -55,8 +56,14 @@ class FakeVirtualHostTest {
     assertThat(fs.processes().commandOf(init)).hasValue(List.of("catatonit", "-P"));
     FakeVirtualHost host = fs.processes().virtualHostOf(init).orElseThrow();
     assertThat(host.initPid()).isEqualTo(init);
-    assertThat(host.host()).isEqualTo(MACHINE.virtualHost());
-    assertThat(host.filesystem()).isEqualTo(MACHINE.filesystem());
+    assertThat(host.blueprint())
+        .isEqualTo(
+            new Blueprint(
+                "vh",
+                true,
+                "/srv/vh",
+                List.of(new Blueprint.Bind("/srv/data", "/data", true)),
+                Blueprint.Init.DEFAULT));
     assertThat(vh.spec()).isEqualTo(api.normalise(MACHINE));
     assertThat(vh.spec().virtualHost().virtualHostname()).isEqualTo("vh");
   }

@@ -1,4 +1,4 @@
-package org.lmctfy.cgroupfs;
+package org.lmctfy.vhost;
 
 /**
  * A process named so that a reused pid cannot stand for it: its pid and its start time, in clock
@@ -14,7 +14,7 @@ package org.lmctfy.cgroupfs;
  *
  * @param pid the process id, in the caller's pid namespace, {@code >= 1}
  * @param startTime when it started, in clock ticks after boot, {@code >= 0}
- * @since 0.1
+ * @since 0.1 (in {@code org.lmctfy.cgroupfs} until 0.2)
  */
 public record ProcessId(long pid, long startTime) {
   /**

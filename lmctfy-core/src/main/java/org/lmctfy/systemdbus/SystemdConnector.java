@@ -1,4 +1,4 @@
-package org.lmctfy.cgroupfs;
+package org.lmctfy.systemdbus;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -9,7 +9,7 @@ import java.time.Duration;
  * caller passes to {@code ContainerApi.open(CgroupFs, SystemdConnector, ApiOptions)} (such as
  * {@code lmctfy-testing}'s {@code FakeSystemd}). Implementations are thread-safe.
  *
- * @since 0.1
+ * @since 0.1 (in {@code org.lmctfy.cgroupfs} until 0.2)
  */
 public interface SystemdConnector {
   /**

@@ -1,4 +1,4 @@
-package org.lmctfy.vhost;
+package org.lmctfy.kernel.vhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

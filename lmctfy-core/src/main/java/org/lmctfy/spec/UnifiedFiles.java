@@ -1,4 +1,4 @@
-package org.lmctfy.internal.codec;
+package org.lmctfy.spec;
 
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * Container.reclaim}) or a read-only statistic ({@code memory.current}, {@code io.stat}...: {@code
  * stats()}). The value written must also be the one the kernel shows, which the write checks.
  */
-public final class UnifiedFiles {
+final class UnifiedFiles {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+");
   private static final Pattern HUGETLB = Pattern.compile("hugetlb\\.[0-9]+[KMG]B\\.(rsvd\\.)?max");
 
@@ -67,7 +67,7 @@ public final class UnifiedFiles {
   /**
    * Refuses (INVALID_ARGUMENT naming {@code unified."name"}) a name or value that may not be given.
    */
-  public static void check(String name, String value) {
+  static void check(String name, String value) {
     String field = "unified.\"" + name + "\"";
     if (HUGETLB.matcher(name).matches()) { // before the name rule: its size is upper case
       throw Checks.problem(field, "is set by hugetlb.limits: give it there");
@@ -98,10 +98,5 @@ public final class UnifiedFiles {
     if (value == null || value.indexOf('\n') >= 0 || value.isBlank()) {
       throw Checks.invalid(field, value, "must be one line of text");
     }
-  }
-
-  /** The controller a unified file belongs to: its name up to the first dot. */
-  public static String controller(String name) {
-    return name.substring(0, name.indexOf('.'));
   }
 }

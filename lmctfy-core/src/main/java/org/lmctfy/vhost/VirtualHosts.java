@@ -1,10 +1,11 @@
-package org.lmctfy.cgroupfs;
+package org.lmctfy.vhost;
 
 import java.io.IOException;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
-import org.lmctfy.spec.FilesystemSpec;
-import org.lmctfy.spec.VirtualHostSpec;
+import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
+import org.lmctfy.cgroupfs.CgroupPath;
+import org.lmctfy.cgroupfs.Hierarchy;
 
 /**
  * How a {@link CgroupFs} backend makes virtual hosts (lmctfy's namespaces) and starts processes in
@@ -20,14 +21,15 @@ import org.lmctfy.spec.VirtualHostSpec;
  *
  * <pre>{@code
  * VirtualHosts vh = fs.virtualHosts().orElseThrow();
- * vh.check(VirtualHostSpec.empty(), null);
- * ProcessId init = vh.start(VirtualHostSpec.empty(), null, cgroups);
+ * Blueprint machine = new Blueprint("vh", false, null, List.of(), Blueprint.Init.DEFAULT);
+ * vh.check(machine);
+ * ProcessId init = vh.start(machine, cgroups);
  * Process p = vh.join(init, new ProcessBuilder("/bin/hostname"), false, cgroups);
  * }</pre>
  *
  * <p>Implementations are thread-safe.
  *
- * @since 0.1
+ * @since 0.1 (in {@code org.lmctfy.cgroupfs} until 0.2)
  */
 public interface VirtualHosts {
   /**
@@ -35,13 +37,12 @@ public interface VirtualHosts {
    * changing anything: the tools and their versions, the root and the mount sources and targets,
    * the init's program, and what a caller without root needs (user namespaces allowed).
    *
-   * @param host the virtual host's section
-   * @param filesystem its root and mounts, or null
+   * @param blueprint what the virtual host is made of
    * @throws IOException if the machine cannot be read
    * @throws org.lmctfy.LmctfyException FAILED_PRECONDITION naming a missing tool and its package or
    *     a setting of the machine, INVALID_ARGUMENT naming the field and the path
    */
-  void check(VirtualHostSpec host, @Nullable FilesystemSpec filesystem) throws IOException;
+  void check(Blueprint blueprint) throws IOException;
 
   /**
    * Starts a virtual host's init as a member of {@code cgroups} (one cgroup per hierarchy) before
@@ -49,8 +50,7 @@ public interface VirtualHosts {
    * cgroups from its first instruction. The init outlives the caller; killing it (a SIGKILL, {@code
    * cgroup.kill}) ends the virtual host.
    *
-   * @param host the virtual host's section
-   * @param filesystem its root and mounts, or null for the host's root
+   * @param blueprint what the virtual host is made of
    * @param cgroups one cgroup per hierarchy
    * @return the init, named so that a reused pid cannot stand for it
    * @throws IOException if placing it failed (naming the file and the errno); nothing is left
@@ -58,17 +58,16 @@ public interface VirtualHosts {
    * @throws org.lmctfy.LmctfyException FAILED_PRECONDITION with the tool's own message when the
    *     virtual host could not be made, or DEADLINE_EXCEEDED; nothing is left running then
    */
-  ProcessId start(
-      VirtualHostSpec host, @Nullable FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
-      throws IOException;
+  ProcessId start(Blueprint blueprint, Map<Hierarchy, CgroupPath> cgroups) throws IOException;
 
   /**
    * Starts {@code command} inside the virtual host of {@code init}: in every namespace of the init
    * that differs from the caller's, with the init's root, as a member of {@code cgroups} before it
    * runs anything. The command's program and its directory ({@link ProcessBuilder#directory()},
-   * default {@code /}) are paths inside the virtual host; its redirected files are the host's. The
-   * process returned is the caller's child to wait for; its {@link Process#pid()} is the program's
-   * (once it runs; in a frozen cgroup, the joining process's until then).
+   * default {@code /}; a relative one is taken from {@code /}) are paths inside the virtual host;
+   * its redirected files are the host's. The process returned is the caller's child to wait for;
+   * its {@link Process#pid()} is the program's (once it runs; in a frozen cgroup, the joining
+   * process's until then).
    *
    * @param init the virtual host's init
    * @param command the program, its arguments, environment, directory inside and redirections

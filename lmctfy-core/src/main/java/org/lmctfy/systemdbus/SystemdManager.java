@@ -1,4 +1,4 @@
-package org.lmctfy.cgroupfs;
+package org.lmctfy.systemdbus;
 
 import java.io.IOException;
 import java.util.List;
@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import org.lmctfy.cgroupfs.CgroupPath;
 
 /**
  * A connection to one systemd manager (PID 1, or a user's {@code systemd --user}): the few calls of
@@ -27,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
- * @since 0.1
+ * @since 0.1 (in {@code org.lmctfy.cgroupfs} until 0.2)
  */
 public interface SystemdManager extends AutoCloseable {
   /** Which manager: PID 1 (root's), or the calling user's own. */

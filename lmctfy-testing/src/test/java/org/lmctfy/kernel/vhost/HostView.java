@@ -1,4 +1,4 @@
-package org.lmctfy.vhost;
+package org.lmctfy.kernel.vhost;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

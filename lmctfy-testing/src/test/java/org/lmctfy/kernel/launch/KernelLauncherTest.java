@@ -1,4 +1,4 @@
-package org.lmctfy.process;
+package org.lmctfy.kernel.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.lmctfy.testing.internal.host.MachineLacks.assumeHas;

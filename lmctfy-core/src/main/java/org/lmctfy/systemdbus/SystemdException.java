@@ -1,4 +1,4 @@
-package org.lmctfy.cgroupfs;
+package org.lmctfy.systemdbus;
 
 import java.io.IOException;
 import java.util.Objects;
@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * manager's message. The facade turns it into a {@code LmctfyException} naming the unit and the
  * remedy.
  *
- * @since 0.1
+ * @since 0.1 (in {@code org.lmctfy.cgroupfs} until 0.2)
  */
 public class SystemdException extends IOException {
   private static final long serialVersionUID = 1L;
