@@ -36,7 +36,7 @@ import org.lmctfy.vhost.VirtualHosts;
  * (pid and start time). Both go with the cgroup. Markers are believed only on a directory of root's
  * or of the API's uid, the library's one rule.
  */
-public final class VirtualHostKeeper {
+final class VirtualHostKeeper {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(VirtualHostKeeper.class);
 
@@ -58,7 +58,7 @@ public final class VirtualHostKeeper {
    * @param blueprint what it is made of, from its {@code virtual_host} and {@code filesystem}
    * @param init its init, or null if none was recorded
    */
-  public record Record(ContainerName name, Blueprint blueprint, ProcessId init) {}
+  record Record(ContainerName name, Blueprint blueprint, ProcessId init) {}
 
   VirtualHostKeeper(
       Layout layout, ProcessKiller killer, Function<ContainerName, ContainerLocks.Held> locks) {
@@ -69,7 +69,7 @@ public final class VirtualHostKeeper {
   }
 
   /** The backend's virtual hosts; UNIMPLEMENTED for one without. */
-  public VirtualHosts vhosts() {
+  VirtualHosts vhosts() {
     return fs.virtualHosts()
         .orElseThrow(
             () ->
@@ -190,7 +190,7 @@ public final class VirtualHostKeeper {
   }
 
   /** One cgroup per managed hierarchy: the container's. */
-  public Map<Hierarchy, CgroupPath> cgroups(ContainerName name) {
+  Map<Hierarchy, CgroupPath> cgroups(ContainerName name) {
     Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
     layout.managed().forEach(h -> cgroups.put(h, layout.path(name)));
     return cgroups;
@@ -203,7 +203,7 @@ public final class VirtualHostKeeper {
    * @throws LmctfyException FAILED_PRECONDITION when the record is on a directory whose markers are
    *     not believed (a tenant's): joining a tenant's namespaces is refused, not guessed at
    */
-  public Optional<Record> of(ContainerName name) throws IOException {
+  Optional<Record> of(ContainerName name) throws IOException {
     if (name.isRoot()) {
       return Optional.empty();
     }
@@ -254,7 +254,7 @@ public final class VirtualHostKeeper {
    *
    * @throws LmctfyException FAILED_PRECONDITION if the init is gone while the container is paused
    */
-  public ProcessId running(Record record) throws IOException {
+  ProcessId running(Record record) throws IOException {
     VirtualHosts vhosts = vhosts();
     if (record.init() != null && vhosts.isRunning(record.init())) {
       return record.init();

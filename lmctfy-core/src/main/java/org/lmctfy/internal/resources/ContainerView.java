@@ -13,10 +13,11 @@ import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.internal.errors.Errors;
 
 /**
- * What the handlers may look at: where each controller lives on this host, and the files of the
- * container ({@code self}, absent before it is made) and of its parent.
+ * One container as the resource handlers see it: where each controller lives (the hierarchies it
+ * occupies), and the files of the container ({@code self}, absent before it is made), of its parent
+ * and of the API's root. Built for each operation by the lifecycle; reads through the SPI.
  */
-public final class Host {
+public final class ContainerView {
   private final CgroupFs fs;
   private final CgroupPath parent;
   private final CgroupPath self;
@@ -28,7 +29,7 @@ public final class Host {
    * @param managed the hierarchies the container occupies, the anchor first
    * @param root the API's root cgroup, where v2 controllers must be available
    */
-  public Host(
+  public ContainerView(
       CgroupFs fs, List<Hierarchy> managed, CgroupPath root, CgroupPath parent, CgroupPath self) {
     this(
         fs,
@@ -43,7 +44,7 @@ public final class Host {
    * @param remedy how to give the root a v2 controller it lacks, from the controller and the root's
    *     {@code cgroup.controllers}: the driver that chose the root knows
    */
-  public Host(
+  public ContainerView(
       CgroupFs fs,
       List<Hierarchy> managed,
       CgroupPath root,
@@ -108,7 +109,7 @@ public final class Host {
 
   /** The unified hierarchy, or empty when no cgroup2 is mounted. */
   Optional<Hierarchy> unified() {
-    return fs.hierarchies().stream().filter(Host::isV2).findFirst();
+    return fs.hierarchies().stream().filter(ContainerView::isV2).findFirst();
   }
 
   /** The hierarchy of {@code controller}; FAILED_PRECONDITION naming {@code field} if none. */

@@ -5,13 +5,13 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.internal.codec.FlatKeyed;
 
 /** Unit conversions between spec values and interface-file text, shared by the handlers. */
-final class Kernel {
+final class Units {
   static final long PAGE = 4096;
 
   /** What a v1 "unlimited" (-1) reads back as: the largest page-aligned signed value. */
   static final long V1_UNLIMITED = Long.MAX_VALUE / PAGE * PAGE;
 
-  private Kernel() {}
+  private Units() {}
 
   /** Bytes as the kernel stores them: rounded down to a page; -1 stays unlimited. */
   static long pages(long bytes) {

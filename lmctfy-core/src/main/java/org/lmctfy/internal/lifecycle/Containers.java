@@ -6,30 +6,39 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.NotificationListener;
 import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.internal.notify.ContainerCgroups;
+import org.lmctfy.internal.notify.Notifier;
 import org.lmctfy.internal.process.ProcessKiller;
-import org.lmctfy.internal.resources.Host;
+import org.lmctfy.internal.resources.ContainerView;
 import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.internal.stats.StatsReader;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
+import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.InitSpec;
+import org.lmctfy.spec.RunSpec;
 
 /**
- * Create, destroy, existence, listing, detection and cleanup over one {@link Layout}, serialised
- * per name (parent before child) across threads and processes.
+ * The containers of one API: the one internal entry, which serves every operation the facade offers
+ * (create, update, spec, stats, destroy, list, detect, cleanup, initMachine; run, enter, pause,
+ * resume, killAll, the process and thread lists, notifications, the init's pid) over one {@link
+ * Layout}. Each operation takes the lock its {@link ContainerOperation} names (parent before child,
+ * across threads and processes), checks the container, and hands the work to its part: {@link
+ * Creator}, {@link Updater}, {@link Destroyer}, {@link Processes}, {@link VirtualHostKeeper}, the
+ * stats reader, the notifier. The facade only checks arguments and translates.
  */
-public final class Lifecycle {
+public final class Containers {
   private final Layout layout;
   private final Census census;
   private final ContainerLocks locks;
@@ -39,53 +48,39 @@ public final class Lifecycle {
   private final Updater updater;
   private final StatsReader stats;
   private final VirtualHostKeeper virtualHosts;
+  private final Processes processes;
+  private final Notifier notifier;
   private final RootKeeper keeper;
 
   /**
-   * @param killDeadline how long processes are killed before DEADLINE_EXCEEDED
+   * @param killDeadline how long processes are killed, and the freezer waited for, before
+   *     DEADLINE_EXCEEDED
    * @param lockDeadline how long an operation waits for a container's lock
-   * @param onDestroyed told of each container this lifecycle destroyed (children before their
-   *     parent), after its cgroups are gone; it must not block
-   */
-  public Lifecycle(
-      CgroupFs fs,
-      CgroupPath root,
-      Duration killDeadline,
-      Duration lockDeadline,
-      Consumer<ContainerName> onDestroyed) {
-    this(fs, root, killDeadline, lockDeadline, onDestroyed, RootKeeper.CGROUPS_AS_THEY_ARE);
-  }
-
-  /**
+   * @param notifier the API's notifications, which outlive this entry (initMachine makes a new
+   *     one); told of each container destroyed (children before their parent), after its cgroups
+   *     are gone
    * @param keeper what the driver that chose the root does for it
    */
-  public Lifecycle(
+  public Containers(
       CgroupFs fs,
       CgroupPath root,
       Duration killDeadline,
       Duration lockDeadline,
-      Consumer<ContainerName> onDestroyed,
+      Notifier notifier,
       RootKeeper keeper) {
     this.keeper = keeper;
+    this.notifier = notifier;
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null), lockDeadline);
     ProcessKiller killer = new ProcessKiller(fs, killDeadline);
-    this.destroyer = new Destroyer(layout, census, locks, killer, onDestroyed);
+    this.destroyer = new Destroyer(layout, census, locks, killer, notifier::destroyed);
     this.virtualHosts = new VirtualHostKeeper(layout, killer, this::lock);
+    this.processes = new Processes(layout, virtualHosts, killer, killDeadline);
     this.subtree = new SubtreeControl(fs, locks);
     this.creator = new Creator(layout, census, destroyer, virtualHosts, subtree);
-    this.updater = new Updater(layout, census, this::host, subtree);
+    this.updater = new Updater(layout, census, this::view, subtree);
     this.stats = new StatsReader(fs, layout.managed());
-  }
-
-  public Layout layout() {
-    return layout;
-  }
-
-  /** The virtual hosts of this lifecycle's containers. */
-  public VirtualHostKeeper virtualHosts() {
-    return virtualHosts;
   }
 
   /** Lets go of the lock file (every lock is let go by then). */
@@ -102,7 +97,7 @@ public final class Lifecycle {
    * Holds what {@code op} holds on {@code name} (its {@link ContainerOperation#lock}) until closed;
    * null where it holds nothing (a try-with-resources closes no null).
    */
-  public ContainerLocks.Held hold(ContainerOperation op, ContainerName name) {
+  private ContainerLocks.Held hold(ContainerOperation op, ContainerName name) {
     return switch (op.lock()) {
       case NONE -> null;
       case WITHIN_PROCESS -> locks.lockWithinProcess(layout.path(name).value(), name.value());
@@ -153,10 +148,7 @@ public final class Lifecycle {
       try (ContainerLocks.Held n = hold(ContainerOperation.CREATE, name)) {
         requireParent(name.parent());
         requireDomainParent(name);
-        Host host = host(name); // a new cgroup has no device filter: ALLOW ALL needs no call
-        ResourcePlan plan =
-            ResourcePlan.of(spec, Mode.CREATE, host)
-                .knowingTheDeviceFilter(false, Mode.CREATE, host);
+        ResourcePlan plan = ResourcePlan.of(spec, Mode.CREATE, view(name));
         virtualHosts.check(name, spec);
         creator.create(name, plan, spec);
       } catch (IOException | RuntimeException e) {
@@ -172,31 +164,33 @@ public final class Lifecycle {
   }
 
   /**
-   * initMachine's part of the driver: the root made usable first, under its lock where it can be
-   * removed; {@code moveProcesses} false when initMachine moves them into a leaf of its own.
+   * initMachine: the driver makes the root usable first, under its lock where it can be removed
+   * (moving its processes, unless the spec names a processes leaf that takes them); then the
+   * mounts, the processes leaf and the controllers of the root ({@link MachineInit}).
    */
-  public void prepareRoot(boolean moveProcesses) {
+  public void initMachine(InitSpec spec) {
     keeper.precheck();
     try (ContainerLocks.Held p = keeper.lockRootForTopLevel() ? lock(ContainerName.root()) : null) {
-      if (moveProcesses) {
+      if (spec.processesLeaf() == null) {
         keeper.prepare(this);
       } else {
         keeper.ensureRoot(this);
       }
     }
+    moveRootProcesses(spec);
   }
 
   /**
-   * initMachine's mounts, processes leaf and controllers for the API's root ({@link MachineInit}),
-   * its {@code cgroup.subtree_control} changed under the lock the creates take for it.
+   * {@link MachineInit}'s part of initMachine alone, {@code cgroup.subtree_control} changed under
+   * the lock the creates take for it: for a driver that moves the root's processes into a leaf.
    */
-  public void initMachine(InitSpec spec) {
+  public void moveRootProcesses(InitSpec spec) {
     new MachineInit(layout.fs(), layout.root(), subtree).run(spec);
   }
 
   /** What the resource handlers see of {@code name} and its parent. */
-  Host host(ContainerName name) {
-    return new Host(
+  ContainerView view(ContainerName name) {
+    return new ContainerView(
         layout.fs(),
         layout.managed(),
         layout.root(),
@@ -221,7 +215,7 @@ public final class Lifecycle {
   public ContainerSpec spec(ContainerName name) {
     try (ContainerLocks.Held n = hold(ContainerOperation.SPEC, name)) {
       requireExists(name);
-      return virtualHosts.withSections(name, ResourcePlan.read(host(name), updater.fields(name)));
+      return virtualHosts.withSections(name, ResourcePlan.read(view(name), updater.fields(name)));
     } catch (IOException e) {
       throw Errors.of("read the spec of " + name, e);
     }
@@ -247,13 +241,13 @@ public final class Lifecycle {
 
   /** {@code spec} as spec() reports it on this host. */
   public ContainerSpec normalise(ContainerSpec spec) {
-    return ResourcePlan.normalise(spec, host(ContainerName.root()));
+    return ResourcePlan.normalise(spec, view(ContainerName.root()));
   }
 
   /** Proactive reclaim from {@code name}: see {@link org.lmctfy.Container#reclaim}. */
   public void reclaim(ContainerName name, long bytes) {
     requireExists(name);
-    org.lmctfy.internal.resources.MemoryReclaim.reclaim(host(name), name.value(), bytes);
+    org.lmctfy.internal.resources.MemoryReclaim.reclaim(view(name), name.value(), bytes);
   }
 
   /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
@@ -300,6 +294,113 @@ public final class Lifecycle {
     if (!state.isContainer()) {
       throw existenceError(state, "parent ");
     }
+  }
+
+  /** Moves {@code tids} into {@code name} (see {@link org.lmctfy.Container#enter}). */
+  public void enter(ContainerName name, List<Long> tids) {
+    try (ContainerLocks.Held held = hold(ContainerOperation.ENTER, name)) {
+      requireExists(name);
+      keeper.beforePlacing();
+      processes.enter(name, tids);
+    } catch (IOException e) {
+      throw Errors.of("enter " + tids + " into " + name, e);
+    }
+  }
+
+  /** Starts {@code argv} in {@code name}, placed before it runs (see {@link Processes#run}). */
+  public Process run(ContainerName name, List<String> argv, RunSpec spec) {
+    String what = "run " + argv + " in " + name;
+    try (ContainerLocks.Held held = hold(ContainerOperation.RUN, name)) {
+      requireExists(name);
+      keeper.beforePlacing();
+      return processes.run(name, argv, spec, what);
+    } catch (IOException e) {
+      throw Errors.ofRun(what, e);
+    }
+  }
+
+  /** The pid of the init of {@code name}'s virtual host, or 1. */
+  public long initPid(ContainerName name) {
+    requireExists(name);
+    try {
+      return processes.initPid(name);
+    } catch (IOException e) {
+      throw Errors.of("find the init of " + name, e);
+    }
+  }
+
+  public void pause(ContainerName name) {
+    administer(ContainerOperation.PAUSE, name, processes::pause);
+  }
+
+  public void resume(ContainerName name) {
+    administer(ContainerOperation.RESUME, name, processes::resume);
+  }
+
+  public void killAll(ContainerName name) {
+    administer(ContainerOperation.KILL_ALL, name, path -> processes.killAll(name, path));
+  }
+
+  private interface Step {
+    void run(CgroupPath path) throws IOException;
+  }
+
+  /**
+   * Runs an administrative step under the lock {@code op} holds, never on a container holding the
+   * caller.
+   */
+  private void administer(ContainerOperation op, ContainerName name, Step step) {
+    String what = op.verb();
+    try (ContainerLocks.Held held = hold(op, name)) {
+      requireExists(name);
+      CgroupFs fs = layout.fs();
+      CgroupPath path = layout.path(name);
+      CgroupPath self = fs.cgroupsOf(fs.selfPid()).get(layout.anchor());
+      if (self != null && path.isAncestorOrSelf(self)) {
+        throw new LmctfyException(
+            ErrorCode.FAILED_PRECONDITION,
+            what + " " + name + ": the calling process (" + fs.selfPid() + ") is inside it");
+      }
+      step.run(path);
+    } catch (IOException e) {
+      throw Errors.of(what + " " + name, e);
+    }
+  }
+
+  /** The processes in {@code name}, and in every container below it where {@code recursive}. */
+  public List<Long> listProcesses(ContainerName name, boolean recursive) {
+    requireExists(name);
+    try {
+      return processes.processes(name, recursive);
+    } catch (IOException e) {
+      throw Errors.of("list the processes of " + name, e);
+    }
+  }
+
+  /** The threads in {@code name}, and in every container below it where {@code recursive}. */
+  public List<Long> listThreads(ContainerName name, boolean recursive) {
+    requireExists(name);
+    try {
+      return processes.threads(name, recursive);
+    } catch (IOException e) {
+      throw Errors.of("list the threads of " + name, e);
+    }
+  }
+
+  /** Starts delivering {@code event} on {@code name} to {@code listener}; its id. */
+  public long registerNotification(
+      ContainerName name, EventSpec event, NotificationListener listener) {
+    requireExists(name);
+    return notifier.register(
+        new ContainerCgroups(layout.fs(), layout.managed(), layout.anchor(), layout.path(name)),
+        name,
+        event,
+        listener);
+  }
+
+  /** Ends the registration {@code id} of {@code name}. */
+  public void unregisterNotification(ContainerName name, long id) {
+    notifier.unregister(name, id);
   }
 
   public void destroy(ContainerName name) {
@@ -432,83 +533,9 @@ public final class Lifecycle {
   public CleanupReport cleanup() {
     List<String> removed = new ArrayList<>();
     List<String> failures = new ArrayList<>();
-    sweep(ContainerName.root(), removed, failures);
+    new Sweeper(layout, census, destroyer, n -> hold(ContainerOperation.CLEANUP, n))
+        .sweep(ContainerName.root(), removed, failures);
     keeper.afterCleanup(this, removed, failures);
     return new CleanupReport(removed, failures);
-  }
-
-  private void sweep(ContainerName name, List<String> removed, List<String> failures) {
-    List<String> foreign = new ArrayList<>();
-    List<String> forged = new ArrayList<>();
-    List<ContainerName> children;
-    try {
-      children = census.children(name, foreign, forged);
-    } catch (IOException e) {
-      failures.add(name + ": cannot list: " + e.getMessage());
-      return;
-    }
-    foreign.forEach(
-        f -> failures.add(f + ": not a valid container name, not made by lmctfy: left alone"));
-    forged.forEach(
-        failures::add); // each intent a tenant could have written: reported, never obeyed
-    for (ContainerName child : children) {
-      try (ContainerLocks.Held held = hold(ContainerOperation.CLEANUP, child)) {
-        State state = census.of(child);
-        if (state.isContainer()) {
-          sweep(child, removed, failures);
-        } else if (state.isOurs()) {
-          destroyer.finish(state);
-          removed.add(
-              child + " (" + state.kind().name().toLowerCase() + ", " + state.describe() + ")");
-        } else if (state.kind() == State.Kind.PARTIAL) {
-          failures.add(
-              child
-                  + ": partial and not made by lmctfy ("
-                  + state.describe()
-                  + "): left alone; "
-                  + "destroy it by name to remove it if it is empty");
-        }
-      } catch (IOException | LmctfyException e) {
-        failures.add(child + ": " + e.getMessage());
-      }
-    }
-    sweepRecords(name, removed, failures);
-  }
-
-  /**
-   * Root's records ({@code record.<child>}, on a parent it trusts) of delegated children that are
-   * gone: a destroy cut short between the cgroup's removal and its record's leaves one, and each
-   * takes one of the parent's markers. Removed under the child's lock.
-   */
-  private void sweepRecords(ContainerName name, List<String> removed, List<String> failures) {
-    CgroupPath path = layout.path(name);
-    org.lmctfy.cgroupfs.Hierarchy anchor = layout.anchor();
-    CgroupFs fs = layout.fs();
-    try {
-      if (!layout.trusted(path)) {
-        return;
-      }
-      for (String key : fs.markerKeys(anchor, path)) {
-        if (!key.startsWith(Layout.RECORD_PREFIX)) {
-          continue;
-        }
-        ContainerName child = name.child(key.substring(Layout.RECORD_PREFIX.length()));
-        try (ContainerLocks.Held held = hold(ContainerOperation.CLEANUP, child)) {
-          if (!fs.exists(anchor, layout.path(child))) {
-            fs.removeMarker(anchor, path, key);
-            removed.add(child + " (the record of a delegated container already removed)");
-          }
-        } catch (IOException | LmctfyException e) {
-          failures.add(child + ": its record " + key + " on " + name + ": " + e.getMessage());
-        }
-      }
-    } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
-      if (e.errno()
-          != org.lmctfy.cgroupfs.Errno.ENOENT) { // gone: no records (a driver's root not made yet)
-        failures.add(name + ": cannot read its records: " + e.getMessage());
-      }
-    } catch (IOException e) {
-      failures.add(name + ": cannot read its records: " + e.getMessage());
-    }
   }
 }
