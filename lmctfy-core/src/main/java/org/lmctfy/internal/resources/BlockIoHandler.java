@@ -93,7 +93,7 @@ final class BlockIoHandler implements ResourceHandler {
       throw ContainerView.notOn(h, "blockio.latency_targets", "v1 has no io.latency");
     }
     if (ContainerView.isV2(h)) {
-      planV2Weights(io, mode, replace, view, h, out);
+      planV2Weights(io, mode, view, h, out);
     } else if (weight != null || replace) {
       String file = v1WeightFile(view, h, mode);
       if (weight != null && !hasV1Weight(view, h, mode, file)) {
@@ -113,7 +113,7 @@ final class BlockIoHandler implements ResourceHandler {
       }
     }
     if (ContainerView.isV2(h)) {
-      planLatency(io, mode, replace, view, h, out);
+      planLatency(io, mode, view, h, out);
     }
     List<DeviceLimit> limits = io == null ? List.of() : io.deviceLimits();
     if (mode != Mode.CREATE) {
@@ -177,12 +177,8 @@ final class BlockIoHandler implements ResourceHandler {
   }
 
   private static void planV2Weights(
-      BlockIoSpec io,
-      Mode mode,
-      boolean replace,
-      ContainerView view,
-      Hierarchy h,
-      List<FileWrite> out) {
+      BlockIoSpec io, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
     String file = bfq(view, h, mode) ? "io.bfq.weight" : "io.weight";
     Integer weight = io == null ? null : io.weight();
     if (weight != null
@@ -240,12 +236,8 @@ final class BlockIoHandler implements ResourceHandler {
   }
 
   private static void planLatency(
-      BlockIoSpec io,
-      Mode mode,
-      boolean replace,
-      ContainerView view,
-      Hierarchy h,
-      List<FileWrite> out) {
+      BlockIoSpec io, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
     List<LatencyTarget> wanted = io == null ? List.of() : io.latencyTargets();
     if (wanted.isEmpty() && !(replace && view.selfHas(h, "io.latency"))) {
       return;

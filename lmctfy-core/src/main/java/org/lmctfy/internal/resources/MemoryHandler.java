@@ -133,9 +133,9 @@ final class MemoryHandler implements ResourceHandler {
       }
     }
     if (ContainerView.isV2(h)) {
-      planV2(m, mode, replace, view, h, out);
+      planV2(m, mode, view, h, out);
     } else {
-      planV1(m, mode, replace, view, h, out);
+      planV1(m, mode, view, h, out);
     }
   }
 
@@ -151,12 +151,8 @@ final class MemoryHandler implements ResourceHandler {
   }
 
   private static void planV1(
-      MemorySpec m,
-      Mode mode,
-      boolean replace,
-      ContainerView view,
-      Hierarchy h,
-      List<FileWrite> out) {
+      MemorySpec m, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
     if (m.high() != null) {
       throw ContainerView.notOn(
           h, "memory.high", "v1 has no memory.high (use limit and reservation)");
@@ -243,12 +239,8 @@ final class MemoryHandler implements ResourceHandler {
   }
 
   private static void planV2(
-      MemorySpec m,
-      Mode mode,
-      boolean replace,
-      ContainerView view,
-      Hierarchy h,
-      List<FileWrite> out) {
+      MemorySpec m, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
     if (m.oomKillDisable() != null) {
       throw ContainerView.notOn(
           h,
