@@ -5,13 +5,13 @@ import java.util.Collection;
 import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.cgroupfs.SystemdConnector;
 import org.lmctfy.internal.driver.Drivers;
 import org.lmctfy.internal.facade.ContainerApiImpl;
 import org.lmctfy.internal.kernel.KernelCgroupFs;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
+import org.lmctfy.systemdbus.SystemdConnector;
 
 /**
  * The entry point: creates, finds and destroys containers, each a set of cgroups (one per hierarchy

@@ -21,8 +21,8 @@ import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.SystemdException;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.systemdbus.SystemdException;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
@@ -242,11 +242,11 @@ class FakeSystemdDriverTest {
         () -> { // another process's start wins the race
           try (var other =
               systemd.connect(
-                  org.lmctfy.cgroupfs.SystemdManager.Scope.SYSTEM, Duration.ofSeconds(1))) {
+                  org.lmctfy.systemdbus.SystemdManager.Scope.SYSTEM, Duration.ofSeconds(1))) {
             other.startTransientService(
                 "lmctfy.service",
                 "fail",
-                new org.lmctfy.cgroupfs.SystemdManager.TransientService(
+                new org.lmctfy.systemdbus.SystemdManager.TransientService(
                     "another process's", "system.slice", List.of("/usr/bin/sleep", "infinity")));
           } catch (java.io.IOException e) {
             throw new AssertionError(e);

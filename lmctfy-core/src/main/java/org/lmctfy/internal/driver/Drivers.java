@@ -12,10 +12,9 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.SystemdConnector;
 import org.lmctfy.internal.driver.CgroupfsDriver.Delegation;
-import org.lmctfy.internal.kernel.KernelCgroupFs;
 import org.lmctfy.internal.lifecycle.Layout;
+import org.lmctfy.systemdbus.SystemdConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +46,7 @@ public final class Drivers {
       }
     }
     boolean pureV2 = unified != null && !v1Controllers;
-    boolean host = fs instanceof KernelCgroupFs;
+    boolean host = fs.capabilities().contains(CgroupFs.Capability.HOST_TREE);
     ApiOptions.Driver driver = options.driver();
     if (driver == ApiOptions.Driver.AUTO) {
       driver =
