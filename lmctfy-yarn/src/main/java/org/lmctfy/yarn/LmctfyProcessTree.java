@@ -13,6 +13,8 @@ import org.lmctfy.ListPolicy;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
 import org.lmctfy.spec.ContainerStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The NodeManager's view of a container's usage read from its lmctfy container's cgroups instead
@@ -28,16 +30,18 @@ import org.lmctfy.spec.ContainerStats;
  * </property>
  * }</pre>
  *
- * <p>The container is the one holding the process YARN names (lmctfy's {@code detect}), with the
- * {@code lmctfy.yarn.*} settings the executor reads. Each tree opens lmctfy for reading only, which
+ * <p>The container is the one holding the process YARN names (lmctfy's {@code detect}) below the
+ * container root, with the {@code lmctfy.yarn.*} settings the executor reads. Each tree opens lmctfy for reading only, which
  * starts no thread and holds no file or connection, so a tree the monitor drops leaves nothing.
  * Ages ({@code olderThanAge} above 1) are not tracked: such sizes are {@link #UNAVAILABLE}. Not
  * thread-safe, as the monitor uses it from one thread.
  */
 public class LmctfyProcessTree extends ResourceCalculatorProcessTree {
+  private static final Logger LOG = LoggerFactory.getLogger(LmctfyProcessTree.class);
   private final String pid;
   private final Function<ApiOptions, ContainerApi> opener;
-  private @Nullable ContainerApi api;
+  private @Nullable Settings settings;
+  private boolean looked;
   private @Nullable Container container;
   private @Nullable ContainerStats stats;
   private long cpuMs = UNAVAILABLE;
@@ -61,36 +65,28 @@ public class LmctfyProcessTree extends ResourceCalculatorProcessTree {
   }
 
   /**
-   * Opens lmctfy with the {@code lmctfy.yarn.*} settings and finds the container of the process.
+   * Reads the {@code lmctfy.yarn.*} settings. The container is looked up at the first update: the
+   * NodeManager's monitor also makes trees of pid 1 only to see whether trees can be made at all.
    *
-   * @throws YarnException if a setting is wrong or the process is in no lmctfy container below
-   *     lmctfy's root, saying which
+   * @throws YarnException if a setting is wrong, naming it
    */
   @Override
   public void initialize() throws YarnException {
     try {
-      Settings settings = Settings.from(getConf());
-      api = opener.apply(settings.apiOptions());
-      String name = api.detect(Long.parseLong(pid.strip()));
-      if (!name.startsWith(settings.containerRoot() + "/")) {
-        throw new YarnException(
-            "no lmctfy container for process "
-                + pid
-                + ": it is in "
-                + name
-                + ", not below "
-                + settings.containerRoot());
-      }
-      container = api.get(name);
-    } catch (LmctfyException | NumberFormatException e) {
-      throw new YarnException("no lmctfy container for process " + pid + ": " + e.getMessage(), e);
+      settings = Settings.from(getConf());
+    } catch (LmctfyException e) {
+      throw new YarnException(e.getMessage(), e);
     }
   }
 
-  /** Reads the container's stats once; the getters answer from them until the next update. */
+  /**
+   * Reads the container's stats once; the getters answer from them until the next update. The
+   * first update finds the container holding the process; a process in none below the container
+   * root (or gone) has no figures: {@link #UNAVAILABLE}.
+   */
   @Override
   public void updateProcessTree() {
-    Container c = container;
+    Container c = container == null ? find() : container;
     if (c == null) {
       return;
     }
@@ -110,6 +106,27 @@ public class LmctfyProcessTree extends ResourceCalculatorProcessTree {
     }
     cpuMs = used;
     cpuAtMs = now;
+  }
+
+  /** The container holding the process, found once; null if there is none below the root. */
+  private @Nullable Container find() {
+    Settings s = settings;
+    if (s == null || looked) {
+      return null;
+    }
+    looked = true;
+    try {
+      ContainerApi opened = opener.apply(s.apiOptions());
+      String name = opened.detect(Long.parseLong(pid.strip()));
+      if (!name.startsWith(s.containerRoot() + "/")) {
+        LOG.debug("process {} is in {}, not below {}: no figures", pid, name, s.containerRoot());
+        return null;
+      }
+      container = opened.get(name);
+    } catch (LmctfyException | NumberFormatException e) {
+      LOG.debug("no lmctfy container for process {}: {}", pid, e.getMessage());
+    }
+    return container;
   }
 
   /** The container's name, processes, memory, CPU time and pressure, for YARN's kill messages. */

@@ -61,10 +61,23 @@ class LmctfyProcessTreeTest {
   }
 
   @Test
-  void aProcessInNoLmctfyContainerIsAYarnExceptionNamingIt() {
-    long stranger = fs.processes().spawn();
-    assertThatThrownBy(() -> tree(stranger))
+  void aProcessInNoContainerBelowTheRootHasNoFiguresAsTheMonitorsProbeOfPid1Needs()
+      throws Exception {
+    LmctfyProcessTree tree = tree(fs.processes().spawn());
+    tree.updateProcessTree();
+    assertThat(tree.getRssMemorySize(0)).isEqualTo(ResourceCalculatorProcessTree.UNAVAILABLE);
+    assertThat(tree.getCumulativeCpuTime()).isEqualTo(ResourceCalculatorProcessTree.UNAVAILABLE);
+    assertThat(tree.getProcessTreeDump()).startsWith("no lmctfy container for process ");
+  }
+
+  @Test
+  void aWrongSettingIsAYarnExceptionNamingIt() {
+    LmctfyProcessTree tree = new LmctfyProcessTree("1", options -> ContainerApi.open(fs, options));
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.set(Settings.DRIVER, "docker");
+    tree.setConf(conf);
+    assertThatThrownBy(tree::initialize)
         .isInstanceOf(YarnException.class)
-        .hasMessageContaining("no lmctfy container for process " + stranger);
+        .hasMessageContaining("lmctfy.yarn.driver");
   }
 }
