@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerReapContext;
 import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerSignalContext;
 import org.apache.hadoop.yarn.server.nodemanager.executor.ContainerStartContext;
 import org.apache.hadoop.yarn.server.nodemanager.util.NodeManagerHardwareUtils;
+import org.apache.hadoop.yarn.server.nodemanager.util.ProcessIdFileReader;
 import org.jspecify.annotations.Nullable;
 import org.lmctfy.ApiOptions;
 import org.lmctfy.Container;
@@ -284,32 +285,47 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
 
   /**
    * Follows a container the NodeManager recovered after a restart: waits while its process is in
-   * it and reads the exit code its wrapper wrote, as {@code DefaultContainerExecutor} does (one
-   * killed through {@link #signalContainer} left none: 137); reports an OOM kill.
+   * it, reads the container's memory stats for an OOM kill while it still exists, then reads the
+   * exit code its wrapper wrote, as {@code DefaultContainerExecutor} does (which then calls {@link
+   * #postComplete}: the container is destroyed); one killed through {@link #signalContainer} wrote
+   * none: 137.
    */
   @Override
   public int reacquireContainer(ContainerReacquisitionContext ctx)
       throws IOException, InterruptedException {
-    String id = ctx.getContainerId().toString();
-    LOG.info("reacquiring {} in {}", id, settings().nameOf(id));
+    ContainerId id = ctx.getContainerId();
+    LOG.info("reacquiring {} in {}", id, settings().nameOf(id.toString()));
+    Optional<String> oom = Optional.empty();
+    Optional<Container> found = find(id.toString());
+    Path pidFile = getPidFilePath(id);
+    if (found.isPresent() && pidFile != null && ctx.getContainer() != null) {
+      ContainerLivenessContext alive =
+          new ContainerLivenessContext.Builder()
+              .setContainer(ctx.getContainer())
+              .setUser(ctx.getUser())
+              .setPid(ProcessIdFileReader.getProcessId(pidFile))
+              .build();
+      while (isContainerActive(id) && isContainerAlive(alive)) {
+        Thread.sleep(1000);
+      }
+      long mb = ctx.getContainer().getResource().getMemorySize();
+      oom =
+          lmctfy(
+              () -> OomReport.of(found.get(), id.toString(), mb, null),
+              "read " + found.get().name());
+    }
     int exitCode;
     try {
       exitCode = super.reacquireContainer(ctx);
     } catch (IOException e) {
-      if (!killed.remove(id)) {
+      if (!killed.remove(id.toString())) {
         throw e;
       }
       exitCode = ExitCode.FORCE_KILLED.getExitCode();
     }
     LOG.info("reacquired {}: exit code {}", id, exitCode);
-    Optional<Container> found = find(id);
-    if (exitCode != 0 && found.isPresent() && ctx.getContainer() != null) {
-      long mb = ctx.getContainer().getResource().getMemorySize();
-      Optional<String> oom =
-          lmctfy(() -> OomReport.of(found.get(), id, mb, null), "read " + found.get().name());
-      if (oom.isPresent()) {
-        ctx.getContainer().sendKillEvent(ContainerExitStatus.KILLED_EXCEEDED_PMEM, oom.get());
-      }
+    if (exitCode != 0 && oom.isPresent()) {
+      ctx.getContainer().sendKillEvent(ContainerExitStatus.KILLED_EXCEEDED_PMEM, oom.get());
     }
     return exitCode;
   }

@@ -212,7 +212,7 @@ class KernelYarnClusterTest {
       if (values.containsKey("memory.max")) { // cgroup v2
         assertThat(values)
             .containsEntry("memory.max", Long.toString(c.getResource().getMemorySize() << 20))
-            .containsEntry("cpu.weight", Long.toString(1 + (shares - 2) * 9999 / 262142)) // as runc
+            .containsEntry("cpu.weight", Long.toString(weight(shares)))
             .containsEntry("cpu.max", quota + " 100000");
       } else {
         assertThat(values)
@@ -224,6 +224,12 @@ class KernelYarnClusterTest {
     }
     app.finish();
     awaitNoContainerLeft();
+  }
+
+  /** cpu.weight of {@code shares} as runc, crun and lmctfy map it: 1024 is 100, the default. */
+  private static long weight(long shares) {
+    double l = Math.log(shares) / Math.log(2);
+    return (long) Math.ceil(Math.pow(10, (l * l + 125 * l) / 612.0 - 7.0 / 34.0));
   }
 
   private static final String STUBBORN =

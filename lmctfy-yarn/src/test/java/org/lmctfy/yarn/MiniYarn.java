@@ -54,7 +54,12 @@ final class MiniYarn implements AutoCloseable {
 
   /** Starts the cluster and waits for its NodeManager. */
   static MiniYarn start(String name, YarnConfiguration conf) throws Exception {
-    MiniYARNCluster cluster = new MiniYARNCluster(name, 1, 1, 1);
+    return start(name, conf, 1);
+  }
+
+  /** Starts a cluster of {@code nodeManagers} (0: a ResourceManager alone) and waits for them. */
+  static MiniYarn start(String name, YarnConfiguration conf, int nodeManagers) throws Exception {
+    MiniYARNCluster cluster = new MiniYARNCluster(name, nodeManagers, 1, 1);
     cluster.init(conf);
     cluster.start();
     if (!cluster.waitForNodeManagersToConnect(120_000)) {
