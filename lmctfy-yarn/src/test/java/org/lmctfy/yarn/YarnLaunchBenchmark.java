@@ -35,39 +35,25 @@ public final class YarnLaunchBenchmark {
   private YarnLaunchBenchmark() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("node")) {
+      node(args[1]);
+      return;
+    }
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 100;
     int warmUp = Math.max(5, n / 10);
-    Path out = Files.createTempDirectory("lmctfy-yarn-bench");
-    Path script = MiniYarn.script(out, "start.sh", "date +%s%N > \"$OUT/$CONTAINER_ID.t\"\n");
-    try (ScratchCgroups scratch = ScratchCgroups.onHost();
-        MiniYarn plain =
-            MiniYarn.start(
-                "bench-default",
-                MiniYarn.conf(DefaultContainerExecutor.class, LmctfyProcessTree.class, NO_MONITOR));
-        MiniYarn lmctfy =
-            MiniYarn.start(
-                "bench-lmctfy",
-                MiniYarn.conf(
-                    LmctfyContainerExecutor.class,
-                    LmctfyProcessTree.class,
-                    Map.of(
-                        Settings.DRIVER, "cgroupfs",
-                        Settings.CGROUP_ROOT, scratch.path().toString(),
-                        MONITORING, "false")));
-        ShellApp plainApp = ShellApp.start(plain.clientConf(), "bench-default");
-        ShellApp lmctfyApp = ShellApp.start(lmctfy.clientConf(), "bench-lmctfy")) {
+    // one cluster per JVM: two ResourceManagers in one JVM share its static cluster timestamp
+    try (Node plain = new Node("default");
+        Node lmctfy = new Node("lmctfy")) {
       List<Double> plainMs = new ArrayList<>();
       List<Double> lmctfyMs = new ArrayList<>();
       for (int i = 0; i < warmUp + n; i++) {
-        double a = launchOne(plainApp, script, out);
-        double b = launchOne(lmctfyApp, script, out);
+        double a = plain.launch();
+        double b = lmctfy.launch();
         if (i >= warmUp) {
           plainMs.add(a);
           lmctfyMs.add(b);
         }
       }
-      plainApp.finish();
-      lmctfyApp.finish();
       Collections.sort(plainMs);
       Collections.sort(lmctfyMs);
       double p50a = pct(plainMs, 50);
@@ -81,6 +67,77 @@ public final class YarnLaunchBenchmark {
       row("LmctfyContainerExecutor", lmctfyMs);
       System.out.printf(
           "p50 difference %+.1f ms (target +10 ms), ratio %.2f x%n", p50b - p50a, p50b / p50a);
+    }
+  }
+
+  /** A child JVM with one cluster: each line it reads launches a container; it prints the ms. */
+  private static final class Node implements AutoCloseable {
+    private final Process process;
+    private final java.io.BufferedReader out;
+    private final java.io.PrintStream in;
+
+    Node(String executor) throws Exception {
+      process =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx1g",
+                  "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  YarnLaunchBenchmark.class.getName(),
+                  "node",
+                  executor)
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      out =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(
+                  process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+      in = new java.io.PrintStream(process.getOutputStream(), true, "UTF-8");
+    }
+
+    double launch() throws Exception {
+      in.println("launch");
+      String line = out.readLine();
+      if (line == null) {
+        throw new IllegalStateException("the benchmark's node JVM ended");
+      }
+      return Double.parseDouble(line);
+    }
+
+    @Override
+    public void close() throws Exception {
+      in.close(); // end of input: the node stops its cluster and exits
+      process.waitFor();
+    }
+  }
+
+  /** The child: a cluster with {@code executor} ("default" or "lmctfy") and its master. */
+  private static void node(String executor) throws Exception {
+    Path out = Files.createTempDirectory("lmctfy-yarn-bench");
+    Path script = MiniYarn.script(out, "start.sh", "date +%s%N > \"$OUT/$CONTAINER_ID.t\"\n");
+    java.io.BufferedReader commands =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+    try (ScratchCgroups scratch = ScratchCgroups.onHost();
+        MiniYarn yarn =
+            MiniYarn.start(
+                "bench-" + executor,
+                executor.equals("lmctfy")
+                    ? MiniYarn.conf(
+                        LmctfyContainerExecutor.class,
+                        LmctfyProcessTree.class,
+                        Map.of(
+                            Settings.DRIVER, "cgroupfs",
+                            Settings.CGROUP_ROOT, scratch.path().toString(),
+                            MONITORING, "false"))
+                    : MiniYarn.conf(
+                        DefaultContainerExecutor.class, LmctfyProcessTree.class, NO_MONITOR));
+        ShellApp app = ShellApp.start(yarn.clientConf(), "bench-" + executor)) {
+      while (commands.readLine() != null) {
+        System.out.println(launchOne(app, script, out));
+      }
+      app.finish();
     }
   }
 
