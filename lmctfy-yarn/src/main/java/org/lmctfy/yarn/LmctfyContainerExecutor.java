@@ -55,12 +55,12 @@ import org.slf4j.LoggerFactory;
  * forgets:
  *
  * <ul>
- *   <li>the launch ({@link #buildCommandExecutor}): the memory limit is the allocation (a soft limit
- *       below it with {@code lmctfy.yarn.memory.soft-limit-percent}), the CPU weight 1024 shares a
- *       vcore as YARN's own cgroups give, capped at the container's share of the node in strict
- *       mode, a pids limit with {@code lmctfy.yarn.pids.limit};
- *   <li>{@link #signalContainer}: TERM (and QUIT) to every process in the container, KILL as
- *       {@code killAll}, so what daemonized or left the session goes too;
+ *   <li>the launch ({@link #buildCommandExecutor}): the memory limit is the allocation (a soft
+ *       limit below it with {@code lmctfy.yarn.memory.soft-limit-percent}), the CPU weight 1024
+ *       shares a vcore as YARN's own cgroups give, capped at the container's share of the node in
+ *       strict mode, a pids limit with {@code lmctfy.yarn.pids.limit};
+ *   <li>{@link #signalContainer}: TERM (and QUIT) to every process in the container, KILL as {@code
+ *       killAll}, so what daemonized or left the session goes too;
  *   <li>{@link #isContainerAlive}: whether the launched process is still in the container (a pid
  *       reused by another process is not the container);
  *   <li>{@link #postComplete} and {@link #reapContainer} destroy the container: no cgroup, no
@@ -82,8 +82,8 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
   private final Signaller signaller;
 
   /** The NodeManager's containers being launched, by id, for the OOM kill event. */
-  private final Map<String, org.apache.hadoop.yarn.server.nodemanager.containermanager.container
-          .Container>
+  private final Map<
+          String, org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container>
       launching = new ConcurrentHashMap<>();
 
   /** Containers killed through {@link #signalContainer}, whose wrapper wrote no exit code. */
@@ -106,9 +106,9 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
   }
 
   /**
-   * Reads the {@code lmctfy.yarn.*} settings, opens lmctfy, finishes what crashes left and
-   * destroys every container below the container root that this NodeManager will not reacquire
-   * (all of them unless recovery is on), and makes the root if it is not there.
+   * Reads the {@code lmctfy.yarn.*} settings, opens lmctfy, finishes what crashes left and destroys
+   * every container below the container root that this NodeManager will not reacquire (all of them
+   * unless recovery is on), and makes the root if it is not there.
    *
    * @throws IOException if a setting is wrong or lmctfy refuses, saying which and why
    */
@@ -126,7 +126,8 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
     ContainerApi opened = lmctfy(() -> opener.apply(s.apiOptions()), "open lmctfy");
     try {
       Set<String> keep = NodeCleanup.reacquired(nmContext.getNMStateStore());
-      lmctfy(() -> NodeCleanup.run(opened, s.containerRoot(), keep), "clean up " + s.containerRoot());
+      lmctfy(
+          () -> NodeCleanup.run(opened, s.containerRoot(), keep), "clean up " + s.containerRoot());
     } catch (IOException | RuntimeException e) {
       opened.close();
       throw e;
@@ -142,9 +143,9 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
   }
 
   /**
-   * Destroys the container root if it holds no container (and lets lmctfy clean up, which stops
-   * the systemd driver's unit when it is empty); containers left running, for a restart with
-   * recovery to reacquire, keep it.
+   * Destroys the container root if it holds no container (and lets lmctfy clean up, which stops the
+   * systemd driver's unit when it is empty); containers left running, for a restart with recovery
+   * to reacquire, keep it.
    */
   @Override
   public void stop() {

@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The NodeManager's view of a container's usage read from its lmctfy container's cgroups instead
- * of walking {@code /proc}: memory (the working set as RSS: usage less inactive file cache; the
- * whole usage as virtual memory), CPU time and, beyond what YARN asks, pressure stall information.
- * Every process in the container counts, also those that left the launch script's session. Set it
- * in {@code yarn-site.xml}:
+ * The NodeManager's view of a container's usage read from its lmctfy container's cgroups instead of
+ * walking {@code /proc}: memory (the working set as RSS: usage less inactive file cache; the whole
+ * usage as virtual memory), CPU time and, beyond what YARN asks, pressure stall information. Every
+ * process in the container counts, also those that left the launch script's session. Set it in
+ * {@code yarn-site.xml}:
  *
  * <pre>{@code
  * <property>
@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The container is the one holding the process YARN names (lmctfy's {@code detect}) below the
- * container root, with the {@code lmctfy.yarn.*} settings the executor reads. Each tree opens lmctfy for reading only, which
- * starts no thread and holds no file or connection, so a tree the monitor drops leaves nothing.
- * Ages ({@code olderThanAge} above 1) are not tracked: such sizes are {@link #UNAVAILABLE}. Not
- * thread-safe, as the monitor uses it from one thread.
+ * container root, with the {@code lmctfy.yarn.*} settings the executor reads. Each tree opens
+ * lmctfy for reading only, which starts no thread and holds no file or connection, so a tree the
+ * monitor drops leaves nothing. Ages ({@code olderThanAge} above 1) are not tracked: such sizes are
+ * {@link #UNAVAILABLE}. Not thread-safe, as the monitor uses it from one thread.
  */
 public class LmctfyProcessTree extends ResourceCalculatorProcessTree {
   private static final Logger LOG = LoggerFactory.getLogger(LmctfyProcessTree.class);
@@ -80,9 +80,9 @@ public class LmctfyProcessTree extends ResourceCalculatorProcessTree {
   }
 
   /**
-   * Reads the container's stats once; the getters answer from them until the next update. The
-   * first update finds the container holding the process; a process in none below the container
-   * root (or gone) has no figures: {@link #UNAVAILABLE}.
+   * Reads the container's stats once; the getters answer from them until the next update. The first
+   * update finds the container holding the process; a process in none below the container root (or
+   * gone) has no figures: {@link #UNAVAILABLE}.
    */
   @Override
   public void updateProcessTree() {
@@ -185,9 +185,9 @@ public class LmctfyProcessTree extends ResourceCalculatorProcessTree {
   }
 
   /**
-   * The container's pressure stall information from the last update (CPU, memory, I/O: the share
-   * of time some or all of its tasks waited), or null where the kernel offers none (cgroup v1, or
-   * a kernel without PSI).
+   * The container's pressure stall information from the last update (CPU, memory, I/O: the share of
+   * time some or all of its tasks waited), or null where the kernel offers none (cgroup v1, or a
+   * kernel without PSI).
    */
   public ContainerStats.@Nullable PressureStats pressure() {
     ContainerStats s = stats;

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What a NodeManager's executor does at start, before the NodeManager recovers anything: lmctfy's
  * {@code cleanup()} finishes every container a crash left half-made or half-destroyed, then every
- * container below the container root that this NodeManager will not reacquire is destroyed with
- * its processes: those of applications its state store does not hold, those it holds as completed
- * or never launched, and all of them when recovery is off. Nothing is left for a person.
+ * container below the container root that this NodeManager will not reacquire is destroyed with its
+ * processes: those of applications its state store does not hold, those it holds as completed or
+ * never launched, and all of them when recovery is off. Nothing is left for a person.
  */
 final class NodeCleanup {
   private static final Logger LOG = LoggerFactory.getLogger(NodeCleanup.class);

@@ -12,8 +12,8 @@ import org.lmctfy.spec.EventSpec;
 
 /**
  * Whether the kernel's OOM killer killed in a YARN container's lmctfy container, and the
- * diagnostics that say so: lmctfy's OOM notification, registered before the launch script runs,
- * and the container's memory stats after it ended (the notification may still be on its way).
+ * diagnostics that say so: lmctfy's OOM notification, registered before the launch script runs, and
+ * the container's memory stats after it ended (the notification may still be on its way).
  */
 final class OomReport {
   private final Container container;

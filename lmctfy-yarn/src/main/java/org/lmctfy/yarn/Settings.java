@@ -74,7 +74,9 @@ record Settings(
     String containerRoot = conf.getTrimmed(CONTAINER_ROOT, DEFAULT_CONTAINER_ROOT);
     if (!containerRoot.startsWith("/") || containerRoot.equals("/")) {
       throw invalid(
-          CONTAINER_ROOT, containerRoot, "must be an absolute container name below /, such as /yarn");
+          CONTAINER_ROOT,
+          containerRoot,
+          "must be an absolute container name below /, such as /yarn");
     }
     Integer soft = intOrNull(conf, SOFT_LIMIT_PERCENT);
     if (soft != null && (soft < 1 || soft > 100)) {

@@ -8,8 +8,8 @@ import org.apache.hadoop.yarn.server.nodemanager.ContainerExecutor.Signal;
 
 /**
  * Sends a signal to processes by pid: how {@link LmctfyContainerExecutor} delivers YARN's TERM and
- * QUIT to every process of a container (KILL is the container's {@code killAll}). One seam, so
- * that the executor's tests on the fake see which processes were signalled.
+ * QUIT to every process of a container (KILL is the container's {@code killAll}). One seam, so that
+ * the executor's tests on the fake see which processes were signalled.
  */
 @FunctionalInterface
 interface Signaller {

@@ -29,12 +29,19 @@ class DriversTest {
     CompletableFuture<Integer> launch = node.launch(c);
     ContainerApi api = node.api();
     String name = "/hadoop-yarn/" + c.getContainerId();
-    for (int i = 0; i < 500 && (!api.exists(name) || api.get(name).listProcesses(ListPolicy.SELF).isEmpty()); i++) {
+    for (int i = 0;
+        i < 500 && (!api.exists(name) || api.get(name).listProcesses(ListPolicy.SELF).isEmpty());
+        i++) {
       Thread.sleep(10);
     }
     long pid = api.get(name).listProcesses(ListPolicy.SELF).get(0);
     CgroupAssertions.assertThat(fs).hasCgroup(cgroup);
-    assertThat(fs.read(fs.hierarchies().get(0), CgroupPath.of(cgroup.substring(cgroup.indexOf(':') + 1)), "memory.max").strip())
+    assertThat(
+            fs.read(
+                    fs.hierarchies().get(0),
+                    CgroupPath.of(cgroup.substring(cgroup.indexOf(':') + 1)),
+                    "memory.max")
+                .strip())
         .isEqualTo("134217728");
     fs.processes().exit(pid, 0);
     assertThat(launch.get(10, TimeUnit.SECONDS)).isZero();
@@ -48,10 +55,7 @@ class DriversTest {
     FakeSystemd systemd = FakeSystemd.on(fs);
     try (FakeNode node = new FakeNode(fs, options -> ContainerApi.open(fs, systemd, options))) {
       node.init();
-      launchOne(
-          node,
-          fs,
-          "unified:/system.slice/lmctfy.service/hadoop-yarn/" + FakeNode.id(1, 2));
+      launchOne(node, fs, "unified:/system.slice/lmctfy.service/hadoop-yarn/" + FakeNode.id(1, 2));
       assertThat(systemd.unit("lmctfy.service")).isPresent();
     }
     assertThat(systemd.unit("lmctfy.service")).isEmpty();

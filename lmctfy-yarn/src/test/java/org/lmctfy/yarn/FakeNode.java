@@ -31,8 +31,8 @@ import org.lmctfy.testing.FakeCgroupFs;
 
 /**
  * A NodeManager's side of {@link LmctfyContainerExecutor} without a NodeManager: the executor over
- * a {@link FakeCgroupFs}, a state store that recovers nothing unless told, YARN containers (mocks of
- * the NodeManager's interface with an id, an allocation and an environment) and the contexts the
+ * a {@link FakeCgroupFs}, a state store that recovers nothing unless told, YARN containers (mocks
+ * of the NodeManager's interface with an id, an allocation and an environment) and the contexts the
  * NodeManager passes, in a scratch directory for the launch's files. The signals the executor sends
  * by pid are recorded in {@link #signalled}.
  */

@@ -29,8 +29,8 @@ import org.lmctfy.testing.junit.ScratchCgroups;
 
 /**
  * YARN on this machine's kernel: a MiniYARNCluster whose NodeManager uses {@link
- * LmctfyContainerExecutor} (the cgroupfs driver as root, below a scratch cgroup; strict CPU mode,
- * 8 vcores; the usage monitor on {@link LmctfyProcessTree}), and an application master in this JVM
+ * LmctfyContainerExecutor} (the cgroupfs driver as root, below a scratch cgroup; strict CPU mode, 8
+ * vcores; the usage monitor on {@link LmctfyProcessTree}), and an application master in this JVM
  * launching shell containers. Asserted from inside the containers ({@code /proc/self/cgroup} and
  * their limit files), through lmctfy and by walking {@code /sys/fs/cgroup}: an lmctfy container per
  * YARN container with the allocation as its memory limit and the configured CPU weight and cap;
@@ -75,10 +75,7 @@ class KernelYarnClusterTest {
                     Settings.CPU_STRICT, "true")));
     api =
         ContainerApi.open(
-            ApiOptions.builder()
-                .driver(ApiOptions.Driver.CGROUPFS)
-                .root(scratch.path())
-                .build());
+            ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).root(scratch.path()).build());
   }
 
   @AfterEach
@@ -180,8 +177,7 @@ class KernelYarnClusterTest {
     // the NodeManager's monitor reads their usage through LmctfyProcessTree
     long end = System.nanoTime() + patience(20).toNanos();
     var monitor = yarn.nodeManager().getNMContext().getContainerManager().getContainersMonitor();
-    while (monitor.getContainersUtilization().getPhysicalMemory() <= 0
-        && System.nanoTime() < end) {
+    while (monitor.getContainersUtilization().getPhysicalMemory() <= 0 && System.nanoTime() < end) {
       Thread.sleep(100);
     }
     assertThat(monitor.getContainersUtilization().getPhysicalMemory()).isPositive();
@@ -216,7 +212,8 @@ class KernelYarnClusterTest {
             .containsEntry("cpu.max", quota + " 100000");
       } else {
         assertThat(values)
-            .containsEntry("memory.limit_in_bytes", Long.toString(c.getResource().getMemorySize() << 20))
+            .containsEntry(
+                "memory.limit_in_bytes", Long.toString(c.getResource().getMemorySize() << 20))
             .containsEntry("cpu.shares", Long.toString(shares))
             .containsEntry("cpu.cfs_quota_us", Long.toString(quota));
       }
@@ -270,7 +267,11 @@ class KernelYarnClusterTest {
     List<Container> containers = launch(1, 64, 1, script);
     ContainerStatus status =
         app.awaitCompleted(ids(containers), patience(60)).get(containers.get(0).getId());
-    System.out.println("OOM: exit status " + status.getExitStatus() + ", diagnostics:\n" + status.getDiagnostics());
+    System.out.println(
+        "OOM: exit status "
+            + status.getExitStatus()
+            + ", diagnostics:\n"
+            + status.getDiagnostics());
     assertThat(status.getExitStatus()).isEqualTo(ContainerExitStatus.KILLED_EXCEEDED_PMEM);
     assertThat(status.getDiagnostics())
         .contains(
@@ -282,7 +283,9 @@ class KernelYarnClusterTest {
     awaitNoContainerLeft();
   }
 
-  /** 40 here; in the emulated guests (LMCTFY_TEST_SCALE 10) 4, as each launch costs seconds there. */
+  /**
+   * 40 here; in the emulated guests (LMCTFY_TEST_SCALE 10) 4, as each launch costs seconds there.
+   */
   @Test
   void fortyContainersAtOnceAreFortyLmctfyContainers() throws Exception {
     int n = Math.max(4, 40 / scale());

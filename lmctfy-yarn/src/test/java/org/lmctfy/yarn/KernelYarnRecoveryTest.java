@@ -29,10 +29,10 @@ import org.lmctfy.testing.junit.ScratchCgroups;
  * Crash safety at the node on this machine's kernel: a NodeManager with recovery on, alone in a
  * child JVM (the ResourceManager and the application master in this one), is SIGKILLed while its
  * containers run. They run on, each in its lmctfy container. A NodeManager started again on the
- * same state destroys at start the container of an application it does not know (planted as a
- * crash of an earlier NodeManager would leave it), reacquires the others through lmctfy and
- * reports their exit code to the application; once the application ends nothing is left: no
- * lmctfy container, no cgroup, no process. On the fake: {@link NodeCleanupTest}.
+ * same state destroys at start the container of an application it does not know (planted as a crash
+ * of an earlier NodeManager would leave it), reacquires the others through lmctfy and reports their
+ * exit code to the application; once the application ends nothing is left: no lmctfy container, no
+ * cgroup, no process. On the fake: {@link NodeCleanupTest}.
  */
 @Tag("kernel")
 @Tag("needs-controllers")
@@ -151,10 +151,9 @@ class KernelYarnRecoveryTest {
           ContainerId.fromString("container_" + app.id.getClusterTimestamp() + "_9999_01_000001");
       api.create("/hadoop-yarn/" + orphan, ContainerSpec.parse("memory { limit: 32M }"));
       long orphanPid =
-          api.get("/hadoop-yarn/" + orphan)
-              .run(List.of("sleep", "600"), RunSpec.detached())
-              .pid();
-      System.out.println("  planted /hadoop-yarn/" + orphan + " (an unknown application), pid " + orphanPid);
+          api.get("/hadoop-yarn/" + orphan).run(List.of("sleep", "600"), RunSpec.detached()).pid();
+      System.out.println(
+          "  planted /hadoop-yarn/" + orphan + " (an unknown application), pid " + orphanPid);
 
       Process second = nodeManager(site, log);
       started.add(second);
@@ -174,12 +173,14 @@ class KernelYarnRecoveryTest {
         await("the orphan's process ended", () -> !MiniYarn.running(orphanPid), 30);
 
         Files.createFile(out.resolve("go"));
-        Set<ContainerId> ids = containers.stream().map(Container::getId).collect(Collectors.toSet());
+        Set<ContainerId> ids =
+            containers.stream().map(Container::getId).collect(Collectors.toSet());
         Map<ContainerId, ContainerStatus> done =
             app.awaitCompleted(ids, KernelYarnClusterTest.patience(120));
         assertThat(done.values()).allSatisfy(s -> assertThat(s.getExitStatus()).isEqualTo(3));
         System.out.println("after the restart, the application saw:");
-        done.forEach((id, s) -> System.out.println("  " + id + " exit status " + s.getExitStatus()));
+        done.forEach(
+            (id, s) -> System.out.println("  " + id + " exit status " + s.getExitStatus()));
         app.finish();
         app.close();
         await(

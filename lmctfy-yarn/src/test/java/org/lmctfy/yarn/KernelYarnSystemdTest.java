@@ -45,33 +45,66 @@ class KernelYarnSystemdTest {
         dir.toString());
   }
 
+  /**
+   * lmctfy-yarn/target: in a guest the host sees it (the project copy is shared), so a run can be
+   * followed.
+   */
+  private static Path target() throws Exception {
+    return Path.of(YarnClusterJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        .getParent();
+  }
+
+  private static String absoluteClassPath() {
+    List<String> out = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      out.add(Path.of(entry).toAbsolutePath().toString());
+    }
+    return String.join(File.pathSeparator, out);
+  }
+
   private static void assertContainersIn(String output, String unitCgroup) {
     assertThat(output).startsWith("status=0").contains("left=[]", "stopped");
     List<String> ids =
-        output.lines().filter(l -> l.contains(":exit=")).map(l -> l.substring(0, l.indexOf(':'))).toList();
+        output
+            .lines()
+            .filter(l -> l.contains(":exit="))
+            .map(l -> l.substring(0, l.indexOf(':')))
+            .toList();
     assertThat(ids).hasSize(2);
     for (String id : ids) {
-      assertThat(output)
-          .contains(id + ":exit=0", id + ":0::" + unitCgroup + "/hadoop-yarn/" + id);
+      assertThat(output).contains(id + ":exit=0", id + ":0::" + unitCgroup + "/hadoop-yarn/" + id);
       String allocation = value(output, id + ":allocation=");
       assertThat(value(output, id + ":memory.max=")).isEqualTo(allocation);
     }
   }
 
   private static String value(String output, String prefix) {
-    return output.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow().substring(prefix.length());
+    return output
+        .lines()
+        .filter(l -> l.startsWith(prefix))
+        .findFirst()
+        .orElseThrow()
+        .substring(prefix.length());
   }
 
   @Test
   void aNodeManagerInAPlainServiceGetsItsContainersInLmctfyServiceAndLeavesNoUnit()
       throws Exception {
-    Path dir = Files.createTempDirectory("lmctfy-yarn-systemd");
+    Path dir = Files.createTempDirectory(target(), "systemd-plain");
     List<String> command =
         new ArrayList<>(
             List.of(
-                "systemd-run", "--unit=lmctfy-test-yarn.service", "--wait", "--pipe", "--collect",
-                "--quiet", "-p", "Type=exec", "-p", "WorkingDirectory=" + dir));
-    command.addAll(cluster(dir, System.getProperty("java.class.path")));
+                "systemd-run",
+                "--unit=lmctfy-test-yarn.service",
+                "--wait",
+                "--pipe",
+                "--collect",
+                "--quiet",
+                "-p",
+                "Type=exec",
+                "-p",
+                "WorkingDirectory=" + dir));
+    command.addAll(cluster(dir, absoluteClassPath())); // a unit's process starts in /
     String output = run(command);
     System.out.println(output);
     assertContainersIn(output, "/system.slice/lmctfy.service");
@@ -82,12 +115,12 @@ class KernelYarnSystemdTest {
 
   @Test
   void aUsersNodeManagerGetsItsContainersInItsManagersLmctfyService() throws Exception {
-    Path dir = Files.createTempDirectory("lmctfy-yarn-user");
+    Path dir = Files.createTempDirectory(target(), "systemd-user");
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
     List<String> classPath = new ArrayList<>();
     int i = 0;
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      Path p = Path.of(entry).toAbsolutePath();
+    for (String entry : absoluteClassPath().split(File.pathSeparator)) {
+      Path p = Path.of(entry);
       if (p.startsWith("/root") && Files.isRegularFile(p)) { // /root is 0700
         Path copy = dir.resolve((i++) + "-" + p.getFileName());
         Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -103,14 +136,27 @@ class KernelYarnSystemdTest {
     List<String> command =
         new ArrayList<>(
             List.of(
-                "systemd-run", "--unit=lmctfy-test-yarn-user.service", "--wait", "--pipe",
-                "--collect", "--quiet", "-p", "Type=exec", "--uid=" + UID, "--gid=" + UID,
-                "-p", "WorkingDirectory=" + work,
-                "-E", "XDG_RUNTIME_DIR=/run/user/" + UID, "-E", "HOME=/run/lmctfy-user"));
+                "systemd-run",
+                "--unit=lmctfy-test-yarn-user.service",
+                "--wait",
+                "--pipe",
+                "--collect",
+                "--quiet",
+                "-p",
+                "Type=exec",
+                "--uid=" + UID,
+                "--gid=" + UID,
+                "-p",
+                "WorkingDirectory=" + work,
+                "-E",
+                "XDG_RUNTIME_DIR=/run/user/" + UID,
+                "-E",
+                "HOME=/run/lmctfy-user"));
     command.addAll(cluster(work, String.join(File.pathSeparator, classPath)));
     String output = run(command);
     System.out.println(output);
-    String unit = "/user.slice/user-" + UID + ".slice/user@" + UID + ".service/app.slice/lmctfy.service";
+    String unit =
+        "/user.slice/user-" + UID + ".slice/user@" + UID + ".service/app.slice/lmctfy.service";
     assertContainersIn(output, unit);
     assertThat(Path.of("/sys/fs/cgroup" + unit)).doesNotExist();
   }

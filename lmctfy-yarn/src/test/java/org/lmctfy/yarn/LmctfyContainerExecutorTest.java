@@ -37,8 +37,10 @@ import org.lmctfy.testing.FakeSnapshot;
  */
 class LmctfyContainerExecutorTest {
   private final FakeCgroupFs fs = FakeCgroupFs.create(FakeLayout.HYBRID);
+
   /** The processes before the test: pid 1 and the test's own. */
   private final java.util.Set<Long> before = fs.processes().living();
+
   private FakeNode node;
 
   private FakeNode node() throws IOException {
@@ -86,7 +88,8 @@ class LmctfyContainerExecutorTest {
         .hasValue(name(c.getContainerId()), "cpu.shares", "2048") // 1024 a vcore, as YARN's
         .hasValue(name(c.getContainerId()), "cpu.cfs_quota_us", "-1"); // no cap: not strict
     assertThat(fs.processes().commandOf(pid).orElseThrow())
-        .containsExactly("bash", n.dir + "/work/" + c.getContainerId() + "/default_container_executor.sh");
+        .containsExactly(
+            "bash", n.dir + "/work/" + c.getContainerId() + "/default_container_executor.sh");
 
     fs.processes().exit(pid, 0);
     assertThat(launch.get(10, TimeUnit.SECONDS)).isZero();

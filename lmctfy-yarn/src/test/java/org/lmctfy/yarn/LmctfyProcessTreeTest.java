@@ -26,7 +26,8 @@ class LmctfyProcessTreeTest {
   private final ContainerApi api = ContainerApi.open(fs);
 
   private LmctfyProcessTree tree(long pid) throws YarnException {
-    LmctfyProcessTree tree = new LmctfyProcessTree(Long.toString(pid), options -> ContainerApi.open(fs, options));
+    LmctfyProcessTree tree =
+        new LmctfyProcessTree(Long.toString(pid), options -> ContainerApi.open(fs, options));
     tree.setConf(new YarnConfiguration());
     tree.initialize();
     return tree;
@@ -40,21 +41,40 @@ class LmctfyProcessTreeTest {
     LmctfyProcessTree tree = tree(p.pid());
 
     fs.kernel().setValue(unified, path, "memory.current", "10485760");
-    fs.kernel().setValue(unified, path, "memory.stat", "anon 6291456\nfile 4194304\ninactive_file 2097152\n");
-    fs.kernel().setValue(unified, path, "cpu.stat", "usage_usec 1000000\nuser_usec 600000\nsystem_usec 400000\n");
-    fs.kernel().setValue(unified, path, "memory.pressure", "some avg10=12.50 avg60=1.00 avg300=0.00 total=7000\nfull avg10=2.00 avg60=0.00 avg300=0.00 total=100\n");
+    fs.kernel()
+        .setValue(
+            unified, path, "memory.stat", "anon 6291456\nfile 4194304\ninactive_file 2097152\n");
+    fs.kernel()
+        .setValue(
+            unified,
+            path,
+            "cpu.stat",
+            "usage_usec 1000000\nuser_usec 600000\nsystem_usec 400000\n");
+    fs.kernel()
+        .setValue(
+            unified,
+            path,
+            "memory.pressure",
+            "some avg10=12.50 avg60=1.00 avg300=0.00 total=7000\nfull avg10=2.00 avg60=0.00 avg300=0.00 total=100\n");
     tree.updateProcessTree();
 
     assertThat(tree.getVirtualMemorySize(0)).isEqualTo(10485760L);
     assertThat(tree.getRssMemorySize(0)).isEqualTo(10485760L - 2097152L); // the working set
     assertThat(tree.getRssMemorySize(2)).isEqualTo(ResourceCalculatorProcessTree.UNAVAILABLE);
     assertThat(tree.getCumulativeCpuTime()).isEqualTo(1000L);
-    assertThat(tree.getCpuUsagePercent()).isEqualTo((float) ResourceCalculatorProcessTree.UNAVAILABLE);
+    assertThat(tree.getCpuUsagePercent())
+        .isEqualTo((float) ResourceCalculatorProcessTree.UNAVAILABLE);
     assertThat(tree.pressure().memory().some().avg10()).isEqualTo(12.5);
-    assertThat(tree.getProcessTreeDump()).contains("lmctfy container " + NAME, Long.toString(p.pid()));
+    assertThat(tree.getProcessTreeDump())
+        .contains("lmctfy container " + NAME, Long.toString(p.pid()));
 
     Thread.sleep(50);
-    fs.kernel().setValue(unified, path, "cpu.stat", "usage_usec 1040000\nuser_usec 620000\nsystem_usec 420000\n");
+    fs.kernel()
+        .setValue(
+            unified,
+            path,
+            "cpu.stat",
+            "usage_usec 1040000\nuser_usec 620000\nsystem_usec 420000\n");
     tree.updateProcessTree();
     assertThat(tree.getCumulativeCpuTime()).isEqualTo(1040L);
     assertThat(tree.getCpuUsagePercent()).isBetween(0.1f, 100f); // 40 ms in at least 50 ms

@@ -15,10 +15,10 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 
 /**
  * A {@link MiniYARNCluster} of one ResourceManager and one NodeManager whose executor is the one
- * given, with what the tests need: the FIFO scheduler, small allocations (32 MB), room for 40 containers, no
- * NodeManager memory checks (the kernel enforces the limit) and its usage monitor on, every 300 ms,
- * with the process tree given. Also what tests use to look at a container's cgroups from outside
- * lmctfy.
+ * given, with what the tests need: the FIFO scheduler, small allocations (32 MB), room for 40
+ * containers, no NodeManager memory checks (the kernel enforces the limit) and its usage monitor
+ * on, every 300 ms, with the process tree given. Also what tests use to look at a container's
+ * cgroups from outside lmctfy.
  */
 final class MiniYarn implements AutoCloseable {
   final MiniYARNCluster cluster;

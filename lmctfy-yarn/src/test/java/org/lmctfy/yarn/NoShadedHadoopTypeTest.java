@@ -19,7 +19,13 @@ import org.junit.jupiter.api.Test;
 class NoShadedHadoopTypeTest {
   @Test
   void noClassOfTheModuleNamesARelocatedHadoopType() throws IOException {
-    Path classes = Path.of(LmctfyContainerExecutor.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+    Path classes =
+        Path.of(
+            LmctfyContainerExecutor.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .getPath());
     List<Path> files;
     try (Stream<Path> walk = Files.walk(classes)) {
       files = walk.filter(p -> p.toString().endsWith(".class")).toList();

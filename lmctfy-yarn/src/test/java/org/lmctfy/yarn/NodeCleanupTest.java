@@ -64,7 +64,10 @@ class NodeCleanupTest {
     return s;
   }
 
-  /** A state store that recovers application 1 with its containers, and knows of application 2 only its container. */
+  /**
+   * A state store that recovers application 1 with its containers, and knows of application 2 only
+   * its container.
+   */
   private void recovering(FakeNode node) throws IOException {
     when(node.store.canRecover()).thenReturn(true);
     RecoveredApplicationsState apps = mock(RecoveredApplicationsState.class);

@@ -18,7 +18,8 @@ public final class NodeManagerJvm {
     NodeManager nm = new NodeManager();
     Runtime.getRuntime().addShutdownHook(new Thread(nm::stop));
     nm.init(conf);
-    nm.disableWebServer(); // its web server needs Jersey, which hadoop-client-minicluster leaves out
+    nm.disableWebServer(); // its web server needs Jersey, which hadoop-client-minicluster leaves
+    // out
     nm.start();
     System.out.println("started");
   }

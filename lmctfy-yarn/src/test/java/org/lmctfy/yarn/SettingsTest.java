@@ -34,14 +34,15 @@ class SettingsTest {
     assertThat(s.specFor(Resource.newInstance(64, 8), 2f, 8).cpu().maxLimit()).isNull();
     // YARN's own switch is the default
     assertThat(Settings.from(conf(Settings.YARN_STRICT, "true")).strictCpu()).isTrue();
-    assertThat(Settings.from(conf(Settings.YARN_STRICT, "true", Settings.CPU_STRICT, "false")).strictCpu())
+    assertThat(
+            Settings.from(conf(Settings.YARN_STRICT, "true", Settings.CPU_STRICT, "false"))
+                .strictCpu())
         .isFalse();
   }
 
   @Test
   void aSoftLimitAndAPidsLimitAreOptions() {
-    Settings s =
-        Settings.from(conf(Settings.SOFT_LIMIT_PERCENT, "90", Settings.PIDS_LIMIT, "256"));
+    Settings s = Settings.from(conf(Settings.SOFT_LIMIT_PERCENT, "90", Settings.PIDS_LIMIT, "256"));
     ContainerSpec spec = s.specFor(Resource.newInstance(1000, 1), 2f, 8);
     assertThat(spec.memory().reservation()).isEqualTo((1000L << 20) / 100 * 90);
     assertThat(spec.pids().limit()).isEqualTo(256L);

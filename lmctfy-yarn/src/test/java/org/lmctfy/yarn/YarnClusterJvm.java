@@ -19,10 +19,23 @@ import org.apache.hadoop.yarn.api.records.ContainerStatus;
  * the executor's root holds none, and stops the cluster (the executor's stop removes its root).
  */
 public final class YarnClusterJvm {
+  private static Path progress;
+
   private YarnClusterJvm() {}
+
+  /** A line to standard output and to {@code <dir>/progress.log}, to follow a run in a guest. */
+  private static void say(String line) throws java.io.IOException {
+    say(line);
+    Files.writeString(
+        progress,
+        line + "\n",
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
+  }
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
+    progress = dir.resolve("progress.log");
     Path out = Files.createDirectories(dir.resolve("out"));
     Path probe =
         MiniYarn.script(
@@ -37,19 +50,22 @@ public final class YarnClusterJvm {
         MiniYarn.start(
             "lmctfy-yarn-systemd",
             MiniYarn.conf(LmctfyContainerExecutor.class, LmctfyProcessTree.class, Map.of()))) {
-      Duration wait = Duration.ofMinutes(10);
+      say("cluster started");
+      Duration wait = Duration.ofMinutes(5);
       try (ShellApp app = ShellApp.start(yarn.clientConf(), "probe")) {
         List<Container> containers = app.allocate(2, 64, 1, wait);
+        say("allocated " + containers.size());
         for (Container c : containers) {
           app.start(c, "bash " + probe, Map.of("OUT", out.toString()));
         }
-        Set<ContainerId> ids = containers.stream().map(Container::getId).collect(Collectors.toSet());
+        Set<ContainerId> ids =
+            containers.stream().map(Container::getId).collect(Collectors.toSet());
         Map<ContainerId, ContainerStatus> done = app.awaitCompleted(ids, wait);
         for (Container c : containers) {
-          System.out.println(c.getId() + ":exit=" + done.get(c.getId()).getExitStatus());
-          System.out.println(c.getId() + ":allocation=" + (c.getResource().getMemorySize() << 20));
+          say(c.getId() + ":exit=" + done.get(c.getId()).getExitStatus());
+          say(c.getId() + ":allocation=" + (c.getResource().getMemorySize() << 20));
           for (String line : Files.readAllLines(out.resolve(c.getId().toString()))) {
-            System.out.println(c.getId() + ":" + line);
+            say(c.getId() + ":" + line);
           }
         }
         app.finish();
@@ -61,7 +77,7 @@ public final class YarnClusterJvm {
         while (!Files.exists(out.resolve(c.getId() + ".up")) && System.nanoTime() < end) {
           Thread.sleep(100);
         }
-        System.out.println("killed=" + c.getId());
+        say("killed=" + c.getId());
         app.kill();
         var api = org.lmctfy.ContainerApi.open();
         List<String> left = List.of("?");
@@ -76,9 +92,10 @@ public final class YarnClusterJvm {
           Thread.sleep(100);
         }
         api.close();
-        System.out.println("left=" + left);
+        say("left=" + left);
       }
     }
-    System.out.println("stopped");
+    say("stopped");
+    System.exit(0); // what Hadoop left running (its metrics, its timers) ends with the JVM
   }
 }

@@ -128,9 +128,12 @@ public final class YarnLaunchBenchmark {
                         LmctfyContainerExecutor.class,
                         LmctfyProcessTree.class,
                         Map.of(
-                            Settings.DRIVER, "cgroupfs",
-                            Settings.CGROUP_ROOT, scratch.path().toString(),
-                            MONITORING, "false"))
+                            Settings.DRIVER,
+                            "cgroupfs",
+                            Settings.CGROUP_ROOT,
+                            scratch.path().toString(),
+                            MONITORING,
+                            "false"))
                     : MiniYarn.conf(
                         DefaultContainerExecutor.class, LmctfyProcessTree.class, NO_MONITOR));
         ShellApp app = ShellApp.start(yarn.clientConf(), "bench-" + executor)) {
