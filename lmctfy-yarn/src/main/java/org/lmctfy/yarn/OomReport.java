@@ -86,7 +86,8 @@ final class OomReport {
       message.append("; peak usage ").append(memory.maxUsage()).append(" bytes");
     }
     if (notified != null) {
-      message.append("; lmctfy OOM notification: ").append(notified);
+      // its detail is what the files said as it fired, which may be before the kill was counted
+      message.append("; lmctfy's OOM notification fired");
     }
     return Optional.of(message.append('.').toString());
   }

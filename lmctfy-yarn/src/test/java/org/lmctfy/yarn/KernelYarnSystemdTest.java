@@ -103,7 +103,9 @@ class KernelYarnSystemdTest {
                 "-p",
                 "Type=exec",
                 "-p",
-                "WorkingDirectory=" + dir));
+                "WorkingDirectory=" + dir,
+                "-E",
+                "LMCTFY_TEST_SCALE=" + KernelYarnClusterTest.scale()));
     command.addAll(cluster(dir, absoluteClassPath())); // a unit's process starts in /
     String output = run(command);
     System.out.println(output);
@@ -148,6 +150,8 @@ class KernelYarnSystemdTest {
                 "--gid=" + UID,
                 "-p",
                 "WorkingDirectory=" + work,
+                "-E",
+                "LMCTFY_TEST_SCALE=" + KernelYarnClusterTest.scale(),
                 "-E",
                 "XDG_RUNTIME_DIR=/run/user/" + UID,
                 "-E",

@@ -62,9 +62,10 @@ final class MiniYarn implements AutoCloseable {
     MiniYARNCluster cluster = new MiniYARNCluster(name, nodeManagers, 1, 1);
     cluster.init(conf);
     cluster.start();
-    if (!cluster.waitForNodeManagersToConnect(120_000)) {
+    long wait = KernelYarnClusterTest.patience(120).toMillis();
+    if (!cluster.waitForNodeManagersToConnect(wait)) {
       cluster.stop();
-      throw new IllegalStateException("the NodeManager did not register within 2 minutes");
+      throw new IllegalStateException("the NodeManager did not register within " + wait + " ms");
     }
     return new MiniYarn(cluster);
   }

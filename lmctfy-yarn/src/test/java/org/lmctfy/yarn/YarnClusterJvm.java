@@ -34,8 +34,21 @@ public final class YarnClusterJvm {
   }
 
   public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args[0]);
-    progress = dir.resolve("progress.log");
+    progress = Path.of(args[0]).resolve("progress.log");
+    int status = 1;
+    try {
+      run(Path.of(args[0]));
+      status = 0;
+    } catch (Throwable t) {
+      java.io.StringWriter trace = new java.io.StringWriter();
+      t.printStackTrace(new java.io.PrintWriter(trace));
+      say("failed: " + trace);
+    }
+    System.exit(status); // Hadoop leaves threads running (its metrics, its timers)
+  }
+
+  private static void run(Path dir) throws Exception {
+    say("starting");
     Path out = Files.createDirectories(dir.resolve("out"));
     Path probe =
         MiniYarn.script(
@@ -96,6 +109,5 @@ public final class YarnClusterJvm {
       }
     }
     say("stopped");
-    System.exit(0); // what Hadoop left running (its metrics, its timers) ends with the JVM
   }
 }
