@@ -23,6 +23,9 @@
  *       text format or JSON, {@code RunSpec}, {@code EventSpec}, {@code ContainerStats}.
  *   <li>{@link org.lmctfy.cgroupfs} - the SPI under the facade: {@code CgroupFs}, the kernel's or
  *       the in-memory fake of {@code lmctfy-testing} for tests.
+ *   <li>{@link org.lmctfy.vhost} - the SPI of virtual hosts that a {@code CgroupFs} may offer.
+ *   <li>{@link org.lmctfy.systemdbus} - the SPI of systemd's D-Bus API for the systemd driver,
+ *       which {@code lmctfy-systemd} implements.
  * </ul>
  *
  * <p>Every failure is an unchecked {@link org.lmctfy.LmctfyException} with a status code and a
@@ -40,9 +43,11 @@ module org.lmctfy {
   exports org.lmctfy;
   exports org.lmctfy.spec;
   exports org.lmctfy.cgroupfs;
+  exports org.lmctfy.vhost;
+  exports org.lmctfy.systemdbus;
 
   // The systemd driver's D-Bus side: lmctfy-systemd provides it, found when present.
-  uses org.lmctfy.cgroupfs.SystemdConnector;
+  uses org.lmctfy.systemdbus.SystemdConnector;
 
   // The codec does not need it: for callers who bind the spec records with their own mapper, which
   // binds them as the codec does (PlainObjectMapperTest).

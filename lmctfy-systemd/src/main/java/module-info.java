@@ -1,8 +1,9 @@
 /**
- * lmctfy for Java's systemd driver, its D-Bus side: a {@link org.lmctfy.cgroupfs.SystemdConnector}
- * over dbus-java that {@code ContainerApi.open()} finds where systemd runs the machine. Root's
- * connection goes to PID 1's private socket, then the system bus; another user's to their own
- * manager's private socket, then the session bus. Nothing here is needed where systemd is not.
+ * lmctfy for Java's systemd driver, its D-Bus side: a {@link
+ * org.lmctfy.systemdbus.SystemdConnector} over dbus-java that {@code ContainerApi.open()} finds
+ * where systemd runs the machine. Root's connection goes to PID 1's private socket, then the system
+ * bus; another user's to their own manager's private socket, then the session bus. Nothing here is
+ * needed where systemd is not.
  */
 module org.lmctfy.systemd {
   requires org.lmctfy;
@@ -20,6 +21,6 @@ module org.lmctfy.systemd {
   exports org.lmctfy.systemd.internal to
       org.freedesktop.dbus;
 
-  provides org.lmctfy.cgroupfs.SystemdConnector with
+  provides org.lmctfy.systemdbus.SystemdConnector with
       org.lmctfy.systemd.DbusSystemdConnector;
 }

@@ -5,13 +5,13 @@ import java.util.Collection;
 import java.util.Map;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.cgroupfs.SystemdConnector;
 import org.lmctfy.internal.driver.Drivers;
 import org.lmctfy.internal.facade.ContainerApiImpl;
 import org.lmctfy.internal.kernel.KernelCgroupFs;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.InitSpec;
+import org.lmctfy.systemdbus.SystemdConnector;
 
 /**
  * The entry point: creates, finds and destroys containers, each a set of cgroups (one per hierarchy
@@ -266,8 +266,12 @@ public interface ContainerApi extends AutoCloseable {
   CleanupReport cleanup();
 
   /**
-   * Ends every notification registration and thread this API started, closes its lock file and its
-   * connection to systemd.
+   * Ends every notification registration and thread this API started; under the systemd driver, if
+   * this API created, destroyed or prepared anything, stops its unit where it holds no container
+   * (one D-Bus call, under the root's lock, so that no create in another process is undercut); then
+   * closes its lock file and its connection to systemd.
+   *
+   * @throws LmctfyException where the unit could not be stopped (everything else is closed first)
    */
   @Override
   void close();

@@ -18,13 +18,18 @@ import org.junit.jupiter.api.Test;
 /**
  * The README and the reference in {@code docs/}: their code blocks marked {@code <!-- snippet: path
  * -->} are copies of compiled code (each line of the block, in order, is a line of that file, white
- * space aside), and their relative links lead to files and headings that exist.
+ * space aside), and their relative links lead to files and headings that exist. Javadoc examples
+ * marked the same way are held to the same rule.
  */
 class ReadmeSnippetsTest {
   private static final Path ROOT =
       Path.of("").toAbsolutePath().getParent(); // examples/ -> the repository
   private static final Pattern SNIPPET =
       Pattern.compile("<!-- snippet: (\\S+) -->\\n```java\\n(.*?)\\n```", Pattern.DOTALL);
+  private static final Pattern JAVADOC_SNIPPET =
+      Pattern.compile(
+          "<!-- snippet: (\\S+) -->(?:\\n *\\*)*\\n *\\* <pre>\\{@code\\n(.*?)\\n *\\* }</pre>",
+          Pattern.DOTALL);
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
   private static final Pattern CODE_BLOCK =
       Pattern.compile("^```.*?^```", Pattern.DOTALL | Pattern.MULTILINE);
@@ -36,22 +41,58 @@ class ReadmeSnippetsTest {
       Matcher m = SNIPPET.matcher(Files.readString(doc));
       while (m.find()) {
         found++;
-        // white space aside (the formatter wraps a long line where the document keeps it whole)
-        String file = Files.readString(ROOT.resolve(m.group(1))).replaceAll("\\s+", "");
-        int at = 0;
-        for (String line : stripped(List.of(m.group(2).split("\n")))) {
-          String code = line.replaceAll("\\s+", "");
-          int next = file.indexOf(code, at);
-          assertThat(next)
-              .as(
-                  "%s: snippet line \"%s\" in %s (after character %d of its code, white space aside)",
-                  ROOT.relativize(doc), line, m.group(1), at)
-              .isNotNegative();
-          at = next + code.length();
-        }
+        assertInFileInOrder(doc, m.group(1), List.of(m.group(2).split("\n")));
       }
     }
     assertThat(found).as("snippets marked in README.md and docs/").isPositive();
+  }
+
+  /**
+   * The Javadoc examples of the published sources marked {@code <!-- snippet: path -->} before
+   * their {@code <pre>{@code ...}</pre>} are copies of compiled code, as the documents' are.
+   */
+  @Test
+  void everyMarkedJavadocExampleIsInItsFileInOrder() throws IOException {
+    int found = 0;
+    List<Path> sources;
+    try (Stream<Path> all = Files.walk(ROOT)) {
+      sources =
+          all.filter(
+                  p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/"))
+              .filter(p -> !p.toString().contains("/target/"))
+              .sorted()
+              .toList();
+    }
+    for (Path source : sources) {
+      Matcher m = JAVADOC_SNIPPET.matcher(Files.readString(source));
+      while (m.find()) {
+        found++;
+        List<String> lines = new ArrayList<>();
+        for (String line : m.group(2).split("\n")) {
+          lines.add(line.replaceFirst("^\\s*\\* ?", ""));
+        }
+        assertInFileInOrder(source, m.group(1), lines);
+      }
+    }
+    assertThat(found).as("Javadoc examples marked in the sources").isPositive();
+  }
+
+  /** Each line of {@code block}, in order, is a line of {@code target}, white space aside. */
+  private static void assertInFileInOrder(Path doc, String target, List<String> block)
+      throws IOException {
+    // white space aside (the formatter wraps a long line where the document keeps it whole)
+    String file = Files.readString(ROOT.resolve(target)).replaceAll("\\s+", "");
+    int at = 0;
+    for (String line : stripped(block)) {
+      String code = line.replaceAll("\\s+", "");
+      int next = file.indexOf(code, at);
+      assertThat(next)
+          .as(
+              "%s: snippet line \"%s\" in %s (after character %d of its code, white space aside)",
+              ROOT.relativize(doc), line, target, at)
+          .isNotNegative();
+      at = next + code.length();
+    }
   }
 
   @Test

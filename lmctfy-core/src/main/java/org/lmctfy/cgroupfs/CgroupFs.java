@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.lmctfy.vhost.VirtualHosts;
 
 /**
  * The cgroup filesystem as the library sees it: mounted hierarchies, cgroups in them, their
@@ -341,8 +342,11 @@ public interface CgroupFs {
   /**
    * What this backend can do beyond the operations every backend has; the library asks for one
    * before it needs it, and a request that needs one the backend lacks is UNIMPLEMENTED (with
-   * nothing changed). A backend that overrides {@link #setDeviceFilter}, or whose {@link #watcher}
-   * makes eventfd or PSI watches, names that here; this default names none.
+   * nothing changed); one that says what the backend is ({@link #HOST_TREE}) steers a choice
+   * instead. A backend that overrides {@link #setDeviceFilter}, or whose {@link #watcher} makes
+   * eventfd or PSI watches, names that here; this default names none.
+   *
+   * <p>New capabilities may come in a minor release: a {@code switch} over them needs a default.
    */
   enum Capability {
     /** {@link #setDeviceFilter} and {@link #deviceFilter}: device rules on cgroup v2. */
@@ -350,11 +354,21 @@ public interface CgroupFs {
     /** {@link CgroupWatcher#eventControl}: v1's eventfd notifications (OOM, memory thresholds). */
     EVENT_CONTROL,
     /** {@link CgroupWatcher#pressureTrigger}: PSI triggers on v2's {@code *.pressure} files. */
-    PRESSURE_TRIGGERS
+    PRESSURE_TRIGGERS,
+    /**
+     * The hierarchies are this machine's own cgroup tree, the one its PID 1 manages, as mounted in
+     * this process's mount namespace: where systemd runs the machine it manages this tree, so
+     * {@code ContainerApi.open} may choose the systemd driver for it. The kernel backend has it; an
+     * in-memory tree, or a backend that shows only part of a tree, has not.
+     *
+     * @since 0.2
+     */
+    HOST_TREE
   }
 
   /**
-   * The optional capabilities of this backend. The kernel backend and the fake have them all.
+   * The optional capabilities of this backend. The kernel backend has them all; the fake all but
+   * {@link Capability#HOST_TREE}.
    *
    * <pre>{@code
    * if (fs.capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) { ... }

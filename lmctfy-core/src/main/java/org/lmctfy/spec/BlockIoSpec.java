@@ -1,6 +1,6 @@
 package org.lmctfy.spec;
 
-import static org.lmctfy.internal.codec.Checks.inRange;
+import static org.lmctfy.spec.Checks.inRange;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -11,8 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.ByteSize;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * Block I/O isolation: lmctfy's {@code blockio} section (a proportional weight and per-device
@@ -143,8 +141,8 @@ public record BlockIoSpec(
   public record DeviceLimit(
       @JsonProperty("major") @JsonSetter(nulls = Nulls.FAIL) long major,
       @JsonProperty("minor") @JsonSetter(nulls = Nulls.FAIL) long minor,
-      @JsonProperty("read_bps") @ByteSize.Input @Nullable Long readBps,
-      @JsonProperty("write_bps") @ByteSize.Input @Nullable Long writeBps,
+      @JsonProperty("read_bps") @Inputs.ByteSize @Nullable Long readBps,
+      @JsonProperty("write_bps") @Inputs.ByteSize @Nullable Long writeBps,
       @JsonProperty("read_iops") @Nullable Long readIops,
       @JsonProperty("write_iops") @Nullable Long writeIops) {
 

@@ -1,6 +1,6 @@
 package org.lmctfy.spec;
 
-import static org.lmctfy.internal.codec.Checks.atLeast;
+import static org.lmctfy.spec.Checks.atLeast;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.lmctfy.internal.codec.SpecCodec;
-import org.lmctfy.internal.codec.UnifiedFiles;
 
 /**
  * What a container isolates and how: lmctfy's {@code ContainerSpec}. Each section is optional; an
@@ -91,7 +90,7 @@ public record ContainerSpec(
       UnifiedFiles.check(file.getKey(), file.getValue());
     }
     if (filesystem != null && virtualHost == null) {
-      throw org.lmctfy.internal.codec.Checks.problem(
+      throw Checks.problem(
           "filesystem",
           "needs virtual_host: a root and mounts belong to a "
               + "virtual host's own mount namespace (as in lmctfy)");

@@ -1,15 +1,13 @@
 package org.lmctfy.spec;
 
-import static org.lmctfy.internal.codec.Checks.atLeast;
-import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
+import static org.lmctfy.spec.Checks.atLeast;
+import static org.lmctfy.spec.Checks.unlimitedOrAtLeast;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.CpuLists;
-import org.lmctfy.internal.codec.CpuMask;
 
 /**
  * CPU isolation of a container: lmctfy's {@code cpu} section. Every field is optional; an absent
@@ -61,7 +59,7 @@ import org.lmctfy.internal.codec.CpuMask;
 public record CpuSpec(
     @JsonProperty("limit") @Nullable Long limit,
     @JsonProperty("max_limit") @Nullable Long maxLimit,
-    @JsonProperty("mask") @CpuMask.Input @Nullable String mask,
+    @JsonProperty("mask") @Inputs.CpuMask @Nullable String mask,
     @JsonProperty("memory_nodes") @Nullable String memoryNodes,
     @JsonProperty("scheduling_latency") @Nullable SchedulingLatency schedulingLatency,
     @JsonProperty("period_us") @Nullable Long periodUs,

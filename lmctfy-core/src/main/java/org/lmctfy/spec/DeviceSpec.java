@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * Device access control: lmctfy's {@code device} section. The rules are {@code ALLOW ALL rwm}

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * A virtual host's filesystem: lmctfy's {@code filesystem} section, its root and its mounts. It

@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.ByteSize;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * Huge page isolation ({@code hugetlb} controller), new in this port: a byte limit per huge page
@@ -56,8 +54,8 @@ public record HugetlbSpec(
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record HugetlbLimit(
       @JsonProperty("page_size") String pageSize,
-      @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) @ByteSize.Input long limit,
-      @JsonProperty("reserved_limit") @ByteSize.Input @Nullable Long reservedLimit) {
+      @JsonProperty("limit") @JsonSetter(nulls = Nulls.FAIL) @Inputs.ByteSize long limit,
+      @JsonProperty("reserved_limit") @Inputs.ByteSize @Nullable Long reservedLimit) {
 
     private static final Pattern PAGE_SIZE = Pattern.compile("[1-9][0-9]*[KMG]B");
 

@@ -1,14 +1,12 @@
 package org.lmctfy.spec;
 
-import static org.lmctfy.internal.codec.Checks.inRange;
-import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
+import static org.lmctfy.spec.Checks.inRange;
+import static org.lmctfy.spec.Checks.unlimitedOrAtLeast;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.ByteSize;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * Memory isolation of a container: lmctfy's {@code memory} section. Byte values are {@code -1} for
@@ -39,15 +37,15 @@ import org.lmctfy.internal.codec.Checks;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MemorySpec(
-    @JsonProperty("limit") @ByteSize.Input @Nullable Long limit,
-    @JsonProperty("swap_limit") @ByteSize.Input @Nullable Long swapLimit,
-    @JsonProperty("reservation") @ByteSize.Input @Nullable Long reservation,
-    @JsonProperty("high") @ByteSize.Input @Nullable Long high,
+    @JsonProperty("limit") @Inputs.ByteSize @Nullable Long limit,
+    @JsonProperty("swap_limit") @Inputs.ByteSize @Nullable Long swapLimit,
+    @JsonProperty("reservation") @Inputs.ByteSize @Nullable Long reservation,
+    @JsonProperty("high") @Inputs.ByteSize @Nullable Long high,
     @JsonProperty("oom_kill_disable") @Nullable Boolean oomKillDisable,
     @JsonProperty("oom_group") @Nullable Boolean oomGroup,
     @JsonProperty("swappiness") @Nullable Integer swappiness,
-    @JsonProperty("min") @ByteSize.Input @Nullable Long min,
-    @JsonProperty("zswap_limit") @ByteSize.Input @Nullable Long zswapLimit) {
+    @JsonProperty("min") @Inputs.ByteSize @Nullable Long min,
+    @JsonProperty("zswap_limit") @Inputs.ByteSize @Nullable Long zswapLimit) {
 
   /** Validates every field and that {@code swap_limit >= limit}. */
   @JsonCreator

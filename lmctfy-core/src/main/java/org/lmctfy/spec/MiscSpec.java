@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * Scalar host resources of the v2 {@code misc} controller (such as AMD SEV address space ids,

@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * Network tagging: lmctfy's {@code network} section (empty in lmctfy), here the v1 {@code net_cls}

@@ -1,6 +1,6 @@
 package org.lmctfy.spec;
 
-import static org.lmctfy.internal.codec.Checks.unlimitedOrAtLeast;
+import static org.lmctfy.spec.Checks.unlimitedOrAtLeast;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * RDMA isolation ({@code rdma} controller), new in this port: per RDMA device, the most HCA handles

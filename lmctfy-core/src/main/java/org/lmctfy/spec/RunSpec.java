@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.Checks;
 import org.lmctfy.internal.codec.SpecCodec;
 
 /**

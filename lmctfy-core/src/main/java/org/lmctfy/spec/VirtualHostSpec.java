@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * A container that is also its own machine: lmctfy's {@code virtual_host} section. Its presence
@@ -56,12 +55,21 @@ public record VirtualHostSpec(
     if (virtualHostname != null
         && (virtualHostname.isEmpty()
             || virtualHostname.length() > HOST_NAME_MAX
-            || !Checks.lettersDigitsOr(virtualHostname, "-."))) {
+            || !virtualHostname.chars().allMatch(VirtualHostSpec::isHostNameCharacter))) {
       throw Checks.invalid(
           "virtual_host.virtual_hostname",
           virtualHostname,
           "must be a host name: 1 to 64 letters, digits, '-' and '.'");
     }
+  }
+
+  /** A host name's alphabet (RFC 1123): ASCII letters, digits, '-' and '.'. */
+  private static boolean isHostNameCharacter(int c) {
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c >= '0' && c <= '9'
+        || c == '-'
+        || c == '.';
   }
 
   /**

@@ -6,10 +6,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.lmctfy.cgroupfs.SystemdConnector;
-import org.lmctfy.cgroupfs.SystemdException;
-import org.lmctfy.cgroupfs.SystemdManager;
 import org.lmctfy.systemd.internal.DbusManager;
+import org.lmctfy.systemdbus.SystemdConnector;
+import org.lmctfy.systemdbus.SystemdException;
+import org.lmctfy.systemdbus.SystemdManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -9,9 +9,9 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lmctfy.cgroupfs.SystemdException;
-import org.lmctfy.cgroupfs.SystemdManager.Scope;
 import org.lmctfy.systemd.DbusSystemdConnector.Address;
+import org.lmctfy.systemdbus.SystemdException;
+import org.lmctfy.systemdbus.SystemdManager.Scope;
 
 /** Where the connector looks for a manager, in which order, and what it says when none answers. */
 class DbusSystemdConnectorTest {

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.systemd.SystemdGuest.Result;
 
 /**
- * The systemd driver under a real systemd (252, PID 1 of the {@code systemd} guest): a program in
- * an ordinary service, with plain {@code ContainerApi.open()} and no initMachine, gets containers
- * with limits in {@code lmctfy.service}; systemd shows the unit and its daemon-reload leaves the
- * limits; SIGKILLs at random instants followed by cleanup leave no unit and no cgroup; two JVMs at
- * once both work; an OOM kill in one container stops nothing else; and a program in a unit with
- * {@code Delegate=yes} keeps its containers in its own unit, as before.
+ * The systemd driver under a real systemd (252 and 257, PID 1 of the {@code systemd} guests): a
+ * program in an ordinary service, with plain {@code ContainerApi.open()} and no initMachine, gets
+ * containers with limits in {@code lmctfy.service}; systemd shows the unit and its daemon-reload
+ * leaves the limits; SIGKILLs at random instants followed by cleanup leave no unit and no cgroup;
+ * two JVMs at once both work; an OOM kill in one container stops nothing else; and a program in a
+ * unit with {@code Delegate=yes} keeps its containers in its own unit, as before.
  */
 @Tag("kernel")
 @Tag("needs-systemd")
@@ -133,15 +133,18 @@ class KernelSystemdDriverTest {
     cleanupLeavesNoUnitAndNoCgroup();
   }
 
+  // systemd 252 takes the controllers back at the daemon-reload already, 257 at the set-property
+  // (it keeps an unchanged unit's cgroup across a reload): either way they are gone at the end
   @Test
   void
-      theCgroupfsDriverInAUnitWithoutDelegateLosesItsControllersAtADaemonReload_whichIsWhyTheDriverExists()
+      theCgroupfsDriverInAUnitWithoutDelegateLosesItsControllersWhenSystemdReappliesTheUnit_whichIsWhyTheDriverExists()
           throws Exception {
     Result r = plain("lmctfy-test-cgroupfs.service", "cgroupfs-reload");
     assertThat(r.status()).as(r.output()).isZero();
     assertThat(r.values())
         .containsEntry("before.memory.max", "true")
         .containsEntry("reload.status", "0")
+        .containsEntry("set-property.status", "0")
         .containsEntry("after.subtree_control", "")
         .containsEntry("after.memory.max", "false");
   }

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.lmctfy.ApiOptions;
 import org.lmctfy.CleanupReport;
@@ -202,8 +203,10 @@ public final class SystemdScenario {
 
   /**
    * The cgroupfs driver in this process's own unit without Delegate=: initMachine moves it into a
-   * leaf and enables controllers, a container gets a memory limit; then systemd's daemon-reload
-   * (run here as root) takes the controllers back and the limit file is gone.
+   * leaf and enables controllers, a container gets a memory limit; then systemd reapplies the
+   * unit's settings (run here as root) and takes the controllers back: the limit file is gone.
+   * systemd 252 does so at a daemon-reload already; 257 keeps an unchanged unit's cgroup across a
+   * daemon-reload and reapplies it when one of the unit's settings changes (a set-property).
    */
   private static void cgroupfsReload(ContainerApi api, PrintStream out) throws Exception {
     api.initMachine(
@@ -214,12 +217,22 @@ public final class SystemdScenario {
     Hierarchy unified = fs.hierarchies().get(0);
     CgroupPath path = CgroupPath.of("/job").under(api.root());
     out.println("before.memory.max=" + fs.hasFile(unified, path, "memory.max"));
-    Process reload = new ProcessBuilder("systemctl", "daemon-reload").inheritIO().start();
-    out.println("reload.status=" + reload.waitFor());
+    out.println("reload.status=" + systemctl("daemon-reload"));
+    out.println(
+        "reload.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
+    String unit = api.root().name();
+    out.println(
+        "set-property.status=" + systemctl("set-property", "--runtime", unit, "CPUWeight=50"));
     out.println(
         "after.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
     out.println("after.memory.max=" + fs.hasFile(unified, path, "memory.max"));
     api.destroy("/job");
+  }
+
+  private static int systemctl(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("systemctl"));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).inheritIO().start().waitFor();
   }
 
   private static void call(Runnable op) {

@@ -335,10 +335,14 @@ public final class FakeCgroupFs implements CgroupFs {
     }
   }
 
-  /** The fake has every optional capability: device filters, eventfd and PSI watches. */
+  /**
+   * Device filters, eventfd and PSI watches; not {@link Capability#HOST_TREE}: its tree is in
+   * memory, not the one this machine's PID 1 manages.
+   */
   @Override
   public Set<Capability> capabilities() {
-    return java.util.EnumSet.allOf(Capability.class);
+    return java.util.EnumSet.of(
+        Capability.DEVICE_FILTERS, Capability.EVENT_CONTROL, Capability.PRESSURE_TRIGGERS);
   }
 
   @Override
@@ -792,31 +796,28 @@ public final class FakeCgroupFs implements CgroupFs {
    * @return this fake's virtual hosts
    */
   @Override
-  public Optional<org.lmctfy.cgroupfs.VirtualHosts> virtualHosts() {
+  public Optional<org.lmctfy.vhost.VirtualHosts> virtualHosts() {
     return Optional.of(virtualHosts);
   }
 
-  private final org.lmctfy.cgroupfs.VirtualHosts virtualHosts =
-      new org.lmctfy.cgroupfs.VirtualHosts() {
+  private final org.lmctfy.vhost.VirtualHosts virtualHosts =
+      new org.lmctfy.vhost.VirtualHosts() {
         @Override
-        public void check(
-            org.lmctfy.spec.VirtualHostSpec host, org.lmctfy.spec.FilesystemSpec filesystem) {
+        public void check(org.lmctfy.vhost.Blueprint blueprint) {
           synchronized (lock) {
             recorder.checkAlive();
           }
         }
 
         @Override
-        public org.lmctfy.cgroupfs.ProcessId start(
-            org.lmctfy.spec.VirtualHostSpec host,
-            org.lmctfy.spec.FilesystemSpec filesystem,
-            Map<Hierarchy, CgroupPath> cgroups)
+        public org.lmctfy.vhost.ProcessId start(
+            org.lmctfy.vhost.Blueprint blueprint, Map<Hierarchy, CgroupPath> cgroups)
             throws CgroupFsException {
           synchronized (lock) {
             List<String> argv =
-                host.init() == null || host.init().initArgv().isEmpty()
+                blueprint.init().argv().isEmpty()
                     ? List.of("catatonit", "-P")
-                    : host.init().initArgv();
+                    : blueprint.init().argv();
             long pid =
                 FakeCgroupFs.this
                     .start(
@@ -835,14 +836,14 @@ public final class FakeCgroupFs implements CgroupFs {
                       + status
                       + " at once (a script of the fake)");
             }
-            processes.madeVirtualHost(new FakeVirtualHost(pid, host, filesystem));
-            return new org.lmctfy.cgroupfs.ProcessId(pid, kernel.startTime(pid));
+            processes.madeVirtualHost(new FakeVirtualHost(pid, blueprint));
+            return new org.lmctfy.vhost.ProcessId(pid, kernel.startTime(pid));
           }
         }
 
         @Override
         public Process join(
-            org.lmctfy.cgroupfs.ProcessId init,
+            org.lmctfy.vhost.ProcessId init,
             ProcessBuilder command,
             boolean newSession,
             Map<Hierarchy, CgroupPath> cgroups)
@@ -855,7 +856,7 @@ public final class FakeCgroupFs implements CgroupFs {
         }
 
         @Override
-        public boolean isRunning(org.lmctfy.cgroupfs.ProcessId init) {
+        public boolean isRunning(org.lmctfy.vhost.ProcessId init) {
           synchronized (lock) {
             Long started = kernel.startTime(init.pid());
             return started != null
@@ -865,8 +866,7 @@ public final class FakeCgroupFs implements CgroupFs {
         }
 
         @Override
-        public boolean holds(org.lmctfy.cgroupfs.ProcessId init, long tid)
-            throws CgroupFsException {
+        public boolean holds(org.lmctfy.vhost.ProcessId init, long tid) throws CgroupFsException {
           synchronized (lock) {
             requireRunning(init);
             long pid;
@@ -885,7 +885,7 @@ public final class FakeCgroupFs implements CgroupFs {
           }
         }
 
-        private void requireRunning(org.lmctfy.cgroupfs.ProcessId init) throws CgroupFsException {
+        private void requireRunning(org.lmctfy.vhost.ProcessId init) throws CgroupFsException {
           if (!isRunning(init)) {
             throw new CgroupFsException(
                 Operation.READ,

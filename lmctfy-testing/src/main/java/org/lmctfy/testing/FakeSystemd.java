@@ -15,13 +15,13 @@ import java.util.function.Consumer;
 import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.SystemdConnector;
-import org.lmctfy.cgroupfs.SystemdException;
-import org.lmctfy.cgroupfs.SystemdManager;
-import org.lmctfy.cgroupfs.SystemdManager.JobRemoved;
-import org.lmctfy.cgroupfs.SystemdManager.Scope;
-import org.lmctfy.cgroupfs.SystemdManager.TransientService;
-import org.lmctfy.cgroupfs.SystemdManager.UnitState;
+import org.lmctfy.systemdbus.SystemdConnector;
+import org.lmctfy.systemdbus.SystemdException;
+import org.lmctfy.systemdbus.SystemdManager;
+import org.lmctfy.systemdbus.SystemdManager.JobRemoved;
+import org.lmctfy.systemdbus.SystemdManager.Scope;
+import org.lmctfy.systemdbus.SystemdManager.TransientService;
+import org.lmctfy.systemdbus.SystemdManager.UnitState;
 import org.lmctfy.testing.internal.fake.Kernel;
 
 /**

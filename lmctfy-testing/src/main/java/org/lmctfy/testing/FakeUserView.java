@@ -15,10 +15,9 @@ import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.Owner;
-import org.lmctfy.cgroupfs.ProcessId;
-import org.lmctfy.cgroupfs.VirtualHosts;
-import org.lmctfy.spec.FilesystemSpec;
-import org.lmctfy.spec.VirtualHostSpec;
+import org.lmctfy.vhost.Blueprint;
+import org.lmctfy.vhost.ProcessId;
+import org.lmctfy.vhost.VirtualHosts;
 
 /**
  * {@link FakeCgroupFs#asUser}: the fake as a user without capabilities. Directories are 0755 and
@@ -245,17 +244,16 @@ final class FakeUserView implements CgroupFs {
     return Optional.of(
         new VirtualHosts() {
           @Override
-          public void check(VirtualHostSpec host, FilesystemSpec filesystem) throws IOException {
-            inner.check(host, filesystem);
+          public void check(Blueprint blueprint) throws IOException {
+            inner.check(blueprint);
           }
 
           @Override
-          public ProcessId start(
-              VirtualHostSpec host, FilesystemSpec filesystem, Map<Hierarchy, CgroupPath> cgroups)
+          public ProcessId start(Blueprint blueprint, Map<Hierarchy, CgroupPath> cgroups)
               throws IOException {
             synchronized (fake.monitor()) {
               checkPlacement(cgroups);
-              return inner.start(host, filesystem, cgroups);
+              return inner.start(blueprint, cgroups);
             }
           }
 

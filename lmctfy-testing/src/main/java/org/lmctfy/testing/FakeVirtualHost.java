@@ -1,7 +1,6 @@
 package org.lmctfy.testing;
 
-import org.lmctfy.spec.FilesystemSpec;
-import org.lmctfy.spec.VirtualHostSpec;
+import org.lmctfy.vhost.Blueprint;
 
 /**
  * A virtual host of a {@link FakeCgroupFs}: its init's pid and the spec it was made from, as {@link
@@ -15,8 +14,8 @@ import org.lmctfy.spec.VirtualHostSpec;
  * <p>Immutable and thread-safe.
  *
  * @param initPid the init's pid
- * @param host the {@code virtual_host} section it was made from
- * @param filesystem the {@code filesystem} section, or null
+ * @param blueprint what it was made of: the library's reading of the spec's {@code virtual_host}
+ *     and {@code filesystem} sections
  * @since 0.1
  */
-public record FakeVirtualHost(long initPid, VirtualHostSpec host, FilesystemSpec filesystem) {}
+public record FakeVirtualHost(long initPid, Blueprint blueprint) {}

@@ -21,8 +21,8 @@ import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.SystemdException;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.systemdbus.SystemdException;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
@@ -129,6 +129,55 @@ class FakeSystemdDriverTest {
   }
 
   @Test
+  void closingAnApiThatDestroyedTheLastContainerStopsTheUnitWithOneCall() {
+    try (ContainerApi api = open()) {
+      api.create("/a", LIMITS);
+      api.create("/b", LIMITS);
+      api.destroy("/a");
+      api.destroy("/b"); // the last one: no StopUnit yet (never one per destroy)
+      assertThat(systemd.calls()).noneMatch(c -> c.startsWith("StopUnit"));
+      assertThat(systemd.unit("lmctfy.service")).isPresent();
+    }
+    assertThat(systemd.calls()).filteredOn(c -> c.startsWith("StopUnit")).hasSize(1);
+    assertThat(systemd.unit("lmctfy.service")).isEmpty();
+    CgroupAssertions.assertThat(fs).matches(booted);
+  }
+
+  @Test
+  void closingAnApiWhoseUnitHoldsAContainerLeavesItRunning_andAnotherApisCloseStopsItLater() {
+    try (ContainerApi api = open()) {
+      api.create("/job", LIMITS);
+    }
+    assertThat(systemd.unit("lmctfy.service"))
+        .hasValueSatisfying(u -> assertThat(u.activeState()).isEqualTo("active"));
+    try (ContainerApi reader = open()) { // reads change nothing: its close asks systemd nothing
+      assertThat(reader.exists("/job")).isTrue();
+    }
+    assertThat(systemd.calls()).noneMatch(c -> c.startsWith("StopUnit"));
+    try (ContainerApi next = open()) { // another program destroys the last container
+      next.destroy("/job");
+    }
+    assertThat(systemd.unit("lmctfy.service")).isEmpty();
+    CgroupAssertions.assertThat(fs).matches(booted);
+  }
+
+  @Test
+  void aStopThatSystemdRefusesAtCloseIsThrownByCloseAfterEverythingElseIsClosed() {
+    ContainerApi api = open();
+    api.create("/job", LIMITS);
+    api.destroy("/job");
+    systemd.failNext("StopUnit", SystemdException.ACCESS_DENIED);
+    assertThatThrownBy(api::close)
+        .isInstanceOfSatisfying(
+            LmctfyException.class, e -> assertThat(e.getMessage()).contains("lmctfy.service"));
+    assertThat(systemd.openConnections()).isZero(); // the connection was closed all the same
+    try (ContainerApi next = open()) { // and cleanup stops it later
+      assertThat(next.cleanup().failures()).isEmpty();
+    }
+    assertThat(systemd.unit("lmctfy.service")).isEmpty();
+  }
+
+  @Test
   void aCreateRefusedAfterItStartedTheUnitStopsItAgain_leavingTheMachineAsItWas() {
     try (ContainerApi api = open()) {
       // refused by the plan (the unit must run for the plan to read its root) ...
@@ -193,11 +242,11 @@ class FakeSystemdDriverTest {
         () -> { // another process's start wins the race
           try (var other =
               systemd.connect(
-                  org.lmctfy.cgroupfs.SystemdManager.Scope.SYSTEM, Duration.ofSeconds(1))) {
+                  org.lmctfy.systemdbus.SystemdManager.Scope.SYSTEM, Duration.ofSeconds(1))) {
             other.startTransientService(
                 "lmctfy.service",
                 "fail",
-                new org.lmctfy.cgroupfs.SystemdManager.TransientService(
+                new org.lmctfy.systemdbus.SystemdManager.TransientService(
                     "another process's", "system.slice", List.of("/usr/bin/sleep", "infinity")));
           } catch (java.io.IOException e) {
             throw new AssertionError(e);

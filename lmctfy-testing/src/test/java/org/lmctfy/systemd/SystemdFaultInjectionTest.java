@@ -15,7 +15,7 @@ import org.lmctfy.CleanupReport;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.cgroupfs.SystemdException;
+import org.lmctfy.systemdbus.SystemdException;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeCrash;
@@ -196,11 +196,10 @@ class SystemdFaultInjectionTest {
   @ParameterizedTest(name = "the process dies at cgroup write {0} of the first create")
   @MethodSource("createMutations")
   void aProcessThatDiesAtAnyWriteOfTheFirstCreateLeavesNothingThatCleanupDoesNotClear(int k) {
-    try (ContainerApi api = open()) {
-      fs.faults().crashAt(k);
-      assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
-          .isInstanceOf(FakeCrash.class);
-    }
+    ContainerApi api = open(); // a process that dies never closes its API
+    fs.faults().crashAt(k);
+    assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
+        .isInstanceOf(FakeCrash.class);
     fs.faults().recover();
     try (ContainerApi next = open()) { // the next process's create of the name works
       next.create("/job", FakeSystemdDriverTest.LIMITS);
@@ -213,11 +212,10 @@ class SystemdFaultInjectionTest {
       name = "the process dies at cgroup write {0} of the first create; cleanup alone")
   @MethodSource("createMutations")
   void cleanupAloneClearsWhatADeathAtAnyWriteOfTheFirstCreateLeft(int k) {
-    try (ContainerApi api = open()) {
-      fs.faults().crashAt(k);
-      assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
-          .isInstanceOf(FakeCrash.class);
-    }
+    ContainerApi api = open(); // a process that dies never closes its API
+    fs.faults().crashAt(k);
+    assertThatThrownBy(() -> api.create("/job", FakeSystemdDriverTest.LIMITS))
+        .isInstanceOf(FakeCrash.class);
     fs.faults().recover();
     cleanupLeavesNothing();
   }

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
-import org.lmctfy.internal.lifecycle.Lifecycle;
+import org.lmctfy.internal.lifecycle.Containers;
+import org.lmctfy.internal.lifecycle.RootKeeper;
 import org.lmctfy.internal.lock.ContainerLocks;
+import org.lmctfy.internal.notify.Notifier;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
@@ -201,16 +203,23 @@ class KernelLockTest {
   void twoApisWithDifferentRootsExcludeEachOtherOnOneCgroup() throws Exception {
     CgroupFs fs = ScratchCgroups.requireHost();
     try (ScratchCgroups scratch = ScratchCgroups.on(fs)) {
-      Lifecycle outer =
-          new Lifecycle(fs, scratch.path(), Duration.ofSeconds(5), Duration.ofMillis(200), n -> {});
+      Containers outer =
+          new Containers(
+              fs,
+              scratch.path(),
+              Duration.ofSeconds(5),
+              Duration.ofMillis(200),
+              new Notifier(),
+              RootKeeper.CGROUPS_AS_THEY_ARE);
       outer.create(outer.resolve("/k"), ContainerSpec.parse(""));
-      Lifecycle inner =
-          new Lifecycle(
+      Containers inner =
+          new Containers(
               fs,
               scratch.path().resolve("k"),
               Duration.ofSeconds(5),
               Duration.ofMillis(200),
-              n -> {});
+              new Notifier(),
+              RootKeeper.CGROUPS_AS_THEY_ARE);
       try (ContainerLocks.Held held = outer.lock(outer.resolve("/k/c"))) {
         assertThatThrownBy(() -> inner.create(inner.resolve("/c"), ContainerSpec.parse("")))
             .isInstanceOfSatisfying(

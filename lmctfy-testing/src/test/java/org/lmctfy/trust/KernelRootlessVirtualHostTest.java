@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.ContainerApi;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.kernel.vhost.BusyboxRoot;
+import org.lmctfy.kernel.vhost.HostView;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.testing.junit.ScratchCgroups;
-import org.lmctfy.vhost.BusyboxRoot;
-import org.lmctfy.vhost.HostView;
 
 /**
  * A rootless virtual host: an unprivileged user (uid 64999, through setpriv), in the subtree root

@@ -164,11 +164,10 @@ class OnlyHierarchies implements CgroupFs {
 
   @Override
   public Set<Capability> capabilities() {
+    // its watcher is fs's; no device filters, and five hierarchies are not the machine's tree
     return fs.capabilities().stream()
-        .filter(c -> c != Capability.DEVICE_FILTERS)
-        .collect(
-            java.util.stream.Collectors
-                .toUnmodifiableSet()); // its watcher is fs's; no device filters
+        .filter(c -> c != Capability.DEVICE_FILTERS && c != Capability.HOST_TREE)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
   @Override

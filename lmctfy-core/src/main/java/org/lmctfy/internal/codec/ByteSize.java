@@ -1,9 +1,5 @@
 package org.lmctfy.internal.codec;
 
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import java.math.BigInteger;
 
 /**
@@ -12,18 +8,14 @@ import java.math.BigInteger;
  * {@code Ki} is 1024, {@code M}/{@code Mi} 1024², {@code G}/{@code Gi} 1024³, {@code T}/{@code Ti}
  * 1024⁴, {@code P}/{@code Pi} 1024⁵. A size is a whole number of bytes with at most one suffix;
  * {@code -1} (unlimited) takes none. The text format writes them unquoted ({@code limit: 256M}),
- * JSON as strings ({@code "limit": "256M"}); only the byte fields of a spec (marked {@link Input})
- * take them, and specs print bytes, which read back the same.
+ * JSON as strings ({@code "limit": "256M"}); only the byte fields of a spec (marked
+ * {@code @Inputs.ByteSize} in {@code org.lmctfy.spec}) take them, and specs print bytes, which read
+ * back the same.
  */
 public final class ByteSize {
   private static final String SUFFIXES = "KMGTP";
 
   private ByteSize() {}
-
-  /** Marks a record component, a number of bytes, that {@link TreeBinder} also reads as a size. */
-  @Retention(RetentionPolicy.RUNTIME)
-  @Target(ElementType.PARAMETER)
-  public @interface Input {}
 
   /** An unquoted size in the text format ({@code 256M}): a tree value only byte fields take. */
   record Literal(String text) {
@@ -60,19 +52,23 @@ public final class ByteSize {
             && digits.chars().skip(digits.charAt(0) == '-' ? 1 : 0).allMatch(Character::isDigit)
             && digits.length() > (digits.charAt(0) == '-' ? 1 : 0);
     if (!wellFormed || (digits.startsWith("-") && (power > 0 || !digits.equals("-1")))) {
-      throw Checks.problem(
+      throw ParseErrors.problem(
           path,
           "invalid size "
-              + Checks.describe(text)
+              + ParseErrors.describe(text)
               + ": expected bytes as a whole number"
               + " with an optional binary suffix (K or Ki = 1024, M or Mi, G or Gi, T or Ti, P or Pi), such as 256M,"
               + " or -1 for unlimited");
     }
     BigInteger bytes = new BigInteger(digits).shiftLeft(10 * power);
     if (bytes.bitLength() >= 64) {
-      throw Checks.problem(
+      throw ParseErrors.problem(
           path,
-          "invalid size " + Checks.describe(text) + ": more than " + Long.MAX_VALUE + " bytes");
+          "invalid size "
+              + ParseErrors.describe(text)
+              + ": more than "
+              + Long.MAX_VALUE
+              + " bytes");
     }
     return bytes.longValue();
   }

@@ -31,17 +31,22 @@ final class ClassFileAnnotations {
 
     /** The annotation of {@code type} on the method, or null. */
     Found annotation(Class<?> type) {
-      return find(annotations, type);
+      return find(annotations, type.getName());
     }
 
     /** The annotation of {@code type} on parameter {@code index}, or null. */
     Found parameter(int index, Class<?> type) {
+      return parameter(index, type.getName());
+    }
+
+    /** The annotation of the type named {@code type} (binary name) on parameter {@code index}. */
+    Found parameter(int index, String type) {
       return index < parameters.size() ? find(parameters.get(index), type) : null;
     }
 
-    private static Found find(List<Found> found, Class<?> type) {
+    private static Found find(List<Found> found, String type) {
       for (Found f : found) {
-        if (f.type().equals(type.getName())) {
+        if (f.type().equals(type)) {
           return f;
         }
       }

@@ -25,7 +25,7 @@ public final class CpuLists {
       return null;
     }
     if (list.isBlank()) {
-      throw Checks.invalid(field, list, "must list at least one id, as in \"0-3,6\"");
+      throw ParseErrors.invalid(field, list, "must list at least one id, as in \"0-3,6\"");
     }
     return format(parse(list, field));
   }
@@ -45,7 +45,7 @@ public final class CpuLists {
       int lo = parseId(dash < 0 ? part : part.substring(0, dash), list, field);
       int hi = dash < 0 ? lo : parseId(part.substring(dash + 1), list, field);
       if (hi < lo) {
-        throw Checks.invalid(field, list, "range " + part.strip() + " runs backwards");
+        throw ParseErrors.invalid(field, list, "range " + part.strip() + " runs backwards");
       }
       ids.set(lo, hi + 1);
     }
@@ -68,10 +68,10 @@ public final class CpuLists {
     for (int i = 0; i < words.size(); i++) {
       BigInteger word = words.get(i);
       if (word.signum() < 0 || word.compareTo(TWO_TO_64) >= 0) {
-        throw Checks.invalid(field + "[" + i + "]", word, "must be an unsigned 64-bit word");
+        throw ParseErrors.invalid(field + "[" + i + "]", word, "must be an unsigned 64-bit word");
       }
       if ((long) (i + 1) * 64 > MAX_ID && word.signum() != 0) {
-        throw Checks.invalid(field + "[" + i + "]", word, "sets CPUs above " + MAX_ID);
+        throw ParseErrors.invalid(field + "[" + i + "]", word, "sets CPUs above " + MAX_ID);
       }
       for (int bit = 0; bit < 64; bit++) {
         if (word.testBit(bit)) {
@@ -80,7 +80,7 @@ public final class CpuLists {
       }
     }
     if (ids.isEmpty()) {
-      throw Checks.invalid(field, words, "must set at least one CPU");
+      throw ParseErrors.invalid(field, words, "must set at least one CPU");
     }
     return format(ids);
   }
@@ -88,11 +88,12 @@ public final class CpuLists {
   private static int parseId(String text, String list, String field) {
     String s = text.strip();
     if (s.isEmpty() || s.length() > 7 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw Checks.invalid(field, list, "must be ids and ranges separated by ',', as in \"0-3,6\"");
+      throw ParseErrors.invalid(
+          field, list, "must be ids and ranges separated by ',', as in \"0-3,6\"");
     }
     int id = Integer.parseInt(s);
     if (id >= MAX_ID) {
-      throw Checks.invalid(field, list, "ids must be below " + MAX_ID);
+      throw ParseErrors.invalid(field, list, "ids must be below " + MAX_ID);
     }
     return id;
   }

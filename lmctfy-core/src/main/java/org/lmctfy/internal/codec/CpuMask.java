@@ -1,9 +1,5 @@
 package org.lmctfy.internal.codec;
 
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,18 +15,13 @@ public final class CpuMask {
 
   private CpuMask() {}
 
-  /** Marks the record component that {@link TreeBinder} reads with {@link #read}. */
-  @Retention(RetentionPolicy.RUNTIME)
-  @Target(ElementType.PARAMETER)
-  public @interface Input {}
-
   /** The mask that the tree value {@code node} (not a JSON null) gives, in either form. */
   static String read(Object node) {
     if (node instanceof String list) {
       return list;
     }
     if (!(node instanceof Map<?, ?> message)) {
-      throw Checks.problem(
+      throw ParseErrors.problem(
           FIELD,
           "invalid value "
               + Json.write(node)
@@ -39,7 +30,8 @@ public final class CpuMask {
     List<BigInteger> words = new ArrayList<>();
     for (Map.Entry<?, ?> field : message.entrySet()) {
       if (!field.getKey().equals("data")) {
-        throw Checks.problem(FIELD + "." + field.getKey(), "unknown field; known fields: data");
+        throw ParseErrors.problem(
+            FIELD + "." + field.getKey(), "unknown field; known fields: data");
       }
       Object data = field.getValue();
       if (data instanceof List<?> list) {
@@ -58,7 +50,7 @@ public final class CpuMask {
       return BigInteger.valueOf(l);
     }
     if (!(word instanceof BigInteger)) {
-      throw Checks.problem(
+      throw ParseErrors.problem(
           FIELD + ".data[" + index + "]",
           "invalid value " + Json.write(word) + ": must be an unsigned 64-bit word");
     }

@@ -66,7 +66,7 @@ final class JacksonErrors {
       return switch (token) {
         case START_ARRAY -> "[...] (a list, or a field given more than once)";
         case START_OBJECT -> "{...}";
-        case VALUE_STRING -> Checks.describe(p.getText());
+        case VALUE_STRING -> ParseErrors.describe(p.getText());
         default -> p.getText();
       };
     } catch (IOException ioe) {

@@ -24,8 +24,8 @@ import org.lmctfy.internal.codec.ClassFileAnnotations.Found;
  * ClassFileAnnotations}, which makes no annotation proxies): the creator that binding calls (a
  * static {@link JsonCreator} factory if the record has one, else its canonical constructor) with
  * each parameter's field name, type and whether it is required ({@code @JsonSetter(nulls =
- * Nulls.FAIL)}), a {@link CpuMask.Input} or a {@link ByteSize.Input}; and the components that
- * writing reads, in declaration order, with their names and whether an empty value is left out
+ * Nulls.FAIL)}), a CPU mask or a byte size (the spec package's {@code Inputs}); and the components
+ * that writing reads, in declaration order, with their names and whether an empty value is left out
  * ({@code @JsonInclude(NON_EMPTY)}; null is always left out).
  *
  * <p>Immutable and thread-safe; one instance per record class, cached in a {@link ClassValue}.
@@ -38,6 +38,15 @@ final class RecordShape {
           return new RecordShape(type);
         }
       };
+
+  /**
+   * The spec package's marks of components read with {@link CpuMask#read} and {@link
+   * ByteSize#read}, by name: they are package-private there, so that the records import nothing of
+   * the codec to say it.
+   */
+  static final String CPU_MASK = "org.lmctfy.spec.Inputs$CpuMask";
+
+  static final String BYTE_SIZE = "org.lmctfy.spec.Inputs$ByteSize";
 
   /** One parameter of the creator: the field it binds from. */
   record Param(String name, Type type, boolean required, boolean cpuMask, boolean byteSize) {}
@@ -79,8 +88,8 @@ final class RecordShape {
               name,
               types[i],
               setter != null && "FAIL".equals(setter.values().get("nulls")),
-              annotations.parameter(i, CpuMask.Input.class) != null,
-              annotations.parameter(i, ByteSize.Input.class) != null));
+              annotations.parameter(i, CPU_MASK) != null,
+              annotations.parameter(i, BYTE_SIZE) != null));
       indexes.put(name, i);
     }
     this.knownFields = String.join(", ", new TreeSet<>(indexes.keySet()));

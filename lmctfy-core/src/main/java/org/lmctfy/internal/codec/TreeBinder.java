@@ -72,7 +72,7 @@ final class TreeBinder {
   private static int index(RecordShape shape, String name, String path) {
     int i = shape.indexOf(name);
     if (i < 0) {
-      throw Checks.problem(path, "unknown field; known fields: " + shape.knownFields());
+      throw ParseErrors.problem(path, "unknown field; known fields: " + shape.knownFields());
     }
     return i;
   }
@@ -133,7 +133,7 @@ final class TreeBinder {
         isLong
             ? "long (" + Long.MIN_VALUE + " - " + Long.MAX_VALUE + ")"
             : "int (" + Integer.MIN_VALUE + " - " + Integer.MAX_VALUE + ")";
-    throw Checks.problem(
+    throw ParseErrors.problem(
         path, "invalid value: Numeric value (" + node + ") out of range of " + range);
   }
 
@@ -179,7 +179,7 @@ final class TreeBinder {
       given[i] = true;
       if (value == null) {
         if (param.required()) {
-          throw Checks.problem(fieldPath, "required");
+          throw ParseErrors.problem(fieldPath, "required");
         }
         args[i] =
             param.type() instanceof Class<?> c && c.isPrimitive()
@@ -196,7 +196,7 @@ final class TreeBinder {
     for (int i = 0; i < args.length; i++) {
       if (!given[i]) {
         if (params.get(i).required()) {
-          throw Checks.problem(join(path, params.get(i).name()), "required");
+          throw ParseErrors.problem(join(path, params.get(i).name()), "required");
         }
         args[i] = zero(params.get(i).type());
       }
@@ -252,7 +252,7 @@ final class TreeBinder {
 
   /** Fails: {@code node} is not a {@code type}. */
   private static <T> T mismatch(Object node, Class<?> type, String path) {
-    throw Checks.problem(
+    throw ParseErrors.problem(
         path.isEmpty() ? "spec" : path,
         "invalid value " + shown(node) + ": expected " + expected(type));
   }
@@ -268,7 +268,7 @@ final class TreeBinder {
     if (node instanceof ByteSize.Literal) {
       return node + " (a size: only byte fields take one)";
     }
-    return Checks.describe(node);
+    return ParseErrors.describe(node);
   }
 
   /** What a value of {@code type} looks like, for "expected ..." messages. */

@@ -7,7 +7,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.errors.Errors;
-import org.lmctfy.internal.lifecycle.Lifecycle;
+import org.lmctfy.internal.lifecycle.Containers;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.InitSpec;
@@ -67,7 +67,7 @@ final class CgroupfsDriver extends Driver {
   }
 
   @Override
-  public boolean prepare(Lifecycle lifecycle) {
+  public boolean prepare(Containers containers) {
     if (delegation == Delegation.NONE) {
       return false;
     }
@@ -77,8 +77,8 @@ final class CgroupfsDriver extends Driver {
       }
       // two processes may move at once: the root's lock (root before the new container's) orders
       // them
-      try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
-        moveIntoLeaf(lifecycle, fs, unified, root, SUPERVISOR_LEAF, processes());
+      try (ContainerLocks.Held held = containers.lock(ContainerName.root())) {
+        moveIntoLeaf(containers, fs, unified, root, SUPERVISOR_LEAF, processes());
       }
       return false; // the root was there: its processes' move into a leaf is not undone
     } catch (IOException e) {
@@ -100,7 +100,7 @@ final class CgroupfsDriver extends Driver {
    * processes_leaf, marked so that it is never taken for a container), when it still has any.
    */
   static void moveIntoLeaf(
-      Lifecycle lifecycle,
+      Containers containers,
       CgroupFs fs,
       Hierarchy unified,
       CgroupPath root,
@@ -116,7 +116,7 @@ final class CgroupfsDriver extends Driver {
         unified.display(root, null),
         seen.replace('\n', ' '),
         leaf);
-    lifecycle.initMachine(new InitSpec(List.of(), Set.of(), leaf));
+    containers.moveRootProcesses(new InitSpec(List.of(), Set.of(), leaf));
   }
 
   @Override

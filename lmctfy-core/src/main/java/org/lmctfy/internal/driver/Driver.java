@@ -17,12 +17,6 @@ public abstract class Driver implements RootKeeper, AutoCloseable {
    */
   public abstract String describe();
 
-  /**
-   * Before this process places a process in a container ({@code run}, {@code enter}): makes sure it
-   * may (a user's systemd driver moves this process into a scope of the user's manager once).
-   */
-  public void beforePlacing() {}
-
   /** Ends what the driver holds (a D-Bus connection); idempotent. */
   @Override
   public void close() {}

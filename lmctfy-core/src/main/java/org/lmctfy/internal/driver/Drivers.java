@@ -12,10 +12,9 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.SystemdConnector;
 import org.lmctfy.internal.driver.CgroupfsDriver.Delegation;
-import org.lmctfy.internal.kernel.KernelCgroupFs;
 import org.lmctfy.internal.lifecycle.Layout;
+import org.lmctfy.systemdbus.SystemdConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +46,7 @@ public final class Drivers {
       }
     }
     boolean pureV2 = unified != null && !v1Controllers;
-    boolean host = fs instanceof KernelCgroupFs;
+    boolean host = fs.capabilities().contains(CgroupFs.Capability.HOST_TREE);
     ApiOptions.Driver driver = options.driver();
     if (driver == ApiOptions.Driver.AUTO) {
       driver =
@@ -110,18 +109,10 @@ public final class Drivers {
     SystemdConnector connector = given != null ? given : installedConnector();
     if (connector == null) {
       if (options.driver() == ApiOptions.Driver.SYSTEMD) {
-        throw new LmctfyException(
-            ErrorCode.FAILED_PRECONDITION,
-            "the systemd driver talks to systemd over D-Bus"
-                + " through the module lmctfy-systemd (org.lmctfy:lmctfy-systemd), which is not on the class or module"
-                + " path; add it, or run this process in a unit with Delegate=yes");
+        throw new LmctfyException(ErrorCode.FAILED_PRECONDITION, Remedies.systemdModuleMissing());
       }
-      LOG.warn(
-          "systemd runs this machine, but lmctfy-systemd (org.lmctfy:lmctfy-systemd) is not on the class path:"
-              + " the cgroupfs driver roots containers in this process's cgroup {}, which systemd did not delegate"
-              + " (a daemon-reload may reset their controllers); add lmctfy-systemd, or run in a unit with Delegate=yes",
-          own);
-      return cgroupfs(fs, unified, true, null);
+      // AUTO: reads work; the first top-level create (or initMachine) is refused naming the module
+      return new WithoutSystemdModule(own);
     }
     return SystemdUnitDriver.open(
         fs, unified, connector, options.systemdUnit(), options.systemdTimeout());

@@ -19,6 +19,18 @@ final class Remedies {
 
   private Remedies() {}
 
+  /**
+   * Why the systemd driver is missing and what to add: the module that talks to systemd over D-Bus
+   * is not on the class or module path.
+   */
+  static String systemdModuleMissing() {
+    return "the systemd driver talks to systemd over D-Bus through the module lmctfy-systemd"
+        + " (org.lmctfy:lmctfy-systemd), which is not on the class or module path: add it beside"
+        + " lmctfy-core (Maven: the dependency org.lmctfy:lmctfy-systemd; Gradle:"
+        + " implementation(\"org.lmctfy:lmctfy-systemd\")), or run this process in a unit with"
+        + " Delegate=yes";
+  }
+
   /** Whether {@code root} lies in a user manager's tree ({@code .../user@UID.service/...}). */
   static boolean underUserManager(CgroupPath root) {
     for (String c : root.components()) {

@@ -7,8 +7,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.cgroupfs.SystemdException;
-import org.lmctfy.cgroupfs.SystemdManager;
+import org.lmctfy.systemdbus.SystemdException;
+import org.lmctfy.systemdbus.SystemdManager;
 
 /**
  * The systemd driver's calls: the D-Bus error of each failure turned into lmctfy's status with the

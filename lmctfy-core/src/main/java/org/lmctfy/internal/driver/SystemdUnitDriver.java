@@ -11,15 +11,15 @@ import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.SystemdConnector;
-import org.lmctfy.cgroupfs.SystemdException;
-import org.lmctfy.cgroupfs.SystemdManager;
-import org.lmctfy.cgroupfs.SystemdManager.Scope;
-import org.lmctfy.cgroupfs.SystemdManager.UnitState;
 import org.lmctfy.internal.errors.Errors;
-import org.lmctfy.internal.lifecycle.Lifecycle;
+import org.lmctfy.internal.lifecycle.Containers;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
+import org.lmctfy.systemdbus.SystemdConnector;
+import org.lmctfy.systemdbus.SystemdException;
+import org.lmctfy.systemdbus.SystemdManager;
+import org.lmctfy.systemdbus.SystemdManager.Scope;
+import org.lmctfy.systemdbus.SystemdManager.UnitState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,7 +161,7 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   @Override
-  public boolean ensureRoot(Lifecycle lifecycle) {
+  public boolean ensureRoot(Containers containers) {
     try {
       return !fs.exists(unified, root) && start();
     } catch (IOException e) {
@@ -170,13 +170,13 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   @Override
-  public boolean prepare(Lifecycle lifecycle) {
-    boolean started = ensureRoot(lifecycle);
+  public boolean prepare(Containers containers) {
+    boolean started = ensureRoot(containers);
     try {
       String procs = fs.read(unified, root, "cgroup.procs").strip();
       // the keeper, right after the start or after a process died before moving it
       if (!procs.isEmpty()) {
-        CgroupfsDriver.moveIntoLeaf(lifecycle, fs, unified, root, KEEPER_LEAF, procs);
+        CgroupfsDriver.moveIntoLeaf(containers, fs, unified, root, KEEPER_LEAF, procs);
       }
       return started;
     } catch (IOException e) {
@@ -430,7 +430,7 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   @Override
-  public void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {
+  public void afterCleanup(Containers containers, List<String> removed, List<String> failures) {
     try {
       if (!fs.exists(unified, root)) {
         // not running (systemd unloads a failed unit: CollectMode=inactive-or-failed); no lock
@@ -440,8 +440,8 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
       failures.add("the unit " + unit + ": " + Errors.of("look for its cgroup", e).getMessage());
       return;
     }
-    try (ContainerLocks.Held held = lifecycle.lock(ContainerName.root())) {
-      if (!stopIfEmpty(lifecycle)) {
+    try (ContainerLocks.Held held = containers.lock(ContainerName.root())) {
+      if (!stopIfEmpty(containers)) {
         return;
       }
       removed.add(
@@ -461,13 +461,35 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   /**
+   * An API that changed something closes: the unit is stopped where it runs and holds no container
+   * (the last container destroyed, or a create refused), so that a program that ran leaves no
+   * service behind. Under the root's lock, as cleanup: a top-level create in another process holds
+   * it from its check that the cgroup is there to its mkdir.
+   */
+  @Override
+  public void release(Containers containers) {
+    try {
+      if (!fs.exists(unified, root)) {
+        return; // not running: nothing to stop, no lock taken
+      }
+      try (ContainerLocks.Held held = containers.lock(ContainerName.root())) {
+        if (stopIfEmpty(containers)) {
+          LOG.debug("stopped {} as the API closed: it held no container", unit);
+        }
+      }
+    } catch (IOException e) {
+      throw Errors.of("stop " + unit + " (it holds no container) as the API closes", e);
+    }
+  }
+
+  /**
    * The unit this create started is stopped again when the create fails and the unit holds nothing
    * (the create's own lock of the root is held): a refused spec leaves no unit behind.
    */
   @Override
-  public void removeUnused(Lifecycle lifecycle, Exception failure) {
+  public void removeUnused(Containers containers, Exception failure) {
     try {
-      if (stopIfEmpty(lifecycle)) {
+      if (stopIfEmpty(containers)) {
         LOG.debug(
             "stopped {} again: the create that started it failed: {}", unit, failure.getMessage());
       }
@@ -477,11 +499,11 @@ final class SystemdUnitDriver extends Driver implements SystemdCalls.Where {
   }
 
   /** Under the root's lock: stops the unit where it runs and holds nothing; whether it did. */
-  private boolean stopIfEmpty(Lifecycle lifecycle) throws IOException {
+  private boolean stopIfEmpty(Containers containers) throws IOException {
     if (!fs.exists(unified, root)) {
       return false; // stopped meanwhile
     }
-    if (!lifecycle.holdsNothing(ContainerName.root())) {
+    if (!containers.holdsNothing(ContainerName.root())) {
       return false; // containers (or cgroups another tool made) live in it: it stays
     }
     stop();

@@ -178,4 +178,21 @@ public final class Errors {
     }
     return of(what, e);
   }
+
+  /**
+   * A failed {@code run} as the caller gets it: a refused placement of the launcher (a {@link
+   * PlacementException} of the kernel backend, or a backend's own refusal where it places its
+   * processes itself, as the fake does) by {@link #codeOfLaunch}, a launcher that ended on its own
+   * ABORTED, anything else by {@link #of(String, IOException)}.
+   */
+  public static LmctfyException ofRun(String what, IOException e) {
+    if (e instanceof PlacementException p) {
+      ErrorCode code = p.refusal().map(r -> codeOfLaunch(r.errno())).orElse(ErrorCode.ABORTED);
+      return new LmctfyException(code, what + ": " + e.getMessage(), e);
+    }
+    if (e instanceof CgroupFsException fs) {
+      return new LmctfyException(codeOfLaunch(fs.errno()), what + ": " + e.getMessage(), e);
+    }
+    return of(what, e);
+  }
 }

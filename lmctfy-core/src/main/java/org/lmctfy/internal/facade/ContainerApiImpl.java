@@ -1,6 +1,5 @@
 package org.lmctfy.internal.facade;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -14,8 +13,7 @@ import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.driver.Driver;
-import org.lmctfy.internal.driver.Drivers;
-import org.lmctfy.internal.lifecycle.Lifecycle;
+import org.lmctfy.internal.lifecycle.Containers;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.notify.Notifier;
 import org.lmctfy.spec.ContainerSpec;
@@ -29,7 +27,7 @@ public final class ContainerApiImpl implements ContainerApi {
   private final ApiOptions options;
   private final Driver driver;
   private final Notifier notifier = new Notifier();
-  private volatile Lifecycle lifecycle;
+  private volatile Containers containers;
 
   public ContainerApiImpl(CgroupFs fs, Driver driver, ApiOptions options) {
     this.fs = Objects.requireNonNull(fs, "fs");
@@ -38,38 +36,23 @@ public final class ContainerApiImpl implements ContainerApi {
     this.options = Objects.requireNonNull(options, "options");
   }
 
-  /** How long processes are killed and the freezer waited for. */
-  Duration killTimeout() {
-    return options.killTimeout();
-  }
-
   /**
-   * See {@link ContainerApi#open(CgroupFs)}: this process's v2 cgroup where v2 carries the
-   * controllers, else the root.
+   * The one internal entry, built on first use, so that initMachine can mount hierarchies before
+   * the layout is read.
    */
-  public static CgroupPath defaultRoot(CgroupFs fs) {
-    return Drivers.defaultRoot(fs);
-  }
-
-  /** Built on first use, so that initMachine can mount hierarchies before the layout is read. */
-  Lifecycle lifecycle() {
-    Lifecycle l = lifecycle;
-    if (l == null) {
+  Containers containers() {
+    Containers c = containers;
+    if (c == null) {
       synchronized (this) {
-        if (lifecycle == null) {
-          lifecycle =
-              new Lifecycle(
-                  fs,
-                  root,
-                  options.killTimeout(),
-                  options.lockTimeout(),
-                  notifier::destroyed,
-                  driver);
+        if (containers == null) {
+          containers =
+              new Containers(
+                  fs, root, options.killTimeout(), options.lockTimeout(), notifier, driver);
         }
-        l = lifecycle;
+        c = containers;
       }
     }
-    return l;
+    return c;
   }
 
   @Override
@@ -85,67 +68,60 @@ public final class ContainerApiImpl implements ContainerApi {
   @Override
   public Container create(String name, ContainerSpec spec) {
     Objects.requireNonNull(spec, "spec");
-    ContainerName resolved = lifecycle().resolve(name);
-    lifecycle().create(resolved, spec);
+    ContainerName resolved = containers().resolve(name);
+    containers().create(resolved, spec);
     return new ContainerImpl(this, resolved);
   }
 
   @Override
   public Container get(String name) {
-    ContainerName resolved = lifecycle().resolve(name);
-    lifecycle().requireExists(resolved);
+    ContainerName resolved = containers().resolve(name);
+    containers().requireExists(resolved);
     return new ContainerImpl(this, resolved);
   }
 
   @Override
   public boolean exists(String name) {
-    return lifecycle().exists(lifecycle().resolve(name));
+    return containers().exists(containers().resolve(name));
   }
 
   @Override
   public Map<String, ContainerStats> stats(Collection<String> names, StatsType type) {
     Objects.requireNonNull(type, "type");
-    Lifecycle l = lifecycle();
+    Containers c = containers();
     List<ContainerName> resolved = new ArrayList<>(names.size());
     for (String name : names) {
-      resolved.add(l.resolve(name));
+      resolved.add(c.resolve(name));
     }
-    return l.stats(resolved, type);
+    return c.stats(resolved, type);
   }
 
   @Override
   public ContainerSpec normalise(ContainerSpec spec) {
-    return lifecycle().normalise(Objects.requireNonNull(spec, "spec"));
+    return containers().normalise(Objects.requireNonNull(spec, "spec"));
   }
 
   @Override
   public void destroy(String name) {
-    lifecycle().destroy(lifecycle().resolve(name));
+    containers().destroy(containers().resolve(name));
   }
 
   @Override
   public String detect(long pid) {
-    return lifecycle().detect(pid == 0 ? fs.selfPid() : pid).value();
+    return containers().detect(pid == 0 ? fs.selfPid() : pid).value();
   }
 
   @Override
   public void initMachine(InitSpec spec) {
-    Objects.requireNonNull(spec, "spec");
-    lifecycle()
-        .prepareRoot(spec.processesLeaf() == null); // a systemd driver's unit is started first
-    lifecycle().initMachine(spec);
+    containers().initMachine(Objects.requireNonNull(spec, "spec"));
     synchronized (this) {
-      lifecycle = null; // hierarchies may have been mounted: read the layout again
+      containers = null; // hierarchies may have been mounted: read the layout again
     }
   }
 
   @Override
   public CleanupReport cleanup() {
-    return lifecycle().cleanup();
-  }
-
-  Notifier notifier() {
-    return notifier;
+    return containers().cleanup();
   }
 
   /**
@@ -158,18 +134,13 @@ public final class ContainerApiImpl implements ContainerApi {
       notifier.close();
     } finally {
       try {
-        Lifecycle l = lifecycle;
-        if (l != null) {
-          l.close();
+        Containers c = containers;
+        if (c != null) {
+          c.close();
         }
       } finally {
         driver.close();
       }
     }
-  }
-
-  /** See {@link Driver#beforePlacing()}. */
-  void beforePlacing() {
-    driver.beforePlacing();
   }
 }

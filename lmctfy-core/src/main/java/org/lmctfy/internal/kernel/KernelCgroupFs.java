@@ -30,10 +30,10 @@ import org.lmctfy.cgroupfs.DeviceRule;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.cgroupfs.Owner;
-import org.lmctfy.cgroupfs.VirtualHosts;
+import org.lmctfy.internal.kernel.launch.Launcher;
+import org.lmctfy.internal.kernel.vhost.HostVirtualHosts;
 import org.lmctfy.internal.libc.Libc;
-import org.lmctfy.internal.process.Launcher;
-import org.lmctfy.internal.vhost.HostVirtualHosts;
+import org.lmctfy.vhost.VirtualHosts;
 
 /**
  * The host's cgroup filesystem. Mutations and reads of interface files go through libc so that

@@ -2,9 +2,9 @@ package org.lmctfy.internal.lifecycle;
 
 /**
  * The operations on a container and the lock each holds: the one place that says which operation
- * locks. {@link Lifecycle#hold} takes the lock an operation's entry names, for the lifecycle's own
- * operations and for those the facade runs itself (run, enter, pause, resume, killAll). Locks are
- * taken parent before child; a lock not free within the lock timeout is DEADLINE_EXCEEDED.
+ * locks. {@link Containers}, the one internal entry, takes the lock an operation's entry names for
+ * every operation. Locks are taken parent before child; a lock not free within the lock timeout is
+ * DEADLINE_EXCEEDED.
  */
 public enum ContainerOperation {
   /**

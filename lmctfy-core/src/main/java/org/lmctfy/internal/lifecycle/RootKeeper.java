@@ -3,11 +3,12 @@ package org.lmctfy.internal.lifecycle;
 import java.util.List;
 
 /**
- * What the driver that chose an API's root does for the lifecycle: makes the root usable before a
- * top-level create (a systemd unit started, the root's processes moved into a leaf), says whether
- * cleanup may remove the root (then top-level creates hold the root's lock, so that it is never
- * removed under them), removes what cleanup finds unused, and names the remedy when a controller
- * does not reach the root. {@link #CGROUPS_AS_THEY_ARE} does none of it.
+ * What the driver that chose an API's root does for its containers: makes the root usable before a
+ * top-level create (a systemd unit started, the root's processes moved into a leaf), makes sure
+ * this process may place processes before a run or an enter, says whether cleanup may remove the
+ * root (then top-level creates hold the root's lock, so that it is never removed under them),
+ * removes what cleanup finds unused, and names the remedy when a controller does not reach the
+ * root. {@link #CGROUPS_AS_THEY_ARE} does none of it.
  */
 public interface RootKeeper {
   /** The root as it is: nothing to prepare or remove; the remedy is initMachine. */
@@ -36,7 +37,7 @@ public interface RootKeeper {
    * @return whether this call made the root (started a systemd unit), so that a create that then
    *     fails can take it away again ({@link #removeUnused})
    */
-  default boolean prepare(Lifecycle lifecycle) {
+  default boolean prepare(Containers containers) {
     return false;
   }
 
@@ -46,7 +47,7 @@ public interface RootKeeper {
    *
    * @return whether this call made the root
    */
-  default boolean ensureRoot(Lifecycle lifecycle) {
+  default boolean ensureRoot(Containers containers) {
     return false;
   }
 
@@ -56,13 +57,29 @@ public interface RootKeeper {
    * machine as it was. A failure to remove it is added to {@code failure}, suppressed (cleanup()
    * removes it later).
    */
-  default void removeUnused(Lifecycle lifecycle, Exception failure) {}
+  default void removeUnused(Containers containers, Exception failure) {}
 
   /**
    * At the end of cleanup(), holding nothing: removes what the driver made and no container uses;
    * adds what it removed and what it could not to the lists.
    */
-  default void afterCleanup(Lifecycle lifecycle, List<String> removed, List<String> failures) {}
+  default void afterCleanup(Containers containers, List<String> removed, List<String> failures) {}
+
+  /**
+   * Before this process places a process in a container ({@code run}, {@code enter}): makes sure it
+   * may (a user's systemd driver moves this process into a scope of the user's manager once).
+   */
+  default void beforePlacing() {}
+
+  /**
+   * When the API closes, if it created, destroyed or prepared anything: removes what the driver
+   * keeps for the API where it holds no container (a systemd unit is stopped: one D-Bus call per
+   * API, never per destroy), under the root's lock, so that a create in another process is never
+   * undercut. A crash skips it: the next create or cleanup() does it.
+   *
+   * @throws org.lmctfy.LmctfyException where the removal failed
+   */
+  default void release(Containers containers) {}
 
   /**
    * How to give the root the v2 controller it lacks (the end of a FAILED_PRECONDITION message).

@@ -18,9 +18,9 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.resources.Chown;
+import org.lmctfy.internal.resources.ContainerView;
 import org.lmctfy.internal.resources.DeviceFilter;
 import org.lmctfy.internal.resources.FileWrite;
-import org.lmctfy.internal.resources.Host;
 import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.spec.ContainerSpec;
@@ -39,18 +39,21 @@ import org.lmctfy.spec.ContainerSpec;
 final class Updater {
   private final Layout layout;
   private final CgroupFs fs;
-  private final Function<ContainerName, Host> hosts;
+  private final Function<ContainerName, ContainerView> views;
 
   private final Census census;
   private final SubtreeControl subtree;
 
   Updater(
-      Layout layout, Census census, Function<ContainerName, Host> hosts, SubtreeControl subtree) {
+      Layout layout,
+      Census census,
+      Function<ContainerName, ContainerView> views,
+      SubtreeControl subtree) {
     this.subtree = subtree;
     this.census = census;
     this.layout = layout;
     this.fs = layout.fs();
-    this.hosts = hosts;
+    this.views = views;
   }
 
   /**
@@ -94,9 +97,9 @@ final class Updater {
   }
 
   void update(ContainerName name, ContainerSpec spec, Mode mode) throws IOException {
-    Host host = hosts.apply(name);
+    ContainerView view = views.apply(name);
     CgroupPath path = layout.path(name);
-    Set<String> bring = ResourcePlan.v2Controllers(spec, host);
+    Set<String> bring = ResourcePlan.v2Controllers(spec, view);
     Recorded recorded = recorded(name);
     Set<String> before = new LinkedHashSet<>(recorded.fields());
     if (mode == Mode.REPLACE) {
@@ -111,10 +114,10 @@ final class Updater {
         enable(name, tx, bring);
       }
       ResourcePlan plan =
-          ResourcePlan.of(spec, mode, host).knowingTheDeviceFilter(before, mode, host);
+          ResourcePlan.of(spec, mode, view).knowingTheDeviceFilter(before, mode, view);
       touched.addAll(plan.touched());
-      old = ResourcePlan.read(host, touched);
-      defaults = plan.asRead(host);
+      old = ResourcePlan.read(view, touched);
+      defaults = plan.asRead(view);
       Set<String> after = mode == Mode.REPLACE ? plan.fields() : union(before, plan.fields());
       boolean trustedBefore = layout.trusted(path);
       apply(fs, path, plan);
@@ -132,7 +135,7 @@ final class Updater {
       LmctfyException failure =
           Errors.of("update " + name + " (every value changed was put back)", e);
       if (old != null) {
-        restore(host, path, old, touched, failure, defaults);
+        restore(view, path, old, touched, failure, defaults);
       }
       try {
         tx.close();
@@ -177,48 +180,16 @@ final class Updater {
 
   /** Puts back {@code old}: a plan from the state the failure left to the values read before. */
   private void restore(
-      Host host,
+      ContainerView view,
       CgroupPath path,
       ContainerSpec old,
       Set<String> touched,
       LmctfyException failure,
       List<FileWrite> defaults) {
-    ResourcePlan back = ResourcePlan.restoring(old, touched, host);
+    ResourcePlan back = ResourcePlan.restoring(old, touched, view);
     List<FileWrite> writes = new ArrayList<>(back.writes());
     writes.addAll(defaults);
-    for (FileWrite w : writes) {
-      try {
-        fs.write(w.hierarchy(), path, w.file(), w.value());
-      } catch (IOException e) {
-        failure.addSuppressed(
-            new IOException(
-                "could not restore " + w.field() + " (\"" + w.value() + "\" to " + w.file() + ")",
-                e));
-      }
-    }
-    DeviceFilter devices = back.deviceFilter();
-    if (devices != null) {
-      try {
-        fs.setDeviceFilter(devices.unified(), path, devices.rules());
-      } catch (IOException e) {
-        failure.addSuppressed(
-            new IOException(
-                "could not restore device.rules (the device filter of "
-                    + devices.unified().display(path, null)
-                    + ")",
-                e));
-      }
-    }
-    for (Chown c : back.chowns()) {
-      try {
-        if (c.file() == null || fs.hasFile(c.hierarchy(), path, c.file())) {
-          fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
-        }
-      } catch (IOException e) {
-        failure.addSuppressed(
-            new IOException("could not restore the owner of " + path + "/" + c.file(), e));
-      }
-    }
+    steps(fs, path, writes, back, failure);
   }
 
   /**
@@ -226,27 +197,95 @@ final class Updater {
    * files the cgroup lacks).
    */
   static void apply(CgroupFs fs, CgroupPath path, ResourcePlan plan) throws IOException {
-    for (FileWrite w : plan.writes()) {
+    IOException failed = steps(fs, path, plan.writes(), plan, null);
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  /**
+   * The steps of a plan, in order: {@code writes}, then the plan's device filter, then its owner
+   * changes. Applied ({@code restoring} null), each write is checked and the first failure ends
+   * them and is returned; restoring, each write is made as it is, and each failure rides on {@code
+   * restoring}, suppressed, and the next step is tried (null is returned).
+   */
+  private static IOException steps(
+      CgroupFs fs,
+      CgroupPath path,
+      List<FileWrite> writes,
+      ResourcePlan plan,
+      LmctfyException restoring) {
+    for (FileWrite w : writes) {
       try {
-        fs.write(w.hierarchy(), path, w.file(), w.value());
-      } catch (CgroupFsException e) {
-        if (e.errno() == Errno.ENOENT && lacksFile(fs, path, w)) {
-          throw missingFile(w, e);
+        if (restoring == null) {
+          write(fs, path, w);
+        } else {
+          fs.write(w.hierarchy(), path, w.file(), w.value());
         }
-        throw e;
-      }
-      if (w.check() != FileWrite.Check.NONE) {
-        checkReadsBack(fs, path, w);
+      } catch (IOException e) {
+        IOException end =
+            failed(e, restoring, w.field() + " (\"" + w.value() + "\" to " + w.file() + ")");
+        if (end != null) {
+          return end;
+        }
       }
     }
     DeviceFilter devices = plan.deviceFilter();
     if (devices != null) {
-      fs.setDeviceFilter(devices.unified(), path, devices.rules());
+      try {
+        fs.setDeviceFilter(devices.unified(), path, devices.rules());
+      } catch (IOException e) {
+        IOException end =
+            failed(
+                e,
+                restoring,
+                "device.rules (the device filter of "
+                    + devices.unified().display(path, null)
+                    + ")");
+        if (end != null) {
+          return end;
+        }
+      }
     }
     for (Chown c : plan.chowns()) {
-      if (c.file() == null || fs.hasFile(c.hierarchy(), path, c.file())) {
-        fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
+      try {
+        if (c.file() == null || fs.hasFile(c.hierarchy(), path, c.file())) {
+          fs.chown(c.hierarchy(), path, c.file(), c.uid(), c.gid());
+        }
+      } catch (IOException e) {
+        IOException end = failed(e, restoring, "the owner of " + path + "/" + c.file());
+        if (end != null) {
+          return end;
+        }
       }
+    }
+    return null;
+  }
+
+  /**
+   * A step's failure: what ends the steps when they are applied; restoring, nothing, and the
+   * failure rides on {@code restoring}, naming {@code what} could not be put back.
+   */
+  private static IOException failed(IOException e, LmctfyException restoring, String what) {
+    if (restoring == null) {
+      return e;
+    }
+    restoring.addSuppressed(new IOException("could not restore " + what, e));
+    return null;
+  }
+
+  /** A write of a plan applied: a missing file named as such, a unified file read back. */
+  private static void write(CgroupFs fs, CgroupPath path, FileWrite w) throws IOException {
+    try {
+      fs.write(w.hierarchy(), path, w.file(), w.value());
+    } catch (CgroupFsException e) {
+      if (e.errno() == Errno.ENOENT && lacksFile(fs, path, w)) {
+        throw missingFile(w, e);
+      }
+      throw e;
+    }
+    if (w.check() != FileWrite.Check.NONE) {
+      checkReadsBack(fs, path, w);
     }
   }
 

@@ -1,7 +1,9 @@
 package org.lmctfy.internal.lifecycle;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -13,15 +15,17 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.cgroupfs.ProcessId;
-import org.lmctfy.cgroupfs.VirtualHosts;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.process.Freezer;
 import org.lmctfy.internal.process.ProcessKiller;
+import org.lmctfy.internal.process.RunCommand;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.FilesystemSpec;
 import org.lmctfy.spec.VirtualHostSpec;
+import org.lmctfy.vhost.Blueprint;
+import org.lmctfy.vhost.ProcessId;
+import org.lmctfy.vhost.VirtualHosts;
 
 /**
  * What the lifecycle knows of virtual hosts (lmctfy's {@code virtual_host}): the rules a spec must
@@ -32,7 +36,7 @@ import org.lmctfy.spec.VirtualHostSpec;
  * (pid and start time). Both go with the cgroup. Markers are believed only on a directory of root's
  * or of the API's uid, the library's one rule.
  */
-public final class VirtualHostKeeper {
+final class VirtualHostKeeper {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(VirtualHostKeeper.class);
 
@@ -51,12 +55,10 @@ public final class VirtualHostKeeper {
    * A virtual host as its container records it.
    *
    * @param name the container that is the virtual host (a top-level one)
-   * @param host its {@code virtual_host}
-   * @param filesystem its {@code filesystem}, or null
+   * @param blueprint what it is made of, from its {@code virtual_host} and {@code filesystem}
    * @param init its init, or null if none was recorded
    */
-  public record Record(
-      ContainerName name, VirtualHostSpec host, FilesystemSpec filesystem, ProcessId init) {}
+  record Record(ContainerName name, Blueprint blueprint, ProcessId init) {}
 
   VirtualHostKeeper(
       Layout layout, ProcessKiller killer, Function<ContainerName, ContainerLocks.Held> locks) {
@@ -67,7 +69,7 @@ public final class VirtualHostKeeper {
   }
 
   /** The backend's virtual hosts; UNIMPLEMENTED for one without. */
-  public VirtualHosts vhosts() {
+  VirtualHosts vhosts() {
     return fs.virtualHosts()
         .orElseThrow(
             () ->
@@ -132,7 +134,7 @@ public final class VirtualHostKeeper {
       }
     }
     try {
-      vhosts().check(host, spec.filesystem());
+      vhosts().check(blueprint(spec));
     } catch (LmctfyException e) {
       throw new LmctfyException(e.code(), "create " + name + ": " + e.getMessage(), e);
     }
@@ -148,13 +150,36 @@ public final class VirtualHostKeeper {
     }
     CgroupPath path = layout.path(name);
     fs.setMarker(layout.anchor(), path, SPEC_KEY, sections(spec).toJson());
-    ProcessId init = vhosts().start(spec.virtualHost(), spec.filesystem(), cgroups(name));
+    ProcessId init = vhosts().start(blueprint(spec), cgroups(name));
     tx.add(
         ResourceHandle.of(
             path,
             () -> "the virtual host's init " + init.pid(),
             () -> killer.killAll(layout.managed(), path)));
     fs.setMarker(layout.anchor(), path, INIT_KEY, init.toString());
+  }
+
+  /**
+   * What the backend makes the virtual host of {@code spec} of: its {@code virtual_host} and {@code
+   * filesystem} in the SPI's terms (the rules of {@link #check} already applied; the init's paths
+   * checked by {@link RunCommand#initOf}).
+   */
+  private static Blueprint blueprint(ContainerSpec spec) {
+    VirtualHostSpec host = spec.virtualHost();
+    FilesystemSpec filesystem = spec.filesystem();
+    List<Blueprint.Bind> binds = new ArrayList<>();
+    if (filesystem != null) {
+      for (FilesystemSpec.Mount m : filesystem.mountList()) {
+        binds.add(
+            new Blueprint.Bind(m.source(), m.insidePath(), Boolean.TRUE.equals(m.readOnly())));
+      }
+    }
+    return new Blueprint(
+        host.virtualHostname(),
+        host.network() != null,
+        filesystem == null ? null : filesystem.rootfs(),
+        binds,
+        RunCommand.initOf(host.init()));
   }
 
   private static ContainerSpec sections(ContainerSpec spec) {
@@ -165,7 +190,7 @@ public final class VirtualHostKeeper {
   }
 
   /** One cgroup per managed hierarchy: the container's. */
-  public Map<Hierarchy, CgroupPath> cgroups(ContainerName name) {
+  Map<Hierarchy, CgroupPath> cgroups(ContainerName name) {
     Map<Hierarchy, CgroupPath> cgroups = new LinkedHashMap<>();
     layout.managed().forEach(h -> cgroups.put(h, layout.path(name)));
     return cgroups;
@@ -178,7 +203,7 @@ public final class VirtualHostKeeper {
    * @throws LmctfyException FAILED_PRECONDITION when the record is on a directory whose markers are
    *     not believed (a tenant's): joining a tenant's namespaces is refused, not guessed at
    */
-  public Optional<Record> of(ContainerName name) throws IOException {
+  Optional<Record> of(ContainerName name) throws IOException {
     if (name.isRoot()) {
       return Optional.empty();
     }
@@ -205,7 +230,7 @@ public final class VirtualHostKeeper {
               + ")");
     }
     ContainerSpec sections = ContainerSpec.parse(spec.get());
-    return Optional.of(new Record(top, sections.virtualHost(), sections.filesystem(), init(path)));
+    return Optional.of(new Record(top, blueprint(sections), init(path)));
   }
 
   private ProcessId init(CgroupPath path) throws IOException {
@@ -229,7 +254,7 @@ public final class VirtualHostKeeper {
    *
    * @throws LmctfyException FAILED_PRECONDITION if the init is gone while the container is paused
    */
-  public ProcessId running(Record record) throws IOException {
+  ProcessId running(Record record) throws IOException {
     VirtualHosts vhosts = vhosts();
     if (record.init() != null && vhosts.isRunning(record.init())) {
       return record.init();
@@ -260,7 +285,7 @@ public final class VirtualHostKeeper {
           "virtual host {}: its init {} is not running (killAll, or it ended); starting a new one",
           record.name(),
           now == null ? "(none recorded)" : now.pid());
-      ProcessId init = vhosts.start(record.host(), record.filesystem(), cgroups);
+      ProcessId init = vhosts.start(record.blueprint(), cgroups);
       try {
         fs.setMarker(layout.anchor(), path, INIT_KEY, init.toString());
       } catch (IOException | RuntimeException e) {

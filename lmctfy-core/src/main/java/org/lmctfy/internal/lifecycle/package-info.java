@@ -1,6 +1,8 @@
 /**
- * Not API: creating, finding, listing and destroying containers so that no failure and no crash
- * ever needs manual intervention.
+ * Not API: the one internal entry, {@code Containers}, which serves every operation of the facade
+ * (the lifecycle, updates and reads, and the processes of a container), under the lock each
+ * operation names ({@code ContainerOperation}); and creating, finding, listing and destroying
+ * containers so that no failure and no crash ever needs manual intervention.
  *
  * <p>The protocol. A container is one cgroup at the same path in every managed hierarchy (every
  * mounted hierarchy that carries controllers, and the unified one). The first managed hierarchy is

@@ -7,7 +7,6 @@ import java.util.Set;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.internal.codec.Checks;
 
 /**
  * A resolved, valid container name: {@code "/"} or {@code "/a/b"}, relative to the API's root.
@@ -87,13 +86,7 @@ public final class ContainerName {
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      if (!(c >= 'a' && c <= 'z'
-          || c >= 'A' && c <= 'Z'
-          || c >= '0' && c <= '9'
-          || c == '_'
-          || c == '-'
-          || c == '.'
-          || c == '/')) {
+      if (!(c == '/' || isNameCharacter(c))) {
         throw invalid(
             name,
             "character "
@@ -212,11 +205,21 @@ public final class ContainerName {
     return new ContainerName(CgroupPath.of(isRoot() ? "/" + component : value() + "/" + component));
   }
 
+  /** The alphabet of a name's components: ASCII letters, digits, '_', '-' and '.'. */
+  private static boolean isNameCharacter(int c) {
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c >= '0' && c <= '9'
+        || c == '_'
+        || c == '-'
+        || c == '.';
+  }
+
   /** Whether {@code component} is a valid name component (foreign directories may not be). */
   public static boolean isValidComponent(String component) {
     try {
       checkComponent(component, component);
-      return Checks.lettersDigitsOr(component, "_-.");
+      return component.chars().allMatch(ContainerName::isNameCharacter);
     } catch (LmctfyException e) {
       return false;
     }

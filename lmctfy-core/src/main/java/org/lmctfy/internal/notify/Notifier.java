@@ -17,7 +17,6 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.internal.errors.Errors;
-import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.EventSpec;
 import org.slf4j.Logger;
@@ -87,7 +86,10 @@ public final class Notifier {
    * Starts a registration; the source is opened (and the container checked) before the id exists.
    */
   public synchronized long register(
-      Layout layout, ContainerName name, EventSpec event, NotificationListener listener) {
+      ContainerCgroups cgroups,
+      ContainerName name,
+      EventSpec event,
+      NotificationListener listener) {
     if (closed) {
       throw new LmctfyException(
           ErrorCode.FAILED_PRECONDITION,
@@ -96,13 +98,13 @@ public final class Notifier {
     Engine e = engine;
     boolean fresh = e == null;
     if (fresh) {
-      e = new Engine(openWatcher(layout.fs(), name, event));
+      e = new Engine(openWatcher(cgroups.fs(), name, event));
     }
     // opened under this monitor: the watch thread cannot see the watch signal before its
     // registration
     Source source;
     try {
-      source = Source.open(layout, name, event, e.watcher);
+      source = Source.open(cgroups, name, event, e.watcher);
     } catch (LmctfyException failure) {
       if (fresh) {
         try {

@@ -16,7 +16,6 @@ import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.codec.FlatKeyed;
 import org.lmctfy.internal.errors.Errors;
-import org.lmctfy.internal.lifecycle.Layout;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.EventSpec.PressureTrigger;
@@ -61,12 +60,13 @@ abstract class Source {
    * The source for {@code event} on {@code name}, its watch opened on {@code watcher}; the
    * LmctfyException says why not.
    */
-  static Source open(Layout layout, ContainerName name, EventSpec event, CgroupWatcher watcher) {
-    CgroupFs fs = layout.fs();
-    CgroupPath path = layout.path(name);
+  static Source open(
+      ContainerCgroups cgroups, ContainerName name, EventSpec event, CgroupWatcher watcher) {
+    CgroupFs fs = cgroups.fs();
+    CgroupPath path = cgroups.path();
     Hierarchy v1Memory = null;
     Hierarchy unified = null;
-    for (Hierarchy h : layout.managed()) {
+    for (Hierarchy h : cgroups.managed()) {
       if (h.version() == CgroupVersion.V2) {
         unified = h;
       } else if (h.has("memory") && v1Memory == null) {
@@ -98,9 +98,9 @@ abstract class Source {
         source =
             unified != null
                 ? new EmptyV2(fs, unified, path)
-                : new EmptyV1(fs, layout.anchor(), path);
+                : new EmptyV1(fs, cgroups.anchor(), path);
       } else if (event.containerDestroyedEvent() != null) {
-        source = new Destroyed(fs, layout.anchor(), path);
+        source = new Destroyed(fs, cgroups.anchor(), path);
       } else {
         PressureTrigger p = event.pressure();
         String file = p.resource().name().toLowerCase(java.util.Locale.ROOT) + ".pressure";

@@ -34,10 +34,7 @@ public final class Freezer {
   private final Hierarchy hierarchy;
   private final Duration deadline;
 
-  /**
-   * @throws LmctfyException UNIMPLEMENTED if neither a v1 freezer nor a unified hierarchy is
-   *     mounted
-   */
+  /** The freezer of {@code managed}; one that has none refuses to freeze or thaw. */
   public Freezer(CgroupFs fs, List<Hierarchy> managed, Duration deadline) {
     this.fs = fs;
     this.deadline = deadline;
@@ -46,11 +43,19 @@ public final class Freezer {
             .filter(h -> h.has("freezer"))
             .findFirst()
             .or(() -> managed.stream().filter(h -> h.version() == CgroupVersion.V2).findFirst())
-            .orElseThrow(
-                () ->
-                    new LmctfyException(
-                        ErrorCode.UNIMPLEMENTED,
-                        "pause and resume need the v1 freezer or the unified hierarchy; neither is mounted"));
+            .orElse(null);
+  }
+
+  /**
+   * @throws LmctfyException UNIMPLEMENTED if neither a v1 freezer nor a unified hierarchy is
+   *     mounted
+   */
+  private void requireFreezer() {
+    if (hierarchy == null) {
+      throw new LmctfyException(
+          ErrorCode.UNIMPLEMENTED,
+          "pause and resume need the v1 freezer or the unified hierarchy; neither is mounted");
+    }
   }
 
   /**
@@ -74,6 +79,7 @@ public final class Freezer {
   }
 
   public void freeze(CgroupPath path) throws IOException {
+    requireFreezer();
     set(path, true);
     try {
       await(path, true);
@@ -88,6 +94,7 @@ public final class Freezer {
   }
 
   public void thaw(CgroupPath path) throws IOException {
+    requireFreezer();
     set(path, false);
     CgroupPath blocker = frozenAncestor(path);
     if (blocker != null) {

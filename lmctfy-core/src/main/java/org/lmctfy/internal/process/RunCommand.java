@@ -5,16 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.spec.RunSpec;
+import org.lmctfy.spec.VirtualHostSpec;
+import org.lmctfy.vhost.Blueprint;
 
 /**
- * Turns an argv and a {@link RunSpec} into the {@link ProcessBuilder} a launcher starts; {@link
- * #check} finds on this machine what would make the start fail after the launcher is placed: an
- * {@code argv[0]} that is not an executable file (searched on the PATH the process will have, as
- * {@code sh} does), a missing working directory or stdin file.
+ * Turns an argv and a {@link RunSpec} into the {@link ProcessBuilder} that {@code CgroupFs.start}
+ * or {@code VirtualHosts.join} starts, checking what needs no machine (an empty argv, a NUL, a
+ * relative path where a virtual host needs an absolute one); what the machine has (the program, the
+ * directory, the files) the backend checks below the SPI.
  *
  * <ul>
  *   <li>{@code use_shell}: the argv joined with spaces becomes {@code /bin/sh -c <line>}.
@@ -28,15 +29,12 @@ import org.lmctfy.spec.RunSpec;
  * </ul>
  */
 public final class RunCommand {
-  /** What sh searches when the environment has no PATH. */
-  static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
   private static final List<String> SETSID = List.of("/usr/bin/setsid", "/bin/setsid");
   private static final File DEV_NULL = new File("/dev/null");
 
   private RunCommand() {}
 
-  /** The command to start; checks only what needs no filesystem (see {@link #check}). */
+  /** The command to start; checks only what needs no filesystem. */
   public static ProcessBuilder of(List<String> argv, RunSpec spec) {
     if (argv == null || argv.isEmpty()) {
       throw invalid("argv is empty: it needs at least the program to run");
@@ -95,38 +93,72 @@ public final class RunCommand {
                 null,
                 spec.useShell()));
     boolean detached = spec.fdPolicy() == RunSpec.FdPolicy.DETACHED;
-    String dir = spec.workingDirectory() == null ? "/" : spec.workingDirectory();
-    if (!dir.startsWith("/")) {
-      throw invalid(
-          "working_directory " + dir + ": inside a virtual host it must be an absolute path");
-    }
-    pb.directory(new File(dir));
-    if (spec.stdin() != null) {
-      pb.redirectInput(hostFile(spec.stdin(), "stdin").toFile());
+    pb.directory(new File(insideDirectory(spec, "")));
+    String stdin = hostFile(spec.stdin(), "stdin");
+    if (stdin != null) {
+      pb.redirectInput(new File(stdin));
     } else if (detached) {
       pb.redirectInput(DEV_NULL);
     }
-    pb.redirectOutput(
-        spec.stdout() == null
-            ? output(null, null, detached)
-            : ProcessBuilder.Redirect.appendTo(hostFile(spec.stdout(), "stdout").toFile()));
-    pb.redirectError(
-        spec.stderr() == null
-            ? output(null, null, detached)
-            : ProcessBuilder.Redirect.appendTo(hostFile(spec.stderr(), "stderr").toFile()));
+    pb.redirectOutput(hostOutput(hostFile(spec.stdout(), "stdout"), detached));
+    pb.redirectError(hostOutput(hostFile(spec.stderr(), "stderr"), detached));
     return pb;
   }
 
-  private static Path hostFile(String file, String field) {
-    if (!file.startsWith("/")) {
+  /**
+   * A virtual host's init as {@code VirtualHosts.start} takes it, from the spec's {@code
+   * virtual_host.init}: {@code use_shell} as for a run, its working directory inside (default
+   * {@code /}), its redirected files the host's, given by absolute paths; the backend's own init
+   * where it names no program.
+   */
+  public static Blueprint.Init initOf(VirtualHostSpec.Init init) {
+    RunSpec run = init == null || init.runSpec() == null ? RunSpec.inherit() : init.runSpec();
+    List<String> argv = init == null ? List.of() : init.initArgv();
+    if (!argv.isEmpty() && Boolean.TRUE.equals(run.useShell())) {
+      argv = List.of("/bin/sh", "-c", String.join(" ", argv));
+    }
+    return new Blueprint.Init(
+        argv,
+        run.environment(),
+        insideDirectory(run, INIT),
+        hostFile(run.stdin(), INIT + "stdin"),
+        hostFile(run.stdout(), INIT + "stdout"),
+        hostFile(run.stderr(), INIT + "stderr"));
+  }
+
+  /** Where a virtual host's init's run spec is, for messages. */
+  private static final String INIT = "virtual_host.init.run_spec.";
+
+  /** A working directory inside a virtual host: absolute; {@code /} when not given. */
+  private static String insideDirectory(RunSpec spec, String prefix) {
+    String dir = spec.workingDirectory() == null ? "/" : spec.workingDirectory();
+    if (!dir.startsWith("/")) {
+      throw invalid(
+          prefix
+              + "working_directory "
+              + dir
+              + ": inside a virtual host it must be an absolute path");
+    }
+    return dir;
+  }
+
+  /** A redirected file of a process in a virtual host: the host's, by an absolute path. */
+  private static String hostFile(String file, String field) {
+    if (file != null && !file.startsWith("/")) {
       throw invalid(
           field
               + " "
               + file
-              + ": a run in a virtual host redirects to files of the host, given by "
-              + "absolute paths (its working_directory is inside the virtual host)");
+              + ": in a virtual host, redirections are files of the host, given by absolute"
+              + " paths (the working_directory is inside the virtual host)");
     }
-    return Path.of(file);
+    return file;
+  }
+
+  private static ProcessBuilder.Redirect hostOutput(String file, boolean detached) {
+    return file == null
+        ? output(null, null, detached)
+        : ProcessBuilder.Redirect.appendTo(new File(file));
   }
 
   private static Path against(Path dir, String file) {
@@ -140,106 +172,13 @@ public final class RunCommand {
     return ProcessBuilder.Redirect.appendTo(against(dir, file).toFile());
   }
 
-  /**
-   * Checks on this machine what would make {@code pb} fail once its launcher is placed: the
-   * program, the working directory, the files of the redirections.
-   *
-   * @throws LmctfyException INVALID_ARGUMENT naming what is wrong
-   */
-  public static void check(ProcessBuilder pb) {
-    Path dir =
-        pb.directory() == null ? Path.of(System.getProperty("user.dir")) : pb.directory().toPath();
-    if (!Files.isDirectory(dir)) {
-      throw invalid("working_directory " + dir + " is not a directory");
-    }
-    requireExecutable(pb.command().get(0), dir, pb.environment());
-    checkRedirections(pb, dir);
-  }
-
-  /**
-   * Checks the files of {@code pb}'s redirections, relative ones from {@code dir}: stdin a readable
-   * file, stdout and stderr in an existing directory.
-   *
-   * @throws LmctfyException INVALID_ARGUMENT naming the file
-   */
-  public static void checkRedirections(ProcessBuilder pb, Path dir) {
-    File in = pb.redirectInput().file();
-    if (in != null
-        && (!Files.isReadable(dir.resolve(in.toPath()))
-            || Files.isDirectory(dir.resolve(in.toPath())))) {
-      throw invalid("stdin " + in + " is not a readable file");
-    }
-    for (ProcessBuilder.Redirect r : List.of(pb.redirectOutput(), pb.redirectError())) {
-      if (r.type() == ProcessBuilder.Redirect.Type.APPEND) {
-        Path out = dir.resolve(r.file().toPath());
-        Path parent = out.getParent();
-        if (parent == null || !Files.isDirectory(parent) || Files.isDirectory(out)) {
-          throw invalid(
-              "cannot append to " + out + ": its directory is missing or it is a directory");
-        }
-      }
-    }
-  }
-
-  /**
-   * As sh finds a command: a name with a slash is a path (from the working directory), else PATH.
-   */
-  private static void requireExecutable(String program, Path dir, Map<String, String> env) {
-    if (program.contains("/")) {
-      if (!isExecutableFile(dir.resolve(program))) {
-        throw invalid("argv[0] " + program + " is not an executable file");
-      }
-      return;
-    }
-    String path = env.getOrDefault("PATH", DEFAULT_PATH);
-    if (find(program, dir, path)
-        == null) { // the PATH's value may be long and private: its size only
-      throw invalid(
-          "argv[0] "
-              + program
-              + " is not an executable file in any of the "
-              + path.split(":", -1).length
-              + " directories of "
-              + (env.containsKey("PATH")
-                  ? "the program's PATH"
-                  : "sh's default PATH (the program's environment has none)")
-              + "; give its path, or a PATH that holds it");
-    }
-  }
-
-  /** The first executable {@code program} on {@code path} (searched from {@code dir}), or null. */
-  private static Path find(String program, Path dir, String path) {
-    for (String d : path.split(":", -1)) {
-      Path p = dir.resolve(d.isEmpty() ? "." : d).resolve(program);
-      if (isExecutableFile(p)) {
-        return p;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * {@code program} (a name without a slash) as sh finds it on {@code path} from {@code directory}
-   * (null: the JVM's); the name itself if it is not there (the start then fails as sh's would).
-   */
-  static String resolve(String program, String path, File directory) {
-    Path found =
-        find(
-            program,
-            directory == null
-                ? Path.of(System.getProperty("user.dir"))
-                : directory.toPath().toAbsolutePath(),
-            path);
-    return found == null ? program : found.toString();
-  }
-
   private static boolean isExecutableFile(Path p) {
     return Files.isRegularFile(p) && Files.isExecutable(p);
   }
 
   /**
-   * util-linux's setsid by absolute path; the bare name where it is not there ({@link #check} then
-   * says so).
+   * util-linux's setsid by absolute path; the bare name where it is not there (the backend's check
+   * of the program then says so).
    */
   private static String setsid() {
     for (String s : SETSID) {

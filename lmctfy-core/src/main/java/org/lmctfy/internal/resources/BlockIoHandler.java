@@ -76,46 +76,34 @@ final class BlockIoHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
-    plan(spec.blockio(), mode, host, out.writes);
-  }
-
-  @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.blockio(read(host, fields));
-  }
-
-  @Override
-  public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.blockio(anyOf(given) ? normalise(spec.blockio(), host) : null);
-  }
-
-  static void plan(BlockIoSpec io, Mode mode, Host host, List<FileWrite> out) {
-    boolean replace = mode == Mode.REPLACE && (host.has("blkio") || host.has("io"));
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning planning) {
+    BlockIoSpec io = spec.blockio();
+    List<FileWrite> out = planning.writes;
+    boolean replace = mode == Mode.REPLACE && (view.has("blkio") || view.has("io"));
     if (io == null && !replace) {
       return;
     }
-    Hierarchy h = host.find("io").orElseGet(() -> host.require("blkio", "blockio"));
+    Hierarchy h = view.find("io").orElseGet(() -> view.require("blkio", "blockio"));
     Integer weight = io == null ? null : io.weight();
-    if (!Host.isV2(h) && io != null && !io.deviceWeights().isEmpty()) {
-      throw Host.notOn(h, "blockio.device_weights", "lmctfy sets per-device weights on v2 only");
+    if (!ContainerView.isV2(h) && io != null && !io.deviceWeights().isEmpty()) {
+      throw ContainerView.notOn(
+          h, "blockio.device_weights", "lmctfy sets per-device weights on v2 only");
     }
-    if (!Host.isV2(h) && io != null && !io.latencyTargets().isEmpty()) {
-      throw Host.notOn(h, "blockio.latency_targets", "v1 has no io.latency");
+    if (!ContainerView.isV2(h) && io != null && !io.latencyTargets().isEmpty()) {
+      throw ContainerView.notOn(h, "blockio.latency_targets", "v1 has no io.latency");
     }
-    if (Host.isV2(h)) {
-      planV2Weights(io, mode, replace, host, h, out);
+    if (ContainerView.isV2(h)) {
+      planV2Weights(io, mode, view, h, out);
     } else if (weight != null || replace) {
-      String file = v1WeightFile(host, h, mode);
-      if (weight != null && !hasV1Weight(host, h, mode, file)) {
-        throw Host.notOn(
+      String file = v1WeightFile(view, h, mode);
+      if (weight != null && !hasV1Weight(view, h, mode, file)) {
+        throw ContainerView.notOn(
             h,
             "blockio.weight",
             "this kernel has neither blkio.weight (CFQ) nor blkio.bfq.weight "
                 + "(the BFQ scheduler, a module: on no block device here), so there is no weight to set");
       }
-      if (weight != null || host.selfHas(h, file)) {
+      if (weight != null || view.selfHas(h, file)) {
         out.add(
             new FileWrite(
                 h,
@@ -124,15 +112,15 @@ final class BlockIoHandler implements ResourceHandler {
                 "blockio.weight"));
       }
     }
-    if (Host.isV2(h)) {
-      planLatency(io, mode, replace, host, h, out);
+    if (ContainerView.isV2(h)) {
+      planLatency(io, mode, view, h, out);
     }
     List<DeviceLimit> limits = io == null ? List.of() : io.deviceLimits();
     if (mode != Mode.CREATE) {
-      limits = withRemovals(limits, readLimits(host, h));
+      limits = withRemovals(limits, readLimits(view, h));
     }
     for (DeviceLimit d : limits) {
-      if (Host.isV2(h)) {
+      if (ContainerView.isV2(h)) {
         StringBuilder sb = new StringBuilder(d.device());
         Long[] values = {d.readBps(), d.writeBps(), d.readIops(), d.writeIops()};
         for (int i = 0; i < 4; i++) {
@@ -160,26 +148,38 @@ final class BlockIoHandler implements ResourceHandler {
     }
   }
 
+  @Override
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
+    out.blockio(read(view, fields));
+  }
+
+  @Override
+  public void normalise(
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
+    out.blockio(anyOf(given) ? normalise(spec.blockio(), view) : null);
+  }
+
   /**
    * The "default N" lines of the v2 weight files {@code planned} writes, as they are: a v1-unit
    * weight read from them does not always map back to the same line (the kernel's default 100 is no
    * v1 weight's image).
    */
   @Override
-  public void keepAsRead(List<FileWrite> planned, Host host, List<FileWrite> out) {
+  public void keepAsRead(List<FileWrite> planned, ContainerView view, List<FileWrite> out) {
     for (FileWrite w : planned) {
-      if (Host.isV2(w.hierarchy())
+      if (ContainerView.isV2(w.hierarchy())
           && w.value().startsWith("default ")
           && (w.file().equals("io.weight") || w.file().equals("io.bfq.weight"))) {
-        String line = host.readSelf(w.hierarchy(), w.file()).split("\n")[0].strip();
+        String line = view.readSelf(w.hierarchy(), w.file()).split("\n")[0].strip();
         out.add(new FileWrite(w.hierarchy(), w.file(), line, w.field()));
       }
     }
   }
 
   private static void planV2Weights(
-      BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
-    String file = bfq(host, h, mode) ? "io.bfq.weight" : "io.weight";
+      BlockIoSpec io, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
+    String file = bfq(view, h, mode) ? "io.bfq.weight" : "io.weight";
     Integer weight = io == null ? null : io.weight();
     if (weight != null
         || replace) { // REPLACE without a weight: the kernel's default, 100 in both files
@@ -189,12 +189,12 @@ final class BlockIoHandler implements ResourceHandler {
     List<DeviceWeight> wanted = io == null ? List.of() : io.deviceWeights();
     if (file.equals("io.weight")) {
       for (DeviceWeight d : wanted) {
-        requireIocost(host, h, d.device());
+        requireIocost(view, h, d.device());
       }
     }
     if (!wanted.isEmpty() || replace) {
       if (mode != Mode.CREATE) {
-        for (String[] now : deviceLines(host, h, file)) {
+        for (String[] now : deviceLines(view, h, file)) {
           if (wanted.stream().noneMatch(d -> d.device().equals(now[0]))) {
             out.add(new FileWrite(h, file, now[0] + " default", "blockio.device_weights"));
           }
@@ -215,14 +215,14 @@ final class BlockIoHandler implements ResourceHandler {
    * Per-device lines of io.weight are the iocost controller's, which the kernel refuses
    * (EOPNOTSUPP) on a device where the machine's root cgroup has not enabled it in io.cost.qos.
    */
-  private static void requireIocost(Host host, Hierarchy h, String device) {
-    String qos = host.readRoot(h, "io.cost.qos");
+  private static void requireIocost(ContainerView view, Hierarchy h, String device) {
+    String qos = view.readRoot(h, "io.cost.qos");
     boolean enabled =
         qos != null
             && Arrays.stream(qos.split("\n"))
                 .anyMatch(line -> line.startsWith(device + " ") && line.contains(" enable=1"));
     if (!enabled) {
-      throw Host.notOn(
+      throw ContainerView.notOn(
           h,
           "blockio.device_weights",
           "a per-device io.weight needs the iocost controller on device "
@@ -236,23 +236,24 @@ final class BlockIoHandler implements ResourceHandler {
   }
 
   private static void planLatency(
-      BlockIoSpec io, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+      BlockIoSpec io, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
     List<LatencyTarget> wanted = io == null ? List.of() : io.latencyTargets();
-    if (wanted.isEmpty() && !(replace && host.selfHas(h, "io.latency"))) {
+    if (wanted.isEmpty() && !(replace && view.selfHas(h, "io.latency"))) {
       return;
     }
     boolean lacks =
         mode == Mode.CREATE
-            ? host.lacks(h, "io.max", "io.latency")
-            : !host.selfHas(h, "io.latency");
+            ? view.lacks(h, "io.max", "io.latency")
+            : !view.selfHas(h, "io.latency");
     if (lacks) {
-      throw Host.notOn(
+      throw ContainerView.notOn(
           h,
           "blockio.latency_targets",
           "this kernel has no io.latency (built without " + "CONFIG_BLK_CGROUP_IOLATENCY)");
     }
     if (mode != Mode.CREATE) {
-      for (String[] now : deviceLines(host, h, "io.latency")) {
+      for (String[] now : deviceLines(view, h, "io.latency")) {
         if (wanted.stream().noneMatch(d -> d.device().equals(now[0]))) {
           out.add(
               new FileWrite(h, "io.latency", now[0] + " target=max", "blockio.latency_targets"));
@@ -273,19 +274,19 @@ final class BlockIoHandler implements ResourceHandler {
   /**
    * Whether the BFQ scheduler's io.bfq.weight is there (in the container, or on create its parent).
    */
-  private static boolean bfq(Host host, Hierarchy h, Mode mode) {
+  private static boolean bfq(ContainerView view, Hierarchy h, Mode mode) {
     return mode == Mode.CREATE
-        ? host.nearestHas(h, "io.weight", "io.bfq.weight")
-        : host.selfHas(h, "io.bfq.weight");
+        ? view.nearestHas(h, "io.weight", "io.bfq.weight")
+        : view.selfHas(h, "io.bfq.weight");
   }
 
   /** The "major:minor value" lines of a per-device file, split in two; "default" lines left out. */
-  private static List<String[]> deviceLines(Host host, Hierarchy h, String file) {
+  private static List<String[]> deviceLines(ContainerView view, Hierarchy h, String file) {
     List<String[]> out = new ArrayList<>();
-    if (!host.selfHas(h, file)) {
+    if (!view.selfHas(h, file)) {
       return out;
     }
-    for (String line : host.readSelf(h, file).split("\n")) {
+    for (String line : view.readSelf(h, file).split("\n")) {
       String[] parts = line.strip().split("\\s+", 2);
       if (parts.length == 2 && parts[0].matches("[0-9]+:[0-9]+")) {
         out.add(parts);
@@ -316,17 +317,17 @@ final class BlockIoHandler implements ResourceHandler {
    * Whether the weight file is there (on create: CFQ's in the parent, or BFQ's files, which the
    * root lacks).
    */
-  private static boolean hasV1Weight(Host host, Hierarchy h, Mode mode, String file) {
+  private static boolean hasV1Weight(ContainerView view, Hierarchy h, Mode mode, String file) {
     if (mode != Mode.CREATE) {
-      return host.selfHas(h, file);
+      return view.selfHas(h, file);
     }
-    return host.parentHas(h, file)
-        || file.equals("blkio.bfq.weight") && host.parentHas(h, "blkio.bfq.io_service_bytes");
+    return view.parentHas(h, file)
+        || file.equals("blkio.bfq.weight") && view.parentHas(h, "blkio.bfq.io_service_bytes");
   }
 
-  private static String v1WeightFile(Host host, Hierarchy h, Mode mode) {
+  private static String v1WeightFile(ContainerView view, Hierarchy h, Mode mode) {
     boolean cfq =
-        mode == Mode.CREATE ? host.parentHas(h, "blkio.weight") : host.selfHas(h, "blkio.weight");
+        mode == Mode.CREATE ? view.parentHas(h, "blkio.weight") : view.selfHas(h, "blkio.weight");
     return cfq ? "blkio.weight" : "blkio.bfq.weight";
   }
 
@@ -342,30 +343,30 @@ final class BlockIoHandler implements ResourceHandler {
     return file.equals("blkio.weight") ? 500 : 100;
   }
 
-  static BlockIoSpec read(Host host, Set<String> fields) {
+  static BlockIoSpec read(ContainerView view, Set<String> fields) {
     if (fields.stream().noneMatch(f -> f.startsWith("blockio."))) {
       return null;
     }
-    Hierarchy h = host.find("io").orElseGet(() -> host.require("blkio", "blockio"));
+    Hierarchy h = view.find("io").orElseGet(() -> view.require("blkio", "blockio"));
     Integer weight = null;
-    String file = Host.isV2(h) && bfq(host, h, Mode.DIFF) ? "io.bfq.weight" : "io.weight";
+    String file = ContainerView.isV2(h) && bfq(view, h, Mode.DIFF) ? "io.bfq.weight" : "io.weight";
     if (fields.contains("blockio.weight")) {
-      if (Host.isV2(h)) {
-        String line = host.readSelf(h, file).split("\n")[0];
-        int w = (int) Kernel.number(line.substring(line.indexOf(' ') + 1), file);
+      if (ContainerView.isV2(h)) {
+        String line = view.readSelf(h, file).split("\n")[0];
+        int w = (int) Units.number(line.substring(line.indexOf(' ') + 1), file);
         weight = file.equals("io.weight") ? weightOfV2(w) : w;
       } else {
-        String v1File = v1WeightFile(host, h, Mode.DIFF);
+        String v1File = v1WeightFile(view, h, Mode.DIFF);
         weight =
             (int)
-                Kernel.number(
-                    host.readSelf(h, v1File).split("\n")[0].replaceAll("^default ", ""), v1File);
+                Units.number(
+                    view.readSelf(h, v1File).split("\n")[0].replaceAll("^default ", ""), v1File);
       }
     }
     List<DeviceWeight> weights = new ArrayList<>();
     if (fields.contains("blockio.device_weights")) {
-      for (String[] d : deviceLines(host, h, file)) {
-        int w = (int) Kernel.number(d[1], file);
+      for (String[] d : deviceLines(view, h, file)) {
+        int w = (int) Units.number(d[1], file);
         String[] mm = d[0].split(":");
         weights.add(
             new DeviceWeight(
@@ -376,27 +377,27 @@ final class BlockIoHandler implements ResourceHandler {
     }
     List<LatencyTarget> targets = new ArrayList<>();
     if (fields.contains("blockio.latency_targets")) {
-      for (String[] d : deviceLines(host, h, "io.latency")) {
+      for (String[] d : deviceLines(view, h, "io.latency")) {
         String[] mm = d[0].split(":");
         targets.add(
             new LatencyTarget(
                 Long.parseLong(mm[0]),
                 Long.parseLong(mm[1]),
-                Kernel.number(d[1].replaceFirst("^target=", ""), "io.latency")));
+                Units.number(d[1].replaceFirst("^target=", ""), "io.latency")));
       }
     }
     return new BlockIoSpec(
         weight,
-        fields.contains("blockio.device_limits") ? readLimits(host, h) : List.of(),
+        fields.contains("blockio.device_limits") ? readLimits(view, h) : List.of(),
         weights,
         targets);
   }
 
   /** The device limits the container has, one entry per device, unlimited values as -1. */
-  private static List<DeviceLimit> readLimits(Host host, Hierarchy h) {
+  private static List<DeviceLimit> readLimits(ContainerView view, Hierarchy h) {
     Map<String, Long[]> byDevice = new LinkedHashMap<>();
-    if (Host.isV2(h)) {
-      for (String line : host.readSelf(h, "io.max").split("\n")) {
+    if (ContainerView.isV2(h)) {
+      for (String line : view.readSelf(h, "io.max").split("\n")) {
         String[] parts = line.strip().split("\\s+");
         if (parts[0].isEmpty()) {
           continue;
@@ -413,7 +414,7 @@ final class BlockIoHandler implements ResourceHandler {
       }
     } else {
       for (int i = 0; i < 4; i++) {
-        for (String line : host.readSelf(h, V1_FILES[i][1]).split("\n")) {
+        for (String line : view.readSelf(h, V1_FILES[i][1]).split("\n")) {
           String[] parts = line.strip().split("\\s+");
           if (parts.length == 2) {
             byDevice.computeIfAbsent(parts[0], k -> new Long[4])[i] = Long.parseLong(parts[1]);
@@ -432,8 +433,8 @@ final class BlockIoHandler implements ResourceHandler {
     return out;
   }
 
-  static BlockIoSpec normalise(BlockIoSpec io, Host host) {
-    boolean v2 = host.find("io").isPresent();
+  static BlockIoSpec normalise(BlockIoSpec io, ContainerView view) {
+    boolean v2 = view.find("io").isPresent();
     Integer weight =
         io.weight() == null ? null : v2 ? weightOfV2(v2Weight(io.weight())) : io.weight();
     List<DeviceLimit> limits = new ArrayList<>();

@@ -28,19 +28,19 @@ final class ChildrenLimitHandler implements ResourceHandler {
             ContainerSpec::childrenLimit));
   }
 
-  private static Optional<Hierarchy> unified(Host host) {
-    return host.fs().hierarchies().stream()
+  private static Optional<Hierarchy> unified(ContainerView view) {
+    return view.fs().hierarchies().stream()
         .filter(h -> h.version() == CgroupVersion.V2)
         .findFirst();
   }
 
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning out) {
     Long limit = spec.childrenLimit();
     if (limit == null && mode != Mode.REPLACE) {
       return;
     }
-    Hierarchy unified = unified(host).orElse(null);
+    Hierarchy unified = unified(view).orElse(null);
     if (limit == null && unified == null) { // a REPLACE where no cgroup2 is: nothing to reset
       return;
     }
@@ -54,18 +54,18 @@ final class ChildrenLimitHandler implements ResourceHandler {
   }
 
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
     if (!fields.contains(CHILDREN_LIMIT)) {
       out.childrenLimit(null);
       return;
     }
-    String v = host.readSelf(unified(host).orElseThrow(), FILE);
-    out.childrenLimit(v.equals("max") ? null : Kernel.number(v, FILE));
+    String v = view.readSelf(unified(view).orElseThrow(), FILE);
+    out.childrenLimit(v.equals("max") ? null : Units.number(v, FILE));
   }
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     out.childrenLimit(spec.childrenLimit());
   }
 
@@ -74,9 +74,10 @@ final class ChildrenLimitHandler implements ResourceHandler {
    * nothing.
    */
   @Override
-  public void restoreUnset(ContainerSpec old, Set<String> touched, Host host, List<FileWrite> out) {
+  public void restoreUnset(
+      ContainerSpec old, Set<String> touched, ContainerView view, List<FileWrite> out) {
     if (touched.contains(CHILDREN_LIMIT) && old.childrenLimit() == null) {
-      unified(host).ifPresent(u -> out.add(new FileWrite(u, FILE, "max", CHILDREN_LIMIT)));
+      unified(view).ifPresent(u -> out.add(new FileWrite(u, FILE, "max", CHILDREN_LIMIT)));
     }
   }
 }

@@ -104,30 +104,16 @@ final class CpuHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning planning) {
     if (spec.cpu() != null) {
       validate(spec.cpu());
     }
-    plan(spec.cpu(), mode, host, out.writes);
-  }
-
-  @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.cpu(anyOf(fields) ? read(host, fields) : null);
-  }
-
-  @Override
-  public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.cpu(anyOf(given) ? normalise(spec.cpu(), host) : null);
-  }
-
-  static void plan(CpuSpec cpu, Mode mode, Host host, List<FileWrite> out) {
-    CpuSpec c = cpu == null ? CpuSpec.builder().build() : cpu;
-    boolean replace = mode == Mode.REPLACE && host.has("cpu");
+    List<FileWrite> out = planning.writes;
+    CpuSpec c = spec.cpu() == null ? CpuSpec.builder().build() : spec.cpu();
+    boolean replace = mode == Mode.REPLACE && view.has("cpu");
     if (c.schedulingLatency() != null) {
-      Hierarchy h = host.require("cpu", "cpu.scheduling_latency");
-      throw Host.notOn(
+      Hierarchy h = view.require("cpu", "cpu.scheduling_latency");
+      throw ContainerView.notOn(
           h, "cpu.scheduling_latency", "the kernel has no cpu.lat (a Google kernel patch)");
     }
     Hierarchy h =
@@ -136,28 +122,28 @@ final class CpuHandler implements ResourceHandler {
                 || c.burstUs() != null
                 || c.idle() != null
                 || replace
-            ? host.require("cpu", "cpu")
+            ? view.require("cpu", "cpu")
             : null;
-    if (h != null && !Host.isV2(h)) {
+    if (h != null && !ContainerView.isV2(h)) {
       if (c.burstUs() != null) {
-        throw Host.notOn(h, "cpu.burst_us", "lmctfy sets cpu.max.burst on v2 only");
+        throw ContainerView.notOn(h, "cpu.burst_us", "lmctfy sets cpu.max.burst on v2 only");
       }
       if (c.idle() != null) {
-        throw Host.notOn(h, "cpu.idle", "lmctfy sets cpu.idle on v2 only");
+        throw ContainerView.notOn(h, "cpu.idle", "lmctfy sets cpu.idle on v2 only");
       }
     }
-    boolean v2 = h != null && Host.isV2(h);
+    boolean v2 = h != null && ContainerView.isV2(h);
     String idle =
         c.idle() != null
             ? (c.idle() ? "1" : "0")
-            : replace && v2 && host.selfHas(h, "cpu.idle") ? "0" : null;
+            : replace && v2 && view.selfHas(h, "cpu.idle") ? "0" : null;
     if (c.limit() != null
         && idle == null
         && mode == Mode.DIFF
         && v2
-        && host.selfHas(h, "cpu.idle")
-        && Kernel.number(host.readSelf(h, "cpu.idle"), "cpu.idle") == 1) {
-      throw Kernel.invalid(
+        && view.selfHas(h, "cpu.idle")
+        && Units.number(view.readSelf(h, "cpu.idle"), "cpu.idle") == 1) {
+      throw Units.invalid(
           "cpu.limit",
           c.limit(),
           "cannot be set while the container is idle (cpu.idle 1): give " + "idle: false with it");
@@ -173,12 +159,23 @@ final class CpuHandler implements ResourceHandler {
               ? new FileWrite(h, "cpu.weight", Long.toString(weight(shares)), "cpu.limit")
               : new FileWrite(h, "cpu.shares", Long.toString(shares), "cpu.limit"));
     }
-    planMax(c, mode, replace, host, h, out);
+    planMax(c, mode, replace, view, h, out);
     if ("1".equals(idle)) {
       out.add(new FileWrite(h, "cpu.idle", "1", "cpu.idle"));
     }
-    planUclamp(c, mode, replace, host, out);
-    Cpuset.plan(c, mode, host, out);
+    planUclamp(c, mode, replace, view, out);
+    Cpuset.plan(c, mode, view, out);
+  }
+
+  @Override
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
+    out.cpu(anyOf(fields) ? read(view, fields) : null);
+  }
+
+  @Override
+  public void normalise(
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
+    out.cpu(anyOf(given) ? normalise(spec.cpu(), view) : null);
   }
 
   private static final String NO_UCLAMP = "built without CONFIG_UCLAMP_TASK_GROUP";
@@ -188,21 +185,21 @@ final class CpuHandler implements ResourceHandler {
    * keeps.
    */
   private static void planUclamp(
-      CpuSpec c, Mode mode, boolean replace, Host host, List<FileWrite> out) {
+      CpuSpec c, Mode mode, boolean replace, ContainerView view, List<FileWrite> out) {
     boolean given = c.uclampMin() != null || c.uclampMax() != null;
     if (!given && !replace) {
       return;
     }
-    Hierarchy h = host.require("cpu", c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max");
-    if (!given && !host.selfHas(h, "cpu.uclamp.min")) {
+    Hierarchy h = view.require("cpu", c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max");
+    if (!given && !view.selfHas(h, "cpu.uclamp.min")) {
       return; // REPLACE on a kernel without uclamp: nothing to reset
     }
     String file = c.uclampMin() != null ? "cpu.uclamp.min" : "cpu.uclamp.max";
     if (given
         && (mode == Mode.CREATE
-            ? host.lacks(h, Host.isV2(h) ? "cpu.weight" : "cpu.shares", file)
-            : !host.selfHas(h, file))) {
-      throw Host.notOn(
+            ? view.lacks(h, ContainerView.isV2(h) ? "cpu.weight" : "cpu.shares", file)
+            : !view.selfHas(h, file))) {
+      throw ContainerView.notOn(
           h,
           c.uclampMin() != null ? "cpu.uclamp_min" : "cpu.uclamp_max",
           "this kernel has no " + file + " (" + NO_UCLAMP + ")");
@@ -210,9 +207,9 @@ final class CpuHandler implements ResourceHandler {
     Double min = c.uclampMin() != null ? c.uclampMin() : replace ? Double.valueOf(0) : null;
     Double max = c.uclampMax() != null ? c.uclampMax() : replace ? Double.valueOf(100) : null;
     if (mode == Mode.DIFF && (min == null) != (max == null)) {
-      double other = percent(host.readSelf(h, min == null ? "cpu.uclamp.min" : "cpu.uclamp.max"));
+      double other = percent(view.readSelf(h, min == null ? "cpu.uclamp.min" : "cpu.uclamp.max"));
       if (min != null && min > other || max != null && max < other) {
-        throw Kernel.invalid(
+        throw Units.invalid(
             min != null ? "cpu.uclamp_min" : "cpu.uclamp_max",
             min != null ? min : max,
             "is "
@@ -248,18 +245,18 @@ final class CpuHandler implements ResourceHandler {
 
   /** cpu.max (or the v1 quota and period) and cpu.max.burst, in an order the kernel accepts. */
   private static void planMax(
-      CpuSpec c, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
-    boolean v2 = h != null && Host.isV2(h);
+      CpuSpec c, Mode mode, boolean replace, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean v2 = h != null && ContainerView.isV2(h);
     boolean writesBurst =
-        v2 && (c.burstUs() != null || replace && host.selfHas(h, "cpu.max.burst"));
+        v2 && (c.burstUs() != null || replace && view.selfHas(h, "cpu.max.burst"));
     if (c.maxLimit() == null && !replace && !writesBurst) {
       return;
     }
     boolean existing = mode != Mode.CREATE;
-    long[] now = existing && h != null ? currentQuotaPeriod(host, h) : new long[] {-1, PERIOD_US};
+    long[] now = existing && h != null ? currentQuotaPeriod(view, h) : new long[] {-1, PERIOD_US};
     long burstNow =
-        existing && v2 && host.selfHas(h, "cpu.max.burst")
-            ? Kernel.number(host.readSelf(h, "cpu.max.burst"), "cpu.max.burst")
+        existing && v2 && view.selfHas(h, "cpu.max.burst")
+            ? Units.number(view.readSelf(h, "cpu.max.burst"), "cpu.max.burst")
             : 0;
     FileWrite max = null;
     long quota = now[0];
@@ -267,7 +264,7 @@ final class CpuHandler implements ResourceHandler {
       long period = c.periodUs() != null ? c.periodUs() : mode == Mode.DIFF ? now[1] : PERIOD_US;
       quota = quota(c.maxLimit() == null ? -1 : c.maxLimit(), period);
       if (quota >= 0 && quota < 1000) {
-        throw Kernel.invalid(
+        throw Units.invalid(
             "cpu.max_limit",
             c.maxLimit(),
             "is below the kernel's smallest quota of 1000 µs per "
@@ -276,7 +273,7 @@ final class CpuHandler implements ResourceHandler {
                 + (1_000_000 + period - 1) / period
                 + " milli-CPUs at this period)");
       }
-      checkParentQuota(host, h, quota, period);
+      checkParentQuota(view, h, quota, period);
       if (v2) {
         max =
             new FileWrite(
@@ -297,9 +294,9 @@ final class CpuHandler implements ResourceHandler {
     }
     if (quota >= 0 && burstAfter > quota) {
       throw c.burstUs() != null
-          ? Kernel.invalid(
+          ? Units.invalid(
               "cpu.burst_us", c.burstUs(), "is above the quota of " + quota + " µs (cpu.max_limit)")
-          : Kernel.invalid(
+          : Units.invalid(
               "cpu.max_limit",
               c.maxLimit(),
               "gives a quota of "
@@ -323,19 +320,18 @@ final class CpuHandler implements ResourceHandler {
   }
 
   /** The container's quota (-1 for none) and period now. */
-  private static long[] currentQuotaPeriod(Host host, Hierarchy h) {
-    if (!host.selfHas(h, Host.isV2(h) ? "cpu.max" : "cpu.cfs_quota_us")) {
+  private static long[] currentQuotaPeriod(ContainerView view, Hierarchy h) {
+    if (!view.selfHas(h, ContainerView.isV2(h) ? "cpu.max" : "cpu.cfs_quota_us")) {
       return new long[] {-1, PERIOD_US};
     }
     String[] qp =
-        Host.isV2(h)
-            ? host.readSelf(h, "cpu.max").split(" ")
+        ContainerView.isV2(h)
+            ? view.readSelf(h, "cpu.max").split(" ")
             : new String[] {
-              host.readSelf(h, "cpu.cfs_quota_us"), host.readSelf(h, "cpu.cfs_period_us")
+              view.readSelf(h, "cpu.cfs_quota_us"), view.readSelf(h, "cpu.cfs_period_us")
             };
     return new long[] {
-      qp[0].equals("max") ? -1 : Kernel.number(qp[0], "cpu quota"),
-      Kernel.number(qp[1], "cpu period")
+      qp[0].equals("max") ? -1 : Units.number(qp[0], "cpu quota"), Units.number(qp[1], "cpu period")
     };
   }
 
@@ -345,7 +341,7 @@ final class CpuHandler implements ResourceHandler {
 
   static void validate(CpuSpec c) {
     if (c.limit() != null && shares(c.limit()) > MAX_SHARES) {
-      throw Kernel.invalid(
+      throw Units.invalid(
           "cpu.limit",
           c.limit(),
           "is above the kernel's maximum of 256000 milli-CPUs (262144 shares)");
@@ -353,17 +349,17 @@ final class CpuHandler implements ResourceHandler {
   }
 
   /** v1 refuses a child quota above its parent's (EINVAL); say so before writing anything. */
-  private static void checkParentQuota(Host host, Hierarchy h, long quota, long period) {
-    if (Host.isV2(h) || quota < 0) {
+  private static void checkParentQuota(ContainerView view, Hierarchy h, long quota, long period) {
+    if (ContainerView.isV2(h) || quota < 0) {
       return; // an uncapped child of a capped parent runs under the parent's cap
     }
-    long parentQuota = Kernel.number(host.readParent(h, "cpu.cfs_quota_us"), "cpu.cfs_quota_us");
+    long parentQuota = Units.number(view.readParent(h, "cpu.cfs_quota_us"), "cpu.cfs_quota_us");
     if (parentQuota < 0) {
       return;
     }
-    long parentPeriod = Kernel.number(host.readParent(h, "cpu.cfs_period_us"), "cpu.cfs_period_us");
+    long parentPeriod = Units.number(view.readParent(h, "cpu.cfs_period_us"), "cpu.cfs_period_us");
     if (quota * parentPeriod > parentQuota * period) {
-      throw Kernel.invalid(
+      throw Units.invalid(
           "cpu.max_limit",
           quota * 1000 / period,
           "is above the parent's cap of " + parentQuota * 1000 / parentPeriod + " milli-CPUs");
@@ -371,31 +367,31 @@ final class CpuHandler implements ResourceHandler {
   }
 
   /** The fields of {@code fields} as the kernel has them now. */
-  static CpuSpec read(Host host, Set<String> fields) {
+  static CpuSpec read(ContainerView view, Set<String> fields) {
     Long limit = null;
     Long maxLimit = null;
     Long period = null;
     if (fields.contains("cpu.limit")) {
-      Hierarchy h = host.require("cpu", "cpu.limit");
+      Hierarchy h = view.require("cpu", "cpu.limit");
       limit =
-          Host.isV2(h)
-              ? limitOfWeight(Kernel.number(host.readSelf(h, "cpu.weight"), "cpu.weight"))
-              : limitOfShares(Kernel.number(host.readSelf(h, "cpu.shares"), "cpu.shares"));
+          ContainerView.isV2(h)
+              ? limitOfWeight(Units.number(view.readSelf(h, "cpu.weight"), "cpu.weight"))
+              : limitOfShares(Units.number(view.readSelf(h, "cpu.shares"), "cpu.shares"));
     }
     if (fields.contains("cpu.max_limit") || fields.contains("cpu.period_us")) {
-      long[] qp = currentQuotaPeriod(host, host.require("cpu", "cpu.max_limit"));
+      long[] qp = currentQuotaPeriod(view, view.require("cpu", "cpu.max_limit"));
       maxLimit = qp[0] < 0 ? -1 : qp[0] * 1000 / qp[1];
       period = fields.contains("cpu.period_us") ? qp[1] : null;
     }
     Long burst =
         fields.contains("cpu.burst_us")
-            ? Kernel.number(
-                host.readSelf(host.require("cpu", "cpu.burst_us"), "cpu.max.burst"),
+            ? Units.number(
+                view.readSelf(view.require("cpu", "cpu.burst_us"), "cpu.max.burst"),
                 "cpu.max.burst")
             : null;
     Boolean idle =
         fields.contains("cpu.idle")
-            ? Kernel.number(host.readSelf(host.require("cpu", "cpu.idle"), "cpu.idle"), "cpu.idle")
+            ? Units.number(view.readSelf(view.require("cpu", "cpu.idle"), "cpu.idle"), "cpu.idle")
                 == 1
             : null;
     if (Boolean.TRUE.equals(idle)) {
@@ -403,25 +399,25 @@ final class CpuHandler implements ResourceHandler {
     }
     String mask =
         fields.contains("cpu.mask")
-            ? list(host.readSelf(host.require("cpuset", "cpu.mask"), "cpuset.cpus"))
+            ? list(view.readSelf(view.require("cpuset", "cpu.mask"), "cpuset.cpus"))
             : null;
     String nodes =
         fields.contains("cpu.memory_nodes")
-            ? list(host.readSelf(host.require("cpuset", "cpu.memory_nodes"), "cpuset.mems"))
+            ? list(view.readSelf(view.require("cpuset", "cpu.memory_nodes"), "cpuset.mems"))
             : null;
     Double uclampMin =
         fields.contains("cpu.uclamp_min")
-            ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_min"), "cpu.uclamp.min"))
+            ? percent(view.readSelf(view.require("cpu", "cpu.uclamp_min"), "cpu.uclamp.min"))
             : null;
     Double uclampMax =
         fields.contains("cpu.uclamp_max")
-            ? percent(host.readSelf(host.require("cpu", "cpu.uclamp_max"), "cpu.uclamp.max"))
+            ? percent(view.readSelf(view.require("cpu", "cpu.uclamp_max"), "cpu.uclamp.max"))
             : null;
     CpuSpec.Partition partition = null;
     if (fields.contains(
         "cpu.partition")) { // the type asked for; an invalid one reads as it ("root invalid (..)")
       String p =
-          host.readSelf(host.require("cpuset", "cpu.partition"), Cpuset.PARTITION).split(" ")[0];
+          view.readSelf(view.require("cpuset", "cpu.partition"), Cpuset.PARTITION).split(" ")[0];
       partition = CpuSpec.Partition.valueOf(p.toUpperCase(java.util.Locale.ROOT));
     }
     return new CpuSpec(
@@ -435,10 +431,10 @@ final class CpuHandler implements ResourceHandler {
   }
 
   /** What {@link #read} returns after a create with {@code c}. */
-  static CpuSpec normalise(CpuSpec c, Host host) {
+  static CpuSpec normalise(CpuSpec c, ContainerView view) {
     Long limit = c.limit();
     if (limit != null) {
-      boolean v2 = host.find("cpu").map(Host::isV2).orElse(false);
+      boolean v2 = view.find("cpu").map(ContainerView::isV2).orElse(false);
       limit = v2 ? limitOfWeight(weight(shares(limit))) : limitOfShares(shares(limit));
     }
     Long maxLimit = c.maxLimit();

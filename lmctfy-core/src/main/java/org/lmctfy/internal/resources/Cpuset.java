@@ -22,21 +22,21 @@ final class Cpuset {
 
   private Cpuset() {}
 
-  static void plan(CpuSpec c, Mode mode, Host host, List<FileWrite> out) {
+  static void plan(CpuSpec c, Mode mode, ContainerView view, List<FileWrite> out) {
     boolean needed = c.mask() != null || c.memoryNodes() != null || c.partition() != null;
     Hierarchy h =
         needed
-            ? host.require(
+            ? view.require(
                 "cpuset",
                 c.mask() != null
                     ? "cpu.mask"
                     : c.memoryNodes() != null ? "cpu.memory_nodes" : "cpu.partition")
-            : host.find("cpuset").orElse(null);
-    if (h == null || !needed && mode == Mode.REPLACE && !host.has("cpuset")) {
+            : view.find("cpuset").orElse(null);
+    if (h == null || !needed && mode == Mode.REPLACE && !view.has("cpuset")) {
       return;
     }
-    if (c.partition() != null && !Host.isV2(h)) {
-      throw Host.notOn(
+    if (c.partition() != null && !ContainerView.isV2(h)) {
+      throw ContainerView.notOn(
           h,
           "cpu.partition",
           "v1 has no cpuset partitions (its cpuset.cpu_exclusive is another thing)");
@@ -44,8 +44,8 @@ final class Cpuset {
     // the partition now (on update), and the one wanted: member goes before the cpus change, a
     // root or isolated partition after them; one that stays a partition is checked after them
     String now =
-        mode != Mode.CREATE && Host.isV2(h) && host.selfHas(h, PARTITION)
-            ? host.readSelf(h, PARTITION).split(" ")[0]
+        mode != Mode.CREATE && ContainerView.isV2(h) && view.selfHas(h, PARTITION)
+            ? view.readSelf(h, PARTITION).split(" ")[0]
             : "member";
     String wanted =
         c.partition() != null
@@ -54,7 +54,7 @@ final class Cpuset {
     if ("member".equals(wanted) && !now.equals("member")) {
       out.add(new FileWrite(h, PARTITION, "member", "cpu.partition", NO_PARTITIONS));
     }
-    boolean copyParent = mode == Mode.REPLACE || mode == Mode.CREATE && !Host.isV2(h);
+    boolean copyParent = mode == Mode.REPLACE || mode == Mode.CREATE && !ContainerView.isV2(h);
     String[][] files = {
       {"cpuset.cpus", c.mask(), "cpu.mask"}, {"cpuset.mems", c.memoryNodes(), "cpu.memory_nodes"}
     };
@@ -62,8 +62,8 @@ final class Cpuset {
       if (f[1] == null && !copyParent) {
         continue;
       }
-      if (f[1] == null && Host.isV2(h)) {
-        if (host.selfHas(h, f[0])) {
+      if (f[1] == null && ContainerView.isV2(h)) {
+        if (view.selfHas(h, f[0])) {
           out.add(
               new FileWrite(h, f[0], "\n", f[2])); // clears it: the parent's effective set applies
         }
@@ -72,13 +72,13 @@ final class Cpuset {
       // v2: the parent may not have the cpuset files (its own parent did not enable cpuset for it);
       // its effective list is then its nearest ancestor's with them
       String[] nearest =
-          Host.isV2(h)
-              ? host.readNearest(h, f[0] + ".effective")
-              : new String[] {host.readParent(h, f[0]), null};
+          ContainerView.isV2(h)
+              ? view.readNearest(h, f[0] + ".effective")
+              : new String[] {view.readParent(h, f[0]), null};
       String parentList = nearest[0];
       if (f[1] != null) {
         if (!CpuLists.within(f[1], parentList, f[2])) {
-          throw Kernel.invalid(
+          throw Units.invalid(
               f[2],
               "\"" + f[1] + "\"",
               "is not within the parent's "

@@ -43,19 +43,60 @@ final class DeviceHandler implements ResourceHandler {
             ContainerSpec::device));
   }
 
+  /**
+   * Plans the v1 writes; on v2 the device filter to set (rules null for ALLOW ALL: none). REPLACE
+   * without a device section resets v1's rules here and v2's filter in {@link #knowing}, where it
+   * is known whether there is one.
+   */
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
-    out.devices = plan(spec.device(), mode, host, out.writes);
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning planning) {
+    DeviceSpec device = spec.device();
+    List<FileWrite> out = planning.writes;
+    if (device == null && !(mode == Mode.REPLACE && view.find("devices").isPresent())) {
+      return;
+    }
+    List<DeviceRule> rules = device == null ? List.of(ALLOW_ALL) : device.rules();
+    validate(rules);
+    Hierarchy h = view.find("devices").orElse(null);
+    if (h == null) {
+      Hierarchy unified =
+          view.unified()
+              .orElseThrow(
+                  () ->
+                      new LmctfyException(
+                          ErrorCode.UNIMPLEMENTED,
+                          "device.rules need the v1 devices controller or a cgroup v2 hierarchy, and this machine mounts neither"));
+      if (rules.equals(List.of(ALLOW_ALL))) {
+        planning.devices = new DeviceFilter(unified, null);
+        return;
+      }
+      if (!view.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
+        throw new LmctfyException(
+            ErrorCode.UNIMPLEMENTED,
+            "device.rules on cgroup v2 need a device filter, and this "
+                + "CgroupFs has none (CgroupFs.Capability.DEVICE_FILTERS)");
+      }
+      planning.devices = new DeviceFilter(unified, allowed(normalise(device)));
+      return;
+    }
+    if (rules.get(0).permission() == Permission.ALLOW) {
+      out.add(new FileWrite(h, "devices.allow", "a", "device.rules"));
+      return;
+    }
+    out.add(new FileWrite(h, "devices.deny", "a", "device.rules"));
+    for (DeviceRule r : rules.subList(1, rules.size())) {
+      out.add(new FileWrite(h, "devices.allow", r.kernelRule(), "device.rules"));
+    }
   }
 
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.device(read(host, fields));
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
+    out.device(read(view, fields));
   }
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     out.device(spec.device() == null ? null : normalise(spec.device()));
   }
 
@@ -64,68 +105,27 @@ final class DeviceHandler implements ResourceHandler {
    * ({@code recorded} holds device.rules) or not: removing none is no call at all (a tenant without
    * CAP_BPF may give ALLOW ALL), and REPLACE without a device section removes one it has.
    */
-  static DeviceFilter knowing(DeviceFilter planned, Set<String> recorded, Mode mode, Host host) {
+  static DeviceFilter knowing(
+      DeviceFilter planned, Set<String> recorded, Mode mode, ContainerView view) {
     boolean has = recorded.contains(RULES);
     if (planned != null && planned.rules() == null && !has) {
       return null;
-    } else if (planned == null && has && mode == Mode.REPLACE && host.find("devices").isEmpty()) {
-      return host.unified().map(u -> new DeviceFilter(u, null)).orElse(null);
+    } else if (planned == null && has && mode == Mode.REPLACE && view.find("devices").isEmpty()) {
+      return view.unified().map(u -> new DeviceFilter(u, null)).orElse(null);
     }
     return planned;
   }
 
-  /**
-   * Plans the v1 writes into {@code out}; on v2 returns the device filter to set (rules null for
-   * ALLOW ALL: none), else null. REPLACE without a device section resets v1's rules here and v2's
-   * filter in {@link ResourcePlan#knowingTheDeviceFilter}, where it is known whether there is one.
-   */
-  static DeviceFilter plan(DeviceSpec device, Mode mode, Host host, List<FileWrite> out) {
-    if (device == null && !(mode == Mode.REPLACE && host.find("devices").isPresent())) {
-      return null;
-    }
-    List<DeviceRule> rules = device == null ? List.of(ALLOW_ALL) : device.rules();
-    validate(rules);
-    Hierarchy h = host.find("devices").orElse(null);
-    if (h == null) {
-      Hierarchy unified =
-          host.unified()
-              .orElseThrow(
-                  () ->
-                      new LmctfyException(
-                          ErrorCode.UNIMPLEMENTED,
-                          "device.rules need the v1 devices controller or a cgroup v2 hierarchy, and this machine mounts neither"));
-      if (rules.equals(List.of(ALLOW_ALL))) {
-        return new DeviceFilter(unified, null);
-      }
-      if (!host.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
-        throw new LmctfyException(
-            ErrorCode.UNIMPLEMENTED,
-            "device.rules on cgroup v2 need a device filter, and this "
-                + "CgroupFs has none (CgroupFs.Capability.DEVICE_FILTERS)");
-      }
-      return new DeviceFilter(unified, allowed(normalise(device)));
-    }
-    if (rules.get(0).permission() == Permission.ALLOW) {
-      out.add(new FileWrite(h, "devices.allow", "a", "device.rules"));
-      return null;
-    }
-    out.add(new FileWrite(h, "devices.deny", "a", "device.rules"));
-    for (DeviceRule r : rules.subList(1, rules.size())) {
-      out.add(new FileWrite(h, "devices.allow", r.kernelRule(), "device.rules"));
-    }
-    return null;
-  }
-
   static void validate(List<DeviceRule> rules) {
     if (rules.isEmpty()) {
-      throw Kernel.invalid(
+      throw Units.invalid(
           "device.rules", "[]", "is empty: give ALLOW ALL, or DENY ALL followed by ALLOW rules");
     }
     DeviceRule first = rules.get(0);
     if (first.type() != Type.ALL
         || !first.access().equals("rwm")
         || first.permission() == Permission.ALLOW && rules.size() > 1) {
-      throw Kernel.invalid(
+      throw Units.invalid(
           "device.rules",
           "[0] " + first.kernelRule(),
           "must be ALLOW ALL \"rwm\" alone, or DENY ALL "
@@ -133,7 +133,7 @@ final class DeviceHandler implements ResourceHandler {
     }
     for (int i = 1; i < rules.size(); i++) {
       if (rules.get(i).permission() != Permission.ALLOW || rules.get(i).type() == Type.ALL) {
-        throw Kernel.invalid(
+        throw Units.invalid(
             "device.rules",
             "[" + i + "] " + rules.get(i).kernelRule(),
             "must ALLOW one device type (after DENY ALL, only ALLOW rules for block or char devices count)");
@@ -141,28 +141,28 @@ final class DeviceHandler implements ResourceHandler {
     }
   }
 
-  static DeviceSpec read(Host host, Set<String> fields) {
+  static DeviceSpec read(ContainerView view, Set<String> fields) {
     if (!fields.contains("device.rules")) {
       return null;
     }
-    if (host.find("devices").isEmpty() && host.unified().isPresent()) {
-      if (!host.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
+    if (view.find("devices").isEmpty() && view.unified().isPresent()) {
+      if (!view.fs().capabilities().contains(CgroupFs.Capability.DEVICE_FILTERS)) {
         return new DeviceSpec(List.of(ALLOW_ALL)); // no filter can have been set
       }
-      Hierarchy unified = host.unified().get();
+      Hierarchy unified = view.unified().get();
       try {
-        return host.fs()
-            .deviceFilter(unified, host.self())
+        return view.fs()
+            .deviceFilter(unified, view.self())
             .map(DeviceHandler::denyAllBut)
             .orElse(new DeviceSpec(List.of(ALLOW_ALL)));
       } catch (java.io.IOException e) {
         throw org.lmctfy.internal.errors.Errors.of(
-            "read device.rules (the device filter of " + unified.display(host.self(), null) + ")",
+            "read device.rules (the device filter of " + unified.display(view.self(), null) + ")",
             e);
       }
     }
-    Hierarchy h = host.require("devices", "device.rules");
-    String list = host.readSelf(h, "devices.list");
+    Hierarchy h = view.require("devices", "device.rules");
+    String list = view.readSelf(h, "devices.list");
     if (list.equals("a *:* rwm")) {
       return new DeviceSpec(List.of(ALLOW_ALL));
     }
@@ -174,7 +174,7 @@ final class DeviceHandler implements ResourceHandler {
         } catch (IllegalArgumentException e) {
           throw new LmctfyException(
               ErrorCode.INTERNAL,
-              "unexpected line \"" + line + "\" in " + h.display(host.self(), "devices.list"),
+              "unexpected line \"" + line + "\" in " + h.display(view.self(), "devices.list"),
               e);
         }
       }

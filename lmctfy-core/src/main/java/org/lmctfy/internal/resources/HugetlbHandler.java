@@ -31,16 +31,16 @@ final class HugetlbHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec s, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec s, Mode mode, ContainerView view, Planning out) {
     HugetlbSpec spec = s.hugetlb();
-    if (spec == null && !(mode == Mode.REPLACE && host.has("hugetlb"))) {
+    if (spec == null && !(mode == Mode.REPLACE && view.has("hugetlb"))) {
       return;
     }
-    Hierarchy h = host.require("hugetlb", "hugetlb");
-    boolean v2 = Host.isV2(h);
+    Hierarchy h = view.require("hugetlb", "hugetlb");
+    boolean v2 = ContainerView.isV2(h);
     List<HugetlbLimit> limits = new ArrayList<>(spec == null ? List.of() : spec.limits());
     if (mode != Mode.CREATE) {
-      for (HugetlbLimit now : read(host, h)) {
+      for (HugetlbLimit now : read(view, h)) {
         if (limits.stream().noneMatch(l -> l.pageSize().equals(now.pageSize()))) {
           limits.add(
               new HugetlbLimit(now.pageSize(), -1, now.reservedLimit() == null ? null : -1L));
@@ -57,16 +57,16 @@ final class HugetlbHandler implements ResourceHandler {
               "the machine has no huge pages of " + l.pageSize()));
       String rsvd = file(l.pageSize(), v2, true);
       Long reserved = l.reservedLimit();
-      if (reserved == null && mode == Mode.REPLACE && host.selfHas(h, rsvd)) {
+      if (reserved == null && mode == Mode.REPLACE && view.selfHas(h, rsvd)) {
         reserved = -1L;
       }
       if (reserved != null) {
         boolean lacks =
             mode == Mode.CREATE
-                ? host.lacks(h, file(l.pageSize(), v2, false), rsvd)
-                : !host.selfHas(h, rsvd);
+                ? view.lacks(h, file(l.pageSize(), v2, false), rsvd)
+                : !view.selfHas(h, rsvd);
         if (lacks) {
-          throw Host.notOn(h, LIMITS + ".reserved_limit", "this kernel has no " + rsvd);
+          throw ContainerView.notOn(h, LIMITS + ".reserved_limit", "this kernel has no " + rsvd);
         }
         out.writes.add(
             new FileWrite(
@@ -76,7 +76,7 @@ final class HugetlbHandler implements ResourceHandler {
   }
 
   private static String bytes(long value, boolean v2) {
-    return v2 ? Kernel.v2Bytes(value) : Kernel.v1Bytes(value);
+    return v2 ? Units.v2Bytes(value) : Units.v1Bytes(value);
   }
 
   private static String file(String size, boolean v2, boolean reserved) {
@@ -84,15 +84,15 @@ final class HugetlbHandler implements ResourceHandler {
   }
 
   /** The page sizes with a finite limit or reserved limit; the reserved one null when unlimited. */
-  private static List<HugetlbLimit> read(Host host, Hierarchy h) {
+  private static List<HugetlbLimit> read(ContainerView view, Hierarchy h) {
     List<HugetlbLimit> out = new ArrayList<>();
     for (String size : PAGE_SIZES) {
-      String file = file(size, Host.isV2(h), false);
-      if (host.selfHas(h, file)) {
-        long limit = Kernel.bytes(host.readSelf(h, file), file);
-        String rsvdFile = file(size, Host.isV2(h), true);
+      String file = file(size, ContainerView.isV2(h), false);
+      if (view.selfHas(h, file)) {
+        long limit = Units.bytes(view.readSelf(h, file), file);
+        String rsvdFile = file(size, ContainerView.isV2(h), true);
         long rsvd =
-            host.selfHas(h, rsvdFile) ? Kernel.bytes(host.readSelf(h, rsvdFile), rsvdFile) : -1;
+            view.selfHas(h, rsvdFile) ? Units.bytes(view.readSelf(h, rsvdFile), rsvdFile) : -1;
         if (limit >= 0 || rsvd >= 0) {
           out.add(new HugetlbLimit(size, limit, rsvd >= 0 ? rsvd : null));
         }
@@ -102,16 +102,16 @@ final class HugetlbHandler implements ResourceHandler {
   }
 
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
     out.hugetlb(
         fields.contains(LIMITS)
-            ? new HugetlbSpec(read(host, host.require("hugetlb", "hugetlb")))
+            ? new HugetlbSpec(read(view, view.require("hugetlb", "hugetlb")))
             : null);
   }
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     out.hugetlb(
         spec.hugetlb() == null
             ? null

@@ -94,24 +94,10 @@ final class MemoryHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
-    plan(spec.memory(), mode, host, out.writes);
-  }
-
-  @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.memory(read(host, fields));
-  }
-
-  @Override
-  public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.memory(anyOf(given) ? normalise(spec.memory(), host) : null);
-  }
-
-  static void plan(MemorySpec memory, Mode mode, Host host, List<FileWrite> out) {
-    MemorySpec m = memory == null ? MemorySpec.builder().build() : memory;
-    boolean replace = mode == Mode.REPLACE && host.has("memory");
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning planning) {
+    List<FileWrite> out = planning.writes;
+    MemorySpec m = spec.memory() == null ? MemorySpec.builder().build() : spec.memory();
+    boolean replace = mode == Mode.REPLACE && view.has("memory");
     // not the record's equals: its first call spins method handles, 10 ms of a CLI command's start
     if (!replace
         && m.limit() == null
@@ -125,11 +111,11 @@ final class MemoryHandler implements ResourceHandler {
         && m.zswapLimit() == null) {
       return;
     }
-    Hierarchy h = host.require("memory", "memory");
+    Hierarchy h = view.require("memory", "memory");
     if (m.swapLimit() != null && m.swapLimit() >= 0) {
-      long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(host, h) : -1;
+      long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(view, h) : -1;
       if (limit < 0) {
-        throw Kernel.invalid(
+        throw Units.invalid(
             "memory.swap_limit",
             m.swapLimit(),
             "needs a finite memory.limit (swap_limit is memory "
@@ -138,7 +124,7 @@ final class MemoryHandler implements ResourceHandler {
                 + ")");
       }
       if (m.limit() == null && m.swapLimit() < limit) {
-        throw Kernel.invalid(
+        throw Units.invalid(
             "memory.swap_limit",
             m.swapLimit(),
             "is below the container's memory.limit of "
@@ -146,36 +132,49 @@ final class MemoryHandler implements ResourceHandler {
                 + " bytes: swap_limit is memory plus swap");
       }
     }
-    if (Host.isV2(h)) {
-      planV2(m, mode, replace, host, h, out);
+    if (ContainerView.isV2(h)) {
+      planV2(m, mode, view, h, out);
     } else {
-      planV1(m, mode, replace, host, h, out);
+      planV1(m, mode, view, h, out);
     }
   }
 
+  @Override
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
+    out.memory(read(view, fields));
+  }
+
+  @Override
+  public void normalise(
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
+    out.memory(anyOf(given) ? normalise(spec.memory(), view) : null);
+  }
+
   private static void planV1(
-      MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+      MemorySpec m, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
     if (m.high() != null) {
-      throw Host.notOn(h, "memory.high", "v1 has no memory.high (use limit and reservation)");
+      throw ContainerView.notOn(
+          h, "memory.high", "v1 has no memory.high (use limit and reservation)");
     }
     if (m.min() != null) {
-      throw Host.notOn(h, "memory.min", "v1 has no memory.min (use reservation)");
+      throw ContainerView.notOn(h, "memory.min", "v1 has no memory.min (use reservation)");
     }
     if (m.zswapLimit() != null) {
-      throw Host.notOn(h, "memory.zswap_limit", "v1 has no memory.zswap.max");
+      throw ContainerView.notOn(h, "memory.zswap_limit", "v1 has no memory.zswap.max");
     }
     if (m.oomGroup() != null) {
-      throw Host.notOn(h, "memory.oom_group", "v1 has no memory.oom.group");
+      throw ContainerView.notOn(h, "memory.oom_group", "v1 has no memory.oom.group");
     }
     FileWrite limit =
         m.limit() != null || replace
             ? new FileWrite(
-                h, "memory.limit_in_bytes", Kernel.v1Bytes(or(m.limit(), -1)), "memory.limit")
+                h, "memory.limit_in_bytes", Units.v1Bytes(or(m.limit(), -1)), "memory.limit")
             : null;
     FileWrite swap = null;
-    if (m.swapLimit() != null || replace && host.parentHas(h, "memory.memsw.limit_in_bytes")) {
-      if (!host.parentHas(h, "memory.memsw.limit_in_bytes")) {
-        throw Host.notOn(
+    if (m.swapLimit() != null || replace && view.parentHas(h, "memory.memsw.limit_in_bytes")) {
+      if (!view.parentHas(h, "memory.memsw.limit_in_bytes")) {
+        throw ContainerView.notOn(
             h,
             "memory.swap_limit",
             "this kernel has no memory.memsw.limit_in_bytes (swap accounting is off)");
@@ -184,22 +183,22 @@ final class MemoryHandler implements ResourceHandler {
           new FileWrite(
               h,
               "memory.memsw.limit_in_bytes",
-              Kernel.v1Bytes(or(m.swapLimit(), -1)),
+              Units.v1Bytes(or(m.swapLimit(), -1)),
               "memory.swap_limit");
     }
     if (limit != null
         && swap == null
         && mode == Mode.DIFF
-        && host.parentHas(h, "memory.memsw.limit_in_bytes")
-        && raises(limit, host, h)) {
-      throw Kernel.invalid(
+        && view.parentHas(h, "memory.memsw.limit_in_bytes")
+        && raises(limit, view, h)) {
+      throw Units.invalid(
           "memory.limit",
           m.limit(),
           "is above the container's memory.swap_limit (memory plus swap) of "
-              + host.readSelf(h, "memory.memsw.limit_in_bytes")
+              + view.readSelf(h, "memory.memsw.limit_in_bytes")
               + " bytes: give a swap_limit at least as high with it");
     }
-    if (limit != null && swap != null && mode != Mode.CREATE && raises(limit, host, h)) {
+    if (limit != null && swap != null && mode != Mode.CREATE && raises(limit, view, h)) {
       out.add(swap);
       out.add(limit);
     } else {
@@ -211,7 +210,7 @@ final class MemoryHandler implements ResourceHandler {
           new FileWrite(
               h,
               "memory.soft_limit_in_bytes",
-              Kernel.v1Bytes(or(m.reservation(), -1)),
+              Units.v1Bytes(or(m.reservation(), -1)),
               "memory.reservation"));
     }
     if (m.oomKillDisable() != null || replace) {
@@ -226,50 +225,50 @@ final class MemoryHandler implements ResourceHandler {
       String value =
           m.swappiness() != null
               ? m.swappiness().toString()
-              : host.readParent(h, "memory.swappiness");
+              : view.readParent(h, "memory.swappiness");
       out.add(new FileWrite(h, "memory.swappiness", value, "memory.swappiness"));
     }
   }
 
   /** Whether the new limit is above the container's memory+swap now (then memsw goes first). */
-  private static boolean raises(FileWrite limit, Host host, Hierarchy h) {
+  private static boolean raises(FileWrite limit, ContainerView view, Hierarchy h) {
     long now =
-        Kernel.bytes(
-            host.readSelf(h, "memory.memsw.limit_in_bytes"), "memory.memsw.limit_in_bytes");
+        Units.bytes(view.readSelf(h, "memory.memsw.limit_in_bytes"), "memory.memsw.limit_in_bytes");
     long wanted = Long.parseLong(limit.value());
     return now >= 0 && (wanted < 0 || wanted > now);
   }
 
   private static void planV2(
-      MemorySpec m, Mode mode, boolean replace, Host host, Hierarchy h, List<FileWrite> out) {
+      MemorySpec m, Mode mode, ContainerView view, Hierarchy h, List<FileWrite> out) {
+    boolean replace = mode == Mode.REPLACE; // h is there: a REPLACE resets its files
     if (m.oomKillDisable() != null) {
-      throw Host.notOn(
+      throw ContainerView.notOn(
           h,
           "memory.oom_kill_disable",
           "v2 cannot disable the OOM killer (use memory.high, oom_group)");
     }
     if (m.swappiness() != null) {
-      throw Host.notOn(h, "memory.swappiness", "v2 has no per-cgroup swappiness");
+      throw ContainerView.notOn(h, "memory.swappiness", "v2 has no per-cgroup swappiness");
     }
     if (m.limit() != null || replace) {
-      out.add(new FileWrite(h, "memory.max", Kernel.v2Bytes(or(m.limit(), -1)), "memory.limit"));
+      out.add(new FileWrite(h, "memory.max", Units.v2Bytes(or(m.limit(), -1)), "memory.limit"));
     }
     if (m.swapLimit() != null || replace) {
       long swap = or(m.swapLimit(), -1);
-      long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(host, h) : -1;
+      long limit = m.limit() != null ? m.limit() : mode == Mode.DIFF ? currentLimit(view, h) : -1;
       out.add(
           new FileWrite(
               h,
               "memory.swap.max",
               swap < 0 ? "max" : Long.toString(swap - limit),
               "memory.swap_limit"));
-    } else if (m.limit() != null && mode == Mode.DIFF && host.selfHas(h, "memory.swap.max")) {
-      long swapMax = Kernel.bytes(host.readSelf(h, "memory.swap.max"), "memory.swap.max");
-      long limitNow = currentLimit(host, h);
+    } else if (m.limit() != null && mode == Mode.DIFF && view.selfHas(h, "memory.swap.max")) {
+      long swapMax = Units.bytes(view.readSelf(h, "memory.swap.max"), "memory.swap.max");
+      long limitNow = currentLimit(view, h);
       if (swapMax >= 0 && limitNow >= 0) { // keep memory plus swap as it is
         long both = swapMax + limitNow;
         if (m.limit() < 0 || m.limit() > both) {
-          throw Kernel.invalid(
+          throw Units.invalid(
               "memory.limit",
               m.limit(),
               "is above the container's memory.swap_limit (memory plus "
@@ -287,31 +286,31 @@ final class MemoryHandler implements ResourceHandler {
           new FileWrite(
               h,
               "memory.low",
-              m.reservation() == null ? "0" : Kernel.v2Bytes(m.reservation()),
+              m.reservation() == null ? "0" : Units.v2Bytes(m.reservation()),
               "memory.reservation"));
     }
     if (m.min() != null || replace) {
       out.add(
           new FileWrite(
-              h, "memory.min", m.min() == null ? "0" : Kernel.v2Bytes(m.min()), "memory.min"));
+              h, "memory.min", m.min() == null ? "0" : Units.v2Bytes(m.min()), "memory.min"));
     }
     if (m.high() != null || replace) {
-      out.add(new FileWrite(h, "memory.high", Kernel.v2Bytes(or(m.high(), -1)), "memory.high"));
+      out.add(new FileWrite(h, "memory.high", Units.v2Bytes(or(m.high(), -1)), "memory.high"));
     }
-    if (m.zswapLimit() != null || replace && host.selfHas(h, "memory.zswap.max")) {
+    if (m.zswapLimit() != null || replace && view.selfHas(h, "memory.zswap.max")) {
       boolean lacks =
           mode == Mode.CREATE
-              ? host.lacks(h, "memory.max", "memory.zswap.max")
-              : !host.selfHas(h, "memory.zswap.max");
+              ? view.lacks(h, "memory.max", "memory.zswap.max")
+              : !view.selfHas(h, "memory.zswap.max");
       if (lacks) {
-        throw Host.notOn(
+        throw ContainerView.notOn(
             h, "memory.zswap_limit", "this kernel has no memory.zswap.max (built without zswap)");
       }
       out.add(
           new FileWrite(
               h,
               "memory.zswap.max",
-              Kernel.v2Bytes(or(m.zswapLimit(), -1)),
+              Units.v2Bytes(or(m.zswapLimit(), -1)),
               "memory.zswap_limit",
               "built without zswap"));
     }
@@ -326,69 +325,69 @@ final class MemoryHandler implements ResourceHandler {
   }
 
   /** The container's memory limit now (-1 unlimited, also before it exists). */
-  private static long currentLimit(Host host, Hierarchy h) {
-    String file = Host.isV2(h) ? "memory.max" : "memory.limit_in_bytes";
-    return host.selfHas(h, file) ? Kernel.bytes(host.readSelf(h, file), file) : -1;
+  private static long currentLimit(ContainerView view, Hierarchy h) {
+    String file = ContainerView.isV2(h) ? "memory.max" : "memory.limit_in_bytes";
+    return view.selfHas(h, file) ? Units.bytes(view.readSelf(h, file), file) : -1;
   }
 
-  static MemorySpec read(Host host, Set<String> fields) {
+  static MemorySpec read(ContainerView view, Set<String> fields) {
     if (fields.stream().noneMatch(f -> f.startsWith("memory."))) {
       return null;
     }
-    Hierarchy h = host.require("memory", "memory");
-    boolean v2 = Host.isV2(h);
+    Hierarchy h = view.require("memory", "memory");
+    boolean v2 = ContainerView.isV2(h);
     Long limit =
         fields.contains("memory.limit")
-            ? bytes(host, h, v2 ? "memory.max" : "memory.limit_in_bytes")
+            ? bytes(view, h, v2 ? "memory.max" : "memory.limit_in_bytes")
             : null;
     Long swap = null;
     if (fields.contains("memory.swap_limit")) {
       if (v2) {
-        long s = bytes(host, h, "memory.swap.max");
-        long l = bytes(host, h, "memory.max");
+        long s = bytes(view, h, "memory.swap.max");
+        long l = bytes(view, h, "memory.max");
         swap = s < 0 || l < 0 ? -1 : s + l;
       } else {
-        swap = bytes(host, h, "memory.memsw.limit_in_bytes");
+        swap = bytes(view, h, "memory.memsw.limit_in_bytes");
       }
     }
     Long reservation =
         fields.contains("memory.reservation")
-            ? bytes(host, h, v2 ? "memory.low" : "memory.soft_limit_in_bytes")
+            ? bytes(view, h, v2 ? "memory.low" : "memory.soft_limit_in_bytes")
             : null;
-    Long high = fields.contains("memory.high") ? bytes(host, h, "memory.high") : null;
+    Long high = fields.contains("memory.high") ? bytes(view, h, "memory.high") : null;
     Boolean oomKillDisable =
         fields.contains("memory.oom_kill_disable")
-            ? Kernel.keyed(
-                    host.readSelf(h, "memory.oom_control"),
+            ? Units.keyed(
+                    view.readSelf(h, "memory.oom_control"),
                     "oom_kill_disable",
                     "memory.oom_control")
                 == 1
             : null;
     Boolean oomGroup =
         fields.contains("memory.oom_group")
-            ? Kernel.number(host.readSelf(h, "memory.oom.group"), "memory.oom.group") == 1
+            ? Units.number(view.readSelf(h, "memory.oom.group"), "memory.oom.group") == 1
             : null;
     Integer swappiness =
         fields.contains("memory.swappiness")
-            ? (int) Kernel.number(host.readSelf(h, "memory.swappiness"), "memory.swappiness")
+            ? (int) Units.number(view.readSelf(h, "memory.swappiness"), "memory.swappiness")
             : null;
-    Long min = fields.contains("memory.min") ? bytes(host, h, "memory.min") : null;
-    Long zswap = fields.contains("memory.zswap_limit") ? bytes(host, h, "memory.zswap.max") : null;
+    Long min = fields.contains("memory.min") ? bytes(view, h, "memory.min") : null;
+    Long zswap = fields.contains("memory.zswap_limit") ? bytes(view, h, "memory.zswap.max") : null;
     return new MemorySpec(
         limit, swap, reservation, high, oomKillDisable, oomGroup, swappiness, min, zswap);
   }
 
-  private static long bytes(Host host, Hierarchy h, String file) {
-    return Kernel.bytes(host.readSelf(h, file), file);
+  private static long bytes(ContainerView view, Hierarchy h, String file) {
+    return Units.bytes(view.readSelf(h, file), file);
   }
 
-  static MemorySpec normalise(MemorySpec m, Host host) {
-    boolean v2 = host.find("memory").map(Host::isV2).orElse(false);
+  static MemorySpec normalise(MemorySpec m, ContainerView view) {
+    boolean v2 = view.find("memory").map(ContainerView::isV2).orElse(false);
     Long swap = m.swapLimit();
     if (swap != null && v2 && swap >= 0 && m.limit() != null && m.limit() >= 0) {
-      swap = Kernel.pages(swap - m.limit()) + Kernel.pages(m.limit());
+      swap = Units.pages(swap - m.limit()) + Units.pages(m.limit());
     } else if (swap != null) {
-      swap = Kernel.pages(swap);
+      swap = Units.pages(swap);
     }
     return new MemorySpec(
         pages(m.limit()),
@@ -403,7 +402,7 @@ final class MemoryHandler implements ResourceHandler {
   }
 
   private static Long pages(Long bytes) {
-    return bytes == null ? null : Kernel.pages(bytes);
+    return bytes == null ? null : Units.pages(bytes);
   }
 
   private static long or(Long value, long otherwise) {

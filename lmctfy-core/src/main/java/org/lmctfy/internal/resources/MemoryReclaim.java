@@ -19,22 +19,22 @@ public final class MemoryReclaim {
   private MemoryReclaim() {}
 
   /**
-   * Reclaims {@code bytes} from the container of {@code host} (its name {@code name}, for
+   * Reclaims {@code bytes} from the container of {@code view} (its name {@code name}, for
    * messages).
    */
-  public static void reclaim(Host host, String name, long bytes) {
+  public static void reclaim(ContainerView view, String name, long bytes) {
     String what = "reclaim " + bytes + " bytes from " + name;
     if (bytes < 1) {
       throw new LmctfyException(ErrorCode.INVALID_ARGUMENT, what + ": bytes must be at least 1");
     }
-    Hierarchy h = host.require("memory", "reclaim");
-    if (!Host.isV2(h)) {
-      throw Host.notOn(
+    Hierarchy h = view.require("memory", "reclaim");
+    if (!ContainerView.isV2(h)) {
+      throw ContainerView.notOn(
           h,
           "reclaim",
           "v1 has no memory.reclaim (memory.force_empty works only on an empty cgroup)");
     }
-    if (!host.has("memory")) {
+    if (!view.has("memory")) {
       throw new LmctfyException(
           ErrorCode.FAILED_PRECONDITION,
           what
@@ -42,9 +42,9 @@ public final class MemoryReclaim {
               + "parent does not enable the memory controller for it: give it a memory section first)");
     }
     try {
-      host.fs().write(h, host.self(), "memory.reclaim", Long.toString(bytes));
+      view.fs().write(h, view.self(), "memory.reclaim", Long.toString(bytes));
     } catch (CgroupFsException e) {
-      if (e.errno() == Errno.ENOENT && exists(host, h)) {
+      if (e.errno() == Errno.ENOENT && exists(view, h)) {
         throw new LmctfyException(
             ErrorCode.FAILED_PRECONDITION,
             what
@@ -59,7 +59,7 @@ public final class MemoryReclaim {
             what
                 + ": the kernel reclaimed less than that after its "
                 + "retries (memory.current is now "
-                + current(host, h)
+                + current(view, h)
                 + " bytes; what is left may be unreclaimable, "
                 + "such as anonymous memory without swap): "
                 + e.getMessage(),
@@ -71,17 +71,17 @@ public final class MemoryReclaim {
     }
   }
 
-  private static boolean exists(Host host, Hierarchy h) {
+  private static boolean exists(ContainerView view, Hierarchy h) {
     try {
-      return host.fs().exists(h, host.self());
+      return view.fs().exists(h, view.self());
     } catch (IOException e) {
       return false;
     }
   }
 
-  private static String current(Host host, Hierarchy h) {
+  private static String current(ContainerView view, Hierarchy h) {
     try {
-      return host.fs().read(h, host.self(), "memory.current").strip();
+      return view.fs().read(h, view.self(), "memory.current").strip();
     } catch (IOException e) {
       return "unreadable (" + e.getMessage() + ")";
     }

@@ -21,15 +21,15 @@ final class MiscHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec s, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec s, Mode mode, ContainerView view, Planning out) {
     MiscSpec spec = s.misc();
-    if (spec == null && !(mode == Mode.REPLACE && host.has("misc"))) {
+    if (spec == null && !(mode == Mode.REPLACE && view.has("misc"))) {
       return;
     }
-    Hierarchy h = host.require("misc", "misc");
+    Hierarchy h = view.require("misc", "misc");
     List<MiscLimit> limits = new ArrayList<>(spec == null ? List.of() : spec.limits());
     if (mode != Mode.CREATE) {
-      for (MiscLimit now : read(host, h)) {
+      for (MiscLimit now : read(view, h)) {
         if (limits.stream().noneMatch(l -> l.resource().equals(now.resource()))) {
           limits.add(new MiscLimit(now.resource(), -1));
         }
@@ -37,30 +37,30 @@ final class MiscHandler implements ResourceHandler {
     }
     for (MiscLimit l : limits) {
       out.writes.add(
-          new FileWrite(h, "misc.max", l.resource() + " " + Kernel.v2Bytes(l.limit()), LIMITS));
+          new FileWrite(h, "misc.max", l.resource() + " " + Units.v2Bytes(l.limit()), LIMITS));
     }
   }
 
-  private static List<MiscLimit> read(Host host, Hierarchy h) {
+  private static List<MiscLimit> read(ContainerView view, Hierarchy h) {
     List<MiscLimit> out = new ArrayList<>();
-    for (String line : host.readSelf(h, "misc.max").split("\n")) {
+    for (String line : view.readSelf(h, "misc.max").split("\n")) {
       String[] kv = line.strip().split("\\s+");
       if (kv.length == 2 && !kv[1].equals("max")) {
-        out.add(new MiscLimit(kv[0], Kernel.number(kv[1], "misc.max")));
+        out.add(new MiscLimit(kv[0], Units.number(kv[1], "misc.max")));
       }
     }
     return out;
   }
 
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
     out.misc(
-        fields.contains(LIMITS) ? new MiscSpec(read(host, host.require("misc", "misc"))) : null);
+        fields.contains(LIMITS) ? new MiscSpec(read(view, view.require("misc", "misc"))) : null);
   }
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     MiscSpec misc = spec.misc();
     out.misc(
         misc == null

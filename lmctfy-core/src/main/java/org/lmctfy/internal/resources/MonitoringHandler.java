@@ -25,12 +25,12 @@ final class MonitoringHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec s, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec s, Mode mode, ContainerView view, Planning out) {
     MonitoringSpec spec = s.monitoring();
     if (spec == null) {
       return;
     }
-    host.require("perf_event", MONITORING);
+    view.require("perf_event", MONITORING);
     if (spec.enablePerfCounters() != null) {
       throw new LmctfyException(
           ErrorCode.UNIMPLEMENTED,
@@ -40,13 +40,13 @@ final class MonitoringHandler implements ResourceHandler {
   }
 
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
     out.monitoring(fields.contains(MONITORING) ? new MonitoringSpec(null) : null);
   }
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     out.monitoring(spec.monitoring());
   }
 }

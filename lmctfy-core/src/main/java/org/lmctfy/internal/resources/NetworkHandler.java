@@ -35,22 +35,22 @@ final class NetworkHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec s, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec s, Mode mode, ContainerView view, Planning out) {
     NetworkSpec spec = s.network();
     boolean replace = mode == Mode.REPLACE;
     Long classid = spec == null ? null : spec.classid();
-    if (classid != null || replace && host.find("net_cls").isPresent()) {
-      Hierarchy h = host.require("net_cls", CLASSID);
+    if (classid != null || replace && view.find("net_cls").isPresent()) {
+      Hierarchy h = view.require("net_cls", CLASSID);
       out.writes.add(
           new FileWrite(
               h, "net_cls.classid", Long.toString(classid == null ? 0 : classid), CLASSID));
     }
     List<InterfacePriority> wanted = spec == null ? List.of() : spec.priorities();
-    if (!wanted.isEmpty() || mode != Mode.CREATE && host.find("net_prio").isPresent()) {
-      Hierarchy h = host.require("net_prio", PRIORITIES);
+    if (!wanted.isEmpty() || mode != Mode.CREATE && view.find("net_prio").isPresent()) {
+      Hierarchy h = view.require("net_prio", PRIORITIES);
       List<InterfacePriority> all = new ArrayList<>(wanted);
       if (mode != Mode.CREATE) {
-        for (InterfacePriority now : readPriorities(host, h)) {
+        for (InterfacePriority now : readPriorities(view, h)) {
           if (wanted.stream().noneMatch(w -> w.iface().equals(now.iface()))) {
             all.add(new InterfacePriority(now.iface(), 0));
           }
@@ -63,9 +63,9 @@ final class NetworkHandler implements ResourceHandler {
     }
   }
 
-  private static List<InterfacePriority> readPriorities(Host host, Hierarchy h) {
+  private static List<InterfacePriority> readPriorities(ContainerView view, Hierarchy h) {
     List<InterfacePriority> out = new ArrayList<>();
-    for (String line : host.readSelf(h, "net_prio.ifpriomap").split("\n")) {
+    for (String line : view.readSelf(h, "net_prio.ifpriomap").split("\n")) {
       String[] kv = line.strip().split("\\s+");
       if (kv.length == 2 && !kv[1].equals("0")) {
         out.add(new InterfacePriority(kv[0], Integer.parseInt(kv[1])));
@@ -75,16 +75,16 @@ final class NetworkHandler implements ResourceHandler {
   }
 
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
     Long classid =
         fields.contains(CLASSID)
-            ? Kernel.number(
-                host.readSelf(host.require("net_cls", CLASSID), "net_cls.classid"),
+            ? Units.number(
+                view.readSelf(view.require("net_cls", CLASSID), "net_cls.classid"),
                 "net_cls.classid")
             : null;
     List<InterfacePriority> priorities =
         fields.contains(PRIORITIES)
-            ? readPriorities(host, host.require("net_prio", PRIORITIES))
+            ? readPriorities(view, view.require("net_prio", PRIORITIES))
             : List.of();
     out.network(
         classid == null && !fields.contains(PRIORITIES)
@@ -94,7 +94,7 @@ final class NetworkHandler implements ResourceHandler {
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     NetworkSpec n = spec.network();
     out.network(
         anyOf(given)

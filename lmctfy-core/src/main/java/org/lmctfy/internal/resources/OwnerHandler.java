@@ -37,68 +37,67 @@ final class OwnerHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
-    plan(spec.owner(), spec.ownerGroup(), mode, host, host.managed(), out.chowns);
-  }
-
-  @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    Long[] owner = read(host, host.managed().get(0), fields);
-    out.owner(owner[0]).ownerGroup(owner[1]);
-  }
-
-  @Override
-  public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.owner(spec.owner()).ownerGroup(spec.ownerGroup());
-  }
-
-  static void plan(
-      Long owner, Long group, Mode mode, Host host, List<Hierarchy> managed, List<Chown> out) {
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning planning) {
+    Long owner = spec.owner();
+    Long group = spec.ownerGroup();
+    List<Hierarchy> managed = view.managed();
+    List<Chown> out = planning.chowns;
     if (owner == null && group == null && mode != Mode.REPLACE) {
       return;
     }
     Owner parent =
         mode == Mode.REPLACE && (owner == null || group == null)
-            ? parentOwner(host, managed.get(0))
+            ? parentOwner(view, managed.get(0))
             : null;
     int uid = owner != null ? owner.intValue() : parent != null ? parent.uid() : -1;
     int gid = group != null ? group.intValue() : parent != null ? parent.gid() : -1;
     String field = owner != null ? "owner" : "owner_group";
     for (Hierarchy h : managed) {
       out.add(new Chown(h, null, uid, gid, field));
-      for (String file : Host.isV2(h) ? V2_FILES : V1_FILES) {
+      for (String file : ContainerView.isV2(h) ? V2_FILES : V1_FILES) {
         out.add(new Chown(h, file, uid, gid, field));
       }
     }
   }
 
-  private static Owner parentOwner(Host host, Hierarchy anchor) {
+  @Override
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
+    Long[] owner = read(view, view.managed().get(0), fields);
+    out.owner(owner[0]).ownerGroup(owner[1]);
+  }
+
+  @Override
+  public void normalise(
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
+    out.owner(spec.owner()).ownerGroup(spec.ownerGroup());
+  }
+
+  private static Owner parentOwner(ContainerView view, Hierarchy anchor) {
     try {
-      return host.fs().owner(anchor, host.parent(), null);
+      return view.fs().owner(anchor, view.parent(), null);
     } catch (IOException e) {
       throw Errors.of("cannot read the owner of the parent", e);
     }
   }
 
   /** {@code [owner, owner_group]} as the fields ask, each null when not asked. */
-  static Long[] read(Host host, Hierarchy anchor, Set<String> fields) {
+  static Long[] read(ContainerView view, Hierarchy anchor, Set<String> fields) {
     if (!fields.contains("owner") && !fields.contains("owner_group")) {
       return new Long[2];
     }
     try {
-      Owner o = host.fs().owner(anchor, host.self(), null);
+      Owner o = view.fs().owner(anchor, view.self(), null);
       return new Long[] {
         fields.contains("owner") ? (long) o.uid() : null,
         fields.contains("owner_group") ? (long) o.gid() : null
       };
     } catch (IOException e) {
-      throw Errors.of("cannot read the owner of " + host.self(), e);
+      throw Errors.of("cannot read the owner of " + view.self(), e);
     }
   }
 
   /** Whether {@code c} applies: a delegate file the cgroup does not have is skipped. */
-  static boolean applies(Chown c, Host host, CgroupPath path) throws IOException {
-    return c.file() == null || host.fs().hasFile(c.hierarchy(), path, c.file());
+  static boolean applies(Chown c, ContainerView view, CgroupPath path) throws IOException {
+    return c.file() == null || view.fs().hasFile(c.hierarchy(), path, c.file());
   }
 }

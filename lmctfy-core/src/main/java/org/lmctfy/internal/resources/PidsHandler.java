@@ -22,37 +22,34 @@ final class PidsHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
-    plan(spec.pids(), mode, host, out.writes);
-  }
-
-  @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
-    out.pids(read(host, fields));
-  }
-
-  @Override
-  public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
-    out.pids(given.contains(LIMIT) ? spec.pids() : null);
-  }
-
-  static void plan(PidsSpec pids, Mode mode, Host host, List<FileWrite> out) {
-    Long limit = pids == null ? null : pids.limit();
-    if (limit == null && !(mode == Mode.REPLACE && host.has("pids"))) {
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning planning) {
+    List<FileWrite> out = planning.writes;
+    Long limit = spec.pids() == null ? null : spec.pids().limit();
+    if (limit == null && !(mode == Mode.REPLACE && view.has("pids"))) {
       return;
     }
-    Hierarchy h = host.require("pids", "pids.limit");
+    Hierarchy h = view.require("pids", "pids.limit");
     out.add(
         new FileWrite(
             h, "pids.max", limit == null || limit < 0 ? "max" : limit.toString(), "pids.limit"));
   }
 
-  static PidsSpec read(Host host, Set<String> fields) {
+  @Override
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
+    out.pids(read(view, fields));
+  }
+
+  @Override
+  public void normalise(
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
+    out.pids(given.contains(LIMIT) ? spec.pids() : null);
+  }
+
+  static PidsSpec read(ContainerView view, Set<String> fields) {
     if (!fields.contains("pids.limit")) {
       return null;
     }
-    String max = host.readSelf(host.require("pids", "pids.limit"), "pids.max");
-    return new PidsSpec(max.equals("max") ? -1L : Kernel.number(max, "pids.max"));
+    String max = view.readSelf(view.require("pids", "pids.limit"), "pids.max");
+    return new PidsSpec(max.equals("max") ? -1L : Units.number(max, "pids.max"));
   }
 }

@@ -23,15 +23,15 @@ final class RdmaHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec s, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec s, Mode mode, ContainerView view, Planning out) {
     RdmaSpec spec = s.rdma();
-    if (spec == null && !(mode == Mode.REPLACE && host.has("rdma"))) {
+    if (spec == null && !(mode == Mode.REPLACE && view.has("rdma"))) {
       return;
     }
-    Hierarchy h = host.require("rdma", LIMITS);
+    Hierarchy h = view.require("rdma", LIMITS);
     List<RdmaLimit> limits = new ArrayList<>(spec == null ? List.of() : spec.limits());
     if (mode != Mode.CREATE) {
-      for (RdmaLimit now : read(host, h)) {
+      for (RdmaLimit now : read(view, h)) {
         if (limits.stream().noneMatch(l -> l.device().equals(now.device()))) {
           limits.add(new RdmaLimit(now.device(), -1L, -1L));
         }
@@ -58,9 +58,9 @@ final class RdmaHandler implements ResourceHandler {
   /**
    * The devices with a limit: every line of rdma.max with a number (the kernel lists every device).
    */
-  private static List<RdmaLimit> read(Host host, Hierarchy h) {
+  private static List<RdmaLimit> read(ContainerView view, Hierarchy h) {
     List<RdmaLimit> out = new ArrayList<>();
-    for (String line : host.readSelf(h, "rdma.max").split("\n")) {
+    for (String line : view.readSelf(h, "rdma.max").split("\n")) {
       String[] f = line.strip().split("\\s+");
       if (f.length < 2) {
         continue;
@@ -69,7 +69,7 @@ final class RdmaHandler implements ResourceHandler {
       long object = -1;
       for (int i = 1; i < f.length; i++) {
         String[] kv = f[i].split("=", 2);
-        long v = kv.length < 2 || kv[1].equals("max") ? -1 : Kernel.number(kv[1], "rdma.max");
+        long v = kv.length < 2 || kv[1].equals("max") ? -1 : Units.number(kv[1], "rdma.max");
         if (kv[0].equals("hca_handle")) {
           handle = v;
         } else if (kv[0].equals("hca_object")) {
@@ -84,14 +84,14 @@ final class RdmaHandler implements ResourceHandler {
   }
 
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
     out.rdma(
-        fields.contains(LIMITS) ? new RdmaSpec(read(host, host.require("rdma", LIMITS))) : null);
+        fields.contains(LIMITS) ? new RdmaSpec(read(view, view.require("rdma", LIMITS))) : null);
   }
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     out.rdma(
         spec.rdma() == null
             ? null

@@ -87,16 +87,17 @@ interface ResourceHandler {
   }
 
   /** Plans the section of {@code spec} (absent: REPLACE resets it) into {@code out}. */
-  void plan(ContainerSpec spec, Mode mode, Host host, Planning out);
+  void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning out);
 
   /** Sets the section, as the kernel has it now for {@code fields} (null when none is asked). */
-  void read(Host host, Set<String> fields, ContainerSpec.Builder out);
+  void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out);
 
   /**
    * Sets the section as {@link #read} gives it back after applying {@code spec}, which gives {@code
    * given}.
    */
-  void normalise(ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out);
+  void normalise(
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out);
 
   /**
    * Refuses a REPLACE by {@code spec} of a container with the {@code recorded} fields that would
@@ -109,13 +110,13 @@ interface ResourceHandler {
    * ({@code old}) cannot say (a limit read as null, "none": a DIFF of it writes nothing).
    */
   default void restoreUnset(
-      ContainerSpec old, Set<String> touched, Host host, List<FileWrite> out) {}
+      ContainerSpec old, Set<String> touched, ContainerView view, List<FileWrite> out) {}
 
   /**
    * Adds writes that put back, as they are now, files {@code planned} writes whose value {@link
    * #read} cannot give back exactly; a restore writes them after the plan back.
    */
-  default void keepAsRead(List<FileWrite> planned, Host host, List<FileWrite> out) {}
+  default void keepAsRead(List<FileWrite> planned, ContainerView view, List<FileWrite> out) {}
 
   /** What the handlers of a plan put out, in order. */
   final class Planning {

@@ -34,20 +34,24 @@ public record ResourcePlan(
     Set<String> fields,
     DeviceFilter deviceFilter) {
 
-  /** Plans {@code spec} for the container of {@code host}: each handler in turn. */
-  public static ResourcePlan of(ContainerSpec spec, Mode mode, Host host) {
+  /**
+   * Plans {@code spec} for the container of {@code view}: each handler in turn. A CREATE knows the
+   * new cgroup has no device filter (see {@link #knowingTheDeviceFilter}); an update asks that with
+   * the container's recorded fields.
+   */
+  public static ResourcePlan of(ContainerSpec spec, Mode mode, ContainerView view) {
     Set<String> fields = fields(spec);
     ResourceHandler.Planning planning = new ResourceHandler.Planning();
     try {
       for (ResourceHandler handler : ResourceHandler.all()) {
-        handler.plan(spec, mode, host, planning);
+        handler.plan(spec, mode, view, planning);
       }
     } catch (LmctfyException e) {
       if (e.errno().orElse(null) == Errno.ENOENT) {
         // a handler read a file of a controller the root lacks (the parent's
         // cpuset.cpus.effective):
         // said as such, with the driver's remedy
-        checkFieldControllers(fields, controllersOf(fields, host), host);
+        checkFieldControllers(fields, controllersOf(fields, view), view);
       }
       throw e;
     }
@@ -56,17 +60,17 @@ public record ResourcePlan(
     Hierarchy unified = null;
     for (FileWrite w : writes) {
       String controller = w.file().substring(0, w.file().indexOf('.'));
-      if (Host.isV2(w.hierarchy()) && !controller.equals("cgroup")) {
+      if (ContainerView.isV2(w.hierarchy()) && !controller.equals("cgroup")) {
         unified = w.hierarchy();
         v2.add(controller);
       }
     }
     if (unified != null) {
       checkOffered(
-          host,
+          view,
           unified,
           v2,
-          host.rootControllers(unified),
+          view.rootControllers(unified),
           c ->
               writes.stream()
                   .filter(w -> w.file().startsWith(c + "."))
@@ -80,15 +84,9 @@ public record ResourcePlan(
         Collections.unmodifiableSortedSet(v2),
         unified,
         fields,
-        planning.devices);
-  }
-
-  /**
-   * This plan for a container that has a device filter of lmctfy's ({@code has}: its recorded
-   * fields include device.rules) or not: see {@link #knowingTheDeviceFilter(Set, Mode, Host)}.
-   */
-  public ResourcePlan knowingTheDeviceFilter(boolean has, Mode mode, Host host) {
-    return knowingTheDeviceFilter(has ? Set.of(DeviceHandler.RULES) : Set.of(), mode, host);
+        mode == Mode.CREATE
+            ? DeviceHandler.knowing(planning.devices, Set.of(), mode, view)
+            : planning.devices);
   }
 
   /**
@@ -96,8 +94,8 @@ public record ResourcePlan(
    * not have is no call at all (a tenant without CAP_BPF may give ALLOW ALL), and REPLACE without a
    * device section removes one it has.
    */
-  public ResourcePlan knowingTheDeviceFilter(Set<String> recorded, Mode mode, Host host) {
-    DeviceFilter devices = DeviceHandler.knowing(deviceFilter, recorded, mode, host);
+  public ResourcePlan knowingTheDeviceFilter(Set<String> recorded, Mode mode, ContainerView view) {
+    DeviceFilter devices = DeviceHandler.knowing(deviceFilter, recorded, mode, view);
     return devices == deviceFilter
         ? this
         : new ResourcePlan(writes, chowns, v2Controllers, unified, fields, devices);
@@ -117,11 +115,12 @@ public record ResourcePlan(
    * The plan that puts back {@code old}, the values of the {@code touched} fields read before an
    * update, from whatever state a failure left.
    */
-  public static ResourcePlan restoring(ContainerSpec old, Set<String> touched, Host host) {
-    ResourcePlan back = of(old, Mode.DIFF, host).knowingTheDeviceFilter(true, Mode.DIFF, host);
+  public static ResourcePlan restoring(ContainerSpec old, Set<String> touched, ContainerView view) {
+    // a DIFF back keeps the filter it plans: it was read from the one the container has
+    ResourcePlan back = of(old, Mode.DIFF, view);
     List<FileWrite> writes = new ArrayList<>(back.writes());
     for (ResourceHandler handler : ResourceHandler.all()) {
-      handler.restoreUnset(old, touched, host, writes);
+      handler.restoreUnset(old, touched, view, writes);
     }
     return new ResourcePlan(
         List.copyOf(writes),
@@ -136,10 +135,10 @@ public record ResourcePlan(
    * Writes that put back, as they are now, files this plan writes whose value {@link #read} cannot
    * give back exactly; after a failure they go after the plan back.
    */
-  public List<FileWrite> asRead(Host host) {
+  public List<FileWrite> asRead(ContainerView view) {
     List<FileWrite> out = new ArrayList<>(0);
     for (ResourceHandler handler : ResourceHandler.all()) {
-      handler.keepAsRead(writes, host, out);
+      handler.keepAsRead(writes, view, out);
     }
     return out;
   }
@@ -162,7 +161,7 @@ public record ResourcePlan(
    * create enables it. FAILED_PRECONDITION naming the field ({@code fieldOf} the controller).
    */
   private static void checkOffered(
-      Host host,
+      ContainerView view,
       Hierarchy unified,
       Set<String> controllers,
       String offered,
@@ -170,7 +169,7 @@ public record ResourcePlan(
     for (String c : controllers) {
       if (!FlatKeyed.hasWord(offered, c)) {
         String field = fieldOf.apply(c);
-        throw Host.notOn(
+        throw ContainerView.notOn(
             unified,
             field,
             "the "
@@ -179,7 +178,7 @@ public record ResourcePlan(
                 + "cgroup.controllers is \""
                 + offered
                 + "\"); "
-                + host.rootRemedy(c, offered));
+                + view.rootRemedy(c, offered));
       }
     }
   }
@@ -189,17 +188,17 @@ public record ResourcePlan(
    * container before it reads or writes anything. FAILED_PRECONDITION naming the field when one
    * does not reach the API's root.
    */
-  public static Set<String> v2Controllers(ContainerSpec spec, Host host) {
+  public static Set<String> v2Controllers(ContainerSpec spec, ContainerView view) {
     Set<String> fields = fields(spec);
-    Set<String> out = controllersOf(fields, host);
-    checkFieldControllers(fields, out, host);
+    Set<String> out = controllersOf(fields, view);
+    checkFieldControllers(fields, out, view);
     return out;
   }
 
   /** The v2 controllers of {@code fields} that the unified hierarchy has (none without one). */
-  private static Set<String> controllersOf(Set<String> fields, Host host) {
+  private static Set<String> controllersOf(Set<String> fields, ContainerView view) {
     Set<String> out = new TreeSet<>();
-    Hierarchy unified = host.unified().orElse(null);
+    Hierarchy unified = view.unified().orElse(null);
     if (unified != null) {
       for (String field : fields) {
         String controller = controllerOf(field);
@@ -216,16 +215,16 @@ public record ResourcePlan(
    * where there are none).
    */
   private static void checkFieldControllers(
-      Set<String> fields, Set<String> controllers, Host host) {
+      Set<String> fields, Set<String> controllers, ContainerView view) {
     if (controllers.isEmpty()) {
       return;
     }
-    Hierarchy unified = host.unified().orElseThrow();
+    Hierarchy unified = view.unified().orElseThrow();
     checkOffered(
-        host,
+        view,
         unified,
         controllers,
-        host.rootControllers(unified),
+        view.rootControllers(unified),
         c -> fields.stream().filter(f -> c.equals(controllerOf(f))).findFirst().orElseThrow());
   }
 
@@ -249,10 +248,10 @@ public record ResourcePlan(
   }
 
   /** The container's spec as the kernel has it now, for the fields given. */
-  public static ContainerSpec read(Host host, Set<String> fields) {
+  public static ContainerSpec read(ContainerView view, Set<String> fields) {
     ContainerSpec.Builder out = ContainerSpec.builder();
     for (ResourceHandler handler : ResourceHandler.all()) {
-      handler.read(host, fields, out);
+      handler.read(view, fields, out);
     }
     return out.build();
   }
@@ -260,12 +259,12 @@ public record ResourcePlan(
   /**
    * What {@link #read} gives back after applying {@code spec}: values as the kernel stores them.
    */
-  public static ContainerSpec normalise(ContainerSpec spec, Host host) {
+  public static ContainerSpec normalise(ContainerSpec spec, ContainerView view) {
     Set<String> given = fields(spec);
     ContainerSpec.Builder out =
         ContainerSpec.builder().virtualHost(spec.virtualHost()).filesystem(spec.filesystem());
     for (ResourceHandler handler : ResourceHandler.all()) {
-      handler.normalise(spec, given, host, out);
+      handler.normalise(spec, given, view, out);
     }
     return out.build();
   }

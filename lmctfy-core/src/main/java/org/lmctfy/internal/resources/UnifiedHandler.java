@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.codec.UnifiedFiles;
 import org.lmctfy.spec.ContainerSpec;
 
 /**
@@ -44,19 +43,19 @@ final class UnifiedHandler implements ResourceHandler {
   }
 
   @Override
-  public void plan(ContainerSpec spec, Mode mode, Host host, Planning out) {
+  public void plan(ContainerSpec spec, Mode mode, ContainerView view, Planning out) {
     for (Map.Entry<String, String> f : spec.unified().entrySet()) {
       String field = PREFIX + f.getKey();
-      String controller = UnifiedFiles.controller(f.getKey());
+      String controller = f.getKey().substring(0, f.getKey().indexOf('.')); // controller.file
       Hierarchy h =
-          host.unified()
+          view.unified()
               .orElseThrow(
                   () ->
                       new LmctfyException(
                           ErrorCode.FAILED_PRECONDITION,
                           field + " needs cgroup v2, and no cgroup2 hierarchy is mounted"));
       if (!h.has(controller)) {
-        throw Host.notOn(
+        throw ContainerView.notOn(
             h, field, "the unified hierarchy does not carry the " + controller + " controller");
       }
       out.writes.add(
@@ -66,12 +65,12 @@ final class UnifiedHandler implements ResourceHandler {
 
   /** The files of {@code fields}, as the kernel shows them now (stripped). */
   @Override
-  public void read(Host host, Set<String> fields, ContainerSpec.Builder out) {
+  public void read(ContainerView view, Set<String> fields, ContainerSpec.Builder out) {
     Map<String, String> files = new TreeMap<>();
     for (String f : fields) {
       if (f.startsWith(PREFIX)) {
         String file = f.substring(PREFIX.length());
-        files.put(file, host.readSelf(host.unified().orElseThrow(), file));
+        files.put(file, view.readSelf(view.unified().orElseThrow(), file));
       }
     }
     out.unified(files);
@@ -79,7 +78,7 @@ final class UnifiedHandler implements ResourceHandler {
 
   @Override
   public void normalise(
-      ContainerSpec spec, Set<String> given, Host host, ContainerSpec.Builder out) {
+      ContainerSpec spec, Set<String> given, ContainerView view, ContainerSpec.Builder out) {
     out.unified(spec.unified());
   }
 

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.LmctfyException;
-import org.lmctfy.internal.codec.UnifiedFiles;
 import org.lmctfy.spec.ContainerSpec;
 
 class ResourceHandlerTest {
@@ -135,7 +135,7 @@ class ResourceHandlerTest {
       for (ResourceHandler.Field f : handler.fields()) {
         for (String name :
             f.v2Files().stream().map(file -> file.replace("<size>", "2MB")).toList()) {
-          assertThatThrownBy(() -> UnifiedFiles.check(name, "1"))
+          assertThatThrownBy(() -> ContainerSpec.builder().unified(Map.of(name, "1")).build())
               .as(name)
               .isInstanceOf(LmctfyException.class)
               .hasMessageContaining(f.name());

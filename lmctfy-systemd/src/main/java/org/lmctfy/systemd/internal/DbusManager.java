@@ -24,8 +24,8 @@ import org.freedesktop.dbus.messages.MethodCall;
 import org.freedesktop.dbus.types.UInt32;
 import org.freedesktop.dbus.types.Variant;
 import org.lmctfy.cgroupfs.CgroupPath;
-import org.lmctfy.cgroupfs.SystemdException;
-import org.lmctfy.cgroupfs.SystemdManager;
+import org.lmctfy.systemdbus.SystemdException;
+import org.lmctfy.systemdbus.SystemdManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
