@@ -252,23 +252,34 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
     Container c = found.get();
     return lmctfy(
         () -> {
-          List<Long> pids = c.listProcesses(ListPolicy.RECURSIVE);
-          if (pids.isEmpty()) {
-            return false;
+          try {
+            return signal(id, c, ctx.getSignal());
+          } catch (LmctfyException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+              return false; // destroyed since the look-up (postComplete): no process is left
+            }
+            throw e;
           }
-          switch (ctx.getSignal()) {
-            case NULL:
-              break;
-            case KILL:
-              killed.add(id.toString());
-              c.killAll();
-              break;
-            default:
-              signaller.signal(ctx.getSignal(), pids);
-          }
-          return true;
         },
         "signal " + c.name() + " with " + ctx.getSignal());
+  }
+
+  private boolean signal(ContainerId id, Container c, Signal signal) throws IOException {
+    List<Long> pids = c.listProcesses(ListPolicy.RECURSIVE);
+    if (pids.isEmpty()) {
+      return false;
+    }
+    switch (signal) {
+      case NULL:
+        break;
+      case KILL:
+        killed.add(id.toString());
+        c.killAll();
+        break;
+      default:
+        signaller.signal(signal, pids);
+    }
+    return true;
   }
 
   /** Whether the process of the pid file is still in the container (not a reused pid). */
