@@ -25,7 +25,7 @@ public final class YarnClusterJvm {
 
   /** A line to standard output and to {@code <dir>/progress.log}, to follow a run in a guest. */
   private static void say(String line) throws java.io.IOException {
-    say(line);
+    System.out.println(line);
     Files.writeString(
         progress,
         line + "\n",
