@@ -99,7 +99,7 @@ class KernelSystemdDriverTest {
     assertThat(v.get("root.subtree_control")).contains("cpu", "memory", "pids");
     assertThat(Long.parseLong(v.get("stats.memory"))).isPositive();
     // the API closed: its unit is gone before the JVM ends (only its own unit and the job's left)
-    assertThat(SystemdGuest.unitNames(v.get("closed.system.units")))
+    assertThat(SystemdGuest.words(v.get("closed.system.units")))
         .containsExactlyInAnyOrderElementsOf(
             concat(SystemdGuest.JOB_UNITS, List.of("lmctfy-test-plain.service")));
     noUnitAndNoCgroup(); // no cleanup() asked

@@ -134,7 +134,7 @@ class KernelSystemdRootlessTest {
       assertThat(v.get("closed.user.units")).isEqualTo("lmctfy-" + v.get("self.pid") + ".scope");
       // the JVM ended, still in the session: nothing, as the user and PID 1 list it
       assertThat(v.get("after.user.units")).isBlank();
-      assertThat(SystemdGuest.unitNames(v.get("after.system.units")))
+      assertThat(SystemdGuest.words(v.get("after.system.units")))
           .containsExactlyInAnyOrderElementsOf(SystemdGuest.JOB_UNITS);
       assertThat(SystemdGuest.exists(UNIT)).isFalse();
     } finally {

@@ -339,6 +339,11 @@ final class SystemdGuest {
     return unitNames(r.output());
   }
 
+  /** The words of a printed value: the unit names of a {@code closed.system.units} line. */
+  static List<String> words(String value) {
+    return value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+  }
+
   /** The first word of each line: the unit names of a {@code list-units --plain} listing. */
   static List<String> unitNames(String listing) {
     return listing
