@@ -3,7 +3,9 @@ package org.lmctfy.process;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
@@ -174,6 +179,81 @@ class KernelProcessTest extends ApiOnScratch {
     }
   }
 
+  @Test
+  void destroyEndsWith143AndDestroyForciblyWith137AsProcessDoesAndOnExitCompletes()
+      throws Exception {
+    Container job = api.create("/job", ContainerSpec.empty());
+    ContainerProcess p = run(job, List.of("/bin/sleep", "60"), QUIET);
+    CompletableFuture<ContainerProcess> exit = p.onExit();
+
+    assertThat(p.isAlive()).isTrue();
+    assertThat(p.toHandle().pid()).isEqualTo(p.pid());
+    assertThat(p.toHandle().info().command())
+        .hasValueSatisfying(c -> assertThat(c).endsWith("sleep"));
+    p.destroy();
+    assertThat(exit.get(10, TimeUnit.SECONDS)).isSameAs(p);
+    assertThat(p.exitCode()).hasValue(143);
+    assertThat(p.isAlive()).isFalse();
+
+    ContainerProcess stubborn =
+        run(
+            job,
+            List.of("/bin/sh", "-c", "trap '' TERM; echo ready; exec sleep 60"),
+            RunSpec.parse("stderr: '/dev/null'"));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(stubborn.stdout(), StandardCharsets.UTF_8));
+    assertThat(out.readLine()).isEqualTo("ready");
+    stubborn.destroy();
+    assertThat(stubborn.waitFor(Duration.ofMillis(200))).as("SIGTERM ignored").isEmpty();
+    assertThat(stubborn.destroyForcibly()).isSameAs(stubborn);
+    assertThat(stubborn.onExit().get(10, TimeUnit.SECONDS).exitCode()).hasValue(137);
+    assertThat(job.listProcesses(ListPolicy.SELF)).as("nothing left in the container").isEmpty();
+  }
+
+  /**
+   * Runs the pids round until the kernel gives an ended program's pid to a new process (a sleep
+   * outside the container), then signals the ended one: the new process must live. Needs a pid
+   * range that a shell loop goes round in seconds (pid_max at most 65536, the default below 64
+   * cpus) and a machine that is not emulated.
+   */
+  @Test
+  void aSignalToAnEndedProgramNeverReachesTheProcessThatGotItsPid() throws Exception {
+    long pidMax = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/pid_max")).strip());
+    Assumptions.assumeTrue(
+        pidMax <= 65536 && scaled(1000, 1) == 1000,
+        "pid_max " + pidMax + " or an emulated guest: the pids round takes too long");
+    Container job = api.create("/job", ContainerSpec.empty());
+    ContainerProcess ended = run(job, List.of("/bin/true"), QUIET);
+    assertThat(ended.waitFor()).isZero();
+    long pid = ended.pid();
+    String loop =
+        "i=0; while [ $i -lt "
+            + 3 * pidMax
+            + " ]; do /bin/sh -c '[ $$ = \"$0\" ] || exit 1; echo got; exec sleep 60' \"$1\" &&"
+            + " exit; i=$((i + 1)); done; echo none";
+    Process cycler =
+        new ProcessBuilder("/bin/sh", "-c", loop, "cycler", Long.toString(pid))
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    started.add(cycler.toHandle());
+    BufferedReader got =
+        new BufferedReader(new InputStreamReader(cycler.getInputStream(), StandardCharsets.UTF_8));
+    String line = got.readLine();
+    ProcessHandle.of(pid).ifPresent(started::add);
+    assertThat(line).as("the pid " + pid + " given again within three rounds").isEqualTo("got");
+    ProcessHandle reuser = ProcessHandle.of(pid).orElseThrow();
+
+    ended.destroy();
+    ended.destroyForcibly();
+    ended.toHandle().destroyForcibly(); // the JDK's handle checks the start time
+
+    assertThat(reuser.onExit().completeOnTimeout(null, 500, TimeUnit.MILLISECONDS).join())
+        .as("the process that got the pid still runs")
+        .isNull();
+    assertThat(reuser.isAlive()).isTrue();
+    assertThat(ended.exitCode()).hasValue(0);
+  }
+
   /** The bug of issue 18: 1 to 3 in 100 such runs failed UNAVAILABLE "No such process" on v1. */
   @Test
   void aThousandRunsOfAProgramThatExitsAtOnceAllReturnAHandleAndExitCodeZero() throws Exception {
@@ -207,14 +287,12 @@ class KernelProcessTest extends ApiOnScratch {
     try {
       Path in = Files.writeString(dir.resolve("in"), "from stdin\n");
       RunSpec spec =
-          new RunSpec(
-              RunSpec.FdPolicy.INHERIT,
-              Map.of("GREETING", "hi there"),
-              dir.toString(),
-              "in",
-              "out",
-              null,
-              null);
+          RunSpec.builder()
+              .environment(Map.of("GREETING", "hi there"))
+              .workingDirectory(dir.toString())
+              .stdin("in")
+              .stdout("out")
+              .build();
       ContainerProcess p =
           run(job, List.of("/bin/sh", "-c", "echo \"$GREETING\" \"$(pwd)\"; cat"), spec);
       assertThat(p.waitFor()).isZero();

@@ -92,14 +92,11 @@ public final class RunBenchmark {
         }
       }
       RunSpec quiet =
-          new RunSpec(
-              RunSpec.FdPolicy.INHERIT,
-              java.util.Map.of(),
-              null,
-              null,
-              "/dev/null",
-              "/dev/null",
-              null);
+          RunSpec.builder()
+              .environment(java.util.Map.of())
+              .stdout("/dev/null")
+              .stderr("/dev/null")
+              .build();
       int batch = quick ? 50 : 200;
       int rounds = quick ? 3 : 7;
       // warm-up: the JIT compiles the library's path; the floor's page cache warms

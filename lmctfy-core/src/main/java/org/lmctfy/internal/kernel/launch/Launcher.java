@@ -206,8 +206,8 @@ public final class Launcher {
           ErrorCode.INVALID_ARGUMENT,
           "argv[0] "
               + argv.get(0)
-              + " contains '=', which env(1), the launcher's last step, reads as a variable: name the program"
-              + " by a path without '='");
+              + " contains '=', which env(1), the launcher's last step, reads as a variable: name"
+              + " the program by a path without '='");
     }
     LaunchChecks.check(command);
     ProcessBuilder.Redirect in = command.redirectInput();
@@ -265,7 +265,7 @@ public final class Launcher {
     for (int i = 0; i < passed.size(); i++) {
       environment.put("LMCTFY_A" + i, passed.get(i));
     }
-    Process p = launcher.start();
+    Process p = new JdkProcess(launcher.start()); // at the gate: its pid is its own
     try {
       place(fs, p, cgroups);
       open(p, stdinFile.isEmpty());
