@@ -302,7 +302,15 @@ class KernelVirtualHostTest {
     assertThat(exit.get(30, TimeUnit.SECONDS)).isSameAs(sleeper);
     assertThat(sleeper.exitCode()).hasValue(143);
     ContainerProcess stubborn =
-        background(vh, "/bin/sh", "-c", "trap '' TERM; while :; do sleep 1; done");
+        vh.run(
+            List.of("/bin/sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"),
+            RunSpec.inherit());
+    started.add(stubborn.pid());
+    assertThat(
+            new java.io.BufferedReader(
+                    new java.io.InputStreamReader(stubborn.stdout(), StandardCharsets.UTF_8))
+                .readLine())
+        .isEqualTo("ready");
     stubborn.destroy();
     assertThat(stubborn.waitFor(Duration.ofMillis(300))).as("SIGTERM ignored").isEmpty();
     assertThat(stubborn.destroyForcibly().waitFor()).isEqualTo(137);
