@@ -8,10 +8,18 @@ import org.lmctfy.internal.codec.SpecCodec;
 
 /**
  * How {@link org.lmctfy.Container#run} starts a process: lmctfy's {@code RunSpec} plus the
- * environment, working directory and redirections a Java caller needs.
+ * environment, working directory and redirections a Java caller needs. Made with {@link #builder()}
+ * (or {@link #inherit()}, {@link #detached()}, {@link #parse}) and changed with {@link
+ * #toBuilder()}: the canonical constructor may gain components in a later version, as every spec
+ * record's may, so code that calls it breaks where code that builds does not.
  *
  * <pre>{@code
  * job.run(List.of("/bin/sleep", "60"), RunSpec.detached());
+ * RunSpec build = RunSpec.builder()
+ *     .environment(Map.of("PATH", "/usr/bin:/bin", "LANG", "C.UTF-8"))
+ *     .workingDirectory("/srv/build")
+ *     .stdout("/var/log/build.out")
+ *     .build();
  * RunSpec logged = RunSpec.parse("fd_policy: DETACHED stdout: '/var/log/job.out'");
  * }</pre>
  *
@@ -71,12 +79,32 @@ public record RunSpec(
 
   /** Inherits everything from the caller: lmctfy's default. */
   public static RunSpec inherit() {
-    return new RunSpec(FdPolicy.INHERIT, null, null, null, null, null, null);
+    return INHERIT;
   }
 
   /** A detached process: new session, standard streams on /dev/null. */
   public static RunSpec detached() {
-    return new RunSpec(FdPolicy.DETACHED, null, null, null, null, null, null);
+    return DETACHED;
+  }
+
+  private static final RunSpec INHERIT = builder().build();
+  private static final RunSpec DETACHED = builder().fdPolicy(FdPolicy.DETACHED).build();
+
+  /** A builder with every field absent: {@link #inherit()} once built. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this run spec's fields, to derive a changed copy. */
+  public Builder toBuilder() {
+    return new Builder()
+        .fdPolicy(fdPolicy)
+        .environment(environment)
+        .workingDirectory(workingDirectory)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
+        .useShell(useShell);
   }
 
   /**
@@ -97,5 +125,68 @@ public record RunSpec(
   /** This run spec in text format. */
   public String toText() {
     return SpecCodec.toText(this);
+  }
+
+  /**
+   * Builds a {@link RunSpec}: a setter given {@code null} clears its field, {@link #build()}
+   * validates. Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable FdPolicy fdPolicy;
+    private @Nullable Map<String, String> environment;
+    private @Nullable String workingDirectory;
+    private @Nullable String stdin;
+    private @Nullable String stdout;
+    private @Nullable String stderr;
+    private @Nullable Boolean useShell;
+
+    private Builder() {}
+
+    /** Sets {@code fd_policy}; {@code null} is INHERIT. */
+    public Builder fdPolicy(@Nullable FdPolicy fdPolicy) {
+      this.fdPolicy = fdPolicy;
+      return this;
+    }
+
+    /** Sets {@code environment}, the whole environment; {@code null} inherits the caller's. */
+    public Builder environment(@Nullable Map<String, String> environment) {
+      this.environment = environment;
+      return this;
+    }
+
+    /** Sets {@code working_directory}; {@code null} is the caller's. */
+    public Builder workingDirectory(@Nullable String workingDirectory) {
+      this.workingDirectory = workingDirectory;
+      return this;
+    }
+
+    /** Sets {@code stdin}, a file to read standard input from. */
+    public Builder stdin(@Nullable String stdin) {
+      this.stdin = stdin;
+      return this;
+    }
+
+    /** Sets {@code stdout}, a file to append standard output to. */
+    public Builder stdout(@Nullable String stdout) {
+      this.stdout = stdout;
+      return this;
+    }
+
+    /** Sets {@code stderr}, a file to append standard error to. */
+    public Builder stderr(@Nullable String stderr) {
+      this.stderr = stderr;
+      return this;
+    }
+
+    /** Sets {@code use_shell}: the argv joined as one {@code /bin/sh -c} command. */
+    public Builder useShell(@Nullable Boolean useShell) {
+      this.useShell = useShell;
+      return this;
+    }
+
+    /** The run spec; validates it as the record's constructor does. */
+    public RunSpec build() {
+      return new RunSpec(fdPolicy, environment, workingDirectory, stdin, stdout, stderr, useShell);
+    }
   }
 }
