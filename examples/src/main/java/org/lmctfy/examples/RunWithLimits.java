@@ -49,7 +49,7 @@ public final class RunWithLimits {
                     .maxLimit(1000L)
                     .build()) // half a CPU assured, one at most
             .memory(MemorySpec.ofLimit(256L << 20)) // 256 MiB
-            .pids(new PidsSpec(64L))
+            .pids(PidsSpec.builder().limit(64L).build())
             .build();
     try (ResourceHandle<Container> job = api.createHandle(name, limits)) { // destroyed on close
       ContainerProcess p = job.get().run(argv, RunSpec.inherit()); // placed before it execs

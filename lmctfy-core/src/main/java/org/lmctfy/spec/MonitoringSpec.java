@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * container its own {@code perf_event} cgroup, so perf can count its events.
  *
  * <pre>{@code
- * ContainerSpec spec = ContainerSpec.builder().monitoring(new MonitoringSpec(null)).build();
+ * ContainerSpec spec = ContainerSpec.builder().monitoring(MonitoringSpec.builder().build()).build();
  * }</pre>
  *
  * <p>Immutable and thread-safe.

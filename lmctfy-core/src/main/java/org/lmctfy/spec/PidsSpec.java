@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * Process-count isolation ({@code pids} controller), new in this port.
  *
  * <pre>{@code
- * PidsSpec pids = new PidsSpec(512L);
+ * PidsSpec pids = PidsSpec.builder().limit(512L).build();
  * }</pre>
  *
  * <p>Immutable and thread-safe.

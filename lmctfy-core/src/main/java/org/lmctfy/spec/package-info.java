@@ -8,8 +8,10 @@
  * (its default on create). Which components may be absent is in their types: {@code @Nullable} ones
  * may, every other is never null (a list or map given as {@code null} is read as empty).
  *
- * <p>ContainerSpec and each section are built with {@code builder()} and changed with {@code
- * toBuilder()}; or read from lmctfy's text format or JSON with {@code parse}. Every record checks
+ * <p>ContainerSpec, each section and RunSpec are built with {@code builder()} and changed with
+ * {@code toBuilder()}; or read from lmctfy's text format or JSON with {@code parse}. Their
+ * canonical constructors may gain components in a later version (a new lmctfy field is a new
+ * component), so code that calls them breaks where code that builds does not. Every record checks
  * its values when it is built, however it is built: a bad one is an {@link
  * org.lmctfy.LmctfyException} of code {@link org.lmctfy.ErrorCode#INVALID_ARGUMENT} naming the
  * field by its dotted path ({@code memory.swap_limit}) and the value.
@@ -19,7 +21,7 @@
  *     .cpu(CpuSpec.builder().limit(1500L).maxLimit(1500L).build())
  *     .memory(MemorySpec.ofLimit(256L << 20))
  *     .build();
- * ContainerSpec more = spec.toBuilder().pids(new PidsSpec(512L)).build();
+ * ContainerSpec more = spec.toBuilder().pids(PidsSpec.builder().limit(512L).build()).build();
  * }</pre>
  */
 @NullMarked

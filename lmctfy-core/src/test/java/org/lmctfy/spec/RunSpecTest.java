@@ -17,6 +17,23 @@ class RunSpecTest {
   }
 
   @Test
+  void anEmptyBuilderIsInheritAndToBuilderGivesAnEqualSpec() {
+    assertThat(RunSpec.builder().build()).isEqualTo(RunSpec.inherit());
+    RunSpec every =
+        RunSpec.parse(
+            "fd_policy: DETACHED environment { A: '1' } working_directory: '/w'"
+                + " stdin: 'i' stdout: 'o' stderr: 'e' use_shell: true");
+    assertThat(every.toBuilder().build()).isEqualTo(every);
+    assertThat(every.toBuilder().stdout(null).build().stdout()).isNull();
+  }
+
+  @Test
+  void theBuilderValidatesAsTheRecordDoes() {
+    messageOf(() -> RunSpec.builder().workingDirectory("").build())
+        .startsWith("working_directory: invalid value \"\"");
+  }
+
+  @Test
   void absentFdPolicyMeansInherit() {
     assertThat(RunSpec.parse("")).isEqualTo(RunSpec.inherit());
   }
@@ -30,14 +47,13 @@ class RunSpecTest {
 
     assertThat(spec)
         .isEqualTo(
-            new RunSpec(
-                FdPolicy.DETACHED,
-                Map.of("PATH", "/bin", "HOME", "/root"),
-                "/tmp",
-                null,
-                "/var/log/out",
-                null,
-                true));
+            RunSpec.builder()
+                .fdPolicy(FdPolicy.DETACHED)
+                .environment(Map.of("PATH", "/bin", "HOME", "/root"))
+                .workingDirectory("/tmp")
+                .stdout("/var/log/out")
+                .useShell(true)
+                .build());
   }
 
   @Test
@@ -49,14 +65,15 @@ class RunSpecTest {
   @Test
   void roundTripsThroughTextAndJson() {
     RunSpec spec =
-        new RunSpec(
-            FdPolicy.DETACHED,
-            Map.of("A", "1", "weird.name", "x\ny"),
-            "/",
-            "/dev/null",
-            "/o",
-            "/e",
-            false);
+        RunSpec.builder()
+            .fdPolicy(FdPolicy.DETACHED)
+            .environment(Map.of("A", "1", "weird.name", "x\ny"))
+            .workingDirectory("/")
+            .stdin("/dev/null")
+            .stdout("/o")
+            .stderr("/e")
+            .useShell(false)
+            .build();
 
     assertThat(RunSpec.parse(spec.toText())).isEqualTo(spec);
     assertThat(RunSpec.parse(spec.toJson())).isEqualTo(spec);
@@ -64,7 +81,7 @@ class RunSpecTest {
 
   @Test
   void environmentNameWithEqualsSignIsRejected() {
-    messageOf(() -> new RunSpec(null, Map.of("A=B", "1"), null, null, null, null, null))
+    messageOf(() -> RunSpec.builder().environment(Map.of("A=B", "1")).build())
         .isEqualTo(
             "environment: invalid value \"A=B\": names must be non-empty, without '=' or NUL");
   }

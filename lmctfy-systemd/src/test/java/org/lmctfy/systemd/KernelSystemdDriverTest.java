@@ -18,9 +18,12 @@ import org.lmctfy.systemd.SystemdGuest.Result;
  * The systemd driver under a real systemd (252 and 257, PID 1 of the {@code systemd} guests): a
  * program in an ordinary service, with plain {@code ContainerApi.open()} and no initMachine, gets
  * containers with limits in {@code lmctfy.service}; systemd shows the unit and its daemon-reload
- * leaves the limits; SIGKILLs at random instants followed by cleanup leave no unit and no cgroup;
- * two JVMs at once both work; an OOM kill in one container stops nothing else; and a program in a
- * unit with {@code Delegate=yes} keeps its containers in its own unit, as before.
+ * leaves the limits; once a program has destroyed its last container and closed its API, the unit
+ * is gone (no cleanup asked); SIGKILLs at random instants followed by cleanup leave no unit and no
+ * cgroup; two JVMs at once both work; an OOM kill in one container stops nothing else; a program in
+ * a unit with {@code Delegate=yes} keeps its containers in its own unit, as before; and without
+ * lmctfy-systemd a program's first create is refused naming it. Each program runs with the class
+ * path of one that follows the README ({@link SystemdGuest#classPath}).
  */
 @Tag("kernel")
 @Tag("needs-systemd")
@@ -43,29 +46,37 @@ class KernelSystemdDriverTest {
         unit, List.of(), SystemdGuest.scenario(SystemdGuest.classPath(), args));
   }
 
-  private static void cleanupLeavesNoUnitAndNoCgroup() throws Exception {
-    Result destroy = plain("lmctfy-test-destroy-all.service", "destroy-all");
-    assertThat(destroy.status()).as(destroy.output()).isZero();
-    Result cleanup = plain("lmctfy-test-cleanup.service", "cleanup");
-    assertThat(cleanup.status()).as(cleanup.output()).isZero();
-    assertThat(cleanup.output()).doesNotContain("failure=");
+  /**
+   * Nothing of lmctfy's is left on the machine: no unit of that name (loaded or failed), no cgroup,
+   * and {@code systemctl list-units --all 'lmctfy*'} lists nothing but the guest's job.
+   */
+  private static void noUnitAndNoCgroup() throws Exception {
     assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState"))
         .isEqualTo("not-found");
     assertThat(SystemdGuest.exists(UNIT)).isFalse();
-    assertThat(
-            SystemdGuest.run(
-                    "systemctl", "list-units", "--all", "--failed", "--no-legend", "lmctfy*")
-                .output())
-        .isBlank();
+    assertThat(SystemdGuest.systemUnits()).isEmpty();
   }
 
+  /**
+   * A program destroys every container left and closes its API: the unit goes with the close, no
+   * cleanup() asked.
+   */
+  private static void destroyingTheLastContainerAndClosingLeavesNoUnit() throws Exception {
+    Result destroy = plain("lmctfy-test-destroy-all.service", "destroy-all");
+    assertThat(destroy.status()).as(destroy.output()).isZero();
+    noUnitAndNoCgroup();
+  }
+
+  // the proof of issue 40's "done when" for root: the README's dependencies, a plain service
   @Test
   void rootInAPlainServiceGetsContainersWithLimitsInLmctfyServiceWithoutInitMachine()
       throws Exception {
     Result r = plain("lmctfy-test-plain.service", "lifecycle");
+    System.out.println("rootInAPlainService:\n" + r.output());
     assertThat(r.status()).as(r.output()).isZero();
     Map<String, String> v = r.values();
     assertThat(v)
+        .containsEntry("self.cgroup", "/system.slice/lmctfy-test-plain.service")
         .containsEntry("root", UNIT)
         .containsEntry("cgroup", UNIT + "/job")
         .containsEntry("memory.max", "67108864")
@@ -76,20 +87,56 @@ class KernelSystemdDriverTest {
         .containsEntry("paused.freeze", "1")
         .containsEntry("resumed.freeze", "0")
         .containsEntry("destroyed.exists", "false")
-        .containsEntry("sleeper.alive", "false");
+        .containsEntry("sleeper.alive", "false")
+        // while /job lived, PID 1 showed the unit
+        .containsEntry("unit.ActiveState", "active")
+        .containsEntry("unit.Delegate", "yes")
+        .containsEntry("unit.ControlGroup", UNIT)
+        .containsEntry("unit.Type", "exec");
+    assertThat(v.get("lmctfy-keeper.procs")).isNotBlank();
     assertThat(v.get("run.output")).isEqualTo("0::" + UNIT + "/job");
     assertThat(v.get("paused.events")).contains("frozen 1");
     assertThat(v.get("root.subtree_control")).contains("cpu", "memory", "pids");
     assertThat(Long.parseLong(v.get("stats.memory"))).isPositive();
-    Map<String, String> unit =
-        SystemdGuest.show("lmctfy.service", "ActiveState", "Delegate", "ControlGroup", "Type");
-    assertThat(unit)
-        .containsEntry("ActiveState", "active")
-        .containsEntry("Delegate", "yes")
-        .containsEntry("ControlGroup", UNIT)
-        .containsEntry("Type", "exec");
-    assertThat(SystemdGuest.read(UNIT + "/lmctfy-keeper", "cgroup.procs")).isNotBlank();
-    cleanupLeavesNoUnitAndNoCgroup();
+    // the API closed: its unit is gone before the JVM ends (only its own unit and the job's left)
+    assertThat(SystemdGuest.words(v.get("closed.system.units")))
+        .containsExactlyInAnyOrderElementsOf(
+            concat(SystemdGuest.JOB_UNITS, List.of("lmctfy-test-plain.service")));
+    noUnitAndNoCgroup(); // no cleanup() asked
+  }
+
+  /**
+   * Issue 40, item 8: a program with lmctfy-core alone (no lmctfy-systemd) in a plain service
+   * reads, and has its first create, and initMachine, refused naming the artifact; nothing is made.
+   */
+  @Test
+  void withoutLmctfySystemdTheFirstCreateIsRefusedNamingTheArtifactAndNothingIsMade()
+      throws Exception {
+    SystemdGuest.run("rm", "-rf", "/run/lmctfy"); // the root's lock directory: made by no read
+    Result r =
+        SystemdGuest.inUnit(
+            "lmctfy-test-core-only.service",
+            List.of(),
+            SystemdGuest.scenario(SystemdGuest.coreOnlyClassPath(), "without-module"));
+    System.out.println("withoutLmctfySystemd:\n" + r.output());
+    assertThat(r.status()).as(r.output()).isZero();
+    Map<String, String> v = r.values();
+    assertThat(v)
+        .containsEntry("self.cgroup", "/system.slice/lmctfy-test-core-only.service")
+        .containsEntry("root", "/system.slice/lmctfy-test-core-only.service")
+        .containsEntry("list", "[]")
+        .containsEntry("exists", "false")
+        .containsEntry("detect", "/")
+        .containsEntry("initMachine", "FAILED_PRECONDITION")
+        .containsEntry("own.children", "[]")
+        .containsEntry("own.subtree_control", "")
+        .containsEntry("own.procs.self", "true");
+    assertThat(v.get("create"))
+        .startsWith("FAILED_PRECONDITION: ")
+        .contains("org.lmctfy:lmctfy-systemd", "Delegate=yes", "nothing was changed")
+        .doesNotContain("initMachine");
+    assertThat(Path.of("/run/lmctfy")).doesNotExist();
+    noUnitAndNoCgroup();
   }
 
   @Test
@@ -97,9 +144,7 @@ class KernelSystemdDriverTest {
     Result r = plain("lmctfy-test-refused.service", "refused");
     assertThat(r.status()).as(r.output()).isZero();
     assertThat(r.value("refused")).isEqualTo("INVALID_ARGUMENT");
-    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState"))
-        .isEqualTo("not-found");
-    assertThat(SystemdGuest.exists(UNIT)).isFalse();
+    noUnitAndNoCgroup();
   }
 
   @Test
@@ -130,7 +175,7 @@ class KernelSystemdDriverTest {
                 SystemdGuest.read(UNIT + "/kept", "cpu.max"),
                 SystemdGuest.read(UNIT + "/kept", "pids.max")))
         .isEqualTo(before);
-    cleanupLeavesNoUnitAndNoCgroup();
+    destroyingTheLastContainerAndClosingLeavesNoUnit();
   }
 
   // systemd 252 takes the controllers back at the daemon-reload already, 257 at the set-property
@@ -169,7 +214,7 @@ class KernelSystemdDriverTest {
     assertThat(cleanup.output()).doesNotContain("failure=");
     Result reads = plain("lmctfy-test-reads.service", "reads");
     assertThat(reads.status()).as(reads.output()).isZero(); // what is left is whole containers only
-    cleanupLeavesNoUnitAndNoCgroup();
+    destroyingTheLastContainerAndClosingLeavesNoUnit();
   }
 
   @Test
@@ -203,7 +248,7 @@ class KernelSystemdDriverTest {
       assertThat(r.status()).as(r.output()).isZero();
       assertThat(r.output()).doesNotContain("failure=").contains("rounds=" + rounds);
     }
-    cleanupLeavesNoUnitAndNoCgroup();
+    noUnitAndNoCgroup(); // the last JVM to close found the unit empty and stopped it
   }
 
   @Test
@@ -214,8 +259,8 @@ class KernelSystemdDriverTest {
     assertThat(Long.parseLong(r.value("small.oom_kill"))).isPositive();
     assertThat(SystemdGuest.show("lmctfy.service", "ActiveState").get("ActiveState"))
         .isEqualTo("active");
-    assertThat(SystemdGuest.exists(UNIT + "/other")).isTrue();
-    cleanupLeavesNoUnitAndNoCgroup();
+    assertThat(SystemdGuest.exists(UNIT + "/other")).isTrue(); // it holds /other: it stays
+    destroyingTheLastContainerAndClosingLeavesNoUnit();
   }
 
   @Test
@@ -246,8 +291,13 @@ class KernelSystemdDriverTest {
         .containsEntry("memory.max", "67108864")
         .containsEntry("run.status", "3")
         .containsEntry("destroyed.exists", "false");
-    assertThat(SystemdGuest.show("lmctfy.service", "LoadState").get("LoadState"))
-        .isEqualTo("not-found");
+    noUnitAndNoCgroup();
+  }
+
+  static <T> List<T> concat(List<T> a, List<T> b) {
+    List<T> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   static int scale() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -14,11 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.systemd.SystemdGuest.Result;
 
 /**
- * A user who is not root, in a service running as that user (not in a delegated unit), with plain
- * {@code ContainerApi.open()}: containers in {@code lmctfy.service} of the user's own manager
- * ({@code user@64990.service}, started as a login or lingering would), with the controllers a stock
- * manager delegates; cpuset refused naming the drop-in; reads that make nothing; and, with no
- * manager, a clear error naming the remedy.
+ * A user who is not root, with plain {@code ContainerApi.open()} and the README's dependencies, in
+ * a system service running as that user, in a login session ({@code runuser -l}) and in a service
+ * of the user's own manager ({@code systemd-run --user}): containers in {@code lmctfy.service} of
+ * the user's own manager ({@code user@64990.service}, started as a login or lingering would), with
+ * the controllers a stock manager delegates, and no unit left once the API is closed; cpuset
+ * refused naming the drop-in; reads that make nothing; and, with no manager, a clear error naming
+ * the remedy.
  */
 @Tag("kernel")
 @Tag("needs-systemd")
@@ -29,7 +32,9 @@ class KernelSystemdRootlessTest {
 
   @BeforeAll
   static void aUserWithAManager() throws Exception {
-    classPath = SystemdGuest.classPathForUser(Path.of("/tmp/lmctfy-user-classpath"));
+    classPath =
+        SystemdGuest.classPathForUser(
+            Path.of("/tmp/lmctfy-user-classpath"), SystemdGuest.classPath());
     Result started =
         SystemdGuest.run("systemctl", "start", "user@" + SystemdGuest.UID + ".service");
     assertThat(started.status()).as(started.output()).isZero();
@@ -42,10 +47,9 @@ class KernelSystemdRootlessTest {
 
   @BeforeEach
   void withAManagerAndNoUnit() throws Exception {
-    assertThat(
-            SystemdGuest.run("systemctl", "start", "user@" + SystemdGuest.UID + ".service")
-                .status())
-        .isZero();
+    Result started =
+        SystemdGuest.run("systemctl", "start", "user@" + SystemdGuest.UID + ".service");
+    assertThat(started.status()).as(started.output()).isZero();
     asUser("cleanup");
   }
 
@@ -53,9 +57,8 @@ class KernelSystemdRootlessTest {
     return SystemdGuest.asUser("lmctfy-test-user.service", SystemdGuest.scenario(classPath, args));
   }
 
-  @Test
-  void aUserGetsRealContainersWithCpuMemoryAndPidsLimitsUnderItsOwnManager() throws Exception {
-    Result r = asUser("lifecycle");
+  /** What the lifecycle scenario shows of a user's containers, wherever the user's JVM runs. */
+  private static Map<String, String> userContainersWithLimits(Result r) {
     assertThat(r.status()).as(r.output()).isZero();
     Map<String, String> v = r.values();
     assertThat(v)
@@ -69,14 +72,118 @@ class KernelSystemdRootlessTest {
         .containsEntry("paused.freeze", "1")
         .containsEntry("resumed.freeze", "0")
         .containsEntry("destroyed.exists", "false")
-        .containsEntry("sleeper.alive", "false");
+        .containsEntry("sleeper.alive", "false")
+        // while /job lived, the user's manager showed the unit
+        .containsEntry("unit.ActiveState", "active")
+        .containsEntry("unit.Delegate", "yes")
+        .containsEntry("unit.ControlGroup", UNIT)
+        .containsEntry("root.controllers", "cpu memory pids") // what a stock manager delegates
+        .containsEntry("root.owner", Integer.toString(SystemdGuest.UID));
     assertThat(v.get("run.output")).isEqualTo("0::" + UNIT + "/job");
-    assertThat(SystemdGuest.read(UNIT, "cgroup.controllers")).isEqualTo("cpu memory pids");
-    assertThat(Files.getOwner(SystemdGuest.CGROUP.resolve(UNIT.substring(1))).getName())
-        .isEqualTo(SystemdGuest.USER);
-    Result cleanup = asUser("cleanup");
-    assertThat(cleanup.output()).contains("removed=").doesNotContain("failure=");
+    assertThat(v.get("lmctfy-keeper.procs")).isNotBlank();
+    return v;
+  }
+
+  /**
+   * The user's JVM has ended: neither the user's manager nor PID 1 lists an lmctfy unit (a scope
+   * that stops with its JVM is waited for, 10 s), and the unit's cgroup is gone; no cleanup()
+   * asked.
+   */
+  private static void noUnitLeft() throws Exception {
+    List<String> units = SystemdGuest.userUnits();
+    for (int i = 0; i < 100 && !units.isEmpty(); i++) {
+      Thread.sleep(100);
+      units = SystemdGuest.userUnits();
+    }
+    assertThat(units).as("systemctl --user list-units --all 'lmctfy*'").isEmpty();
+    assertThat(SystemdGuest.systemUnits()).as("systemctl list-units --all 'lmctfy*'").isEmpty();
     assertThat(SystemdGuest.exists(UNIT)).isFalse();
+  }
+
+  @Test
+  void aUserGetsRealContainersWithCpuMemoryAndPidsLimitsUnderItsOwnManager() throws Exception {
+    Map<String, String> v = userContainersWithLimits(asUser("lifecycle"));
+    assertThat(v).containsEntry("self.cgroup", "/system.slice/lmctfy-test-user.service");
+    // the API closed: the user's manager lists only the scope around this JVM (made for its runs:
+    // a system service is outside the manager's tree), which goes with the JVM
+    assertThat(v.get("closed.user.units")).isEqualTo("lmctfy-" + v.get("self.pid") + ".scope");
+    noUnitLeft();
+  }
+
+  /**
+   * Issue 40's "done when" for a user, and issue 41's user in a login session: the README's
+   * dependencies in a real logind session ({@code runuser -l}, through PAM and pam_systemd).
+   */
+  @Test
+  void aUserInALoginSessionGetsContainersWithLimitsAndClosingTheApiLeavesNoUnit() throws Exception {
+    try {
+      Result r = SystemdGuest.inLoginSession(SystemdGuest.scenario(classPath, "lifecycle"));
+      System.out.println("aUserInALoginSession:\n" + r.output());
+      Map<String, String> v = userContainersWithLimits(r);
+      String session = v.get("session.id");
+      assertThat(session).as("pam_systemd registered a logind session").isNotBlank();
+      assertThat(v.get("session.list"))
+          .contains(session + " " + SystemdGuest.UID + " " + SystemdGuest.USER);
+      assertThat(v)
+          .containsEntry("session.Name", SystemdGuest.USER)
+          .containsEntry("session.runtime", "/run/user/" + SystemdGuest.UID)
+          .containsEntry(
+              "self.cgroup",
+              "/user.slice/user-" + SystemdGuest.UID + ".slice/session-" + session + ".scope");
+      // closed: the user's manager lists only the scope around the JVM, which goes with it
+      assertThat(v.get("closed.user.units")).isEqualTo("lmctfy-" + v.get("self.pid") + ".scope");
+      // the JVM ended, still in the session: nothing, as the user and PID 1 list it
+      assertThat(v.get("after.user.units")).isBlank();
+      assertThat(SystemdGuest.words(v.get("after.system.units")))
+          .containsExactlyInAnyOrderElementsOf(SystemdGuest.JOB_UNITS);
+      assertThat(SystemdGuest.exists(UNIT)).isFalse();
+    } finally {
+      endTheUsersSessions();
+    }
+  }
+
+  /** Issue 41's user service: the JVM in a service of the user's own manager. */
+  @Test
+  void aUserServiceOfTheUsersOwnManagerGetsContainersWithLimitsAndClosingTheApiLeavesNoUnit()
+      throws Exception {
+    String own = "lmctfy-test-user-service.service";
+    Result r = SystemdGuest.inUserService(own, SystemdGuest.scenario(classPath, "lifecycle"));
+    System.out.println("aUserService:\n" + r.output());
+    Map<String, String> v = userContainersWithLimits(r);
+    assertThat(v).containsEntry("self.cgroup", MANAGER + "/app.slice/" + own);
+    // closed: the user's manager lists only this JVM's own service (in its tree: no scope needed)
+    assertThat(v.get("closed.user.units")).isEqualTo(own);
+    noUnitLeft();
+  }
+
+  /**
+   * After a login session: logind stops a user's manager 10 s after their last session ends, which
+   * would reach into the next test; end it now and wait for it.
+   */
+  private static void endTheUsersSessions() throws Exception {
+    SystemdGuest.run("loginctl", "terminate-user", SystemdGuest.USER);
+    // logind stops the manager, then user-runtime-dir@ (a start of the manager before that one
+    // has stopped fails, Debian 13), then forgets the user
+    List<String> units =
+        List.of(
+            "user@" + SystemdGuest.UID + ".service",
+            "user-runtime-dir@" + SystemdGuest.UID + ".service");
+    for (int i = 0; i < 300; i++) {
+      boolean stopped = true;
+      for (String unit : units) {
+        String state = SystemdGuest.show(unit, "ActiveState").get("ActiveState");
+        stopped &= !"active".equals(state) && !"deactivating".equals(state);
+      }
+      if (stopped
+          && SystemdGuest.run("loginctl", "show-user", Integer.toString(SystemdGuest.UID)).status()
+              != 0) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    List<String> reset = new ArrayList<>(List.of("systemctl", "reset-failed"));
+    reset.addAll(units);
+    SystemdGuest.run(reset);
   }
 
   @Test
@@ -116,6 +223,7 @@ class KernelSystemdRootlessTest {
     assertThat(second.value("spec /job")).contains("67108864");
     assertThat(listing(locks.resolve("locks"))).isEqualTo(lockFiles);
     assertThat(asUser("destroy", "/job").status()).isZero();
+    noUnitLeft(); // the destroy of the last container, then the close
   }
 
   @Test
@@ -170,8 +278,7 @@ class KernelSystemdRootlessTest {
     Result cleanup = asUser("cleanup");
     assertThat(cleanup.status()).as(cleanup.output()).isZero();
     assertThat(cleanup.output()).doesNotContain("failure=");
-    assertThat(SystemdGuest.exists(UNIT)).isFalse();
-    // (not systemctl --user -M: its session's end makes logind stop the user's manager 10 s later)
+    noUnitLeft();
     Result reads = asUser("reads");
     assertThat(reads.status()).as(reads.output()).isZero();
     assertThat(reads.value("list")).isEqualTo("[]");

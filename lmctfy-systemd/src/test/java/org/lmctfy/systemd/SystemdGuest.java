@@ -84,25 +84,103 @@ final class SystemdGuest {
     return command;
   }
 
-  /** The test's class path with absolute entries (a unit's process starts in /). */
-  static String classPath() {
-    List<String> out = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      out.add(Path.of(entry).toAbsolutePath().toString());
-    }
-    return String.join(File.pathSeparator, out);
+  /**
+   * What a program that follows the README's "Use it" runs with: lmctfy-systemd's jar and what
+   * Maven resolves for it at run time ({@code target/runtime-classpath.txt}: lmctfy-core, Jackson,
+   * JNA, JSpecify, dbus-java, the SLF4J API and no provider), then the program, {@link
+   * SystemdScenario}, alone in a directory: no test library, no lmctfy-testing.
+   */
+  static String classPath() throws IOException {
+    Path target = moduleTarget();
+    return withProgram(artifactOf(target), target);
   }
 
   /**
-   * The test's class path readable by {@link #USER}: entries under {@code /root} (the Maven
-   * repository; {@code /root} is 0700) copied into a directory everyone may read.
+   * The same program with lmctfy-core alone: core's jar and what Maven resolves for lmctfy-core at
+   * run time (its own {@code target/runtime-classpath.txt}): no lmctfy-systemd, no dbus-java.
    */
-  static String classPathForUser(Path dir) throws IOException {
+  static String coreOnlyClassPath() throws IOException {
+    Path core = moduleTarget().getParent().resolveSibling("lmctfy-core").resolve("target");
+    return withProgram(artifactOf(core), core);
+  }
+
+  private static String withProgram(Path artifact, Path target) throws IOException {
+    Path file = target.resolve("runtime-classpath.txt");
+    if (!Files.isRegularFile(file)) {
+      throw new AssertionError(file + " is missing: build first (mvn -B -DskipTests package)");
+    }
+    List<String> out = new ArrayList<>(List.of(artifact.toString()));
+    for (String entry : Files.readString(file).strip().split(File.pathSeparator)) {
+      if (!entry.isBlank()) {
+        out.add(Path.of(entry).toAbsolutePath().toString());
+      }
+    }
+    out.add(program().toString());
+    return String.join(File.pathSeparator, out);
+  }
+
+  /** The module's target folder: where its test classes are. */
+  private static Path moduleTarget() {
+    try {
+      return Path.of(
+              SystemdScenario.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toAbsolutePath()
+          .getParent();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The module's jar where the build packaged it (what a user gets), else its classes. */
+  private static Path artifactOf(Path target) throws IOException {
+    String module = target.getParent().getFileName().toString();
+    try (var files = Files.list(target)) {
+      List<Path> jars =
+          files
+              .filter(
+                  p -> p.getFileName().toString().matches(module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar"))
+              .toList();
+      if (jars.size() == 1) {
+        return jars.get(0);
+      }
+    }
+    return target.resolve("classes");
+  }
+
+  /**
+   * The program the tests run: {@link SystemdScenario}'s classes, copied into a folder of their own
+   * that every user may read.
+   */
+  private static synchronized Path program() throws IOException {
+    Path dir = Path.of("/tmp/lmctfy-test-scenario");
+    String pkg = SystemdScenario.class.getPackageName().replace('.', '/');
+    Files.createDirectories(dir.resolve(pkg));
+    try (var classes = Files.list(moduleTarget().resolve("test-classes").resolve(pkg))) {
+      for (Path c : classes.toList()) {
+        String name = c.getFileName().toString();
+        if (name.equals("SystemdScenario.class") || name.startsWith("SystemdScenario$")) {
+          Path copy = dir.resolve(pkg).resolve(name);
+          Files.copy(c, copy, StandardCopyOption.REPLACE_EXISTING);
+          Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+      }
+    }
+    for (Path p = dir.resolve(pkg); p.startsWith(dir); p = p.getParent()) {
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    return dir;
+  }
+
+  /**
+   * {@code classPath} readable by {@link #USER}: entries under {@code /root} (the Maven repository;
+   * {@code /root} is 0700) copied into a directory everyone may read.
+   */
+  static String classPathForUser(Path dir, String classPath) throws IOException {
     Files.createDirectories(dir);
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     List<String> out = new ArrayList<>();
     int i = 0;
-    for (String entry : classPath().split(File.pathSeparator)) {
+    for (String entry : classPath.split(File.pathSeparator)) {
       Path p = Path.of(entry);
       if (entry.startsWith("/root/") && Files.isRegularFile(p)) {
         Path copy = dir.resolve((i++) + "-" + p.getFileName());
@@ -165,6 +243,115 @@ final class SystemdGuest {
                 "HOME=/run/lmctfy-user"));
     run.addAll(command);
     return run(run);
+  }
+
+  /**
+   * {@code command} in a login session of {@link #USER}: {@code runuser -l} opens one through PAM,
+   * where pam_systemd registers it with logind (which sets XDG_RUNTIME_DIR), as a user who logs in
+   * gets. The shell prints the session first ({@code session.id}, {@code session.list} from {@code
+   * loginctl list-sessions}, {@code session.Class}...), and once the program has exited, still in
+   * the session, the {@code lmctfy*} units of the user's manager and of PID 1 ({@code
+   * after.user.units}, {@code after.system.units}; a unit that is stopping is waited for, 10 s).
+   */
+  static Result inLoginSession(List<String> command) throws IOException, InterruptedException {
+    StringBuilder program = new StringBuilder();
+    for (String arg : command) {
+      program.append('\'').append(arg.replace("'", "'\\''")).append("' ");
+    }
+    String script =
+        String.join(
+            "\n",
+            "echo \"session.id=$XDG_SESSION_ID\"",
+            "echo \"session.runtime=$XDG_RUNTIME_DIR\"",
+            "echo \"session.list=$(loginctl list-sessions --no-legend"
+                + " | tr -s ' ' | tr '\\n' ';')\"",
+            "loginctl show-session \"$XDG_SESSION_ID\" -p Name -p Class -p Type -p State"
+                + " | sed 's/^/session./'",
+            program + "; rc=$?",
+            "units() { systemctl \"$@\" list-units --all --plain --no-legend 'lmctfy*'"
+                + " | awk '{print $1}' | tr '\\n' ' '; }",
+            "for i in $(seq 100); do [ -z \"$(units --user)\" ] && break; sleep 0.1; done",
+            "echo \"after.user.units=$(units --user)\"",
+            "echo \"after.system.units=$(units)\"",
+            "exit $rc");
+    return run("runuser", "-l", USER, "-c", script);
+  }
+
+  /**
+   * {@code command} as the service {@code unit} of {@link #USER}'s own manager: {@code systemd-run
+   * --user} run as that user (setpriv: no PAM, no session), with the variables a user's shell has
+   * ({@code XDG_RUNTIME_DIR}, {@code DBUS_SESSION_BUS_ADDRESS}); waited for, its output piped back.
+   */
+  static Result inUserService(String unit, List<String> command)
+      throws IOException, InterruptedException {
+    List<String> run = new ArrayList<>(asTheUser());
+    run.addAll(
+        List.of(
+            "systemd-run",
+            "--user",
+            "--unit=" + unit,
+            "--wait",
+            "--pipe",
+            "--collect",
+            "--quiet",
+            "-p",
+            "Type=exec"));
+    run.addAll(command);
+    return run(run);
+  }
+
+  /** The prefix that runs a command as {@link #USER} with its manager's variables, without PAM. */
+  private static List<String> asTheUser() {
+    String runtime = "/run/user/" + UID;
+    return List.of(
+        "setpriv",
+        "--reuid=" + UID,
+        "--regid=" + UID,
+        "--clear-groups",
+        "env",
+        "-i",
+        "PATH=/usr/local/bin:/usr/bin:/bin",
+        "HOME=/run/lmctfy-user",
+        "XDG_RUNTIME_DIR=" + runtime,
+        "DBUS_SESSION_BUS_ADDRESS=unix:path=" + runtime + "/bus");
+  }
+
+  /** The guest's job: its unit and target, which {@code lmctfy*} matches too. */
+  static final List<String> JOB_UNITS = List.of("lmctfy-ci.service", "lmctfy-ci.target");
+
+  /**
+   * {@code systemctl list-units --all 'lmctfy*'} of PID 1, without the guest's job ({@link
+   * #JOB_UNITS}).
+   */
+  static List<String> systemUnits() throws IOException, InterruptedException {
+    Result r = run("systemctl", "list-units", "--all", "--plain", "--no-legend", "lmctfy*");
+    assertThat(r.status()).as(r.output()).isZero();
+    return unitNames(r.output()).stream().filter(u -> !JOB_UNITS.contains(u)).toList();
+  }
+
+  /** {@code systemctl --user list-units --all 'lmctfy*'} of {@link #USER}'s manager, which runs. */
+  static List<String> userUnits() throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(asTheUser());
+    command.addAll(
+        List.of("systemctl", "--user", "list-units", "--all", "--plain", "--no-legend", "lmctfy*"));
+    Result r = run(command);
+    assertThat(r.status()).as(r.output()).isZero();
+    return unitNames(r.output());
+  }
+
+  /** The words of a printed value: the unit names of a {@code closed.system.units} line. */
+  static List<String> words(String value) {
+    return value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+  }
+
+  /** The first word of each line: the unit names of a {@code list-units --plain} listing. */
+  static List<String> unitNames(String listing) {
+    return listing
+        .lines()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty())
+        .map(l -> l.split("\\s+")[0])
+        .toList();
   }
 
   /**

@@ -25,12 +25,18 @@ import org.lmctfy.spec.RunSpec;
 /**
  * What a program does under systemd, run by the kernel tests in a unit of their choosing ({@code
  * systemd-run}, as root or as a user) with plain {@code ContainerApi.open()}: no initMachine, no
- * options. Prints {@code key=value} lines the test checks; a failure prints {@code FAILED <code>:
+ * options, and the class path of a program that follows the README (see {@link
+ * SystemdGuest#classPath}). Prints {@code key=value} lines the test checks, first its own cgroup
+ * and pid ({@code self.cgroup}, {@code self.pid}); a failure prints {@code FAILED <code>:
  * <message>} and exits 1.
  *
  * <ul>
  *   <li>{@code lifecycle}: create with cpu, memory and pids limits, run, stats, pause, resume,
- *       destroy, and what each left in the kernel's files.
+ *       destroy, and what each left in the kernel's files; {@code lmctfy.service} as its manager
+ *       shows it meanwhile; after the API is closed, the {@code lmctfy*} units PID 1 and (not root)
+ *       the user's manager list ({@code closed.system.units}, {@code closed.user.units}).
+ *   <li>{@code without-module} (run without lmctfy-systemd): reads, the first create and
+ *       initMachine, and this process's own cgroup afterwards.
  *   <li>{@code create <name>} / {@code destroy <name>} / {@code cleanup} / {@code reads}: one step
  *       each.
  *   <li>{@code cpuset}: a spec with a cpu mask.
@@ -52,6 +58,8 @@ public final class SystemdScenario {
         args[0].equals("cgroupfs-reload")
             ? ApiOptions.builder().driver(ApiOptions.Driver.CGROUPFS).build()
             : ApiOptions.DEFAULTS;
+    out.println("self.cgroup=" + ownCgroup());
+    out.println("self.pid=" + ProcessHandle.current().pid());
     try (ContainerApi api = ContainerApi.open(options)) {
       out.println("root=" + api.root());
       switch (args[0]) {
@@ -91,6 +99,7 @@ public final class SystemdScenario {
           api.destroy("/small");
         }
         case "lifecycle" -> lifecycle(api, out);
+        case "without-module" -> withoutModule(api, out);
         case "create" -> {
           api.create(args[1], LIMITS);
           out.println("created=" + args[1]);
@@ -141,6 +150,17 @@ public final class SystemdScenario {
       out.println("FAILED " + e.code() + ": " + e.getMessage());
       System.exit(1);
     }
+    if (args[0].equals("lifecycle")) {
+      // the API is closed: what systemd lists now, while this JVM still runs (a unit that has
+      // stopped may be listed until its manager unloads it: waited for, 5 s)
+      for (int i = 0; i < 50 && units(uid() != 0).contains("lmctfy.service"); i++) {
+        Thread.sleep(100);
+      }
+      out.println("closed.system.units=" + String.join(" ", units(false)));
+      if (uid() != 0) {
+        out.println("closed.user.units=" + String.join(" ", units(true)));
+      }
+    }
   }
 
   private static void lifecycle(ContainerApi api, PrintStream out) throws Exception {
@@ -154,8 +174,34 @@ public final class SystemdScenario {
     }
     out.println(
         "root.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
+    out.println("root.controllers=" + fs.read(unified, api.root(), "cgroup.controllers").strip());
+    out.println(
+        "root.owner="
+            + Files.getAttribute(SYSFS.resolve(api.root().value().substring(1)), "unix:uid"));
     out.println(
         "root.procs=" + fs.read(unified, api.root(), "cgroup.procs").strip().replace('\n', ' '));
+    for (String leaf : List.of("lmctfy-keeper", "lmctfy-supervisor")) {
+      CgroupPath leafPath = api.root().resolve(leaf);
+      if (fs.exists(unified, leafPath)) {
+        out.println(leaf + ".procs=" + fs.read(unified, leafPath, "cgroup.procs").strip());
+      }
+    }
+    // lmctfy.service as its manager (PID 1 for root, the user's own otherwise) shows it meanwhile
+    for (String line :
+        systemctlOutput(
+            uid() != 0,
+            "show",
+            "lmctfy.service",
+            "-p",
+            "ActiveState",
+            "-p",
+            "Delegate",
+            "-p",
+            "ControlGroup",
+            "-p",
+            "Type")) {
+      out.println("unit." + line);
+    }
     ContainerProcess p =
         job.run(List.of("/bin/sh", "-c", "cat /proc/self/cgroup; exit 3"), RunSpec.inherit());
     out.println(
@@ -227,6 +273,81 @@ public final class SystemdScenario {
         "after.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
     out.println("after.memory.max=" + fs.hasFile(unified, path, "memory.max"));
     api.destroy("/job");
+  }
+
+  /**
+   * Without lmctfy-systemd: reads work, the first top-level create is refused, and this process's
+   * own cgroup (where the reads are rooted) is as it was: no child, no controller, this JVM in it.
+   */
+  private static void withoutModule(ContainerApi api, PrintStream out) throws Exception {
+    CgroupFs fs = api.cgroupFs();
+    Hierarchy unified = fs.hierarchies().get(0);
+    out.println("list=" + api.get("/").listSubcontainers(ListPolicy.RECURSIVE));
+    out.println("exists=" + api.exists("/job"));
+    out.println("detect=" + api.detect(ProcessHandle.current().pid()));
+    try {
+      api.create("/job", LIMITS);
+      out.println("create=created");
+    } catch (LmctfyException e) {
+      out.println("create=" + e.code() + ": " + e.getMessage());
+    }
+    try {
+      api.initMachine(
+          org.lmctfy.spec.InitSpec.parse("processes_leaf: \"leaf\" enable_controllers: [memory]"));
+      out.println("initMachine=done");
+    } catch (LmctfyException e) {
+      out.println("initMachine=" + e.code());
+    }
+    try (var children = Files.list(SYSFS.resolve(api.root().value().substring(1)))) {
+      out.println(
+          "own.children="
+              + children.filter(Files::isDirectory).map(c -> c.getFileName().toString()).toList());
+    }
+    out.println(
+        "own.subtree_control=" + fs.read(unified, api.root(), "cgroup.subtree_control").strip());
+    out.println(
+        "own.procs.self="
+            + fs.read(unified, api.root(), "cgroup.procs")
+                .lines()
+                .anyMatch(l -> l.strip().equals(Long.toString(ProcessHandle.current().pid()))));
+  }
+
+  private static final Path SYSFS = Path.of("/sys/fs/cgroup");
+
+  /** This process's cgroup on cgroup v2, from /proc/self/cgroup. */
+  private static String ownCgroup() throws Exception {
+    for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+      if (line.startsWith("0::")) {
+        return line.substring(3);
+      }
+    }
+    return "";
+  }
+
+  private static int uid() throws Exception {
+    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+  }
+
+  /** {@code systemctl [--user] list-units --all 'lmctfy*'}: the unit names. */
+  private static List<String> units(boolean user) throws Exception {
+    return systemctlOutput(user, "list-units", "--all", "--plain", "--no-legend", "lmctfy*")
+        .stream()
+        .map(l -> l.strip().split("\\s+")[0])
+        .filter(u -> !u.isEmpty())
+        .toList();
+  }
+
+  /** {@code systemctl [--user] args}: its output's lines. */
+  private static List<String> systemctlOutput(boolean user, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("systemctl"));
+    if (user) {
+      command.add("--user");
+    }
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor();
+    return output.lines().toList();
   }
 
   private static int systemctl(String... args) throws Exception {

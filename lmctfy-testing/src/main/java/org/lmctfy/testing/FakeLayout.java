@@ -44,5 +44,22 @@ public enum FakeLayout {
    */
   HYBRID_HUGETLB_V2,
   /** The v1 hierarchies of {@link #HYBRID} and no cgroup2 mount; hugetlb is unmounted too. */
-  V1
+  V1,
+  /**
+   * A container of a Kubernetes pod with writable cgroups ({@code securityContext.cgroupOptions
+   * .mountMode: Writable}, KEP-5474), seen from inside: cgroup2 alone at {@code /sys/fs/cgroup},
+   * mounted with {@code nsdelegate}, whose root {@code /} is the root of the container's cgroup
+   * namespace, the container's own cgroup, holding its processes (pid 1 and the test's). Its
+   * ancestors are the kubelet's and cannot be seen, but they act as the kernel makes them act: they
+   * enable every controller for the container, and the pod's cgroup carries the kubelet's {@code
+   * cgroup.max.descendants} 250 and {@code cgroup.max.depth} 50, which count the cgroups of the
+   * pod's sandbox and of the container too (so 248 cgroups can be made below {@code /}, 49 levels
+   * deep). As {@code nsdelegate} makes it, the root is delegated to its processes, which may write
+   * its {@code cgroup.procs}, {@code cgroup.threads} and {@code cgroup.subtree_control} and no
+   * other file of it (EPERM: its limits are the pod's). {@code ContainerApi.open(fs)} roots its
+   * containers at {@code /}, as in a pod.
+   *
+   * @since 0.2
+   */
+  KUBERNETES_POD
 }

@@ -2,7 +2,10 @@ package org.lmctfy.testing;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A process {@link FakeCgroupFs#start} started: a fake pid, the output its {@link FakeRun} wrote,
@@ -85,6 +88,19 @@ final class FakeProcess extends Process {
     return this;
   }
 
+  @Override
+  public boolean supportsNormalTermination() {
+    return true;
+  }
+
+  /**
+   * A handle of the fake process: its pid, liveness, exit and signals; no parent, children or info.
+   */
+  @Override
+  public ProcessHandle toHandle() {
+    return new Handle(this);
+  }
+
   private void end(int status) {
     processes.endIfRunning(pid, status);
   }
@@ -92,5 +108,97 @@ final class FakeProcess extends Process {
   @Override
   public String toString() {
     return "FakeProcess[pid " + pid + "]";
+  }
+
+  /** {@link FakeProcess#toHandle()}: equal for the same fake process. */
+  private record Handle(FakeProcess process) implements ProcessHandle {
+    @Override
+    public long pid() {
+      return process.pid;
+    }
+
+    @Override
+    public Optional<ProcessHandle> parent() {
+      return Optional.empty();
+    }
+
+    @Override
+    public Stream<ProcessHandle> children() {
+      return Stream.empty();
+    }
+
+    @Override
+    public Stream<ProcessHandle> descendants() {
+      return Stream.empty();
+    }
+
+    @Override
+    public Info info() {
+      return new Info() {
+        @Override
+        public Optional<String> command() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> commandLine() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<String[]> arguments() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<java.time.Instant> startInstant() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<java.time.Duration> totalCpuDuration() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> user() {
+          return Optional.empty();
+        }
+      };
+    }
+
+    @Override
+    public CompletableFuture<ProcessHandle> onExit() {
+      return process.onExit().thenApply(p -> this);
+    }
+
+    @Override
+    public boolean supportsNormalTermination() {
+      return true;
+    }
+
+    @Override
+    public boolean destroy() {
+      boolean alive = process.isAlive();
+      process.destroy();
+      return alive;
+    }
+
+    @Override
+    public boolean destroyForcibly() {
+      boolean alive = process.isAlive();
+      process.destroyForcibly();
+      return alive;
+    }
+
+    @Override
+    public boolean isAlive() {
+      return process.isAlive();
+    }
+
+    @Override
+    public int compareTo(ProcessHandle other) {
+      return Long.compare(pid(), other.pid());
+    }
   }
 }

@@ -255,12 +255,17 @@ abstract class LifecycleContract extends ApiOnScratch {
     refuseNextMkdir(last, path("/test"));
     LmctfyException e =
         failure(
-            ErrorCode.UNAVAILABLE,
+            ErrorCode.RESOURCE_EXHAUSTED,
             () ->
                 api.create(
                     "/test/abhishek",
                     ContainerSpec.parse("cpu { limit: 1000 } memory { limit: 1000000 }")));
     assertThat(e.file()).contains(last.display(path("/test/abhishek"), null));
+    assertThat(e.getMessage())
+        .contains(
+            "EAGAIN",
+            "cgroup.max.descendants of " + last.display(path("/test"), null) + " is 0",
+            "it has 0 descendants");
     assertThat(tree())
         .containsExactlyInAnyOrderElementsOf(
             managed().stream().map(h -> h.label() + ":/test").toList());

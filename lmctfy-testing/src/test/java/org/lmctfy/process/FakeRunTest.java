@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,7 +78,7 @@ class FakeRunTest {
     Path log = dir.resolve("job.out");
     job.run(
             List.of("/bin/echo", "hello"),
-            new RunSpec(RunSpec.FdPolicy.DETACHED, null, null, null, log.toString(), null, null))
+            RunSpec.builder().fdPolicy(RunSpec.FdPolicy.DETACHED).stdout(log.toString()).build())
         .waitFor();
     assertThat(Files.readString(log)).isEqualTo("hello\n");
   }
@@ -132,5 +133,48 @@ class FakeRunTest {
         ContainerApi.open(v1).create("/job", ContainerSpec.parse("memory { limit: 64M }"));
     assertThat(job.run(List.of("/bin/false"), RunSpec.inherit()).waitFor()).isEqualTo(1);
     assertThat(job.run(List.of("/bin/true"), RunSpec.inherit()).waitFor()).isZero();
+  }
+
+  @Test
+  void destroyEndsWith143AndDestroyForciblyWith137AsProcessDoesAndOnExitCompletes()
+      throws Exception {
+    fs.processes()
+        .onRun(
+            command ->
+                command.contains("stubborn") ? FakeRun.runsUntilEnded().ignoringSigterm() : null);
+    Container job = api.create("/job", ContainerSpec.empty());
+    ContainerProcess p = job.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
+    CompletableFuture<ContainerProcess> exit = p.onExit();
+    ProcessHandle handle = p.toHandle();
+
+    assertThat(p.isAlive()).isTrue();
+    assertThat(handle.pid()).isEqualTo(p.pid());
+    assertThat(exit).isNotDone();
+    p.destroy();
+    assertThat(exit.get(10, TimeUnit.SECONDS)).isSameAs(p);
+    assertThat(p.exitCode()).hasValue(143);
+    assertThat(p.isAlive()).isFalse();
+    assertThat(handle.isAlive()).isFalse();
+
+    ContainerProcess stubborn = job.run(List.of("stubborn"), RunSpec.inherit());
+    stubborn.destroy();
+    assertThat(stubborn.waitFor(Duration.ofMillis(50))).as("SIGTERM ignored").isEmpty();
+    assertThat(stubborn.destroyForcibly()).isSameAs(stubborn);
+    assertThat(stubborn.onExit().get(10, TimeUnit.SECONDS).exitCode()).hasValue(137);
+    assertThat(job.listProcesses(ListPolicy.SELF)).as("nothing left in its cgroups").isEmpty();
+  }
+
+  @Test
+  void aSignalAfterTheEndReachesNoOtherProcess() throws Exception {
+    Container job = api.create("/job", ContainerSpec.empty());
+    ContainerProcess ended = job.run(List.of("/bin/true"), RunSpec.inherit());
+    fs.processes().exit(ended.pid(), 0);
+    ContainerProcess other = job.run(List.of("/bin/sleep", "60"), RunSpec.inherit());
+
+    ended.destroy();
+    ended.destroyForcibly();
+    assertThat(ended.exitCode()).hasValue(0);
+    assertThat(other.isAlive()).isTrue();
+    assertThat(job.listProcesses(ListPolicy.SELF)).containsExactly(other.pid());
   }
 }

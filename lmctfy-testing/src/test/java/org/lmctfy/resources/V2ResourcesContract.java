@@ -642,7 +642,10 @@ abstract class V2ResourcesContract extends ApiOnScratch {
         catchThrowableOfType(
             LmctfyException.class, () -> api.create("/job/c", ContainerSpec.empty()));
     assertThat(e).isNotNull();
-    assertThat(e.getMessage()).contains("/job/c", "EAGAIN");
+    assertThat(e.code()).isEqualTo(ErrorCode.RESOURCE_EXHAUSTED);
+    assertThat(e.getMessage())
+        .contains("/job/c", "EAGAIN")
+        .contains("cgroup.max.descendants of " + unified().display(path("/job"), null) + " is 2");
     assertThat(fs.children(unified(), path("/job"))).containsExactlyInAnyOrder("a", "b");
     assertThat(job.spec()).isEqualTo(ContainerSpec.parse("children_limit: 2"));
   }

@@ -23,10 +23,14 @@ import org.lmctfy.cgroupfs.Errno;
  * FAILED_PRECONDITION (EBUSY reaches the caller only after the library's own retries, where the
  * kernel was only settling); a limit reached is RESOURCE_EXHAUSTED.
  *
- * <p>Two operations read a few errnos their own way, chosen so that a retry policy can trust them
+ * <p>Three operations read a few errnos their own way, chosen so that a retry policy can trust them
  * (UNAVAILABLE only where trying again can succeed), and otherwise follow the table:
  *
  * <ul>
+ *   <li>making a cgroup: EAGAIN is RESOURCE_EXHAUSTED, the kernel's only EAGAIN of a cgroup mkdir
+ *       (kernel/cgroup/cgroup.c: {@code cgroup_mkdir} when {@code cgroup_check_hierarchy_limits}
+ *       fails): an ancestor's {@code cgroup.max.descendants} or {@code cgroup.max.depth} is
+ *       reached, and trying again fails until a cgroup below it is removed or the cap is raised;
  *   <li>a write of an id into a membership file ({@code enter}, the placement of a {@code run}): a
  *       cgroup that refuses processes is FAILED_PRECONDITION: ENOSPC (a v1 cpuset without cpus or
  *       memory nodes), EBUSY (v2: the cgroup has controllers enabled for its children, the
@@ -89,6 +93,10 @@ public final class Errors {
               Errno.EBUSY, ErrorCode.FAILED_PRECONDITION,
               Errno.EOPNOTSUPP, ErrorCode.FAILED_PRECONDITION));
 
+  /** Where making a cgroup reads an errno otherwise than {@link #TABLE}. */
+  private static final Map<Errno, ErrorCode> MKDIR =
+      new EnumMap<>(Map.of(Errno.EAGAIN, ErrorCode.RESOURCE_EXHAUSTED));
+
   /** Where the placement of a run's launcher reads an errno otherwise than {@link #MEMBERSHIP}. */
   private static final Map<Errno, ErrorCode> LAUNCH =
       new EnumMap<>(
@@ -118,19 +126,26 @@ public final class Errors {
     return MEMBERSHIP.getOrDefault(errno, codeOf(errno));
   }
 
+  /** The status for a refused mkdir of a cgroup. */
+  public static ErrorCode codeOfMkdir(Errno errno) {
+    return MKDIR.getOrDefault(errno, codeOf(errno));
+  }
+
   /** The status for a refused placement of a run's launcher in its cgroups. */
   public static ErrorCode codeOfLaunch(Errno errno) {
     return LAUNCH.getOrDefault(errno, codeOfMembership(errno));
   }
 
   /**
-   * The status for a refused operation: by its errno, or, for an exception of Java's own without
-   * one, by its kind ({@link AccessDeniedException}, {@link NoSuchFileException}...); UNKNOWN
-   * otherwise.
+   * The status for a refused operation: by its errno (a mkdir's by {@link #codeOfMkdir}), or, for
+   * an exception of Java's own without one, by its kind ({@link AccessDeniedException}, {@link
+   * NoSuchFileException}...); UNKNOWN otherwise.
    */
   public static ErrorCode codeOf(IOException e) {
     if (e instanceof CgroupFsException fs) {
-      return codeOf(fs.errno());
+      return fs.operation() == CgroupFsException.Operation.MKDIR
+          ? codeOfMkdir(fs.errno())
+          : codeOf(fs.errno());
     }
     if (e instanceof AccessDeniedException) {
       return ErrorCode.PERMISSION_DENIED;
@@ -167,6 +182,14 @@ public final class Errors {
   /** {@code "<what>: <the failure, with file, value and errno>"}. */
   public static LmctfyException of(String what, IOException e) {
     return new LmctfyException(codeOf(e), what + ": " + e.getMessage(), e);
+  }
+
+  /**
+   * {@code "<what>: <the failure, with file, value and errno>: <why>"}: a failure with what the
+   * caller found out about its cause on the machine (the cap a refused mkdir met).
+   */
+  public static LmctfyException of(String what, IOException e, String why) {
+    return new LmctfyException(codeOf(e), what + ": " + e.getMessage() + ": " + why, e);
   }
 
   /**

@@ -530,7 +530,10 @@ public final class KernelCgroupFs implements CgroupFs {
     return KernelWatches.open();
   }
 
-  /** The launcher places itself, then execs the command (see {@link Launcher}). */
+  /**
+   * Spawned straight into the cgroup where glibc and the layout allow it, else the launcher places
+   * itself, then execs the command (see {@link Launcher}).
+   */
   @Override
   public Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
       throws IOException {

@@ -109,6 +109,9 @@ final class Creator {
           if (e.errno() == Errno.EEXIST) {
             throw new InTheWay(h, e);
           }
+          if (e.errno() == Errno.EAGAIN) { // a cap of an ancestor: say which, then undo
+            throw HierarchyLimits.refused("create " + name, fs, h, path, e);
+          }
           throw e;
         }
         tx.add(

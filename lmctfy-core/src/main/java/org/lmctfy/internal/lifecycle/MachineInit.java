@@ -10,8 +10,10 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.ResourceHandle;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.errors.Errors;
 import org.lmctfy.spec.InitSpec;
@@ -199,7 +201,14 @@ public final class MachineInit {
               () -> fs.removeMarker(anchor, root, key)));
     }
     if (!fs.exists(unified, leaf)) {
-      fs.makeCgroup(unified, leaf);
+      try {
+        fs.makeCgroup(unified, leaf);
+      } catch (CgroupFsException e) {
+        if (e.errno() == Errno.EAGAIN) {
+          throw HierarchyLimits.refused("initMachine", fs, unified, leaf, e);
+        }
+        throw e;
+      }
       tx.add(
           ResourceHandle.of(
               leaf,
@@ -214,8 +223,8 @@ public final class MachineInit {
       for (String pid : procs.split("\\s+")) {
         try {
           fs.write(unified, leaf, "cgroup.procs", pid);
-        } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
-          if (e.errno() == org.lmctfy.cgroupfs.Errno.ESRCH) {
+        } catch (CgroupFsException e) {
+          if (e.errno() == Errno.ESRCH) {
             continue; // it exited
           }
           throw e;
@@ -238,8 +247,8 @@ public final class MachineInit {
   private void moveBack(Hierarchy unified, String pid) throws IOException {
     try {
       fs.write(unified, root, "cgroup.procs", pid);
-    } catch (org.lmctfy.cgroupfs.CgroupFsException e) {
-      if (e.errno() != org.lmctfy.cgroupfs.Errno.ESRCH) {
+    } catch (CgroupFsException e) {
+      if (e.errno() != Errno.ESRCH) {
         throw e;
       }
     }

@@ -4,10 +4,15 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.lmctfy.ContainerProcess;
 
-/** A {@link ContainerProcess} over the {@link Process} a {@code CgroupFs} started. */
+/**
+ * A {@link ContainerProcess} over the {@link Process} a {@code CgroupFs} started (or a virtual host
+ * joined): each method is the process's own, whose backend guards its signals (see {@code
+ * CgroupFs.start}).
+ */
 public final class LaunchedProcess implements ContainerProcess {
   private final Process process;
 
@@ -35,6 +40,32 @@ public final class LaunchedProcess implements ContainerProcess {
   @Override
   public OptionalInt exitCode() {
     return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
+  }
+
+  @Override
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public void destroy() {
+    process.destroy();
+  }
+
+  @Override
+  public ContainerProcess destroyForcibly() {
+    process.destroyForcibly();
+    return this;
+  }
+
+  @Override
+  public CompletableFuture<ContainerProcess> onExit() {
+    return process.onExit().thenApply(p -> this);
+  }
+
+  @Override
+  public ProcessHandle toHandle() {
+    return process.toHandle();
   }
 
   @Override

@@ -84,14 +84,7 @@ public final class RunCommand {
     ProcessBuilder pb =
         of(
             argv,
-            new RunSpec(
-                RunSpec.FdPolicy.INHERIT,
-                spec.environment(),
-                null,
-                null,
-                null,
-                null,
-                spec.useShell()));
+            RunSpec.builder().environment(spec.environment()).useShell(spec.useShell()).build());
     boolean detached = spec.fdPolicy() == RunSpec.FdPolicy.DETACHED;
     pb.directory(new File(insideDirectory(spec, "")));
     String stdin = hostFile(spec.stdin(), "stdin");

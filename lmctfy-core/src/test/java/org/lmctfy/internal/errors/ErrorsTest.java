@@ -107,4 +107,23 @@ class ErrorsTest {
     assertThat(e.code()).isEqualTo(ErrorCode.FAILED_PRECONDITION);
     assertThat(e.getMessage()).startsWith("enter /job: ").contains("cgroup.procs", "EBUSY");
   }
+
+  @Test
+  void aMkdirsEagainIsAHierarchyCapReachedAndEveryOtherEagainOrEintrIsUnavailable() {
+    for (Errno e : Errno.values()) {
+      assertThat(Errors.codeOfMkdir(e))
+          .as(e.name())
+          .isEqualTo(e == Errno.EAGAIN ? ErrorCode.RESOURCE_EXHAUSTED : Errors.codeOf(e));
+    }
+    assertThat(Errors.codeOf(refused(CgroupFsException.Operation.MKDIR, Errno.EAGAIN)))
+        .isEqualTo(ErrorCode.RESOURCE_EXHAUSTED);
+    assertThat(Errors.codeOf(refused(CgroupFsException.Operation.MKDIR, Errno.EINTR)))
+        .isEqualTo(ErrorCode.UNAVAILABLE);
+    assertThat(Errors.codeOf(refused(CgroupFsException.Operation.WRITE, Errno.EAGAIN)))
+        .isEqualTo(ErrorCode.UNAVAILABLE);
+  }
+
+  private static CgroupFsException refused(CgroupFsException.Operation op, Errno errno) {
+    return new CgroupFsException(op, "/sys/fs/cgroup/job", null, errno);
+  }
 }

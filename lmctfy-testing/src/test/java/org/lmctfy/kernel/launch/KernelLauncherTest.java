@@ -261,7 +261,7 @@ class KernelLauncherTest extends ApiOnScratch {
     ContainerProcess p =
         job.run(
             List.of("/usr/bin/env", "-0"),
-            new RunSpec(RunSpec.FdPolicy.INHERIT, env, null, null, null, "/dev/null", null));
+            RunSpec.builder().environment(env).stderr("/dev/null").build());
     byte[] out = p.stdout().readAllBytes();
     assertThat(p.waitFor()).isZero();
     assertThat(evidenceOutside()).as("hooks that ran outside the container").isEmpty();
@@ -278,13 +278,17 @@ class KernelLauncherTest extends ApiOnScratch {
     ContainerProcess detached =
         job.run(
             List.of("/usr/bin/env", "-0"),
-            new RunSpec(RunSpec.FdPolicy.DETACHED, env, null, null, out.toString(), null, null));
+            RunSpec.builder()
+                .fdPolicy(RunSpec.FdPolicy.DETACHED)
+                .environment(env)
+                .stdout(out.toString())
+                .build());
     assertThat(detached.waitFor(Duration.ofSeconds(30))).hasValue(0);
     assertThat(diff(env, parse(Files.readAllBytes(out)))).isEmpty();
     ContainerProcess shell =
         job.run(
             List.of("echo", "hi"),
-            new RunSpec(RunSpec.FdPolicy.INHERIT, env, null, null, null, "/dev/null", true));
+            RunSpec.builder().environment(env).stderr("/dev/null").useShell(true).build());
     shell.stdout().readAllBytes();
     assertThat(shell.waitFor(Duration.ofSeconds(30))).isPresent();
     assertThat(evidenceOutside()).as("hooks that ran outside the container").isEmpty();
@@ -301,9 +305,7 @@ class KernelLauncherTest extends ApiOnScratch {
   @Test
   void anEmptyEnvironmentStaysEmpty() throws Exception {
     ContainerProcess p =
-        job.run(
-            List.of("/usr/bin/env", "-0"),
-            new RunSpec(RunSpec.FdPolicy.INHERIT, Map.of(), null, null, null, null, null));
+        job.run(List.of("/usr/bin/env", "-0"), RunSpec.builder().environment(Map.of()).build());
     byte[] out = p.stdout().readAllBytes();
     assertThat(p.waitFor()).isZero();
     assertThat(diff(Map.of(), parse(out))).isEmpty();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -209,8 +210,8 @@ class KernelVirtualHostTest {
     Output o =
         sh(
             vh,
-            "mount -t tmpfs lmctfy-test-inside /srv && grep -c lmctfy-test-inside /proc/self/mountinfo;"
-                + " echo x > /data/f; echo write=$?; cat /data/file; ls /");
+            "mount -t tmpfs lmctfy-test-inside /srv && grep -c lmctfy-test-inside"
+                + " /proc/self/mountinfo; echo x > /data/f; echo write=$?; cat /data/file; ls /");
 
     assertThat(o.out()).contains("1\nwrite=1\nfrom the host\n");
     assertThat(o.err()).contains("Read-only file system");
@@ -294,12 +295,32 @@ class KernelVirtualHostTest {
     ContainerProcess sleeper = background(vh, "/bin/sleep", "600");
     assertThat(HostView.nsPids(sleeper.pid())).hasSize(2);
     sleeper.stdin().close();
-    ProcessHandle.of(sleeper.pid()).orElseThrow().destroy(); // SIGTERM to the program itself
-    assertThat(sleeper.waitFor()).isEqualTo(143);
+    var exit = sleeper.onExit();
+    assertThat(sleeper.isAlive()).isTrue();
+    assertThat(sleeper.toHandle().pid()).isEqualTo(sleeper.pid());
+    sleeper.destroy(); // SIGTERM to the program itself, through a pidfd where there are pidfds
+    assertThat(exit.get(30, TimeUnit.SECONDS)).isSameAs(sleeper);
+    assertThat(sleeper.exitCode()).hasValue(143);
+    ContainerProcess stubborn =
+        vh.run(
+            List.of("/bin/sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"),
+            RunSpec.inherit());
+    started.add(stubborn.pid());
+    assertThat(
+            new java.io.BufferedReader(
+                    new java.io.InputStreamReader(stubborn.stdout(), StandardCharsets.UTF_8))
+                .readLine())
+        .isEqualTo("ready");
+    stubborn.destroy();
+    assertThat(stubborn.waitFor(Duration.ofMillis(300))).as("SIGTERM ignored").isEmpty();
+    assertThat(stubborn.destroyForcibly().waitFor()).isEqualTo(137);
+    assertThat(stubborn.isAlive()).isFalse();
+    sleeper.destroyForcibly(); // after the end: reaches nothing
+    assertThat(sleeper.exitCode()).hasValue(143);
     ContainerProcess cat =
         vh.run(
             List.of("cat"),
-            new RunSpec(null, Map.of("PATH", "/bin"), "/srv", null, null, null, null));
+            RunSpec.builder().environment(Map.of("PATH", "/bin")).workingDirectory("/srv").build());
     cat.stdin().write("through the pipes\n".getBytes(StandardCharsets.UTF_8));
     cat.stdin().close();
     assertThat(new String(cat.stdout().readAllBytes(), StandardCharsets.UTF_8))
@@ -307,7 +328,7 @@ class KernelVirtualHostTest {
     assertThat(cat.waitFor()).isZero();
     assertThat(sh(vh, "pwd").out()).isEqualTo("/\n");
     assertThat(
-            vh.run(List.of("/bin/pwd"), new RunSpec(null, null, "/srv", null, null, null, null))
+            vh.run(List.of("/bin/pwd"), RunSpec.builder().workingDirectory("/srv").build())
                 .stdout()
                 .readAllBytes())
         .asString(StandardCharsets.UTF_8)
@@ -325,9 +346,7 @@ class KernelVirtualHostTest {
         .extracting(e -> ((LmctfyException) e).code())
         .isEqualTo(ErrorCode.INVALID_ARGUMENT);
     assertThatThrownBy(
-            () ->
-                vh.run(
-                    List.of("/bin/true"), new RunSpec(null, null, "/usr", null, null, null, null)))
+            () -> vh.run(List.of("/bin/true"), RunSpec.builder().workingDirectory("/usr").build()))
         .hasMessageContaining("working_directory /usr is not a directory inside the virtual host");
     assertThat(vh.listProcesses(ListPolicy.SELF)).isEqualTo(before);
   }
@@ -394,7 +413,8 @@ class KernelVirtualHostTest {
     // orphans that the init inherits, and a mount of the virtual host's own
     sh(
         vh,
-        "mount -t tmpfs lmctfy-test-inside /srv; (sleep 600 >/dev/null 2>&1 &); (sleep 600 >/dev/null 2>&1 &); true");
+        "mount -t tmpfs lmctfy-test-inside /srv; (sleep 600 >/dev/null 2>&1 &); (sleep 600"
+            + " >/dev/null 2>&1 &); true");
     background(vh, "/bin/sleep", "600");
     long firstInit = vh.initPid();
     gone(vh, () -> vh.killAll(), mounts);

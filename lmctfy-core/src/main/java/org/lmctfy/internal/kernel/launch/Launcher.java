@@ -41,6 +41,9 @@ import org.lmctfy.internal.errors.PlacementException;
  *       no entry needs {@code env}, the launcher execs the program directly.
  * </ol>
  *
+ * <p>Where the C library can spawn into a cgroup and the container is one v2 cgroup, {@link
+ * Spawner} starts the program there directly instead, and none of the above happens.
+ *
  * <p>If the JVM dies before the gate opens, the launcher reads end-of-file and exits 125 without
  * running anything. No pid is looked up after the launcher could have ended, so a program that
  * exits at once is an ordinary start.
@@ -206,8 +209,8 @@ public final class Launcher {
           ErrorCode.INVALID_ARGUMENT,
           "argv[0] "
               + argv.get(0)
-              + " contains '=', which env(1), the launcher's last step, reads as a variable: name the program"
-              + " by a path without '='");
+              + " contains '=', which env(1), the launcher's last step, reads as a variable: name"
+              + " the program by a path without '='");
     }
     LaunchChecks.check(command);
     ProcessBuilder.Redirect in = command.redirectInput();
@@ -222,6 +225,10 @@ public final class Launcher {
           "the host launcher takes stdin from a pipe or a file, not "
               + in
               + " (it reads its start signal from a pipe first)");
+    }
+    Process spawned = Spawner.start(command, cgroups);
+    if (spawned != null) {
+      return spawned;
     }
     Map<String, String> given = command.environment();
     boolean direct = shell.direct() && given.keySet().stream().allMatch(n -> viaShell(n, true));
@@ -265,7 +272,7 @@ public final class Launcher {
     for (int i = 0; i < passed.size(); i++) {
       environment.put("LMCTFY_A" + i, passed.get(i));
     }
-    Process p = launcher.start();
+    Process p = new JdkProcess(launcher.start()); // at the gate: its pid is its own
     try {
       place(fs, p, cgroups);
       open(p, stdinFile.isEmpty());

@@ -43,15 +43,56 @@ final class Hier {
   /** What a cgroup has: the controllers whose state it keeps and its files by name. */
   private record Shape(List<Controller> controllers, Map<String, Binding> files) {}
 
-  Hier(Hierarchy hierarchy, Machine machine, Processes processes, List<Controller> controllers) {
+  /**
+   * @param namespaceRoot null for a mount of the whole hierarchy; else the path, in the whole
+   *     hierarchy, of the cgroup that is the root of the cgroup namespace this hierarchy is seen
+   *     from: its ancestors are made too, outside the namespace (not reachable by any path, as the
+   *     kernel hides them), so that their files (the hierarchy limits, the controllers they enable)
+   *     apply as the kernel applies them
+   */
+  Hier(
+      Hierarchy hierarchy,
+      Machine machine,
+      Processes processes,
+      List<Controller> controllers,
+      CgroupPath namespaceRoot) {
     this.hierarchy = hierarchy;
     this.machine = machine;
     this.processes = processes;
     this.controllers = List.copyOf(controllers);
     this.rootShape = shape(true, "");
     this.childShape = shape(false, "");
-    this.root = new Node(this, null, "", CgroupPath.root());
+    if (namespaceRoot == null) {
+      this.root = new Node(this, null, "", CgroupPath.root());
+    } else {
+      Node above = new Node(this, null, "", CgroupPath.root());
+      CgroupPath at = CgroupPath.root();
+      for (String name : namespaceRoot.parent().components()) {
+        at = at.resolve(name);
+        above = addOutside(above, name, at);
+      }
+      this.root = new Node(this, above, namespaceRoot.name(), CgroupPath.root());
+      above.addChild(root);
+    }
     byPath.put(root.path, root);
+  }
+
+  /**
+   * Whether {@code node} is the root of the cgroup namespace this hierarchy is seen from (which has
+   * a parent, outside the namespace), rather than the hierarchy's own root.
+   */
+  boolean isNamespaceRoot(Node node) {
+    return node == root && !node.isRoot();
+  }
+
+  /**
+   * Makes a cgroup outside the namespace below {@code parent}, at {@code hostPath} of the whole
+   * hierarchy: no path of this hierarchy reaches it, as the kernel hides it from the namespace.
+   */
+  Node addOutside(Node parent, String name, CgroupPath hostPath) {
+    Node node = new Node(this, parent, name, hostPath);
+    parent.addChild(node);
+    return node;
   }
 
   boolean isV2() {

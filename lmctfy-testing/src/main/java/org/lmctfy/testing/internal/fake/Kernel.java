@@ -42,6 +42,13 @@ public final class Kernel {
 
   private static final int MAX_MARKER_BYTES = 128 << 10;
 
+  /**
+   * What a process in a cgroup namespace may write in the namespace's root when cgroup2 is mounted
+   * with nsdelegate (CFTYPE_NS_DELEGATABLE); every other file there is EPERM.
+   */
+  private static final Set<String> NS_DELEGATABLE =
+      Set.of("cgroup.procs", "cgroup.threads", "cgroup.subtree_control");
+
   /** The exit status Java reports for a process SIGKILL ended: 128 + 9. */
   public static final int SIGKILLED = 137;
 
@@ -63,8 +70,13 @@ public final class Kernel {
     this.known = Layouts.known(layout);
     this.processes = new Processes(hiers, selfPid);
     for (Layouts.Mount m : Layouts.mounts(layout)) {
-      Hier h = hier(m.name(), m.version(), m.controllers(), m.mountPoint());
+      CgroupPath namespaceRoot =
+          m.version() == CgroupVersion.V2 ? Layouts.namespaceRoot(layout) : null;
+      Hier h = hier(m.name(), m.version(), m.controllers(), m.mountPoint(), namespaceRoot);
       hiers.add(h);
+      if (namespaceRoot != null) {
+        Pod.lay(h);
+      }
       if (m.version() == CgroupVersion.V2) {
         Set<String> enabled = new LinkedHashSet<>(rootSubtreeControl);
         enabled.retainAll(m.controllers());
@@ -89,9 +101,14 @@ public final class Kernel {
   }
 
   private Hier hier(
-      String name, CgroupVersion version, List<String> controllers, String mountPoint) {
+      String name,
+      CgroupVersion version,
+      List<String> controllers,
+      String mountPoint,
+      CgroupPath namespaceRoot) {
     Hierarchy h = new Hierarchy(name, version, Set.copyOf(controllers), mountPoint, "/");
-    return new Hier(h, machine, processes, Layouts.models(version, controllers, machine));
+    return new Hier(
+        h, machine, processes, Layouts.models(version, controllers, machine), namespaceRoot);
   }
 
   // ---- The CgroupFs operations.
@@ -142,16 +159,21 @@ public final class Kernel {
     }
   }
 
-  /** cgroup.max.depth / cgroup.max.descendants of the parent and every ancestor (checked). */
+  /**
+   * cgroup_check_hierarchy_limits(): from the parent up to the hierarchy's root (past a namespace's
+   * root: its ancestors' caps apply too), a cgroup whose descendants reached its
+   * cgroup.max.descendants, or below which the new cgroup would be more levels down than its
+   * cgroup.max.depth (checked).
+   */
   private static boolean overLimits(Node parent) {
-    int depth = 1;
-    for (Node a = parent; a != null; a = a.parent, depth++) {
-      String maxDepth = a.value("cgroup.max.depth");
-      if (maxDepth != null && depth > Numbers.stored(maxDepth)) {
-        return true;
-      }
+    int levels = 1;
+    for (Node a = parent; a != null; a = a.parent, levels++) {
       String maxDesc = a.value("cgroup.max.descendants");
       if (maxDesc != null && a.descendants() >= Numbers.stored(maxDesc)) {
+        return true;
+      }
+      String maxDepth = a.value("cgroup.max.depth");
+      if (maxDepth != null && levels > Numbers.stored(maxDepth)) {
         return true;
       }
     }
@@ -166,7 +188,7 @@ public final class Kernel {
       boolean isFile = parent != null && hier.files(parent).containsKey(path.name());
       throw fail(RMDIR, h, path, null, null, isFile ? Errno.ENOTDIR : Errno.ENOENT);
     }
-    if (node.isRoot() || !node.children().isEmpty() || node.hasTasks()) {
+    if (node == hier.root || !node.children().isEmpty() || node.hasTasks()) {
       throw fail(RMDIR, h, path, null, null, Errno.EBUSY);
     }
     hier.remove(node);
@@ -210,6 +232,9 @@ public final class Kernel {
     try {
       if (b.spec().access() == FileSpec.Access.RO) {
         throw KernelError.of(Errno.EINVAL);
+      }
+      if (node.hier.isNamespaceRoot(node) && !NS_DELEGATABLE.contains(file)) {
+        throw KernelError.of(Errno.EPERM); // nsdelegate: the namespace's root is not its own
       }
       b.controller().write(node, b.spec(), value);
     } catch (KernelError e) {
@@ -270,8 +295,10 @@ public final class Kernel {
     nodeOrFail(SET_MARKER, h, path, null, null).delegated = true;
   }
 
+  /** systemd's mark, or the root of a cgroup namespace, which the namespace delegates. */
   public boolean delegated(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    return nodeOrFail(GET_MARKER, h, path, null, null).delegated;
+    Node node = nodeOrFail(GET_MARKER, h, path, null, null);
+    return node.delegated || node.hier.isNamespaceRoot(node);
   }
 
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
@@ -330,7 +357,7 @@ public final class Kernel {
     }
     List<String> sorted = new ArrayList<>(controllers);
     sorted.sort(Subsystems.ORDER);
-    Hier h = hier(String.join(",", sorted), CgroupVersion.V1, sorted, mountPoint);
+    Hier h = hier(String.join(",", sorted), CgroupVersion.V1, sorted, mountPoint, null);
     int at = 0;
     while (at < hiers.size() && hiers.get(at).hierarchy.version() == CgroupVersion.V1) {
       at++;

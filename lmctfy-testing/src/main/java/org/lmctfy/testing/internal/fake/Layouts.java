@@ -3,6 +3,7 @@ package org.lmctfy.testing.internal.fake;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.testing.FakeLayout;
 
@@ -20,7 +21,7 @@ public final class Layouts {
   /** Controllers this machine's kernel lacks (in /proc/cgroups) and pure v2 layouts' have. */
   private static final List<String> NEWER = List.of("rdma", "misc");
 
-  private static final List<String> V2_CONTROLLERS =
+  static final List<String> V2_CONTROLLERS =
       List.of("cpuset", "cpu", "io", "memory", "hugetlb", "pids", "rdma", "misc");
 
   private Layouts() {}
@@ -39,7 +40,8 @@ public final class Layouts {
   public static boolean pureV2(FakeLayout layout) {
     return layout == FakeLayout.V2
         || layout == FakeLayout.V2_BARE
-        || layout == FakeLayout.SYSTEMD_V2;
+        || layout == FakeLayout.SYSTEMD_V2
+        || layout == FakeLayout.KUBERNETES_POD;
   }
 
   /** The root's cgroup.subtree_control: everything in V2, systemd's in SYSTEMD_V2, else nothing. */
@@ -63,7 +65,7 @@ public final class Layouts {
       case HYBRID_HUGETLB_V2 ->
           out.add(new Mount("", CgroupVersion.V2, List.of("hugetlb"), "/sys/fs/cgroup/unified"));
       case HYBRID -> out.add(new Mount("", CgroupVersion.V2, List.of(), "/sys/fs/cgroup/unified"));
-      case V2, V2_BARE, SYSTEMD_V2 ->
+      case V2, V2_BARE, SYSTEMD_V2, KUBERNETES_POD ->
           out.add(new Mount("", CgroupVersion.V2, V2_CONTROLLERS, "/sys/fs/cgroup"));
       case V1 -> {}
     }
@@ -76,6 +78,14 @@ public final class Layouts {
         .filter(c -> !c.equals("io")) // /proc/cgroups names it blkio on every version
         .filter(c -> pureV2(layout) || !NEWER.contains(c))
         .toList();
+  }
+
+  /**
+   * The path, in the whole hierarchy, of the cgroup namespace root the layout's v2 hierarchy is
+   * seen from, or null where it is seen whole.
+   */
+  static CgroupPath namespaceRoot(FakeLayout layout) {
+    return layout == FakeLayout.KUBERNETES_POD ? Pod.CONTAINER : null;
   }
 
   static List<Controller> models(CgroupVersion version, List<String> controllers, Machine machine) {

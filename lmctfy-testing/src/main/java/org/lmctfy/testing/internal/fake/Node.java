@@ -54,7 +54,10 @@ final class Node {
     return children == null ? null : children.get(childName);
   }
 
-  /** Only through {@link Hier#add}, which keeps the hierarchy's path index in step. */
+  /**
+   * Only through {@link Hier#add}, which keeps the hierarchy's path index in step, and {@link
+   * Hier#addOutside}, whose cgroups no path reaches.
+   */
   void addChild(Node child) {
     if (children == null) {
       children = new TreeMap<>();

@@ -1,0 +1,24 @@
+// A test double of LevelDB under the name hadoop-client-minicluster relocates it to (the jar leaves
+// LevelDB out: leveldbjni's JNI cannot be relocated), so that a NodeManager in lmctfy-yarn's crash
+// test has its recovery store: a sorted map kept in one file, rewritten whole at each write (the
+// store of one test NodeManager holds a few hundred keys). Only what NMLeveldbStateStoreService and
+// LeveldbIterator call. See org.lmctfy.yarn.KernelYarnRecoveryTest.
+package org.apache.hadoop.shaded.org.fusesource.leveldbjni.internal;
+
+public final class NativeDB {
+  private NativeDB() {}
+
+  public static class DBException extends java.io.IOException {
+    private static final long serialVersionUID = 1L;
+    private final boolean notFound;
+
+    public DBException(String message, boolean notFound) {
+      super(message);
+      this.notFound = notFound;
+    }
+
+    public boolean isNotFound() {
+      return notFound;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// A test double of LevelDB under the name hadoop-client-minicluster relocates it to (the jar leaves
+// LevelDB out: leveldbjni's JNI cannot be relocated), so that a NodeManager in lmctfy-yarn's crash
+// test has its recovery store: a sorted map kept in one file, rewritten whole at each write (the
+// store of one test NodeManager holds a few hundred keys). Only what NMLeveldbStateStoreService and
+// LeveldbIterator call. See org.lmctfy.yarn.KernelYarnRecoveryTest.
+package org.apache.hadoop.shaded.org.iq80.leveldb;
+
+import java.io.Closeable;
+import java.util.Iterator;
+import java.util.Map;
+
+public interface DBIterator extends Iterator<Map.Entry<byte[], byte[]>>, Closeable {
+  void seek(byte[] key);
+
+  void seekToFirst();
+
+  Map.Entry<byte[], byte[]> peekNext();
+
+  boolean hasPrev();
+
+  Map.Entry<byte[], byte[]> prev();
+
+  Map.Entry<byte[], byte[]> peekPrev();
+
+  void seekToLast();
+
+  @Override
+  void close();
+}
