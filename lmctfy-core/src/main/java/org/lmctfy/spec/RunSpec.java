@@ -35,6 +35,14 @@ import org.lmctfy.internal.codec.SpecCodec;
  * @param stdout {@code stdout}: file to append standard output to; {@code null} = per fd_policy
  * @param stderr {@code stderr}: file to append standard error to; {@code null} = per fd_policy
  * @param useShell {@code use_shell}: run the argv joined as one {@code /bin/sh -c} command
+ * @param sizeJvm {@code size_jvm}: where {@code true}, argv[0] must be a java launcher (a file
+ *     named {@code java}), which gets {@code -XX:ActiveProcessorCount} (the lowest CPU quota of the
+ *     container and its ancestors, rounded up, at most its cpuset's CPUs) and {@code -XX:MaxRAM}
+ *     (their lowest memory limit) right after it, each unless the argv sets it already. A JDK
+ *     before 24 reads only its own cgroup's limits, so in a container nested in a limited one it
+ *     sizes its threads and heap for the machine. Off by default: {@code run} starts the argv it is
+ *     given, as lmctfy did, and a program (or a supervisor restarting it) sees the command line it
+ *     was given. Since 0.2
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,7 +53,8 @@ public record RunSpec(
     @JsonProperty("stdin") @Nullable String stdin,
     @JsonProperty("stdout") @Nullable String stdout,
     @JsonProperty("stderr") @Nullable String stderr,
-    @JsonProperty("use_shell") @Nullable Boolean useShell) {
+    @JsonProperty("use_shell") @Nullable Boolean useShell,
+    @JsonProperty("size_jvm") @Nullable Boolean sizeJvm) {
 
   /** What happens to the caller's file descriptors and session: lmctfy's {@code FdPolicy}. */
   public enum FdPolicy {
@@ -77,6 +86,23 @@ public record RunSpec(
     Checks.nonEmpty(stderr, "stderr");
   }
 
+  /**
+   * The run spec of 0.1's seven fields, {@code size_jvm} absent.
+   *
+   * @deprecated use {@link #builder()}: this constructor stays for code built against 0.1
+   */
+  @Deprecated(since = "0.2")
+  public RunSpec(
+      FdPolicy fdPolicy,
+      @Nullable Map<String, String> environment,
+      @Nullable String workingDirectory,
+      @Nullable String stdin,
+      @Nullable String stdout,
+      @Nullable String stderr,
+      @Nullable Boolean useShell) {
+    this(fdPolicy, environment, workingDirectory, stdin, stdout, stderr, useShell, null);
+  }
+
   /** Inherits everything from the caller: lmctfy's default. */
   public static RunSpec inherit() {
     return INHERIT;
@@ -104,7 +130,8 @@ public record RunSpec(
         .stdin(stdin)
         .stdout(stdout)
         .stderr(stderr)
-        .useShell(useShell);
+        .useShell(useShell)
+        .sizeJvm(sizeJvm);
   }
 
   /**
@@ -139,6 +166,7 @@ public record RunSpec(
     private @Nullable String stdout;
     private @Nullable String stderr;
     private @Nullable Boolean useShell;
+    private @Nullable Boolean sizeJvm;
 
     private Builder() {}
 
@@ -184,9 +212,19 @@ public record RunSpec(
       return this;
     }
 
+    /**
+     * Sets {@code size_jvm}: a java launcher gets its container's effective CPU and memory limits
+     * as {@code -XX:ActiveProcessorCount} and {@code -XX:MaxRAM}.
+     */
+    public Builder sizeJvm(@Nullable Boolean sizeJvm) {
+      this.sizeJvm = sizeJvm;
+      return this;
+    }
+
     /** The run spec; validates it as the record's constructor does. */
     public RunSpec build() {
-      return new RunSpec(fdPolicy, environment, workingDirectory, stdin, stdout, stderr, useShell);
+      return new RunSpec(
+          fdPolicy, environment, workingDirectory, stdin, stdout, stderr, useShell, sizeJvm);
     }
   }
 }

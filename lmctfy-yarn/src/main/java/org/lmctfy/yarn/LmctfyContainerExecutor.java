@@ -210,14 +210,13 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
       env.putAll(environment);
     }
     RunSpec run =
-        new RunSpec(
-            RunSpec.FdPolicy.INHERIT,
-            env,
-            workDir.getPath(),
-            "/dev/null",
-            pidFile + ".lmctfy-out",
-            pidFile + ".lmctfy-err",
-            null);
+        RunSpec.builder()
+            .environment(env)
+            .workingDirectory(workDir.getPath())
+            .stdin("/dev/null")
+            .stdout(pidFile + ".lmctfy-out")
+            .stderr(pidFile + ".lmctfy-err")
+            .build();
     LmctfyLaunch.Target target =
         new LmctfyLaunch.Target(
             containerIdStr,

@@ -80,11 +80,11 @@ public final class Containers {
     ProcessKiller killer = new ProcessKiller(fs, killDeadline);
     this.destroyer = new Destroyer(layout, census, locks, killer, notifier::destroyed);
     this.virtualHosts = new VirtualHostKeeper(layout, killer, this::lock);
-    this.processes = new Processes(layout, virtualHosts, killer, killDeadline);
+    this.stats = new StatsReader(fs, layout.managed());
+    this.processes = new Processes(layout, virtualHosts, killer, killDeadline, stats);
     this.subtree = new SubtreeControl(fs, locks);
     this.creator = new Creator(layout, census, destroyer, virtualHosts, subtree);
     this.updater = new Updater(layout, census, this::view, subtree);
-    this.stats = new StatsReader(fs, layout.managed());
   }
 
   /**

@@ -14,10 +14,12 @@ import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.process.Freezer;
+import org.lmctfy.internal.process.JvmSizing;
 import org.lmctfy.internal.process.Members;
 import org.lmctfy.internal.process.Mover;
 import org.lmctfy.internal.process.ProcessKiller;
 import org.lmctfy.internal.process.RunCommand;
+import org.lmctfy.internal.stats.StatsReader;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.vhost.ProcessId;
 import org.lmctfy.vhost.VirtualHosts;
@@ -34,10 +36,16 @@ final class Processes {
   private final Mover mover;
   private final Freezer freezer;
   private final ProcessKiller killer;
+  private final StatsReader stats;
 
   Processes(
-      Layout layout, VirtualHostKeeper virtualHosts, ProcessKiller killer, Duration killDeadline) {
+      Layout layout,
+      VirtualHostKeeper virtualHosts,
+      ProcessKiller killer,
+      Duration killDeadline,
+      StatsReader stats) {
     this.layout = layout;
+    this.stats = stats;
     this.virtualHosts = virtualHosts;
     this.killer = killer;
     this.mover = new Mover(layout.fs());
@@ -93,14 +101,18 @@ final class Processes {
   /** Starts {@code argv} in {@code name}: through its virtual host's init if it is in one. */
   Process run(ContainerName name, List<String> argv, RunSpec spec, String what) throws IOException {
     layout.requireDomain(name, "run " + argv + " in");
+    List<String> program =
+        Boolean.TRUE.equals(spec.sizeJvm())
+            ? JvmSizing.argv(argv, stats.effectiveLimits(name.toString(), layout.path(name)))
+            : argv;
     Map<Hierarchy, CgroupPath> cgroups = virtualHosts.cgroups(name);
     Optional<VirtualHostKeeper.Record> host = virtualHosts.of(name);
     if (host.isPresent()) {
-      ProcessBuilder command = RunCommand.forVirtualHost(argv, spec);
+      ProcessBuilder command = RunCommand.forVirtualHost(program, spec);
       mover.checkPlacement(layout.managed(), layout.path(name), what);
       return join(host.get(), command, spec.fdPolicy() == RunSpec.FdPolicy.DETACHED, cgroups);
     }
-    ProcessBuilder command = RunCommand.of(argv, spec);
+    ProcessBuilder command = RunCommand.of(program, spec);
     mover.checkPlacement(layout.managed(), layout.path(name), what);
     return layout.fs().start(command, cgroups);
   }

@@ -11,7 +11,7 @@ import org.lmctfy.spec.ContainerStats.MemoryStats;
 /** The memory section of the stats (see {@link StatsReader} for the files), for one batch. */
 final class MemoryStatsReader {
   /** What v1 prints for no limit (the largest page-aligned signed value). */
-  private static final long V1_UNLIMITED = Long.MAX_VALUE / 4096 * 4096;
+  static final long V1_UNLIMITED = Long.MAX_VALUE / 4096 * 4096;
 
   private static final byte[][] V1_STAT =
       StatFiles.keys("hierarchical_memory_limit", "total_inactive_file");

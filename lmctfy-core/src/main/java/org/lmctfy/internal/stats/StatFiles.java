@@ -168,6 +168,11 @@ final class StatFiles {
     return true;
   }
 
+  /** The loaded file as text. */
+  String text() {
+    return new String(buf, 0, len, StandardCharsets.US_ASCII);
+  }
+
   int length() {
     return len;
   }

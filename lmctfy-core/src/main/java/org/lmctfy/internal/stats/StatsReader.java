@@ -7,6 +7,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
+import org.lmctfy.internal.codec.CpuLists;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerStats.CpuStats;
 import org.lmctfy.spec.ContainerStats.DeviceIo;
@@ -75,6 +76,7 @@ public final class StatsReader {
   private final Hierarchy io;
   private final Hierarchy unified;
   private final Hierarchy hugetlb;
+  private final Hierarchy cpuset;
 
   /**
    * The huge page sizes found in a container's files (machine-wide, so found once); empty until
@@ -92,6 +94,7 @@ public final class StatsReader {
     this.pids = find(managed, "pids");
     this.io = find(managed, "blkio") != null ? find(managed, "blkio") : find(managed, "io");
     this.hugetlb = find(managed, "hugetlb");
+    this.cpuset = find(managed, "cpuset");
   }
 
   private static Hierarchy find(List<Hierarchy> hs, String controller) {
@@ -104,10 +107,23 @@ public final class StatsReader {
   }
 
   /**
+   * The limits a program in the container {@code name} at {@code path} lives under: its and its
+   * ancestors' (the hierarchy's root excluded, which no quota or limit applies to).
+   */
+  public EffectiveLimits effectiveLimits(String name, CgroupPath path) {
+    return batch().effectiveLimits(name, path);
+  }
+
+  /**
    * A reader for one stats call over many containers: its buffers and ancestor limits are shared.
    */
   public Batch batch() {
     return new Batch();
+  }
+
+  /** A limit file's value in a cgroup, -1 for none. */
+  private interface Limit {
+    double of(Hierarchy h, CgroupPath p);
   }
 
   /** One stats call's buffers. Not thread-safe. */
@@ -130,6 +146,72 @@ public final class StatsReader {
           blockio(),
           pressure(),
           full ? hugetlb() : List.of());
+    }
+
+    EffectiveLimits effectiveLimits(String name, CgroupPath path) {
+      f.at(name, path);
+      double cpus = lowest(cpu, path, this::quota);
+      double bytes = lowest(memory, path, this::memoryLimit);
+      return new EffectiveLimits(
+          cpus < 0 ? null : cpus, cpusetCpus(), bytes < 0 ? null : (long) bytes);
+    }
+
+    /**
+     * The lowest positive value {@code limit} reads from {@code p} and its ancestors in {@code h}
+     * (whether or not the controller is enabled in {@code p}: a JDK in a cgroup without the memory
+     * controller is still held by its parent's limit), -1 for none.
+     */
+    private double lowest(Hierarchy h, CgroupPath p, Limit limit) {
+      double lowest = -1;
+      for (CgroupPath at = p; h != null && !at.isRoot(); at = at.parent()) {
+        double v = limit.of(h, at);
+        if (v > 0 && (lowest < 0 || v < lowest)) {
+          lowest = v;
+        }
+      }
+      return lowest;
+    }
+
+    /** The CPU quota of {@code p} in CPUs; -1 where it has none. */
+    private double quota(Hierarchy h, CgroupPath p) {
+      if (h.version() == CgroupVersion.V2) {
+        if (!f.load(h, p, "cpu.max")) {
+          return -1;
+        }
+        long quota = f.number(); // "max 100000" or "50000 100000"
+        if (quota < 0) {
+          return -1;
+        }
+        f.skipSpaces();
+        return (double) quota / f.parseLong();
+      }
+      long quota = f.load(h, p, "cpu.cfs_quota_us") ? f.number() : -1;
+      long period = quota > 0 && f.load(h, p, "cpu.cfs_period_us") ? f.number() : -1;
+      return period > 0 ? (double) quota / period : -1;
+    }
+
+    /** The memory limit of {@code p} in bytes; -1 where it has none. */
+    private double memoryLimit(Hierarchy h, CgroupPath p) {
+      boolean v2 = h.version() == CgroupVersion.V2;
+      if (!f.load(h, p, v2 ? "memory.max" : "memory.limit_in_bytes")) {
+        return -1;
+      }
+      long bytes = f.number();
+      return bytes >= MemoryStatsReader.V1_UNLIMITED ? -1 : bytes;
+    }
+
+    /** How many CPUs the container's cpuset allows; null where no cpuset is managed. */
+    private Integer cpusetCpus() {
+      if (cpuset == null) {
+        return null;
+      }
+      String file =
+          cpuset.version() == CgroupVersion.V2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus";
+      if (!f.load(cpuset, file)) {
+        return null;
+      }
+      String list = f.text().strip();
+      return list.isEmpty() ? null : CpuLists.parse(list, file).cardinality();
     }
 
     private CpuStats cpu(boolean full) {
