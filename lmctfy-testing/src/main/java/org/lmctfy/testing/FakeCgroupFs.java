@@ -546,42 +546,18 @@ public final class FakeCgroupFs implements CgroupFs {
 
   @Override
   public void makeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    synchronized (lock) {
-      begin(Kind.MKDIR, h, path, null, null, Operation.MKDIR);
-      try {
-        kernel.makeCgroup(h, path);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.MKDIR, h, path, null, null, null);
   }
 
   @Override
   public void removeCgroup(Hierarchy h, CgroupPath path) throws CgroupFsException {
-    synchronized (lock) {
-      begin(Kind.RMDIR, h, path, null, null, Operation.RMDIR);
-      try {
-        kernel.removeCgroup(h, path);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.RMDIR, h, path, null, null, null);
   }
 
   @Override
   public void write(Hierarchy h, CgroupPath path, String file, String value)
       throws CgroupFsException {
-    synchronized (lock) {
-      begin(Kind.WRITE, h, path, file, value, Operation.WRITE);
-      try {
-        kernel.write(h, path, file, value);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.WRITE, h, path, file, value, null);
   }
 
   /**
@@ -625,15 +601,7 @@ public final class FakeCgroupFs implements CgroupFs {
   public void setDeviceFilter(Hierarchy h, CgroupPath path, List<DeviceRule> rules)
       throws CgroupFsException {
     String shown = rules == null ? "none" : rules.toString();
-    synchronized (lock) {
-      begin(Kind.DEVICE_FILTER, h, path, null, shown, Operation.BPF);
-      try {
-        kernel.setDeviceFilter(h, path, rules, shown);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.DEVICE_FILTER, h, path, null, shown, rules);
   }
 
   @Override
@@ -648,49 +616,25 @@ public final class FakeCgroupFs implements CgroupFs {
   @Override
   public void setMarker(Hierarchy h, CgroupPath path, String key, String value)
       throws CgroupFsException {
-    synchronized (lock) {
-      begin(Kind.SET_MARKER, h, path, null, value, Operation.SET_MARKER);
-      try {
-        kernel.setMarker(h, path, key, value);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.SET_MARKER, h, path, null, value, key);
   }
 
   @Override
   public void removeMarker(Hierarchy h, CgroupPath path, String key) throws CgroupFsException {
-    synchronized (lock) {
-      begin(Kind.REMOVE_MARKER, h, path, null, key, Operation.REMOVE_MARKER);
-      try {
-        kernel.removeMarker(h, path, key);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.REMOVE_MARKER, h, path, null, key, null);
   }
 
   @Override
   public void chown(Hierarchy h, CgroupPath path, String file, int uid, int gid)
       throws CgroupFsException {
-    synchronized (lock) {
-      begin(Kind.CHOWN, h, path, file, uid + ":" + gid, Operation.CHOWN);
-      try {
-        kernel.chown(h, path, file, uid, gid);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.CHOWN, h, path, file, uid + ":" + gid, new int[] {uid, gid});
   }
 
   @Override
   public Hierarchy mount(Set<String> controllers, String mountPoint) throws CgroupFsException {
     synchronized (lock) {
       String label = String.join(",", new java.util.TreeSet<>(controllers));
-      begin(Kind.MOUNT, label, mountPoint, Operation.MOUNT, mountPoint);
+      begin(Kind.MOUNT, label, mountPoint, mountPoint);
       Hierarchy mounted;
       try {
         mounted = kernel.mount(controllers, mountPoint);
@@ -704,15 +648,7 @@ public final class FakeCgroupFs implements CgroupFs {
 
   @Override
   public void unmount(Hierarchy h) throws CgroupFsException {
-    synchronized (lock) {
-      begin(Kind.UNMOUNT, h.label(), null, Operation.UNMOUNT, h.mountPoint());
-      try {
-        kernel.unmount(h);
-      } catch (CgroupFsException e) {
-        throw failed(e);
-      }
-      done();
-    }
+    mutate(Kind.UNMOUNT, h, CgroupPath.root(), null, null, null);
   }
 
   /**
@@ -722,7 +658,7 @@ public final class FakeCgroupFs implements CgroupFs {
   @Override
   public void kill(long pid) throws CgroupFsException {
     synchronized (lock) {
-      begin(Kind.KILL, "", Long.toString(pid), Operation.KILL, "pid " + pid);
+      begin(Kind.KILL, "", Long.toString(pid), "pid " + pid);
       if (!kernel.processes().contains(pid)) {
         throw failed(new CgroupFsException(Operation.KILL, "pid " + pid, null, Errno.ESRCH));
       }
@@ -903,29 +839,55 @@ public final class FakeCgroupFs implements CgroupFs {
   // Every mutation, under the lock: begin (counts it; a crash or an injected fault ends it there),
   // the kernel's change, then done, or failed if the kernel refused.
 
-  /** Begins a mutation of a cgroup or one of its files. */
-  private void begin(
-      Kind kind, Hierarchy h, CgroupPath path, String file, String value, Operation verb)
+  /**
+   * One mutation of a cgroup or one of its files (or, at its root, of a hierarchy), recorded as
+   * {@code kind} of {@code file} with {@code value}: begin, the kernel's change, then done or
+   * failed. {@code arg} is what else the change needs: a marker's key, a chown's uid and gid, a
+   * device filter's rules. The change is picked by a switch, not passed as a lambda: the fake makes
+   * millions of mutations, and a call site that every mutation's lambda shares is megamorphic (no
+   * inlining, every capturing lambda allocated).
+   */
+  @SuppressWarnings("unchecked") // a device filter's rules, as setDeviceFilter passes them
+  private void mutate(
+      Kind kind, Hierarchy h, CgroupPath path, String file, String value, Object arg)
       throws CgroupFsException {
-    Errno injected =
-        recorder.begin(kind, h.label(), Objects.requireNonNull(path, "path"), file, value);
-    if (injected != null) {
-      throw injected(kind, value, verb, h.display(path, file), injected);
+    synchronized (lock) {
+      Errno injected =
+          recorder.begin(kind, h.label(), Objects.requireNonNull(path, "path"), file, value);
+      if (injected != null) {
+        throw injected(kind, value, h.display(path, file), injected);
+      }
+      try {
+        switch (kind) {
+          case MKDIR -> kernel.makeCgroup(h, path);
+          case RMDIR -> kernel.removeCgroup(h, path);
+          case WRITE -> kernel.write(h, path, file, value);
+          case SET_MARKER -> kernel.setMarker(h, path, (String) arg, value);
+          case REMOVE_MARKER -> kernel.removeMarker(h, path, value);
+          case CHOWN -> kernel.chown(h, path, file, ((int[]) arg)[0], ((int[]) arg)[1]);
+          case DEVICE_FILTER -> kernel.setDeviceFilter(h, path, (List<DeviceRule>) arg, value);
+          case UNMOUNT -> kernel.unmount(h);
+          default -> throw new IllegalArgumentException(kind + " is not a mutation of a cgroup");
+        }
+      } catch (CgroupFsException e) {
+        throw failed(e);
+      }
+      done();
     }
   }
 
   /** Begins a mutation of something else (recorded at "/"), {@code display} naming it. */
-  private void begin(Kind kind, String label, String value, Operation verb, String display)
+  private void begin(Kind kind, String label, String value, String display)
       throws CgroupFsException {
     Errno injected = recorder.begin(kind, label, CgroupPath.root(), null, value);
     if (injected != null) {
-      throw injected(kind, value, verb, display, injected);
+      throw injected(kind, value, display, injected);
     }
   }
 
-  private CgroupFsException injected(
-      Kind kind, String value, Operation verb, String display, Errno errno) {
+  private CgroupFsException injected(Kind kind, String value, String display, Errno errno) {
     recorder.end(errno);
+    Operation verb = kind == Kind.DEVICE_FILTER ? Operation.BPF : Operation.valueOf(kind.name());
     String shown = kind == Kind.WRITE || kind == Kind.SET_MARKER ? value : null;
     return new CgroupFsException(verb, display, shown, errno, "injected by FakeCgroupFs");
   }

@@ -38,37 +38,40 @@ final class BlockIoHandler implements ResourceHandler {
   };
   private static final String[] V2_KEYS = {"rbps", "wbps", "riops", "wiops"};
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              "blockio.weight",
+              "io",
+              List.of("blkio.weight", "blkio.bfq.weight"),
+              List.of("io.weight", "io.bfq.weight"),
+              s -> blockio(s, BlockIoSpec::weight)),
+          new Field(
+              "blockio.device_limits",
+              "io",
+              List.of(
+                  "blkio.throttle.read_bps_device",
+                  "blkio.throttle.write_bps_device",
+                  "blkio.throttle.read_iops_device",
+                  "blkio.throttle.write_iops_device"),
+              List.of("io.max"),
+              s -> blockio(s, BlockIoSpec::deviceLimits)),
+          new Field(
+              "blockio.device_weights",
+              "io",
+              List.of(),
+              List.of("io.weight"),
+              s -> blockio(s, BlockIoSpec::deviceWeights)),
+          new Field(
+              "blockio.latency_targets",
+              "io",
+              List.of(),
+              List.of("io.latency"),
+              s -> blockio(s, BlockIoSpec::latencyTargets)));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            "blockio.weight",
-            "io",
-            List.of("blkio.weight", "blkio.bfq.weight"),
-            List.of("io.weight", "io.bfq.weight"),
-            s -> blockio(s, BlockIoSpec::weight)),
-        new Field(
-            "blockio.device_limits",
-            "io",
-            List.of(
-                "blkio.throttle.read_bps_device",
-                "blkio.throttle.write_bps_device",
-                "blkio.throttle.read_iops_device",
-                "blkio.throttle.write_iops_device"),
-            List.of("io.max"),
-            s -> blockio(s, BlockIoSpec::deviceLimits)),
-        new Field(
-            "blockio.device_weights",
-            "io",
-            List.of(),
-            List.of("io.weight"),
-            s -> blockio(s, BlockIoSpec::deviceWeights)),
-        new Field(
-            "blockio.latency_targets",
-            "io",
-            List.of(),
-            List.of("io.latency"),
-            s -> blockio(s, BlockIoSpec::latencyTargets)));
+    return FIELDS;
   }
 
   private static Object blockio(ContainerSpec s, Function<BlockIoSpec, Object> field) {

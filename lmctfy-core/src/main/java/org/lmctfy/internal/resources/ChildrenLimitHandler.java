@@ -17,15 +17,18 @@ final class ChildrenLimitHandler implements ResourceHandler {
   static final String CHILDREN_LIMIT = "children_limit";
   private static final String FILE = "cgroup.max.descendants";
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              CHILDREN_LIMIT,
+              null,
+              List.of(),
+              List.of("cgroup.max.descendants"),
+              ContainerSpec::childrenLimit));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            CHILDREN_LIMIT,
-            null,
-            List.of(),
-            List.of("cgroup.max.descendants"),
-            ContainerSpec::childrenLimit));
+    return FIELDS;
   }
 
   private static Optional<Hierarchy> unified(ContainerView view) {

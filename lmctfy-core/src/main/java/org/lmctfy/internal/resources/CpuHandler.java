@@ -33,64 +33,67 @@ import org.lmctfy.spec.CpuSpec;
 final class CpuHandler implements ResourceHandler {
   static final long PERIOD_US = 100_000;
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              "cpu.limit",
+              "cpu",
+              List.of("cpu.shares"),
+              List.of("cpu.weight"),
+              s -> cpu(s, CpuSpec::limit)),
+          new Field(
+              "cpu.max_limit",
+              "cpu",
+              List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"),
+              List.of("cpu.max"),
+              s -> cpu(s, CpuSpec::maxLimit)),
+          new Field(
+              "cpu.mask",
+              "cpuset",
+              List.of("cpuset.cpus"),
+              List.of("cpuset.cpus"),
+              s -> cpu(s, CpuSpec::mask)),
+          new Field(
+              "cpu.memory_nodes",
+              "cpuset",
+              List.of("cpuset.mems"),
+              List.of("cpuset.mems"),
+              s -> cpu(s, CpuSpec::memoryNodes)),
+          new Field(
+              "cpu.period_us",
+              "cpu",
+              List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"),
+              List.of("cpu.max"),
+              s -> cpu(s, CpuSpec::periodUs)),
+          new Field(
+              "cpu.burst_us",
+              "cpu",
+              List.of(),
+              List.of("cpu.max.burst"),
+              s -> cpu(s, CpuSpec::burstUs)),
+          new Field("cpu.idle", "cpu", List.of(), List.of("cpu.idle"), s -> cpu(s, CpuSpec::idle)),
+          new Field(
+              "cpu.uclamp_min",
+              "cpu",
+              List.of("cpu.uclamp.min"),
+              List.of("cpu.uclamp.min"),
+              s -> cpu(s, CpuSpec::uclampMin)),
+          new Field(
+              "cpu.uclamp_max",
+              "cpu",
+              List.of("cpu.uclamp.max"),
+              List.of("cpu.uclamp.max"),
+              s -> cpu(s, CpuSpec::uclampMax)),
+          new Field(
+              "cpu.partition",
+              "cpuset",
+              List.of(),
+              List.of("cpuset.cpus.partition"),
+              s -> cpu(s, CpuSpec::partition)));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            "cpu.limit",
-            "cpu",
-            List.of("cpu.shares"),
-            List.of("cpu.weight"),
-            s -> cpu(s, CpuSpec::limit)),
-        new Field(
-            "cpu.max_limit",
-            "cpu",
-            List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"),
-            List.of("cpu.max"),
-            s -> cpu(s, CpuSpec::maxLimit)),
-        new Field(
-            "cpu.mask",
-            "cpuset",
-            List.of("cpuset.cpus"),
-            List.of("cpuset.cpus"),
-            s -> cpu(s, CpuSpec::mask)),
-        new Field(
-            "cpu.memory_nodes",
-            "cpuset",
-            List.of("cpuset.mems"),
-            List.of("cpuset.mems"),
-            s -> cpu(s, CpuSpec::memoryNodes)),
-        new Field(
-            "cpu.period_us",
-            "cpu",
-            List.of("cpu.cfs_period_us", "cpu.cfs_quota_us"),
-            List.of("cpu.max"),
-            s -> cpu(s, CpuSpec::periodUs)),
-        new Field(
-            "cpu.burst_us",
-            "cpu",
-            List.of(),
-            List.of("cpu.max.burst"),
-            s -> cpu(s, CpuSpec::burstUs)),
-        new Field("cpu.idle", "cpu", List.of(), List.of("cpu.idle"), s -> cpu(s, CpuSpec::idle)),
-        new Field(
-            "cpu.uclamp_min",
-            "cpu",
-            List.of("cpu.uclamp.min"),
-            List.of("cpu.uclamp.min"),
-            s -> cpu(s, CpuSpec::uclampMin)),
-        new Field(
-            "cpu.uclamp_max",
-            "cpu",
-            List.of("cpu.uclamp.max"),
-            List.of("cpu.uclamp.max"),
-            s -> cpu(s, CpuSpec::uclampMax)),
-        new Field(
-            "cpu.partition",
-            "cpuset",
-            List.of(),
-            List.of("cpuset.cpus.partition"),
-            s -> cpu(s, CpuSpec::partition)));
+    return FIELDS;
   }
 
   private static Object cpu(ContainerSpec s, Function<CpuSpec, Object> field) {

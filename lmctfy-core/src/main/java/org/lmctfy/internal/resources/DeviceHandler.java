@@ -32,15 +32,18 @@ final class DeviceHandler implements ResourceHandler {
 
   static final String RULES = "device.rules";
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              RULES,
+              null,
+              List.of("devices.allow", "devices.deny"),
+              List.of(),
+              ContainerSpec::device));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            RULES,
-            null,
-            List.of("devices.allow", "devices.deny"),
-            List.of(),
-            ContainerSpec::device));
+    return FIELDS;
   }
 
   /**

@@ -19,15 +19,18 @@ final class HugetlbHandler implements ResourceHandler {
   /** Huge page sizes the kernel names in hugetlb file names. */
   static final List<String> PAGE_SIZES = List.of("64KB", "2MB", "32MB", "512MB", "1GB", "16GB");
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              LIMITS,
+              "hugetlb",
+              List.of("hugetlb.<size>.limit_in_bytes", "hugetlb.<size>.rsvd.limit_in_bytes"),
+              List.of("hugetlb.<size>.max", "hugetlb.<size>.rsvd.max"),
+              ContainerSpec::hugetlb));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            LIMITS,
-            "hugetlb",
-            List.of("hugetlb.<size>.limit_in_bytes", "hugetlb.<size>.rsvd.limit_in_bytes"),
-            List.of("hugetlb.<size>.max", "hugetlb.<size>.rsvd.max"),
-            ContainerSpec::hugetlb));
+    return FIELDS;
   }
 
   @Override

@@ -30,63 +30,66 @@ import org.lmctfy.spec.MemorySpec;
  * limit first (as runc does), decided from the values the container has now.
  */
 final class MemoryHandler implements ResourceHandler {
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              "memory.limit",
+              "memory",
+              List.of("memory.limit_in_bytes"),
+              List.of("memory.max"),
+              s -> memory(s, MemorySpec::limit)),
+          new Field(
+              "memory.swap_limit",
+              "memory",
+              List.of("memory.memsw.limit_in_bytes"),
+              List.of("memory.swap.max"),
+              s -> memory(s, MemorySpec::swapLimit)),
+          new Field(
+              "memory.reservation",
+              "memory",
+              List.of("memory.soft_limit_in_bytes"),
+              List.of("memory.low"),
+              s -> memory(s, MemorySpec::reservation)),
+          new Field(
+              "memory.high",
+              "memory",
+              List.of(),
+              List.of("memory.high"),
+              s -> memory(s, MemorySpec::high)),
+          new Field(
+              "memory.oom_kill_disable",
+              "memory",
+              List.of("memory.oom_control"),
+              List.of(),
+              s -> memory(s, MemorySpec::oomKillDisable)),
+          new Field(
+              "memory.oom_group",
+              "memory",
+              List.of(),
+              List.of("memory.oom.group"),
+              s -> memory(s, MemorySpec::oomGroup)),
+          new Field(
+              "memory.swappiness",
+              "memory",
+              List.of("memory.swappiness"),
+              List.of(),
+              s -> memory(s, MemorySpec::swappiness)),
+          new Field(
+              "memory.min",
+              "memory",
+              List.of(),
+              List.of("memory.min"),
+              s -> memory(s, MemorySpec::min)),
+          new Field(
+              "memory.zswap_limit",
+              "memory",
+              List.of(),
+              List.of("memory.zswap.max"),
+              s -> memory(s, MemorySpec::zswapLimit)));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            "memory.limit",
-            "memory",
-            List.of("memory.limit_in_bytes"),
-            List.of("memory.max"),
-            s -> memory(s, MemorySpec::limit)),
-        new Field(
-            "memory.swap_limit",
-            "memory",
-            List.of("memory.memsw.limit_in_bytes"),
-            List.of("memory.swap.max"),
-            s -> memory(s, MemorySpec::swapLimit)),
-        new Field(
-            "memory.reservation",
-            "memory",
-            List.of("memory.soft_limit_in_bytes"),
-            List.of("memory.low"),
-            s -> memory(s, MemorySpec::reservation)),
-        new Field(
-            "memory.high",
-            "memory",
-            List.of(),
-            List.of("memory.high"),
-            s -> memory(s, MemorySpec::high)),
-        new Field(
-            "memory.oom_kill_disable",
-            "memory",
-            List.of("memory.oom_control"),
-            List.of(),
-            s -> memory(s, MemorySpec::oomKillDisable)),
-        new Field(
-            "memory.oom_group",
-            "memory",
-            List.of(),
-            List.of("memory.oom.group"),
-            s -> memory(s, MemorySpec::oomGroup)),
-        new Field(
-            "memory.swappiness",
-            "memory",
-            List.of("memory.swappiness"),
-            List.of(),
-            s -> memory(s, MemorySpec::swappiness)),
-        new Field(
-            "memory.min",
-            "memory",
-            List.of(),
-            List.of("memory.min"),
-            s -> memory(s, MemorySpec::min)),
-        new Field(
-            "memory.zswap_limit",
-            "memory",
-            List.of(),
-            List.of("memory.zswap.max"),
-            s -> memory(s, MemorySpec::zswapLimit)));
+    return FIELDS;
   }
 
   private static Object memory(ContainerSpec s, Function<MemorySpec, Object> field) {

@@ -15,9 +15,12 @@ import org.lmctfy.spec.MiscSpec.MiscLimit;
 final class MiscHandler implements ResourceHandler {
   static final String LIMITS = "misc.limits";
 
+  private static final List<Field> FIELDS =
+      List.of(new Field(LIMITS, "misc", List.of(), List.of("misc.max"), ContainerSpec::misc));
+
   @Override
   public List<Field> fields() {
-    return List.of(new Field(LIMITS, "misc", List.of(), List.of("misc.max"), ContainerSpec::misc));
+    return FIELDS;
   }
 
   @Override

@@ -14,9 +14,12 @@ import org.lmctfy.spec.MonitoringSpec;
 final class MonitoringHandler implements ResourceHandler {
   static final String MONITORING = "monitoring";
 
+  private static final List<Field> FIELDS =
+      List.of(new Field(MONITORING, null, List.of(), List.of(), ContainerSpec::monitoring));
+
   @Override
   public List<Field> fields() {
-    return List.of(new Field(MONITORING, null, List.of(), List.of(), ContainerSpec::monitoring));
+    return FIELDS;
   }
 
   @Override

@@ -17,21 +17,24 @@ final class NetworkHandler implements ResourceHandler {
   static final String CLASSID = "network.classid";
   static final String PRIORITIES = "network.priorities";
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              CLASSID,
+              null,
+              List.of("net_cls.classid"),
+              List.of(),
+              s -> s.network() == null ? null : s.network().classid()),
+          new Field(
+              PRIORITIES,
+              null,
+              List.of("net_prio.ifpriomap"),
+              List.of(),
+              s -> s.network() == null ? null : s.network().priorities()));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            CLASSID,
-            null,
-            List.of("net_cls.classid"),
-            List.of(),
-            s -> s.network() == null ? null : s.network().classid()),
-        new Field(
-            PRIORITIES,
-            null,
-            List.of("net_prio.ifpriomap"),
-            List.of(),
-            s -> s.network() == null ? null : s.network().priorities()));
+    return FIELDS;
   }
 
   @Override

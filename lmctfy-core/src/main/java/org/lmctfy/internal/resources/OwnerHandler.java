@@ -29,11 +29,14 @@ final class OwnerHandler implements ResourceHandler {
   static final String OWNER = "owner";
   static final String OWNER_GROUP = "owner_group";
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(OWNER, null, List.of(), List.of(), ContainerSpec::owner),
+          new Field(OWNER_GROUP, null, List.of(), List.of(), ContainerSpec::ownerGroup));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(OWNER, null, List.of(), List.of(), ContainerSpec::owner),
-        new Field(OWNER_GROUP, null, List.of(), List.of(), ContainerSpec::ownerGroup));
+    return FIELDS;
   }
 
   @Override

@@ -10,15 +10,18 @@ import org.lmctfy.spec.PidsSpec;
 final class PidsHandler implements ResourceHandler {
   static final String LIMIT = "pids.limit";
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(
+              LIMIT,
+              "pids",
+              List.of("pids.max"),
+              List.of("pids.max"),
+              s -> s.pids() == null ? null : s.pids().limit()));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(
-            LIMIT,
-            "pids",
-            List.of("pids.max"),
-            List.of("pids.max"),
-            s -> s.pids() == null ? null : s.pids().limit()));
+    return FIELDS;
   }
 
   @Override

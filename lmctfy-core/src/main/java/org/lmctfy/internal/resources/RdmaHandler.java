@@ -16,10 +16,13 @@ import org.lmctfy.spec.RdmaSpec.RdmaLimit;
 final class RdmaHandler implements ResourceHandler {
   static final String LIMITS = "rdma.limits";
 
+  private static final List<Field> FIELDS =
+      List.of(
+          new Field(LIMITS, "rdma", List.of("rdma.max"), List.of("rdma.max"), ContainerSpec::rdma));
+
   @Override
   public List<Field> fields() {
-    return List.of(
-        new Field(LIMITS, "rdma", List.of("rdma.max"), List.of("rdma.max"), ContainerSpec::rdma));
+    return FIELDS;
   }
 
   @Override

@@ -46,7 +46,10 @@ interface ResourceHandler {
     return Handlers.ALL;
   }
 
-  /** The fields this handler owns. */
+  /**
+   * The fields this handler owns: a constant, not a list built per call (every plan and {@code
+   * spec()} asks every handler, and building them was a fifth of a fake lifecycle).
+   */
   List<Field> fields();
 
   /**

@@ -20,9 +20,12 @@ final class UnifiedHandler implements ResourceHandler {
   static final String PREFIX = "unified.";
 
   /** One field per file: {@code unified.<file>}. */
+  private static final List<Field> FIELDS =
+      List.of(new Field(PREFIX + "*", null, List.of(), List.of(), ContainerSpec::unified));
+
   @Override
   public List<Field> fields() {
-    return List.of(new Field(PREFIX + "*", null, List.of(), List.of(), ContainerSpec::unified));
+    return FIELDS;
   }
 
   @Override
