@@ -29,6 +29,24 @@ class FakeJfrTest extends JfrContract {
   }
 
   @Test
+  void aMemoryHighIsAnEventWithTheHighCounter() throws Exception {
+    FakeCgroupFs v2 = FakeCgroupFs.create(FakeLayout.V2);
+    try (Recorded r = Recorded.start();
+        org.lmctfy.ContainerApi v2api = org.lmctfy.ContainerApi.open(v2)) {
+      Container job = v2api.create("/h", LIMITED);
+      long id = job.registerNotification(EventSpec.memoryHigh(), n -> {});
+      Hierarchy memory = v2.hierarchy("memory").orElseThrow();
+      CgroupPath h = CgroupPath.of("/h");
+      v2.kernel().setValue(memory, h, "memory.current", "33554432\n");
+      v2.kernel().setValue(memory, h, "memory.events", "low 0\nhigh 2\nmax 0\noom 0\noom_kill 0\n");
+      RecordedEvent e = r.next(Recorded.MEMORY_HIGH, "/h");
+      assertThat(e.getLong("registration")).isEqualTo(id);
+      assertThat(e.getLong("highEvents")).isEqualTo(2);
+      assertThat(e.getLong("memoryUsage")).isEqualTo(32L << 20);
+    }
+  }
+
+  @Test
   void aPressureTriggerIsAnEventWithTheTrigger() throws Exception {
     FakeCgroupFs v2 = FakeCgroupFs.create(FakeLayout.V2);
     try (Recorded r = Recorded.start();

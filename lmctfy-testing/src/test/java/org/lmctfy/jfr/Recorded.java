@@ -17,6 +17,7 @@ final class Recorded implements AutoCloseable {
   static final String OOM = "org.lmctfy.ContainerOom";
   static final String EMPTY = "org.lmctfy.ContainerEmpty";
   static final String PRESSURE = "org.lmctfy.ContainerPressure";
+  static final String MEMORY_HIGH = "org.lmctfy.ContainerMemoryHigh";
 
   /** Waiting for an event that must come (JFR flushes each second); not a timing assertion. */
   private static final Duration DEADLINE = Duration.ofSeconds(30);
@@ -27,7 +28,7 @@ final class Recorded implements AutoCloseable {
   /** Records the notification and destroy events, and the statistics every 100 ms. */
   static Recorded start() {
     Recorded r = new Recorded();
-    for (String name : new String[] {DESTROY, OOM, EMPTY, PRESSURE}) {
+    for (String name : new String[] {DESTROY, OOM, EMPTY, PRESSURE, MEMORY_HIGH}) {
       r.stream.enable(name);
       r.stream.onEvent(name, r.queue::add);
     }

@@ -47,7 +47,8 @@ public interface Flight extends AutoCloseable {
 
   /**
    * Registration {@code registration} on {@code container}, for {@code event}, found an event
-   * ({@code detail}, as its notification says): recorded for oom, pressure and container_empty. Called on the notification watch thread, never with a lock held.
+   * ({@code detail}, as its notification says): recorded for oom, memory_high, pressure and
+   * container_empty. Called on the notification watch thread, never with a lock held.
    */
   void notified(long registration, String container, EventSpec event, String detail);
 

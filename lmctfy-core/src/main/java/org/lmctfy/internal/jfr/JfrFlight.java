@@ -91,6 +91,8 @@ final class JfrFlight implements Flight {
       oom(registration, container);
     } else if (event.pressure() != null) {
       pressure(registration, container, event.pressure());
+    } else if (event.memoryHighEvent() != null) {
+      memoryHigh(registration, container);
     } else if (event.containerEmptyEvent() != null) {
       ContainerEmptyEvent e = new ContainerEmptyEvent();
       if (e.shouldCommit()) {
@@ -114,6 +116,20 @@ final class JfrFlight implements Flight {
     e.memoryLimit = m == null ? NA : or(m.limit());
     e.oomEvents = m == null ? NA : or(m.oomEvents());
     e.oomKills = m == null ? NA : or(m.oomKills());
+    e.commit();
+  }
+
+  private void memoryHigh(long registration, String container) {
+    ContainerMemoryHighEvent e = new ContainerMemoryHighEvent();
+    if (!e.shouldCommit()) {
+      return;
+    }
+    ContainerStats stats = read(container);
+    MemoryStats m = stats == null ? null : stats.memory();
+    e.container = container;
+    e.registration = registration;
+    e.highEvents = m == null ? NA : or(m.highEvents());
+    e.memoryUsage = m == null ? NA : m.usage();
     e.commit();
   }
 
