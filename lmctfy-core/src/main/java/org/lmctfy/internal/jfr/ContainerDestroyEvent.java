@@ -20,7 +20,7 @@ final class ContainerDestroyEvent extends jdk.jfr.Event {
   String container;
 
   @Label("CPU Time")
-  @Description("CPU time its processes used, over its life")
+  @Description("CPU time its processes used until the destroy")
   @Timespan(Timespan.NANOSECONDS)
   long cpuTime;
 

@@ -14,12 +14,4 @@ import jdk.jfr.StackTrace;
     "The last process of the container (and its subcontainers) ended, as a container_empty"
         + " notification of the API saw it")
 @StackTrace(false)
-final class ContainerEmptyEvent extends jdk.jfr.Event {
-  @Label("Container")
-  @Description("The container's name")
-  String container;
-
-  @Label("Registration")
-  @Description("The id of the notification registration that saw it")
-  long registration;
-}
+final class ContainerEmptyEvent extends ContainerNotificationEvent {}

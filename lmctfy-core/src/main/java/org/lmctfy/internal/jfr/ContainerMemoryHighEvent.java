@@ -15,15 +15,7 @@ import jdk.jfr.StackTrace;
     "The kernel throttled the container at its memory.high (memory.events high grew), as a"
         + " memory_high notification of the API saw it")
 @StackTrace(false)
-final class ContainerMemoryHighEvent extends jdk.jfr.Event {
-  @Label("Container")
-  @Description("The container's name")
-  String container;
-
-  @Label("Registration")
-  @Description("The id of the notification registration that saw it")
-  long registration;
-
+final class ContainerMemoryHighEvent extends ContainerNotificationEvent {
   @Label("High Events")
   @Description("memory.events high: times the container was throttled at memory.high")
   long highEvents;

@@ -15,15 +15,7 @@ import jdk.jfr.StackTrace;
     "The kernel found the container out of memory (v1 memory.oom_control, v2 memory.events oom or"
         + " oom_kill grew), as an oom notification of the API saw it")
 @StackTrace(false)
-final class ContainerOomEvent extends jdk.jfr.Event {
-  @Label("Container")
-  @Description("The container's name")
-  String container;
-
-  @Label("Registration")
-  @Description("The id of the notification registration that saw it")
-  long registration;
-
+final class ContainerOomEvent extends ContainerNotificationEvent {
   @Label("Memory Usage")
   @Description("memory.current (v1 memory.usage_in_bytes) when the event was read")
   @DataAmount

@@ -16,15 +16,7 @@ import jdk.jfr.Timespan;
     "A PSI trigger of the container fired: its tasks stalled on the resource for at least the"
         + " threshold within the window, as a pressure notification of the API saw it")
 @StackTrace(false)
-final class ContainerPressureEvent extends jdk.jfr.Event {
-  @Label("Container")
-  @Description("The container's name")
-  String container;
-
-  @Label("Registration")
-  @Description("The id of the notification registration that saw it")
-  long registration;
-
+final class ContainerPressureEvent extends ContainerNotificationEvent {
   @Label("Resource")
   @Description("cpu, memory or io")
   String resource;

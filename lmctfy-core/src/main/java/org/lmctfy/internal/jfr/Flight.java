@@ -46,11 +46,11 @@ public interface Flight extends AutoCloseable {
   void destroyed(String container);
 
   /**
-   * Registration {@code registration} on {@code container}, for {@code event}, found an event
-   * ({@code detail}, as its notification says): recorded for oom, memory_high, pressure and
-   * container_empty. Called on the notification watch thread, never with a lock held.
+   * Registration {@code registration} on {@code container}, for {@code event}, found an event:
+   * recorded for oom, memory_high, pressure and container_empty. Called on the notification watch
+   * thread, never with a lock held.
    */
-  void notified(long registration, String container, EventSpec event, String detail);
+  void notified(long registration, String container, EventSpec event);
 
   /**
    * A destroy of {@code container} begins; {@code stats} (what it used, null where unreadable) is
@@ -73,7 +73,7 @@ public interface Flight extends AutoCloseable {
     public void destroyed(String container) {}
 
     @Override
-    public void notified(long registration, String container, EventSpec event, String detail) {}
+    public void notified(long registration, String container, EventSpec event) {}
 
     @Override
     public Destroying destroying(String container, Supplier<@Nullable ContainerStats> stats) {

@@ -83,65 +83,47 @@ final class JfrFlight implements Flight {
   }
 
   @Override
-  public void notified(long registration, String container, EventSpec event, String detail) {
+  public void notified(long registration, String container, EventSpec event) {
     if (!FlightRecorder.isInitialized()) {
       return; // no recording ever ran: load no event class
     }
+    ContainerNotificationEvent e;
     if (event.oomEvent() != null) {
-      oom(registration, container);
-    } else if (event.pressure() != null) {
-      pressure(registration, container, event.pressure());
+      e = new ContainerOomEvent();
     } else if (event.memoryHighEvent() != null) {
-      memoryHigh(registration, container);
+      e = new ContainerMemoryHighEvent();
+    } else if (event.pressure() != null) {
+      e = new ContainerPressureEvent();
     } else if (event.containerEmptyEvent() != null) {
-      ContainerEmptyEvent e = new ContainerEmptyEvent();
-      if (e.shouldCommit()) {
-        e.container = container;
-        e.registration = registration;
-        e.commit();
-      }
+      e = new ContainerEmptyEvent();
+    } else {
+      return; // memory_threshold and container_destroyed have no event of their own
     }
-  }
-
-  private void oom(long registration, String container) {
-    ContainerOomEvent e = new ContainerOomEvent();
     if (!e.shouldCommit()) {
       return;
     }
-    ContainerStats stats = read(container);
-    MemoryStats m = stats == null ? null : stats.memory();
     e.container = container;
     e.registration = registration;
-    e.memoryUsage = m == null ? NA : m.usage();
-    e.memoryLimit = m == null ? NA : or(m.limit());
-    e.oomEvents = m == null ? NA : or(m.oomEvents());
-    e.oomKills = m == null ? NA : or(m.oomKills());
+    ContainerStats stats = e instanceof ContainerEmptyEvent ? null : read(container);
+    MemoryStats m = stats == null ? null : stats.memory();
+    if (e instanceof ContainerOomEvent oom) {
+      oom.memoryUsage = m == null ? NA : m.usage();
+      oom.memoryLimit = m == null ? NA : or(m.limit());
+      oom.oomEvents = m == null ? NA : or(m.oomEvents());
+      oom.oomKills = m == null ? NA : or(m.oomKills());
+    } else if (e instanceof ContainerMemoryHighEvent high) {
+      high.highEvents = m == null ? NA : or(m.highEvents());
+      high.memoryUsage = m == null ? NA : m.usage();
+    } else if (e instanceof ContainerPressureEvent p) {
+      pressure(p, event.pressure(), stats);
+    }
     e.commit();
   }
 
-  private void memoryHigh(long registration, String container) {
-    ContainerMemoryHighEvent e = new ContainerMemoryHighEvent();
-    if (!e.shouldCommit()) {
-      return;
-    }
-    ContainerStats stats = read(container);
-    MemoryStats m = stats == null ? null : stats.memory();
-    e.container = container;
-    e.registration = registration;
-    e.highEvents = m == null ? NA : or(m.highEvents());
-    e.memoryUsage = m == null ? NA : m.usage();
-    e.commit();
-  }
-
-  private void pressure(long registration, String container, PressureTrigger trigger) {
-    ContainerPressureEvent e = new ContainerPressureEvent();
-    if (!e.shouldCommit()) {
-      return;
-    }
-    Pressure p = pressureOf(read(container), trigger.resource());
+  private static void pressure(
+      ContainerPressureEvent e, PressureTrigger trigger, @Nullable ContainerStats stats) {
+    Pressure p = pressureOf(stats, trigger.resource());
     Stall s = p == null ? null : trigger.kind() == PressureTrigger.Kind.SOME ? p.some() : p.full();
-    e.container = container;
-    e.registration = registration;
     e.resource = trigger.resource().name().toLowerCase(Locale.ROOT);
     e.stall = trigger.kind().name().toLowerCase(Locale.ROOT);
     e.threshold = trigger.thresholdUs();
@@ -149,7 +131,6 @@ final class JfrFlight implements Flight {
     e.avg10 = s == null ? Float.NaN : (float) (s.avg10() / 100);
     e.avg60 = s == null ? Float.NaN : (float) (s.avg60() / 100);
     e.total = s == null ? NA : s.totalNs();
-    e.commit();
   }
 
   private static @Nullable Pressure pressureOf(

@@ -407,7 +407,7 @@ public final class Notifier {
           r.engine.queue.add(new Item(r, Notification.Kind.EVENT, ErrorCode.OK, detail, false));
           notifyAll();
         }
-        flight.notified(r.id, r.name.value(), r.event, detail);
+        flight.notified(r.id, r.name.value(), r.event);
       }
     } catch (IOException e) {
       boolean gone;
