@@ -25,7 +25,7 @@ class FakeJfrTest extends JfrContract {
   @Override
   void runOutOfMemory(Container job) {
     FakeCgroupFs fake = (FakeCgroupFs) fs;
-    fake.kernel().raiseOom(fake.hierarchy("memory").orElseThrow(), scratch.path().resolve("job"));
+    fake.kernel().raiseOom(fake.hierarchy("memory").orElseThrow(), scratch.path().resolve(job.name().substring(1)));
   }
 
   @Test

@@ -30,6 +30,13 @@ abstract class JfrContract extends ApiOnScratch {
   static final ContainerSpec LIMITED =
       ContainerSpec.parse("memory { limit: " + LIMIT + " swap_limit: " + LIMIT + " }");
 
+  /**
+   * The container of each case, named apart from every other test's: an API another test left open
+   * in this JVM records the statistics of its own {@code /job} too (events name a container as its
+   * API does).
+   */
+  static final String JOB = "/jfr-" + Long.toHexString(System.nanoTime());
+
   private final ContractBackend backend;
 
   JfrContract(ContractBackend backend) {
@@ -43,14 +50,14 @@ abstract class JfrContract extends ApiOnScratch {
   @Test
   void aRecordingReadsTheStatisticsOfEachContainerTheApiHandles() throws Exception {
     try (Recorded r = Recorded.start()) {
-      api.create("/job", LIMITED);
+      api.create(JOB, LIMITED);
       long pid = backend.startProcess(fs);
       try {
-        api.get("/job").enter(List.of(pid));
+        api.get(JOB).enter(List.of(pid));
         RecordedEvent s =
             r.next(
                 Recorded.STATISTICS,
-                e -> "/job".equals(e.getString("container")) && e.getLong("tasks") == 1);
+                e -> JOB.equals(e.getString("container")) && e.getLong("tasks") == 1);
         assertThat(s.getLong("memoryLimit")).isEqualTo(LIMIT);
         assertThat(s.getLong("memoryUsage")).isNotNegative();
         assertThat(s.getLong("cpuTime")).isNotNegative();
@@ -63,8 +70,8 @@ abstract class JfrContract extends ApiOnScratch {
   @Test
   void theStatisticsAreOffByDefaultWithAPeriodOfTenSeconds() throws Exception {
     try (Recorded r = Recorded.start()) {
-      api.create("/job", LIMITED);
-      r.next(Recorded.STATISTICS, "/job"); // registered with JFR by now
+      api.create(JOB, LIMITED);
+      r.next(Recorded.STATISTICS, JOB); // registered with JFR by now
     }
     EventType type =
         FlightRecorder.getFlightRecorder().getEventTypes().stream()
@@ -84,16 +91,16 @@ abstract class JfrContract extends ApiOnScratch {
     try (Recording recording = new Recording()) {
       recording.enable(Recorded.DESTROY);
       recording.start();
-      api.create("/job", LIMITED);
-      api.create("/job/task", ContainerSpec.empty());
-      api.destroy("/job");
+      api.create(JOB, LIMITED);
+      api.create(JOB + "/task", ContainerSpec.empty());
+      api.destroy(JOB);
       recording.stop();
       recording.dump(file);
       List<RecordedEvent> events = RecordingFile.readAllEvents(file);
       assertThat(events)
           .filteredOn(e -> e.getEventType().getName().equals(Recorded.DESTROY))
           .extracting(e -> e.getString("container"))
-          .containsExactly("/job");
+          .containsExactly(JOB);
       RecordedEvent d = events.get(0);
       assertThat(d.getLong("memoryUsage")).isNotNegative();
       assertThat(d.getLong("cpuTime")).isNotNegative();
@@ -106,7 +113,7 @@ abstract class JfrContract extends ApiOnScratch {
   @Test
   void anOomAndAnEmptyingAreEventsWithTheContainersFigures() throws Exception {
     try (Recorded r = Recorded.start()) {
-      Container job = api.create("/job", LIMITED);
+      Container job = api.create(JOB, LIMITED);
       long oomId = job.registerNotification(EventSpec.oom(), n -> {});
       long pid = backend.startProcess(fs);
       long emptyId;
@@ -117,10 +124,10 @@ abstract class JfrContract extends ApiOnScratch {
       } finally {
         backend.stopProcess(fs, pid);
       }
-      RecordedEvent empty = r.next(Recorded.EMPTY, "/job");
+      RecordedEvent empty = r.next(Recorded.EMPTY, JOB);
       assertThat(empty.getLong("registration")).isEqualTo(emptyId);
       runOutOfMemory(job);
-      RecordedEvent oom = r.next(Recorded.OOM, "/job");
+      RecordedEvent oom = r.next(Recorded.OOM, JOB);
       assertThat(oom.getLong("registration")).isEqualTo(oomId);
       assertThat(oom.getLong("memoryLimit")).isEqualTo(LIMIT);
       assertThat(oom.getLong("memoryUsage")).isNotNegative();

@@ -175,7 +175,7 @@ abstract class Source {
         String hint =
             event.pressure() != null
                 ? " (without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of"
-                      + " 2 s)"
+                    + " 2 s)"
                 : "";
         return Errors.of(what + ": the kernel refused it" + hint, e);
       }
