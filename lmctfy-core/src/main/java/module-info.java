@@ -39,6 +39,10 @@ module org.lmctfy {
   // Annotations only: static, as nothing reads them at run time; transitive, so that a module
   // compiled against this one sees @Nullable and @NullMarked on the types it uses.
   requires static transitive org.jspecify;
+  // JDK Flight Recorder's events (internal.jfr): part of every JDK 17 image, and not static, so
+  // that a modular application resolves it and its recordings see the events (a jlink image needs
+  // --add-modules jdk.jfr). No export: JFR opens an event class's package to itself.
+  requires jdk.jfr;
 
   exports org.lmctfy;
   exports org.lmctfy.spec;

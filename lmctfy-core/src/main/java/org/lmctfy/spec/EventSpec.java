@@ -20,15 +20,17 @@ import org.lmctfy.internal.codec.SpecCodec;
  *
  * <p>Immutable and thread-safe.
  *
- * <p>The components {@code oomEvent}, {@code containerEmptyEvent} and {@code
- * containerDestroyedEvent} carry an {@code Event} suffix because {@link #oom()}, {@link
- * #containerEmpty()} and {@link #containerDestroyed()} are the factories.
+ * <p>The components {@code oomEvent}, {@code containerEmptyEvent}, {@code containerDestroyedEvent}
+ * and {@code memoryHighEvent} carry an {@code Event} suffix because {@link #oom()}, {@link
+ * #containerEmpty()}, {@link #containerDestroyed()} and {@link #memoryHigh()} are the factories.
  *
  * @param oomEvent {@code oom}: the container hit an out-of-memory condition
  * @param memoryThreshold {@code memory_threshold}: memory usage crossed a number of bytes
  * @param containerEmptyEvent {@code container_empty}: the last process of the container exited
  * @param containerDestroyedEvent {@code container_destroyed}: the container went away
  * @param pressure {@code pressure}: a PSI stall threshold was crossed (v2)
+ * @param memoryHighEvent {@code memory_high}: the kernel throttled the container at its {@code
+ *     memory.high} (v2)
  * @since 0.1
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,7 +39,8 @@ public record EventSpec(
     @JsonProperty("memory_threshold") @Nullable MemoryThreshold memoryThreshold,
     @JsonProperty("container_empty") @Nullable ContainerEmpty containerEmptyEvent,
     @JsonProperty("container_destroyed") @Nullable ContainerDestroyed containerDestroyedEvent,
-    @JsonProperty("pressure") @Nullable PressureTrigger pressure) {
+    @JsonProperty("pressure") @Nullable PressureTrigger pressure,
+    @JsonProperty("memory_high") @Nullable MemoryHigh memoryHighEvent) {
 
   /** Checks that exactly one event is set. */
   public EventSpec {
@@ -57,18 +60,37 @@ public record EventSpec(
     if (pressure != null) {
       set.add("pressure");
     }
+    if (memoryHighEvent != null) {
+      set.add("memory_high");
+    }
     if (set.size() != 1) {
       throw Checks.problem(
           "event",
           "exactly one of oom, memory_threshold, container_empty, "
-              + "container_destroyed, pressure must be set, got "
+              + "container_destroyed, pressure, memory_high must be set, got "
               + (set.isEmpty() ? "none" : set));
     }
   }
 
+  /**
+   * The constructor of 0.1, without {@code memoryHighEvent}: kept so that code compiled against 0.1
+   * links.
+   *
+   * @deprecated use the factories ({@link #oom()}, ...) or the canonical constructor
+   */
+  @Deprecated(since = "0.2")
+  public EventSpec(
+      @Nullable OomEvent oomEvent,
+      @Nullable MemoryThreshold memoryThreshold,
+      @Nullable ContainerEmpty containerEmptyEvent,
+      @Nullable ContainerDestroyed containerDestroyedEvent,
+      @Nullable PressureTrigger pressure) {
+    this(oomEvent, memoryThreshold, containerEmptyEvent, containerDestroyedEvent, pressure, null);
+  }
+
   /** Out-of-memory in the container. */
   public static EventSpec oom() {
-    return new EventSpec(new OomEvent(), null, null, null, null);
+    return new EventSpec(new OomEvent(), null, null, null, null, null);
   }
 
   /**
@@ -78,17 +100,17 @@ public record EventSpec(
    * @param usageBytes the usage in bytes
    */
   public static EventSpec memoryThreshold(long usageBytes) {
-    return new EventSpec(null, new MemoryThreshold(usageBytes), null, null, null);
+    return new EventSpec(null, new MemoryThreshold(usageBytes), null, null, null, null);
   }
 
   /** The container has no processes left. */
   public static EventSpec containerEmpty() {
-    return new EventSpec(null, null, new ContainerEmpty(), null, null);
+    return new EventSpec(null, null, new ContainerEmpty(), null, null, null);
   }
 
   /** The container was destroyed. */
   public static EventSpec containerDestroyed() {
-    return new EventSpec(null, null, null, new ContainerDestroyed(), null);
+    return new EventSpec(null, null, null, new ContainerDestroyed(), null, null);
   }
 
   /** A pressure stall trigger; see {@link PressureTrigger} for units and ranges. */
@@ -98,7 +120,15 @@ public record EventSpec(
       long thresholdUs,
       long windowUs) {
     return new EventSpec(
-        null, null, null, null, new PressureTrigger(resource, kind, thresholdUs, windowUs));
+        null, null, null, null, new PressureTrigger(resource, kind, thresholdUs, windowUs), null);
+  }
+
+  /**
+   * The kernel throttled the container at its {@code memory.high} (cgroup v2 only): the {@code
+   * high} counter of its {@code memory.events} grew. See {@link MemoryHigh}.
+   */
+  public static EventSpec memoryHigh() {
+    return new EventSpec(null, null, null, null, null, new MemoryHigh());
   }
 
   /**
@@ -128,6 +158,18 @@ public record EventSpec(
 
   /** {@code container_destroyed {}}: no parameters. */
   public record ContainerDestroyed() {}
+
+  /**
+   * {@code memory_high {}}: an event each time the {@code high} counter of the container's {@code
+   * memory.events} grows, that is, each time the kernel found the container (or a subcontainer)
+   * above its {@code memory.high} and throttled it, reclaiming its memory and delaying its
+   * allocations: memory pressure that comes before an out-of-memory kill, what Kubernetes' KEP-5986
+   * evicts a container on. The notification's detail gives the counter and its growth ({@code "high
+   * 7 (+2)"}: one wake-up may stand for several). cgroup v2 only (v1 has no {@code memory.high}):
+   * registering it on v1 is FAILED_PRECONDITION. Seen by inotify on {@code memory.events}, as v2's
+   * {@code oom}; no parameters.
+   */
+  public record MemoryHigh() {}
 
   /**
    * lmctfy's {@code memory_threshold}: an event each time memory usage crosses {@code usage}, up or

@@ -108,6 +108,39 @@ class FakeNotificationsTest {
   }
 
   @Test
+  void memoryHighOnV2IsAnEventWhenTheHighCounterGrows() throws Exception {
+    Container job = open(FakeLayout.V2);
+    Events events = new Events();
+    job.registerNotification(EventSpec.memoryHigh(), events);
+    fs.kernel().raiseOom(memory(), JOB); // memory.events changed, its high counter did not
+    fs.kernel()
+        .setValue(memory(), JOB, "memory.events", "low 0\nhigh 3\nmax 0\noom 1\noom_kill 1\n");
+    assertThat(events.next())
+        .isEqualTo(
+            new Notification(
+                "/job", EventSpec.memoryHigh(), Kind.EVENT, ErrorCode.OK, "high 3 (+3)"));
+    fs.kernel()
+        .setValue(memory(), JOB, "memory.events", "low 0\nhigh 4\nmax 0\noom 1\noom_kill 1\n");
+    assertThat(events.next().detail()).isEqualTo("high 4 (+1)");
+    job.destroy();
+    events.untilLast();
+    assertThat(events.all())
+        .extracting(Notification::kind)
+        .containsExactly(Kind.EVENT, Kind.EVENT, Kind.DESTROYED);
+  }
+
+  @Test
+  void memoryHighNeedsV2Memory() {
+    Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
+    LmctfyException e =
+        assertThatLmctfyException(
+                () -> job.registerNotification(EventSpec.memoryHigh(), new Events()))
+            .hasCode(ErrorCode.FAILED_PRECONDITION)
+            .actual();
+    assertThat(e.getMessage()).contains("/job", "memory_high", "v1", "memory.high");
+  }
+
+  @Test
   void aV1ThresholdFiresWhenUsageCrossesItUpAndDown() throws Exception {
     Container job = open(FakeLayout.HYBRID_HUGETLB_V2);
     Events events = new Events();

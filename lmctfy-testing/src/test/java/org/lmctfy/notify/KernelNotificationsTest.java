@@ -149,6 +149,34 @@ class KernelNotificationsTest extends ApiOnScratch {
   }
 
   @Test
+  void memoryHighIsAnEventWhenTheKernelThrottlesAtMemoryHighAndNeedsV2() throws Exception {
+    if (memory().version() == CgroupVersion.V1) {
+      Container job = api.create("/job", MEDIUM);
+      LmctfyException e =
+          assertThatLmctfyException(
+                  () -> job.registerNotification(EventSpec.memoryHigh(), new Events()))
+              .hasCode(ErrorCode.FAILED_PRECONDITION)
+              .actual();
+      assertThat(e.getMessage()).contains("memory_high", "v1", "memory.high");
+      return;
+    }
+    Container job =
+        api.create(
+            "/job",
+            ContainerSpec.parse(
+                "memory { limit: 134217728 swap_limit: 134217728 high: 16777216 }"));
+    Events events = new Events();
+    job.registerNotification(EventSpec.memoryHigh(), events);
+    // tail holds a 40 MiB "line": past memory.high, the kernel reclaims and throttles it
+    startInside("/job", "read go; head -c 40M /dev/zero | tail");
+    Notification n = events.next();
+    assertThat(n.kind()).isEqualTo(Kind.EVENT);
+    assertThat(n.detail()).matches("high [1-9][0-9]* \\(\\+[1-9][0-9]*\\)");
+    CgroupPath path = CgroupPath.of("/job").under(scratch.path());
+    assertThat(fs.read(memory(), path, "memory.events")).containsPattern("high [1-9]");
+  }
+
+  @Test
   void anEmptiedContainerIsAnEmptyEvent() throws Exception {
     Container job = api.create("/job", MEDIUM);
     Process sleeper = startInside("/job", "read go; exec sleep 1000");

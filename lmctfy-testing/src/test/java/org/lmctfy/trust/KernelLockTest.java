@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.internal.jfr.Flight;
 import org.lmctfy.internal.lifecycle.Containers;
 import org.lmctfy.internal.lifecycle.RootKeeper;
 import org.lmctfy.internal.lock.ContainerLocks;
@@ -209,7 +210,8 @@ class KernelLockTest {
               scratch.path(),
               Duration.ofSeconds(5),
               Duration.ofMillis(200),
-              new Notifier(),
+              new Notifier(Flight.OFF),
+              Flight.OFF,
               RootKeeper.CGROUPS_AS_THEY_ARE);
       outer.create(outer.resolve("/k"), ContainerSpec.parse(""));
       Containers inner =
@@ -218,7 +220,8 @@ class KernelLockTest {
               scratch.path().resolve("k"),
               Duration.ofSeconds(5),
               Duration.ofMillis(200),
-              new Notifier(),
+              new Notifier(Flight.OFF),
+              Flight.OFF,
               RootKeeper.CGROUPS_AS_THEY_ARE);
       try (ContainerLocks.Held held = outer.lock(outer.resolve("/k/c"))) {
         assertThatThrownBy(() -> inner.create(inner.resolve("/c"), ContainerSpec.parse("")))

@@ -13,6 +13,7 @@ import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.driver.Driver;
+import org.lmctfy.internal.jfr.Flight;
 import org.lmctfy.internal.lifecycle.Containers;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.notify.Notifier;
@@ -26,7 +27,8 @@ public final class ContainerApiImpl implements ContainerApi {
   private final CgroupPath root;
   private final ApiOptions options;
   private final Driver driver;
-  private final Notifier notifier = new Notifier();
+  private final Flight flight;
+  private final Notifier notifier;
   private volatile Containers containers;
 
   public ContainerApiImpl(CgroupFs fs, Driver driver, ApiOptions options) {
@@ -34,6 +36,9 @@ public final class ContainerApiImpl implements ContainerApi {
     this.driver = Objects.requireNonNull(driver, "driver");
     this.root = driver.root();
     this.options = Objects.requireNonNull(options, "options");
+    // the periodic statistics read the containers this API handles through the entry of the time
+    this.flight = Flight.open(() -> containers().statsReader(StatsType.SUMMARY));
+    this.notifier = new Notifier(flight);
   }
 
   /**
@@ -47,7 +52,7 @@ public final class ContainerApiImpl implements ContainerApi {
         if (containers == null) {
           containers =
               new Containers(
-                  fs, root, options.killTimeout(), options.lockTimeout(), notifier, driver);
+                  fs, root, options.killTimeout(), options.lockTimeout(), notifier, flight, driver);
         }
         c = containers;
       }
@@ -70,6 +75,7 @@ public final class ContainerApiImpl implements ContainerApi {
     Objects.requireNonNull(spec, "spec");
     ContainerName resolved = containers().resolve(name);
     containers().create(resolved, spec);
+    flight.handles(resolved.value());
     return new ContainerImpl(this, resolved);
   }
 
@@ -77,6 +83,7 @@ public final class ContainerApiImpl implements ContainerApi {
   public Container get(String name) {
     ContainerName resolved = containers().resolve(name);
     containers().requireExists(resolved);
+    flight.handles(resolved.value());
     return new ContainerImpl(this, resolved);
   }
 
@@ -125,12 +132,13 @@ public final class ContainerApiImpl implements ContainerApi {
   }
 
   /**
-   * Ends every notification registration (each gets its last notification, ENDED) and thread, and
-   * lets go of the lock file.
+   * Stops the flight recorder's statistics, ends every notification registration (each gets its
+   * last notification, ENDED) and thread, and lets go of the lock file.
    */
   @Override
   public void close() {
     try {
+      flight.close();
       notifier.close();
     } finally {
       try {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.lmctfy.CleanupReport;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
@@ -14,6 +16,7 @@ import org.lmctfy.StatsType;
 import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.internal.errors.Errors;
+import org.lmctfy.internal.jfr.Flight;
 import org.lmctfy.internal.lock.ContainerLocks;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.notify.ContainerCgroups;
@@ -28,6 +31,8 @@ import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.EventSpec;
 import org.lmctfy.spec.InitSpec;
 import org.lmctfy.spec.RunSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The containers of one API: the one internal entry, which serves every operation the facade offers
@@ -39,6 +44,8 @@ import org.lmctfy.spec.RunSpec;
  * stats reader, the notifier. The facade only checks arguments and translates.
  */
 public final class Containers {
+  private static final Logger LOG = LoggerFactory.getLogger(Containers.class);
+
   private final Layout layout;
   private final Census census;
   private final ContainerLocks locks;
@@ -50,6 +57,7 @@ public final class Containers {
   private final VirtualHostKeeper virtualHosts;
   private final Processes processes;
   private final Notifier notifier;
+  private final Flight flight;
   private final RootKeeper keeper;
   // whether these containers' API made, destroyed or prepared anything: then close() lets the
   // driver
@@ -63,6 +71,8 @@ public final class Containers {
    * @param notifier the API's notifications, which outlive this entry (initMachine makes a new
    *     one); told of each container destroyed (children before their parent), after its cgroups
    *     are gone
+   * @param flight what the API tells JDK Flight Recorder, which outlives this entry too: each
+   *     destroy, and each container destroyed, as the notifier is told
    * @param keeper what the driver that chose the root does for it
    */
   public Containers(
@@ -71,14 +81,25 @@ public final class Containers {
       Duration killDeadline,
       Duration lockDeadline,
       Notifier notifier,
+      Flight flight,
       RootKeeper keeper) {
     this.keeper = keeper;
     this.notifier = notifier;
+    this.flight = flight;
     this.layout = new Layout(fs, root);
     this.census = new Census(layout);
     this.locks = new ContainerLocks(fs.lockDirectory().orElse(null), lockDeadline);
     ProcessKiller killer = new ProcessKiller(fs, killDeadline);
-    this.destroyer = new Destroyer(layout, census, locks, killer, notifier::destroyed);
+    this.destroyer =
+        new Destroyer(
+            layout,
+            census,
+            locks,
+            killer,
+            name -> {
+              notifier.destroyed(name);
+              flight.destroyed(name.value());
+            });
     this.virtualHosts = new VirtualHostKeeper(layout, killer, this::lock);
     this.stats = new StatsReader(fs, layout.managed());
     this.processes = new Processes(layout, virtualHosts, killer, killDeadline, stats);
@@ -245,6 +266,18 @@ public final class Containers {
     return stats.read(name.value(), layout.path(name), type);
   }
 
+  /**
+   * A reader of one container's stats at a time by its name, all with one set of buffers (not
+   * thread-safe): a container that is gone is NOT_FOUND alone.
+   */
+  public Function<String, ContainerStats> statsReader(StatsType type) {
+    StatsReader.Batch batch = stats.batch();
+    return name -> {
+      ContainerName n = resolve(name);
+      return batch.read(n.value(), layout.path(n), type);
+    };
+  }
+
   /** The stats of each of {@code names}, in their order, read with one set of buffers. */
   public Map<String, ContainerStats> stats(List<ContainerName> names, StatsType type) {
     StatsReader.Batch batch = stats.batch();
@@ -297,8 +330,8 @@ public final class Containers {
               + "\" (another tool made threaded "
               + "cgroups "
               + (type.equals("domain threaded") ? "in it" : "there")
-              + "), where a new cgroup would be "
-              + "\"domain invalid\" and could hold no process; lmctfy makes domain containers only");
+              + "), where a new cgroup would be \"domain invalid\" and could hold no process;"
+              + " lmctfy makes domain containers only");
     }
   }
 
@@ -425,10 +458,25 @@ public final class Containers {
           ErrorCode.FAILED_PRECONDITION, "the root container / cannot be destroyed");
     }
     changed = true;
+    Flight.Destroying recording = flight.destroying(name.value(), () -> statsBeforeDestroy(name));
     try (ContainerLocks.Held n = hold(ContainerOperation.DESTROY, name)) {
       destroyer.destroy(name);
     } catch (IOException e) {
       throw Errors.of("destroy " + name, e);
+    }
+    recording.done();
+  }
+
+  /**
+   * What a container about to be destroyed used, for the flight recorder; null where it cannot be
+   * read (absent, partial): the destroy says why, the event then has no figures.
+   */
+  private @Nullable ContainerStats statsBeforeDestroy(ContainerName name) {
+    try {
+      return stats(name, StatsType.SUMMARY);
+    } catch (LmctfyException e) {
+      LOG.debug("destroy {}: its stats for the flight recorder: {}", name, e.getMessage());
+      return null;
     }
   }
 

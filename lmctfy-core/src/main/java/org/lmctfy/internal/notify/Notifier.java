@@ -17,6 +17,7 @@ import org.lmctfy.cgroupfs.CgroupFs;
 import org.lmctfy.cgroupfs.CgroupWatch;
 import org.lmctfy.cgroupfs.CgroupWatcher;
 import org.lmctfy.internal.errors.Errors;
+import org.lmctfy.internal.jfr.Flight;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.spec.EventSpec;
 import org.slf4j.Logger;
@@ -39,6 +40,7 @@ public final class Notifier {
   private static final Logger LOG = LoggerFactory.getLogger(Notifier.class);
   private static final Duration IDLE_WAIT = Duration.ofMinutes(1);
 
+  private final Flight flight;
   private final Map<Long, Registration> live = new HashMap<>();
 
   /** The live registrations by container name, sorted: a destroy ends a subtree's at once. */
@@ -53,6 +55,14 @@ public final class Notifier {
   private Engine engine;
   private long lastId;
   private boolean closed;
+
+  /**
+   * @param flight told of each event found (on the watch thread, no lock held), for JDK Flight
+   *     Recorder
+   */
+  public Notifier(Flight flight) {
+    this.flight = flight;
+  }
 
   /** One notification or last notification to deliver. */
   private record Item(
@@ -391,11 +401,13 @@ public final class Notifier {
       String detail = r.source.check();
       if (detail != null) {
         synchronized (this) {
-          if (r.ending == null) {
-            r.engine.queue.add(new Item(r, Notification.Kind.EVENT, ErrorCode.OK, detail, false));
-            notifyAll();
+          if (r.ending != null) {
+            return;
           }
+          r.engine.queue.add(new Item(r, Notification.Kind.EVENT, ErrorCode.OK, detail, false));
+          notifyAll();
         }
+        flight.notified(r.id, r.name.value(), r.event);
       }
     } catch (IOException e) {
       boolean gone;

@@ -82,8 +82,9 @@ abstract class Source {
               ErrorCode.FAILED_PRECONDITION,
               "memory notifications for "
                   + name
-                  + " need the memory controller: no v1 memory hierarchy is mounted and the container's "
-                  + "unified cgroup has no memory.events (enable memory in its parent's cgroup.subtree_control)");
+                  + " need the memory controller: no v1 memory hierarchy is mounted and the"
+                  + " container's unified cgroup has no memory.events (enable memory in its"
+                  + " parent's cgroup.subtree_control)");
         }
         if (event.oomEvent() != null) {
           source = v1Memory != null ? new OomV1(fs, v1Memory, path) : new OomV2(fs, unified, path);
@@ -94,6 +95,19 @@ abstract class Source {
                   ? new ThresholdV1(fs, v1Memory, path, t)
                   : new ThresholdV2(fs, unified, path, t);
         }
+      } else if (event.memoryHighEvent() != null) {
+        if (unified == null || !fs.hasFile(unified, path, "memory.events")) {
+          throw new LmctfyException(
+              ErrorCode.FAILED_PRECONDITION,
+              "memory_high notifications for "
+                  + name
+                  + " need the v2 memory controller (memory.high and memory.events): "
+                  + (v1Memory != null
+                      ? "memory is a v1 controller here, which has no memory.high"
+                      : "the container's unified cgroup has no memory.events (enable memory in its"
+                          + " parent's cgroup.subtree_control)"));
+        }
+        source = new HighV2(fs, unified, path);
       } else if (event.containerEmptyEvent() != null) {
         source =
             unified != null
@@ -160,7 +174,8 @@ abstract class Source {
       if (errno == Errno.EINVAL) {
         String hint =
             event.pressure() != null
-                ? " (without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of 2 s)"
+                ? " (without CAP_SYS_RESOURCE the kernel takes only windows that are a multiple of"
+                    + " 2 s)"
                 : "";
         return Errors.of(what + ": the kernel refused it" + hint, e);
       }
@@ -232,6 +247,32 @@ abstract class Source {
           "oom " + o + " (+" + (o - oom) + "), oom_kill " + k + " (+" + (k - kills) + ")";
       oom = Math.max(o, oom);
       kills = Math.max(k, kills);
+      return detail;
+    }
+  }
+
+  /** v2: memory.events changes (inotify); an event when its high counter grew. */
+  private static final class HighV2 extends Source {
+    private long high;
+
+    HighV2(CgroupFs fs, Hierarchy h, CgroupPath path) {
+      super(fs, h, path);
+    }
+
+    @Override
+    void open(CgroupWatcher watcher) throws IOException {
+      watch = watcher.watch(h, path, Set.of("memory.events"));
+      high = field(fs.read(h, path, "memory.events"), "high");
+    }
+
+    @Override
+    String check() throws IOException {
+      long now = field(fs.read(h, path, "memory.events"), "high");
+      if (now <= high) {
+        return null;
+      }
+      String detail = "high " + now + " (+" + (now - high) + ")";
+      high = now;
       return detail;
     }
   }

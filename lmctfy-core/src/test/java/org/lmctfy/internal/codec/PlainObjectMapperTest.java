@@ -38,8 +38,8 @@ class PlainObjectMapperTest {
         row(ContainerSpec.class, "{\"owner\": 1000, \"owner_group\": 100, \"children_limit\": 8}"),
         row(
             ContainerSpec.class,
-            "{\"cpu\": {\"limit\": 1024, \"max_limit\": 500, \"mask\": \"0-1\","
-                + " \"memory_nodes\": \"0\", \"scheduling_latency\": \"PRIORITY\", \"period_us\": 100000,"
+            "{\"cpu\": {\"limit\": 1024, \"max_limit\": 500, \"mask\": \"0-1\", \"memory_nodes\":"
+                + " \"0\", \"scheduling_latency\": \"PRIORITY\", \"period_us\": 100000,"
                 + " \"burst_us\": 1000, \"idle\": false, \"uclamp_min\": 20.5, \"uclamp_max\": 80,"
                 + " \"partition\": \"MEMBER\"}}"),
         row(
@@ -79,31 +79,33 @@ class PlainObjectMapperTest {
         row(ContainerSpec.class, "{\"unified\": {\"io.prio.class\": \"idle\"}}"),
         row(
             ContainerSpec.class,
-            "{\"virtual_host\": {\"virtual_hostname\": \"box\","
-                + " \"init\": {\"init_argv\": [\"/sbin/init\", \"-q\"], \"run_spec\": {\"use_shell\": true}},"
-                + " \"network\": {\"interface\": \"veth0\", \"connection\": {\"veth_pair\": {\"outside\": \"vo\","
-                + " \"inside\": \"vi\"}, \"bridge\": {\"name\": \"br0\", \"type\": \"ETH\"}},"
-                + " \"virtual_ip\": {\"ip\": \"10.0.0.2\", \"netmask\": \"255.255.255.0\","
-                + " \"gateway\": \"10.0.0.1\", \"mtu\": 1500, \"ip_forward\": false}}},"
-                + " \"filesystem\": {\"rootfs\": \"/srv/box\", \"mounts\": {\"mount\": [{\"source\": \"/data\","
-                + " \"target\": \"/data\", \"read_only\": true, \"private\": false}]}}}"),
+            "{\"virtual_host\": {\"virtual_hostname\": \"box\", \"init\": {\"init_argv\":"
+                + " [\"/sbin/init\", \"-q\"], \"run_spec\": {\"use_shell\": true}}, \"network\":"
+                + " {\"interface\": \"veth0\", \"connection\": {\"veth_pair\": {\"outside\":"
+                + " \"vo\", \"inside\": \"vi\"}, \"bridge\": {\"name\": \"br0\", \"type\":"
+                + " \"ETH\"}}, \"virtual_ip\": {\"ip\": \"10.0.0.2\", \"netmask\":"
+                + " \"255.255.255.0\", \"gateway\": \"10.0.0.1\", \"mtu\": 1500, \"ip_forward\":"
+                + " false}}}, \"filesystem\": {\"rootfs\": \"/srv/box\", \"mounts\": {\"mount\":"
+                + " [{\"source\": \"/data\", \"target\": \"/data\", \"read_only\": true,"
+                + " \"private\": false}]}}}"),
         row(
             RunSpec.class,
             "{\"fd_policy\": \"DETACHED\", \"environment\": {\"A\": \"1\", \"B\": \"two\"},"
-                + " \"working_directory\": \"/tmp\", \"stdin\": \"/dev/null\", \"stdout\": \"/tmp/out\","
-                + " \"stderr\": \"/tmp/err\", \"use_shell\": false}"),
+                + " \"working_directory\": \"/tmp\", \"stdin\": \"/dev/null\", \"stdout\":"
+                + " \"/tmp/out\", \"stderr\": \"/tmp/err\", \"use_shell\": false}"),
         row(EventSpec.class, "{\"oom\": {}}"),
         row(EventSpec.class, "{\"memory_threshold\": {\"usage\": 1048576}}"),
         row(EventSpec.class, "{\"container_empty\": {}}"),
         row(EventSpec.class, "{\"container_destroyed\": {}}"),
+        row(EventSpec.class, "{\"memory_high\": {}}"),
         row(
             EventSpec.class,
             "{\"pressure\": {\"resource\": \"MEMORY\", \"kind\": \"SOME\","
                 + " \"threshold_us\": 150000, \"window_us\": 1000000}}"),
         row(
             InitSpec.class,
-            "{\"cgroup_mount\": [{\"mount_path\": \"/sys/fs/cgroup/cpu\","
-                + " \"hierarchy\": [\"cpu\", \"cpuacct\"]}], \"enable_controllers\": [\"memory\", \"pids\"],"
+            "{\"cgroup_mount\": [{\"mount_path\": \"/sys/fs/cgroup/cpu\", \"hierarchy\": [\"cpu\","
+                + " \"cpuacct\"]}], \"enable_controllers\": [\"memory\", \"pids\"],"
                 + " \"processes_leaf\": \"init\"}"));
   }
 
