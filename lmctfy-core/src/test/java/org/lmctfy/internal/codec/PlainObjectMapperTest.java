@@ -92,7 +92,8 @@ class PlainObjectMapperTest {
             RunSpec.class,
             "{\"fd_policy\": \"DETACHED\", \"environment\": {\"A\": \"1\", \"B\": \"two\"},"
                 + " \"working_directory\": \"/tmp\", \"stdin\": \"/dev/null\", \"stdout\":"
-                + " \"/tmp/out\", \"stderr\": \"/tmp/err\", \"use_shell\": false}"),
+                + " \"/tmp/out\", \"stderr\": \"/tmp/err\", \"use_shell\": false, \"size_jvm\":"
+                + " true}"),
         row(EventSpec.class, "{\"oom\": {}}"),
         row(EventSpec.class, "{\"memory_threshold\": {\"usage\": 1048576}}"),
         row(EventSpec.class, "{\"container_empty\": {}}"),
