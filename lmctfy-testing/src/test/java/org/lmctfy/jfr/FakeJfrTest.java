@@ -25,7 +25,10 @@ class FakeJfrTest extends JfrContract {
   @Override
   void runOutOfMemory(Container job) {
     FakeCgroupFs fake = (FakeCgroupFs) fs;
-    fake.kernel().raiseOom(fake.hierarchy("memory").orElseThrow(), scratch.path().resolve(job.name().substring(1)));
+    fake.kernel()
+        .raiseOom(
+            fake.hierarchy("memory").orElseThrow(),
+            scratch.path().resolve(job.name().substring(1)));
   }
 
   @Test

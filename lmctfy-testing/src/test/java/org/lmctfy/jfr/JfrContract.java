@@ -33,9 +33,10 @@ abstract class JfrContract extends ApiOnScratch {
   /**
    * The container of each case, named apart from every other test's: an API another test left open
    * in this JVM records the statistics of its own {@code /job} too (events name a container as its
-   * API does).
+   * API does). Short: a JFR stream may hand over a string of more than 16 characters, which a
+   * recording keeps in its string pool, before that pool, as null (JDK 17 seen here).
    */
-  static final String JOB = "/jfr-" + Long.toHexString(System.nanoTime());
+  static final String JOB = "/jfr-" + Integer.toHexString((int) (System.nanoTime() & 0xffff));
 
   private final ContractBackend backend;
 
