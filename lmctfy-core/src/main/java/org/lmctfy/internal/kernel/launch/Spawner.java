@@ -17,6 +17,7 @@ import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.libc.Libc;
+import org.lmctfy.internal.libc.Pidfd;
 import org.lmctfy.internal.libc.Spawn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,18 +110,30 @@ final class Spawner {
         return null;
       }
       LOG.debug("start {}: spawned into {} (pid {})", command.command(), cgroup, pid);
-      Process p =
-          new SpawnedProcess(
-              pid,
-              in[1] < 0
-                  ? OutputStream.nullOutputStream()
-                  : new java.io.FileOutputStream(proc(in[1])),
-              out[0] < 0
-                  ? InputStream.nullInputStream()
-                  : new BufferedInputStream(new FileInputStream(proc(out[0]))),
-              err[0] < 0
-                  ? InputStream.nullInputStream()
-                  : new BufferedInputStream(new FileInputStream(proc(err[0]))));
+      Process p;
+      try {
+        p =
+            new SpawnedProcess(
+                pid,
+                in[1] < 0
+                    ? OutputStream.nullOutputStream()
+                    : new java.io.FileOutputStream(proc(in[1])),
+                out[0] < 0
+                    ? InputStream.nullInputStream()
+                    : new BufferedInputStream(new FileInputStream(proc(out[0]))),
+                err[0] < 0
+                    ? InputStream.nullInputStream()
+                    : new BufferedInputStream(new FileInputStream(proc(err[0]))));
+      } catch (IOException | RuntimeException | Error e) {
+        // no Process owns the child: end and reap it here (an unreaped child's pid is its own)
+        try {
+          Libc.kill(pid, Pidfd.SIGKILL);
+        } catch (LastErrorException killed) {
+          e.addSuppressed(killed);
+        }
+        Spawn.waitpid(pid);
+        throw e;
+      }
       closeAll(opened); // the child's ends, the directory; the parent's ends are reopened above
       return p;
     } catch (IOException | RuntimeException | Error e) {
