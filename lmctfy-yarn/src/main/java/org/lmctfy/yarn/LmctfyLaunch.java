@@ -14,6 +14,7 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.ContainerProcess;
 import org.lmctfy.ErrorCode;
 import org.lmctfy.LmctfyException;
+import org.lmctfy.ResourceHandle;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.slf4j.Logger;
@@ -58,18 +59,14 @@ final class LmctfyLaunch implements Shell.CommandExecutor {
 
   @Override
   public void execute() throws IOException {
-    Container container = create();
     OomReport oom;
     ContainerProcess process;
-    try {
-      oom = OomReport.listen(container);
-      process = container.run(argv, run);
+    // destroyed on any way out before the wrapper runs in it
+    try (ResourceHandle<Container> made = create()) {
+      oom = OomReport.listen(made.get());
+      process = made.get().run(argv, run);
+      made.commit();
     } catch (LmctfyException e) {
-      try {
-        container.destroy();
-      } catch (LmctfyException undo) {
-        e.addSuppressed(undo);
-      }
       throw new IOException("cannot start " + target.containerId() + ": " + e.getMessage(), e);
     }
     LOG.info(
@@ -107,17 +104,17 @@ final class LmctfyLaunch implements Shell.CommandExecutor {
    * Makes the container; one left by an earlier attempt of the same YARN container (a relaunch
    * after a restart, which has no postComplete) is destroyed first: it is this container's own.
    */
-  private Container create() throws IOException {
+  private ResourceHandle<Container> create() throws IOException {
     try {
       try {
-        return api.create(target.name(), target.spec());
+        return api.createHandle(target.name(), target.spec());
       } catch (LmctfyException e) {
         if (e.code() != ErrorCode.ALREADY_EXISTS || !api.exists(target.name())) {
           throw e;
         }
         LOG.info("{}: destroying the lmctfy container of its earlier attempt", target.name());
         api.destroy(target.name());
-        return api.create(target.name(), target.spec());
+        return api.createHandle(target.name(), target.spec());
       }
     } catch (LmctfyException e) {
       throw new IOException(
