@@ -27,12 +27,42 @@ public interface Container {
   String name();
 
   /**
-   * Changes the container's resources (see {@link UpdatePolicy}); transactional.
+   * Changes the container's resources (see {@link UpdatePolicy}); transactional. A lower {@code
+   * memory.limit} than the container uses is reclaimed down to first, and refused where it cannot
+   * be (see {@link #update(ContainerSpec, UpdatePolicy, UpdateOption...)}).
    *
    * @param policy DIFF (only the fields given change) or REPLACE (every other field of the
    *     container's controllers goes back to its default)
    */
   void update(ContainerSpec spec, UpdatePolicy policy);
+
+  /**
+   * {@link #update(ContainerSpec, UpdatePolicy)}, going further where {@code options} say so.
+   *
+   * <p>An update that lowers {@code memory.limit} below what the container uses now first asks the
+   * kernel to reclaim the difference (v2 {@code memory.reclaim}: page cache, anonymous memory where
+   * there is swap); where the usage stays above the new limit it is refused, and nothing changes,
+   * rather than letting the kernel OOM-kill the container (on v1 the kernel refuses such a limit
+   * itself). {@link UpdateOption#FORCE_MEMORY_LIMIT} writes the limit anyway.
+   *
+   * <pre>{@code
+   * job.update(ContainerSpec.parse("memory { limit: 67108864 }"), UpdatePolicy.DIFF,
+   *     UpdateOption.FORCE_MEMORY_LIMIT); // a resize that must happen, OOM kill or not
+   * }</pre>
+   *
+   * @param options none behaves as {@link #update(ContainerSpec, UpdatePolicy)}
+   * @throws LmctfyException FAILED_PRECONDITION naming the usage, the new limit and the file when
+   *     the usage stays above a lower {@code memory.limit} (unforced), and whatever {@link
+   *     #update(ContainerSpec, UpdatePolicy)} throws
+   * @throws UnsupportedOperationException if this implementation takes no options
+   * @since 0.2
+   */
+  default void update(ContainerSpec spec, UpdatePolicy policy, UpdateOption... options) {
+    if (options.length != 0) {
+      throw new UnsupportedOperationException(getClass().getName() + " takes no update options");
+    }
+    update(spec, policy);
+  }
 
   /** The container's resources as the kernel has them now. */
   ContainerSpec spec();

@@ -9,6 +9,7 @@ import org.lmctfy.ErrorCode;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.LmctfyException;
 import org.lmctfy.StatsType;
+import org.lmctfy.UpdateOption;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.examples.cli.Command.Opt;
 import org.lmctfy.examples.cli.Command.Param;
@@ -214,10 +215,20 @@ final class ContainerCommands {
         in -> {
           in.api()
               .get(in.param(0, null))
-              .update(ContainerSpec.parse(in.specText(1, false)), policy);
+              .update(
+                  ContainerSpec.parse(in.specText(1, false)),
+                  policy,
+                  in.flag("--force-memory-limit")
+                      ? new UpdateOption[] {UpdateOption.FORCE_MEMORY_LIMIT}
+                      : new UpdateOption[0]);
           return 0;
         },
-        List.of(SPEC_FILE),
+        List.of(
+            SPEC_FILE,
+            Opt.flag(
+                "Lower memory.limit even below what the container uses (v2: the kernel"
+                    + " OOM-kills what it cannot reclaim); without it such an update is refused.",
+                "--force-memory-limit")),
         NAME,
         SPEC);
   }

@@ -280,6 +280,24 @@ class CliTest {
   }
 
   @Test
+  void aLimitBelowTheUsageIsRefusedNamingItWithOrWithoutForceOnV1() throws Exception {
+    ok(cli.run("create", "/a", "memory { limit: 268435456 }"));
+    Hierarchy memory = fs.hierarchy("memory").orElseThrow();
+    fs.kernel().setValue(memory, CgroupPath.of("/a"), "memory.usage_in_bytes", "104857600\n");
+    for (String[] line :
+        new String[][] {
+          {"update", "diff", "/a", "memory { limit: 64M }"},
+          {"update", "diff", "--force-memory-limit", "/a", "memory { limit: 64M }"}
+        }) {
+      Cli.Result r = cli.run(line);
+      assertThat(r.code()).as(r.toString()).isEqualTo(9);
+      assertThat(r.err()).contains("memory.usage_in_bytes", "104857600", "EBUSY");
+    }
+    ok(cli.run("update", "diff", "--force-memory-limit", "/a", "memory { limit: 128M }"));
+    assertThat(ok(cli.run("spec", "/a")).out()).contains("limit: 134217728");
+  }
+
+  @Test
   void specAndStatsPrintJsonWithLmctfysFieldNames() throws Exception {
     ok(cli.run("create", "/a", "memory { limit: 104857600 swap_limit: 209715200 }"));
     JsonNode spec = new ObjectMapper().readTree(ok(cli.run("--json", "spec", "/a")).out());

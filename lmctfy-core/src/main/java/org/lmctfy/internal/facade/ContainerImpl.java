@@ -8,6 +8,7 @@ import org.lmctfy.ContainerProcess;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.NotificationListener;
 import org.lmctfy.StatsType;
+import org.lmctfy.UpdateOption;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.internal.naming.ContainerName;
 import org.lmctfy.internal.process.LaunchedProcess;
@@ -37,13 +38,23 @@ final class ContainerImpl implements Container {
 
   @Override
   public void update(ContainerSpec spec, UpdatePolicy policy) {
+    update(spec, policy, new UpdateOption[0]);
+  }
+
+  @Override
+  public void update(ContainerSpec spec, UpdatePolicy policy, UpdateOption... options) {
+    boolean force = false;
+    for (UpdateOption o : Objects.requireNonNull(options, "options")) {
+      force |= Objects.requireNonNull(o, "options[]") == UpdateOption.FORCE_MEMORY_LIMIT;
+    }
     api.containers()
         .update(
             name,
             Objects.requireNonNull(spec, "spec"),
             Objects.requireNonNull(policy, "policy") == UpdatePolicy.REPLACE
                 ? Mode.REPLACE
-                : Mode.DIFF);
+                : Mode.DIFF,
+            force);
   }
 
   @Override

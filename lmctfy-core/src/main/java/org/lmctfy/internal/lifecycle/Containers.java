@@ -299,13 +299,16 @@ public final class Containers {
     org.lmctfy.internal.resources.MemoryReclaim.reclaim(view(name), name.value(), bytes);
   }
 
-  /** Changes {@code name}'s resources; every value changed is put back if a write fails. */
-  public void update(ContainerName name, ContainerSpec spec, Mode mode) {
+  /**
+   * Changes {@code name}'s resources; every value changed is put back if a write fails. {@code
+   * forceMemoryLimit}: a lower memory limit than the container uses is written anyway.
+   */
+  public void update(ContainerName name, ContainerSpec spec, Mode mode, boolean forceMemoryLimit) {
     try (ContainerLocks.Held n = hold(ContainerOperation.UPDATE, name)) {
       requireExists(name);
       layout.requireDomain(name, "update");
       virtualHosts.checkUpdate(name, spec);
-      updater.update(name, spec, mode);
+      updater.update(name, spec, mode, forceMemoryLimit);
     } catch (IOException e) {
       throw Errors.of("update " + name, e);
     }

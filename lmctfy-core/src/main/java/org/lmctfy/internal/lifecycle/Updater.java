@@ -21,6 +21,7 @@ import org.lmctfy.internal.resources.Chown;
 import org.lmctfy.internal.resources.ContainerView;
 import org.lmctfy.internal.resources.DeviceFilter;
 import org.lmctfy.internal.resources.FileWrite;
+import org.lmctfy.internal.resources.MemoryShrink;
 import org.lmctfy.internal.resources.Mode;
 import org.lmctfy.internal.resources.ResourcePlan;
 import org.lmctfy.spec.ContainerSpec;
@@ -31,10 +32,11 @@ import org.lmctfy.spec.ContainerSpec;
  * enables it; an enabling the kernel refuses is FAILED_PRECONDITION naming the controller and the
  * cgroup); then the plan is made against what the container has (REPLACE resets exactly the
  * controllers it has); the values of every field the plan touches are read before the first write;
- * the writes go in the plan's kernel-safe order; if one fails, a plan back to the values read
- * (worked out from the state the failure left) puts them back, the enabling is undone, and the
- * exception carries the failing file and errno with every value that could not be restored attached
- * as suppressed.
+ * a lower memory limit than the container uses is reclaimed down to first, or refused ({@link
+ * MemoryShrink}); the writes go in the plan's kernel-safe order; if one fails, a plan back to the
+ * values read (worked out from the state the failure left) puts them back, the enabling is undone,
+ * and the exception carries the failing file and errno with every value that could not be restored
+ * attached as suppressed.
  */
 final class Updater {
   private final Layout layout;
@@ -96,7 +98,8 @@ final class Updater {
     }
   }
 
-  void update(ContainerName name, ContainerSpec spec, Mode mode) throws IOException {
+  void update(ContainerName name, ContainerSpec spec, Mode mode, boolean forceMemoryLimit)
+      throws IOException {
     ContainerView view = views.apply(name);
     CgroupPath path = layout.path(name);
     Set<String> bring = ResourcePlan.v2Controllers(spec, view);
@@ -115,6 +118,7 @@ final class Updater {
       }
       ResourcePlan plan =
           ResourcePlan.of(spec, mode, view).knowingTheDeviceFilter(before, mode, view);
+      MemoryShrink.reclaimOrRefuse(view, name.value(), plan.writes(), forceMemoryLimit);
       touched.addAll(plan.touched());
       old = ResourcePlan.read(view, touched);
       defaults = plan.asRead(view);
@@ -281,6 +285,10 @@ final class Updater {
     } catch (CgroupFsException e) {
       if (e.errno() == Errno.ENOENT && lacksFile(fs, path, w)) {
         throw missingFile(w, e);
+      }
+      LmctfyException v1 = MemoryShrink.v1Refusal(fs, path, w, e);
+      if (v1 != null) {
+        throw v1;
       }
       throw e;
     }
