@@ -271,14 +271,19 @@ public final class RunBenchmark {
   /** Which way run started its processes: the library's own detection, asked after the runs. */
   private static String path(int hierarchies) {
     try {
-      Object why =
-          Class.forName("org.lmctfy.internal.libc.Spawn").getMethod("unavailable").invoke(null);
+      Class<?> spawn = Class.forName("org.lmctfy.internal.libc.Spawn");
+      Object noSpawn = spawn.getMethod("unavailable").invoke(null);
+      Object noCgroup = spawn.getMethod("cgroupUnavailable").invoke(null);
+      String gate =
+          noSpawn == null
+              ? "the launcher's gate, spawned by posix_spawn"
+              : "the launcher's gate, started by ProcessBuilder (" + noSpawn + ")";
       if (hierarchies != 1) {
-        return "the launcher's gate (" + hierarchies + " hierarchies, not one v2 cgroup)";
+        return gate + " (" + hierarchies + " hierarchies, not one v2 cgroup)";
       }
-      return why == null
+      return noCgroup == null
           ? "spawned into the cgroup (posix_spawn, POSIX_SPAWN_SETCGROUP)"
-          : "the launcher's gate (" + why + ")";
+          : gate + " (" + noCgroup + ")";
     } catch (ReflectiveOperationException e) {
       return "unknown (" + e + ")";
     }

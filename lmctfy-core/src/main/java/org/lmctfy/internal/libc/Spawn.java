@@ -10,16 +10,18 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * glibc's {@code posix_spawn} with {@code POSIX_SPAWN_SETCGROUP} (glibc 2.39+): the child is made
- * by {@code clone3} with {@code CLONE_INTO_CGROUP}, inside a v2 cgroup from its first instruction,
- * so nothing moves it and the kernel's {@code cgroup_threadgroup_rwsem} is never taken for writing.
- * glibc runs the child on its own stack ({@code CLONE_VM | CLONE_VFORK}) and only glibc code before
- * the exec: no Java code runs in it, unlike a {@code fork} called through JNA.
+ * glibc's {@code posix_spawn}: the child is made by {@code clone} with {@code CLONE_VM |
+ * CLONE_VFORK}, runs on its own stack and only glibc code before the exec: no Java code runs in it,
+ * unlike a {@code fork} called through JNA, and no helper program is executed first, unlike the
+ * JDK's {@code ProcessBuilder} (which spawns {@code jspawnhelper}, which then execs the program).
+ * With {@code POSIX_SPAWN_SETCGROUP} (glibc 2.39+) the child is made by {@code clone3} with {@code
+ * CLONE_INTO_CGROUP}, inside a v2 cgroup from its first instruction, so nothing moves it and the
+ * kernel's {@code cgroup_threadgroup_rwsem} is never taken for writing.
  *
  * <p>The child gets: the three given descriptors as 0, 1 and 2, every other descriptor closed
- * ({@code addclosefrom_np(3)}), the working directory ({@code addchdir_np}), an empty signal mask
- * and every signal's default action, a new session if asked; then it execs {@code path} with
- * exactly {@code argv} and {@code envp}.
+ * ({@code addclosefrom_np(3)}, glibc 2.34+), the working directory ({@code addchdir_np}), an empty
+ * signal mask and every signal's default action, a new session if asked; then it execs {@code path}
+ * with exactly {@code argv} and {@code envp}.
  */
 public final class Spawn {
   private static final short SETSIGDEF = 0x04;
@@ -37,26 +39,39 @@ public final class Spawn {
   public static final int EOPNOTSUPP = 95;
   private static final int EINTR = 4;
 
+  /** Why this C library cannot spawn as {@link #spawn} does, or null where it can. */
+  private static final @Nullable String MISSING =
+      probe(Calls.class, "posix_spawn with addclosefrom_np and addchdir_np (glibc 2.34+)");
+
   /** Why this C library cannot spawn into a cgroup, or null where it can. */
-  private static final @Nullable String MISSING = probe();
+  private static final @Nullable String CGROUP_MISSING =
+      MISSING != null
+          ? MISSING
+          : probe(CgroupCall.class, "posix_spawnattr_setcgroup_np (glibc 2.39+)");
 
   /** Set once the kernel refused {@code clone3}'s cgroup field (E2BIG, ENOSYS). */
   private static volatile @Nullable String kernelRefused;
 
   private Spawn() {}
 
-  private static @Nullable String probe() {
+  /** Binds {@code calls}; what is missing, or null. */
+  private static @Nullable String probe(Class<?> calls, String what) {
     try {
-      Native.register(Calls.class, Platform.C_LIBRARY_NAME);
+      Native.register(calls, Platform.C_LIBRARY_NAME);
       return null;
     } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-      return "the C library has no posix_spawnattr_setcgroup_np (glibc 2.39+): " + e.getMessage();
+      return "the C library has no " + what + ": " + e.getMessage();
     }
   }
 
-  /** Why a spawn into a cgroup is not to be tried here, or null where it is. */
+  /** Why {@link #spawn} is not to be called here, or null where it can be. */
   public static @Nullable String unavailable() {
-    return MISSING != null ? MISSING : kernelRefused;
+    return MISSING;
+  }
+
+  /** Why a spawn into a cgroup is not to be tried here, or null where it is. */
+  public static @Nullable String cgroupUnavailable() {
+    return CGROUP_MISSING != null ? CGROUP_MISSING : kernelRefused;
   }
 
   /** A refusal of {@code posix_spawn}: its error number. */
@@ -80,8 +95,8 @@ public final class Spawn {
   }
 
   /**
-   * Spawns {@code path} into the cgroup directory {@code cgroupFd} (opened {@code O_PATH |
-   * O_DIRECTORY}); returns its pid. The caller reaps it ({@link #waitpid}).
+   * Spawns {@code path}, into the cgroup directory {@code cgroupFd} (opened {@code O_PATH |
+   * O_DIRECTORY}) unless it is -1; returns its pid. The caller reaps it ({@link #waitpid}).
    *
    * @param stdio the descriptors the child gets as 0, 1 and 2
    * @param directory the child's working directory, or null for the caller's
@@ -123,8 +138,13 @@ public final class Spawn {
         Calls.sigfillset(all);
         check(Calls.posix_spawnattr_setsigmask(attr, empty), "posix_spawnattr_setsigmask");
         check(Calls.posix_spawnattr_setsigdefault(attr, all), "posix_spawnattr_setsigdefault");
-        check(Calls.posix_spawnattr_setcgroup_np(attr, cgroupFd), "posix_spawnattr_setcgroup_np");
-        short flags = (short) (SETSIGDEF | SETSIGMASK | SETCGROUP | (newSession ? SETSID : 0));
+        short flags = (short) (SETSIGDEF | SETSIGMASK | (newSession ? SETSID : 0));
+        if (cgroupFd >= 0) {
+          check(
+              CgroupCall.posix_spawnattr_setcgroup_np(attr, cgroupFd),
+              "posix_spawnattr_setcgroup_np");
+          flags |= SETCGROUP;
+        }
         check(Calls.posix_spawnattr_setflags(attr, flags), "posix_spawnattr_setflags");
         int[] pid = new int[1];
         int error =
@@ -138,7 +158,7 @@ public final class Spawn {
         if (error != 0) {
           SpawnException e =
               new SpawnException(error, "posix_spawn of " + path + ": errno " + error);
-          if (error == E2BIG || error == ENOSYS) {
+          if (cgroupFd >= 0 && (error == E2BIG || error == ENOSYS)) {
             kernelRefused = "the kernel refused clone3 into a cgroup (errno " + error + ")";
           }
           throw e;
@@ -185,7 +205,7 @@ public final class Spawn {
     return (s & 0x7f) == 0 ? (s >> 8) & 0xff : 128 + (s & 0x7f);
   }
 
-  /** The glibc 2.39 calls, bound together: one missing symbol means none is used. */
+  /** The glibc 2.34 calls, bound together: one missing symbol means none is used. */
   private static final class Calls {
     static native int posix_spawn_file_actions_init(Pointer actions);
 
@@ -207,8 +227,6 @@ public final class Spawn {
 
     static native int posix_spawnattr_setsigdefault(Pointer attr, Pointer signals);
 
-    static native int posix_spawnattr_setcgroup_np(Pointer attr, int cgroup);
-
     static native int posix_spawn(
         int[] pid, String path, Pointer actions, Pointer attr, Pointer argv, Pointer envp);
 
@@ -217,5 +235,10 @@ public final class Spawn {
     static native int pipe2(int[] fds, int flags) throws LastErrorException;
 
     static native int waitpid(int pid, int[] status, int options) throws LastErrorException;
+  }
+
+  /** glibc 2.39's call, bound apart: where it is missing, {@link Calls} still spawn. */
+  private static final class CgroupCall {
+    static native int posix_spawnattr_setcgroup_np(Pointer attr, int cgroup);
   }
 }

@@ -19,10 +19,11 @@ import org.lmctfy.vhost.Blueprint;
  *
  * <ul>
  *   <li>{@code use_shell}: the argv joined with spaces becomes {@code /bin/sh -c <line>}.
- *   <li>DETACHED: the argv is prefixed with {@code setsid --} (util-linux, from /usr/bin or /bin),
- *       which the launcher execs after placing itself; the launcher is never a process-group
- *       leader, so setsid makes the new session without forking and the pid stays the same. Streams
- *       not redirected go to {@code /dev/null}.
+ *   <li>DETACHED: the argv is prefixed with {@code setsid --} (util-linux, from /usr/bin or /bin).
+ *       Where the backend spawns with {@code posix_spawn} it makes the session itself and leaves
+ *       the prefix out; elsewhere the launcher execs setsid after placing itself, and, never a
+ *       process-group leader, setsid makes the new session without forking: the pid stays the same.
+ *       Streams not redirected go to {@code /dev/null}.
  *   <li>INHERIT: streams not redirected are pipes to the caller; redirected stdout and stderr are
  *       appended to.
  *   <li>environment: null inherits the caller's; a map is the whole environment.

@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lmctfy.Container;
 import org.lmctfy.ContainerProcess;
+import org.lmctfy.ListPolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.cgroupfs.Hierarchy;
@@ -32,6 +33,7 @@ import org.lmctfy.internal.kernel.launch.Launcher;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
+import org.lmctfy.support.ChildJvms;
 import org.lmctfy.testing.contract.ContractBackend;
 
 /**
@@ -321,6 +323,44 @@ class KernelLauncherTest extends ApiOnScratch {
       }
     }
     return out;
+  }
+
+  /**
+   * The gate's pipe reaches no process but the launcher and the JVM: when the JVM dies after the
+   * placement, before the gate opens, the launcher reads end-of-file and ends without running the
+   * program.
+   */
+  @Test
+  void aLauncherWhoseJvmDiesBeforeTheGateOpensEndsWithoutRunningTheProgram() throws Exception {
+    Path marker = evidence.resolve("ran");
+    Path output = evidence.resolve("jvm.out");
+    List<String> args = new ArrayList<>(List.of(jobPath().value(), marker.toString()));
+    managed().forEach(h -> args.add(h.label()));
+    Process jvm =
+        ChildJvms.start(
+            ChildJvms.java("-XX:+UseSerialGC", DyingJvm.class, args.toArray(String[]::new)),
+            output);
+    assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String printed = Files.readString(output);
+    assertThat(printed).as(printed).startsWith("gate ");
+    long gate = Long.parseLong(printed.lines().findFirst().orElseThrow().substring(5).strip());
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (waitsAtTheGate(gate) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(waitsAtTheGate(gate))
+        .as("the launcher " + gate + " still waits at a gate whose writer is dead")
+        .isFalse();
+    assertThat(marker).as("the program ran").doesNotExist();
+    assertThat(job.listProcesses(ListPolicy.SELF)).as("left in the container").isEmpty();
+  }
+
+  /** Whether {@code pid} is still a launcher (its {@code $0} is {@code lmctfy-launch}). */
+  private static boolean waitsAtTheGate(long pid) {
+    return ProcessHandle.of(pid)
+        .flatMap(h -> h.info().arguments())
+        .filter(a -> List.of(a).contains("lmctfy-launch"))
+        .isPresent();
   }
 
   @ParameterizedTest

@@ -22,12 +22,14 @@ import org.lmctfy.internal.errors.PlacementException;
  * before the process is inside.
  *
  * <ol>
- *   <li>The JVM starts a launcher, {@code /bin/sh -c SCRIPT}, whose environment holds nothing of
+ *   <li>The JVM spawns a launcher, {@code /bin/sh -c SCRIPT} ({@link Spawner#start}: {@code
+ *       posix_spawn}, so no {@code jspawnhelper} runs first), whose environment holds nothing of
  *       the caller's under a name anything interprets: each entry of the program's environment
  *       travels as the value of {@code LMCTFY_X<i>} or {@code LMCTFY_A<i>}. No shell hook ({@code
  *       BASH_ENV}, {@code ENV}, {@code BASH_FUNC_*%%}, {@code SHELLOPTS}, {@code PS4}), no loader
  *       hook ({@code LD_PRELOAD}, {@code LD_AUDIT}, {@code GLIBC_TUNABLES}...) and no locale is
- *       seen by the launcher. Its standard input is a pipe from the JVM: the gate.
+ *       seen by the launcher. Its standard input is a pipe from the JVM: the gate. A detached run's
+ *       {@code setsid --} is left out: the spawn makes the launcher a session leader.
  *   <li>The launcher blocks reading one line from the gate. The JVM writes the launcher's pid into
  *       every cgroup's {@code cgroup.procs} itself, so a refusal is the kernel's errno on the file
  *       that refused. If one fails, the JVM kills the launcher (it has run nothing but that read)
@@ -203,12 +205,13 @@ public final class Launcher {
       CgroupFs fs, ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups, Shell shell)
       throws IOException {
     List<String> argv = command.command();
-    if (!argv.isEmpty()
-        && argv.get(0).indexOf('=') >= 0) { // refused whatever the environment and files
+    boolean detached = Spawner.isSetsid(argv);
+    String program = argv.isEmpty() ? "" : argv.get(detached ? 2 : 0);
+    if (program.indexOf('=') >= 0) { // refused whatever the environment, files and path
       throw new LmctfyException(
           ErrorCode.INVALID_ARGUMENT,
           "argv[0] "
-              + argv.get(0)
+              + program
               + " contains '=', which env(1), the launcher's last step, reads as a variable: name"
               + " the program by a path without '='");
     }
@@ -226,9 +229,13 @@ public final class Launcher {
               + in
               + " (it reads its start signal from a pipe first)");
     }
-    Process spawned = Spawner.start(command, cgroups);
+    Process spawned = Spawner.intoCgroup(command, cgroups);
     if (spawned != null) {
       return spawned;
+    }
+    boolean newSession = detached && Spawner.makesSessions();
+    if (newSession) {
+      argv = argv.subList(2, argv.size());
     }
     Map<String, String> given = command.environment();
     boolean direct = shell.direct() && given.keySet().stream().allMatch(n -> viaShell(n, true));
@@ -272,7 +279,7 @@ public final class Launcher {
     for (int i = 0; i < passed.size(); i++) {
       environment.put("LMCTFY_A" + i, passed.get(i));
     }
-    Process p = new JdkProcess(launcher.start()); // at the gate: its pid is its own
+    Process p = Spawner.start(launcher, newSession); // at the gate: its pid is its own
     try {
       place(fs, p, cgroups);
       open(p, stdinFile.isEmpty());

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.CgroupVersion;
+import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.internal.libc.Libc;
 import org.lmctfy.internal.libc.Pidfd;
@@ -23,14 +24,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The fast way to start a process inside its container: where the C library can spawn into a cgroup
- * ({@link Spawn}, glibc 2.39+) and the container is one v2 cgroup, the program is spawned there
- * directly: no launcher shell, no gate, no {@code cgroup.procs} write. It execs the program itself
- * (argv[0] found on the program's PATH as the launcher's sh finds it) with exactly its environment
- * and no descriptor but 0, 1 and 2, so the rules of the launcher hold by construction. Anywhere
- * else, or when the spawn is refused (the kernel's {@code clone3} without the cgroup field, a
- * cgroup that takes no process), {@link #start} returns null and the {@link Launcher}'s gate starts
- * it; the choice is logged at DEBUG.
+ * Starts processes with glibc's {@code posix_spawn} ({@link Spawn}), the one place that turns a
+ * {@link ProcessBuilder}'s program, environment, directory and redirections into a spawn.
+ *
+ * <p>The fast way, {@link #intoCgroup}: where the C library can spawn into a cgroup (glibc 2.39+)
+ * and the container is one v2 cgroup, the program is spawned there directly: no launcher shell, no
+ * gate, no {@code cgroup.procs} write. It execs the program itself (argv[0] found on the program's
+ * PATH as the launcher's sh finds it) with exactly its environment and no descriptor but 0, 1 and
+ * 2, so the rules of the launcher hold by construction. Anywhere else, or when the spawn is refused
+ * (the kernel's {@code clone3} without the cgroup field, a cgroup that takes no process), it
+ * returns null and the {@link Launcher}'s gate starts it.
+ *
+ * <p>The gate itself, {@link #start}: spawned where the JVM is, so it costs one {@code exec} (the
+ * shell's) before the program's; only where the C library cannot spawn so (no {@code
+ * addclosefrom_np}: glibc before 2.34, or another C library) does the JDK start it, through its
+ * {@code jspawnhelper}. Each choice is logged at DEBUG.
  */
 final class Spawner {
   private static final Logger LOG = LoggerFactory.getLogger(Spawner.class);
@@ -48,7 +56,7 @@ final class Spawner {
    * Spawns {@code command} (its stdin a pipe, a file or inherited) into {@code cgroups}, or returns
    * null where the gate must start it.
    */
-  static @Nullable Process start(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
+  static @Nullable Process intoCgroup(ProcessBuilder command, Map<Hierarchy, CgroupPath> cgroups)
       throws IOException {
     String gate = whyTheGate(cgroups);
     if (gate != null) {
@@ -62,11 +70,72 @@ final class Spawner {
       LOG.debug("start {}: through the launcher's gate: {} is frozen", command.command(), cgroup);
       return null;
     }
-    List<String> argv = new ArrayList<>(command.command());
+    List<String> argv = command.command();
     boolean newSession = isSetsid(argv);
     if (newSession) {
       argv = argv.subList(2, argv.size());
     }
+    int dir;
+    try {
+      dir = Libc.open(cgroup, O_PATH | Libc.O_DIRECTORY | Libc.O_CLOEXEC);
+    } catch (LastErrorException e) {
+      LOG.debug("start {}: through the launcher's gate: {}: {}", command.command(), cgroup, e);
+      return null; // the gate's write names the file and the errno
+    }
+    try {
+      Process p = spawn(command, argv, dir, newSession);
+      LOG.debug("start {}: spawned into {} (pid {})", command.command(), cgroup, p.pid());
+      return p;
+    } catch (Spawn.SpawnException e) {
+      LOG.debug("start {}: through the launcher's gate: {}", command.command(), e.getMessage());
+      return null;
+    } finally {
+      closeAll(List.of(dir));
+    }
+  }
+
+  /**
+   * Whether {@link #start} makes a new session itself, so that {@code setsid --} can be left out of
+   * a command it starts.
+   */
+  static boolean makesSessions() {
+    return Spawn.unavailable() == null;
+  }
+
+  /**
+   * Starts {@code command} where the JVM is: spawned, in a new session if {@code newSession} (only
+   * where {@link #makesSessions}), or by the JDK where the C library cannot spawn so.
+   */
+  static Process start(ProcessBuilder command, boolean newSession) throws IOException {
+    String why = Spawn.unavailable();
+    if (why != null) {
+      LOG.debug("start {}: the JDK starts it (jspawnhelper): {}", command.command(), why);
+      return new JdkProcess(command.start());
+    }
+    try {
+      return spawn(command, command.command(), -1, newSession);
+    } catch (Spawn.SpawnException e) {
+      throw new IOException(
+          "Cannot run program \""
+              + command.command().get(0)
+              + "\": error="
+              + e.errno()
+              + ", "
+              + Errno.of(e.errno()).description()
+              + " ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
+  }
+
+  /**
+   * Spawns {@code argv} with {@code command}'s environment, directory and redirections, into the
+   * cgroup directory {@code cgroupFd} unless it is -1.
+   */
+  private static Process spawn(
+      ProcessBuilder command, List<String> argv, int cgroupFd, boolean newSession)
+      throws IOException, Spawn.SpawnException {
     Map<String, String> env = command.environment();
     String program = argv.get(0);
     String path =
@@ -84,32 +153,15 @@ final class Spawner {
           command.redirectErrorStream()
               ? new int[] {-1, out[1]}
               : output(command.redirectError(), 2, opened);
-      int dir;
-      try {
-        dir = Libc.open(cgroup, O_PATH | Libc.O_DIRECTORY | Libc.O_CLOEXEC);
-      } catch (LastErrorException e) {
-        LOG.debug("start {}: through the launcher's gate: {}: {}", command.command(), cgroup, e);
-        closeAll(opened);
-        return null; // the gate's write names the file and the errno
-      }
-      opened.add(dir);
-      int pid;
-      try {
-        pid =
-            Spawn.spawn(
-                path,
-                argv,
-                envp,
-                command.directory() == null ? null : command.directory().getPath(),
-                dir,
-                new int[] {in[0], out[1], err[1]},
-                newSession);
-      } catch (Spawn.SpawnException e) {
-        LOG.debug("start {}: through the launcher's gate: {}", command.command(), e.getMessage());
-        closeAll(opened);
-        return null;
-      }
-      LOG.debug("start {}: spawned into {} (pid {})", command.command(), cgroup, pid);
+      int pid =
+          Spawn.spawn(
+              path,
+              argv,
+              envp,
+              command.directory() == null ? null : command.directory().getPath(),
+              cgroupFd,
+              new int[] {in[0], out[1], err[1]},
+              newSession);
       Process p;
       try {
         p =
@@ -134,11 +186,9 @@ final class Spawner {
         Spawn.waitpid(pid);
         throw e;
       }
-      closeAll(opened); // the child's ends, the directory; the parent's ends are reopened above
       return p;
-    } catch (IOException | RuntimeException | Error e) {
-      closeAll(opened);
-      throw e;
+    } finally {
+      closeAll(opened); // the child's ends; the parent's ends are reopened above
     }
   }
 
@@ -150,7 +200,7 @@ final class Spawner {
     if (cgroups.size() != 1 || cgroups.keySet().iterator().next().version() != CgroupVersion.V2) {
       return "the container is not one v2 cgroup (" + cgroups.size() + " hierarchies)";
     }
-    return Spawn.unavailable();
+    return Spawn.cgroupUnavailable();
   }
 
   /** Whether v2's freezer holds the cgroup (its own {@code cgroup.freeze} or an ancestor's). */
@@ -160,8 +210,8 @@ final class Spawner {
         || Files.readString(dir.resolve("cgroup.freeze")).strip().equals("1");
   }
 
-  /** RunCommand's DETACHED prefix, {@code setsid --}: the spawn makes the session itself. */
-  private static boolean isSetsid(List<String> argv) {
+  /** RunCommand's DETACHED prefix, {@code setsid --}: a spawn makes the session itself. */
+  static boolean isSetsid(List<String> argv) {
     return argv.size() > 2 && argv.get(0).endsWith("/setsid") && argv.get(1).equals("--");
   }
 
@@ -226,6 +276,5 @@ final class Spawner {
         // a descriptor of ours that is gone already: nothing to undo
       }
     }
-    fds.clear();
   }
 }

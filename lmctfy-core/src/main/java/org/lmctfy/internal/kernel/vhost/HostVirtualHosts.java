@@ -35,13 +35,14 @@ import org.lmctfy.vhost.VirtualHosts;
  * JVM builds every argument, no shell reads any.
  *
  * <ul>
- *   <li><b>start</b>: the launcher execs {@code setsid -- bwrap --unshare-pid --unshare-ipc
- *       [--unshare-uts --hostname H] [--unshare-net] [--unshare-user --uid 0 --gid 0] --as-pid-1
- *       (--dev-bind / / | --bind ROOTFS / --dev /dev) --proc /proc [--bind|--ro-bind SRC DEST]...
- *       --chdir DIR -- INIT...}. bwrap stays as the monitor (a host process in the cgroups that
- *       waits for the init); its child is the init, pid 1 inside. The default init is catatonit in
- *       pause mode ({@code -P}): it reaps orphans, ignores every signal but TERM and INT from
- *       inside, and never exits on its own; with a rootfs it is bound read-only at {@code
+ *   <li><b>start</b>: the launcher (a session leader: its spawn made it one, or, where the JDK
+ *       started it, the {@code setsid --} before bwrap) execs {@code bwrap --unshare-pid
+ *       --unshare-ipc [--unshare-uts --hostname H] [--unshare-net] [--unshare-user --uid 0 --gid 0]
+ *       --as-pid-1 (--dev-bind / / | --bind ROOTFS / --dev /dev) --proc /proc [--bind|--ro-bind SRC
+ *       DEST]... --chdir DIR -- INIT...}. bwrap stays as the monitor (a host process in the cgroups
+ *       that waits for the init); its child is the init, pid 1 inside. The default init is
+ *       catatonit in pause mode ({@code -P}): it reaps orphans, ignores every signal but TERM and
+ *       INT from inside, and never exits on its own; with a rootfs it is bound read-only at {@code
  *       /dev/.lmctfy/catatonit} inside bwrap's own {@code /dev} (nothing is written to the root).
  *       No {@code --die-with-parent}: the init outlives the creating JVM, and destroy, killAll and
  *       cleanup end it through the cgroups. The start returns once the init's executable is no
