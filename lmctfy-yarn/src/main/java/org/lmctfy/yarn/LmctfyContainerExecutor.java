@@ -3,7 +3,6 @@ package org.lmctfy.yarn;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>It is {@code DefaultContainerExecutor} (the same directories, scripts, pid file and exit code
- * file, containers running as the NodeManager's user) with lmctfy where that one forks, signals and
- * forgets:
+ * file, the container's environment alone, containers running as the NodeManager's user) with
+ * lmctfy where that one forks, signals and forgets:
  *
  * <ul>
  *   <li>the launch ({@link #buildCommandExecutor}): the memory limit is the allocation (a soft
@@ -204,14 +203,11 @@ public class LmctfyContainerExecutor extends DefaultContainerExecutor {
     argv.addAll(
         List.of(
             getRunCommand(wrapperScriptPath, containerIdStr, user, pidFile, getConf(), resource)));
-    // as ShellCommandExecutor: the NodeManager's environment with the container's on top
-    Map<String, String> env = new HashMap<>(System.getenv());
-    if (environment != null) {
-      env.putAll(environment);
-    }
+    // as DefaultContainerExecutor's ShellCommandExecutor (inheritParentEnv false): the
+    // container's environment alone, none of the NodeManager's
     RunSpec run =
         RunSpec.builder()
-            .environment(env)
+            .environment(environment == null ? Map.of() : environment)
             .workingDirectory(workDir.getPath())
             .stdin("/dev/null")
             .stdout(pidFile + ".lmctfy-out")

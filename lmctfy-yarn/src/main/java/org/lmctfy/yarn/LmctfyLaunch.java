@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One YARN container's launch, where {@code DefaultContainerExecutor} would fork its wrapper
- * script: makes the lmctfy container with the allocation's limits, listens for OOMs in it, runs the
- * wrapper through {@link Container#run} (so it is inside from its first instruction, its standard
- * streams on files, never on pipes to the NodeManager, which may die first), waits for it, and
+ * script: makes the lmctfy container with the allocation's limits, runs the wrapper through {@link
+ * Container#run} (so it is inside from its first instruction, its standard streams on files, never
+ * on pipes to the NodeManager, which may die first), listens for OOMs in it, waits for it, and
  * reports an OOM kill. The container is destroyed by the executor's {@code postComplete}, once the
  * launch is over, or {@code reapContainer}.
  */
@@ -61,10 +61,12 @@ final class LmctfyLaunch implements Shell.CommandExecutor {
   public void execute() throws IOException {
     OomReport oom;
     ContainerProcess process;
-    // destroyed on any way out before the wrapper runs in it
+    // destroyed, with the wrapper if it started, on any way out before the launch is made
     try (ResourceHandle<Container> made = create()) {
-      oom = OomReport.listen(made.get());
       process = made.get().run(argv, run);
+      // once the wrapper runs, off the path to its first instruction: a kill before this is in
+      // the stats afterExit reads
+      oom = OomReport.listen(made.get());
       made.commit();
     } catch (LmctfyException e) {
       throw new IOException("cannot start " + target.containerId() + ": " + e.getMessage(), e);

@@ -12,8 +12,10 @@ import org.lmctfy.spec.EventSpec;
 
 /**
  * Whether the kernel's OOM killer killed in a YARN container's lmctfy container, and the
- * diagnostics that say so: lmctfy's OOM notification, registered before the launch script runs, and
- * the container's memory stats after it ended (the notification may still be on its way).
+ * diagnostics that say so: the container's memory stats after the launch script ended, which count
+ * every kill since the container was made (where the kernel counts them: v2, v1 since Linux 4.13),
+ * and lmctfy's OOM notification, registered just after the script started (it may still be on its
+ * way when the script ends).
  */
 final class OomReport {
   private final Container container;

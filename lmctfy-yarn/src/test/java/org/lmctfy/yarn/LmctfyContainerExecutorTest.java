@@ -2,10 +2,14 @@ package org.lmctfy.yarn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.spy;
 import static org.mockito.Mockito.verify;
 
 import java.io.IOException;
@@ -23,6 +27,7 @@ import org.lmctfy.ContainerApi;
 import org.lmctfy.ListPolicy;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.spec.ContainerSpec;
+import org.lmctfy.spec.RunSpec;
 import org.lmctfy.testing.CgroupAssertions;
 import org.lmctfy.testing.FakeCgroupFs;
 import org.lmctfy.testing.FakeLayout;
@@ -150,6 +155,44 @@ class LmctfyContainerExecutorTest {
             "1 process OOM-killed",
             "memory limit of 67108864 bytes",
             "the allocation of 64 MB");
+  }
+
+  @Test
+  void theWrapperGetsTheContainersEnvironmentAloneAsDefaultContainerExecutorGivesIt()
+      throws Exception {
+    List<RunSpec> runs = new java.util.concurrent.CopyOnWriteArrayList<>();
+    node =
+        new FakeNode(
+                fs,
+                options -> {
+                  ContainerApi api = spy(ContainerApi.open(fs, options));
+                  doAnswer(
+                          create -> {
+                            org.lmctfy.Container c =
+                                spy((org.lmctfy.Container) create.callRealMethod());
+                            doAnswer(
+                                    run -> {
+                                      runs.add(run.getArgument(1));
+                                      return run.callRealMethod();
+                                    })
+                                .when(c)
+                                .run(anyList(), any());
+                            return c;
+                          })
+                      .when(api)
+                      .create(anyString(), any());
+                  return api;
+                })
+            .init();
+    fs.processes().onRun(command -> FakeRun.exits(0));
+    Container c = FakeNode.yarnContainer(FakeNode.id(1, 5), 64, 1);
+    assertThat(node.launch(c).get(10, TimeUnit.SECONDS)).isZero();
+
+    // the launch context's, none of the NodeManager's (its PATH, HOME...)
+    assertThat(runs)
+        .singleElement()
+        .extracting(RunSpec::environment)
+        .isEqualTo(java.util.Map.of("GREETING", "hello"));
   }
 
   @Test
