@@ -73,6 +73,8 @@ class FakeRootlessTest {
   void outsideItsSubtreeEveryCallIsPermissionDeniedAndNothingChanges() throws IOException {
     delegate();
     root.create("/other", ContainerSpec.parse("pids { limit: 5 }"));
+    // more than the limit below: the tenant's update is refused before anything is reclaimed
+    fs.kernel().setValue(unified, CgroupPath.of("/t"), "memory.current", "104857600\n");
     FakeSnapshot before = fs.snapshot();
     try (ContainerApi tenant = ContainerApi.open(fs.asUser(UID, UID), CgroupPath.root())) {
       for (Runnable call :
@@ -83,6 +85,10 @@ class FakeRootlessTest {
                       .get("/other")
                       .update(ContainerSpec.parse("pids { limit: 50 }"), UpdatePolicy.DIFF),
               () -> tenant.destroy("/other"),
+              () ->
+                  tenant
+                      .get("/t")
+                      .update(ContainerSpec.parse("memory { limit: 4096000 }"), UpdatePolicy.DIFF),
               () -> tenant.get("/other").run(List.of("/bin/true"), RunSpec.detached()))) {
         assertThatLmctfyException(call::run).hasCode(ErrorCode.PERMISSION_DENIED);
       }

@@ -40,6 +40,9 @@ public final class MemoryShrink {
         continue;
       }
       Hierarchy h = w.hierarchy();
+      if (!mayWrite(view, h)) {
+        continue; // the write is refused as it is (PERMISSION_DENIED): nothing to reclaim for
+      }
       long usage = number(view.fs().read(h, view.self(), "memory.current"));
       if (usage <= limit) {
         continue;
@@ -101,6 +104,16 @@ public final class MemoryShrink {
             + FORCE
             + " or not)",
         e);
+  }
+
+  /**
+   * Whether this process may write the container's {@code memory.max}: root, or its owner (a tenant
+   * below a delegated cgroup does not own the limits of the cgroup delegated to it, and its update
+   * is refused by the kernel before anything is reclaimed on its behalf).
+   */
+  private static boolean mayWrite(ContainerView view, Hierarchy h) throws IOException {
+    int uid = view.fs().effectiveUid();
+    return uid == 0 || view.fs().owner(h, view.self(), V2_LIMIT).uid() == uid;
   }
 
   /** Asks for {@code bytes} back; says what came of it. */
