@@ -10,7 +10,6 @@ import org.lmctfy.cgroupfs.CgroupFsException;
 import org.lmctfy.cgroupfs.CgroupPath;
 import org.lmctfy.cgroupfs.Errno;
 import org.lmctfy.cgroupfs.Hierarchy;
-import org.lmctfy.internal.errors.Errors;
 
 /**
  * An update that lowers {@code memory.limit} below what the container uses. On v2 the kernel takes
@@ -40,14 +39,11 @@ public final class MemoryShrink {
         continue;
       }
       Hierarchy h = w.hierarchy();
-      if (!mayWrite(view, h)) {
-        continue; // the write is refused as it is (PERMISSION_DENIED): nothing to reclaim for
-      }
       long usage = number(view.fs().read(h, view.self(), "memory.current"));
-      if (usage <= limit) {
-        continue;
+      if (usage <= limit || !mayWrite(view, h)) {
+        continue; // a write refused (PERMISSION_DENIED) goes as it is: nothing to reclaim for
       }
-      String reclaim = reclaim(view, h, usage - limit);
+      String reclaim = reclaim(view, name, usage - limit);
       long left = number(view.fs().read(h, view.self(), "memory.current"));
       if (left > limit) {
         throw new LmctfyException(
@@ -116,22 +112,20 @@ public final class MemoryShrink {
     return uid == 0 || view.fs().owner(h, view.self(), V2_LIMIT).uid() == uid;
   }
 
-  /** Asks for {@code bytes} back; says what came of it. */
-  private static String reclaim(ContainerView view, Hierarchy h, long bytes) throws IOException {
-    String asked = "asking the kernel to reclaim " + bytes + " bytes (memory.reclaim";
+  /**
+   * Asks for {@code bytes} back ({@link MemoryReclaim}); says what came of it: a reclaim that fell
+   * short (UNAVAILABLE) or a kernel without {@code memory.reclaim} (FAILED_PRECONDITION) is the
+   * caller's to judge from the usage left, any other failure is thrown.
+   */
+  private static String reclaim(ContainerView view, String name, long bytes) {
     try {
-      view.fs().write(h, view.self(), "memory.reclaim", Long.toString(bytes));
-      return asked + ")";
-    } catch (CgroupFsException e) {
-      if (e.errno() == Errno.EAGAIN) {
-        return asked
-            + ": EAGAIN, what is left may be unreclaimable, such as anonymous memory"
-            + " without swap)";
+      MemoryReclaim.reclaim(view, name, bytes);
+      return "reclaiming " + bytes + " bytes (memory.reclaim)";
+    } catch (LmctfyException e) {
+      if (e.code() == ErrorCode.UNAVAILABLE || e.code() == ErrorCode.FAILED_PRECONDITION) {
+        return "asking for " + bytes + " bytes back (" + e.getMessage() + ")";
       }
-      if (e.errno() == Errno.ENOENT && view.fs().exists(h, view.self())) {
-        return "no reclaim (this kernel has no memory.reclaim, which came with Linux 5.19)";
-      }
-      throw Errors.of("update: reclaim before lowering memory.limit", e);
+      throw e;
     }
   }
 
