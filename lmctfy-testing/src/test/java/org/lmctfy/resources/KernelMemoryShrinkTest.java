@@ -6,9 +6,6 @@ import static org.lmctfy.testing.CgroupAssertions.assertThatLmctfyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +18,6 @@ import org.lmctfy.UpdateOption;
 import org.lmctfy.UpdatePolicy;
 import org.lmctfy.cgroupfs.CgroupVersion;
 import org.lmctfy.spec.ContainerSpec;
-import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.BlockDevices.Disk;
@@ -42,24 +38,9 @@ class KernelMemoryShrinkTest extends ApiOnScratch {
   private static final long MIB = 1L << 20;
   private static final ContainerSpec WAS = ContainerSpec.parse("memory { limit: 268435456 }");
   private static final ContainerSpec LOWER = ContainerSpec.parse("memory { limit: 25165824 }");
-  private final List<Container> busy = new ArrayList<>();
 
   KernelMemoryShrinkTest() {
     super(ContractBackend.host());
-  }
-
-  @AfterEach
-  void killWhatRuns() {
-    for (Container c : busy) {
-      if (api.exists(c.name())) {
-        c.killAll();
-      }
-    }
-  }
-
-  private ContainerProcess run(Container c, String script) {
-    busy.add(c);
-    return c.run(List.of("/bin/sh", "-c", script), RunSpec.detached());
   }
 
   /** Waits until the container uses at least {@code bytes}, the same over a second. */

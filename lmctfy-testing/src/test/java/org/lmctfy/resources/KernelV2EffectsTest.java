@@ -7,11 +7,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.lmctfy.Container;
@@ -25,7 +23,6 @@ import org.lmctfy.cgroupfs.Hierarchy;
 import org.lmctfy.spec.ContainerSpec;
 import org.lmctfy.spec.ContainerStats;
 import org.lmctfy.spec.ContainerStats.DeviceIo;
-import org.lmctfy.spec.RunSpec;
 import org.lmctfy.support.ApiOnScratch;
 import org.lmctfy.support.BlockDevices;
 import org.lmctfy.support.BlockDevices.Disk;
@@ -46,19 +43,9 @@ import org.lmctfy.testing.contract.ContractBackend;
 @Tag("needs-v2")
 class KernelV2EffectsTest extends ApiOnScratch {
   private static final long MIB = 1L << 20;
-  private final List<Container> busy = new ArrayList<>();
 
   KernelV2EffectsTest() {
     super(ContractBackend.host());
-  }
-
-  @AfterEach
-  void killWhatRuns() {
-    for (Container c : busy) {
-      if (api.exists(c.name())) {
-        c.killAll();
-      }
-    }
   }
 
   Hierarchy unified() {
@@ -70,11 +57,6 @@ class KernelV2EffectsTest extends ApiOnScratch {
 
   String file(String container, String file) throws IOException {
     return fs.read(unified(), CgroupPath.of(container).under(scratch.path()), file).strip();
-  }
-
-  ContainerProcess run(Container c, String script) {
-    busy.add(c);
-    return c.run(List.of("/bin/sh", "-c", script), RunSpec.detached());
   }
 
   static final String SPIN = "while :; do :; done";

@@ -1,10 +1,15 @@
 package org.lmctfy.support;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.lmctfy.Container;
 import org.lmctfy.ContainerApi;
+import org.lmctfy.ContainerProcess;
 import org.lmctfy.cgroupfs.CgroupFs;
+import org.lmctfy.spec.RunSpec;
 import org.lmctfy.testing.contract.ContractBackend;
 import org.lmctfy.testing.junit.ScratchCgroups;
 
@@ -17,6 +22,7 @@ public abstract class ApiOnScratch {
   protected CgroupFs fs;
   protected ScratchCgroups scratch;
   protected ContainerApi api;
+  private final List<Container> running = new ArrayList<>();
 
   protected ApiOnScratch(ContractBackend backend) {
     this.backend = backend;
@@ -29,8 +35,22 @@ public abstract class ApiOnScratch {
     api = ContainerApi.open(fs, scratch.path());
   }
 
+  /**
+   * Runs {@code script} with {@code /bin/sh -c}, detached, in {@code c}; whatever runs in {@code c}
+   * is killed after the case, before the scratch parent is removed.
+   */
+  protected ContainerProcess run(Container c, String script) {
+    running.add(c);
+    return c.run(List.of("/bin/sh", "-c", script), RunSpec.detached());
+  }
+
   @AfterEach
   final void closeApi() throws Exception {
+    for (Container c : running) {
+      if (api.exists(c.name())) {
+        c.killAll();
+      }
+    }
     Teardown.close(api, scratch);
   }
 }
