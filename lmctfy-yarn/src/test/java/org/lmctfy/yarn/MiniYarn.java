@@ -97,18 +97,26 @@ final class MiniYarn implements AutoCloseable {
   }
 
   /**
-   * Whether {@code pid} runs: it is in {@code /proc} and not a zombie (a killed process stays one
-   * until its parent, or init, reaps it, after it has left its cgroups).
+   * Whether {@code pid} runs: it is in {@code /proc}, not a zombie (a killed process stays one
+   * until its parent, or init, reaps it) and not exiting ({@code PF_EXITING} in its flags): the
+   * kernel takes an exiting process out of its cgroups before it makes it a zombie, so a container
+   * can be gone while a process it held is still on its way out, shown running.
    */
   static boolean running(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      char state = stat.charAt(stat.lastIndexOf(')') + 2);
-      return state != 'Z' && state != 'X';
+      // after the command's ")": state ppid pgrp session tty_nr tpgid flags ...
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      char state = f[0].charAt(0);
+      boolean exiting = (Long.parseLong(f[6]) & PF_EXITING) != 0;
+      return state != 'Z' && state != 'X' && !exiting;
     } catch (IOException e) {
       return false;
     }
   }
+
+  /** include/linux/sched.h: the process is in do_exit. */
+  private static final long PF_EXITING = 0x4;
 
   /** A script file with {@code text}, for containers to run ({@code bash <file>}). */
   static Path script(Path dir, String name, String text) throws IOException {
